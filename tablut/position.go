@@ -1,0 +1,423 @@
+package tablut
+
+import (
+	"math/bits"
+)
+
+// Move is a packed move: the from square in the low byte, the to square in
+// the next. Pass is the forced pass of the rulesets where a side that
+// cannot move passes.
+type Move uint16
+
+// Pass is the forced pass.
+const Pass Move = 0xFFFF
+
+// NewMove packs a move.
+func NewMove(from, to Square) Move { return Move(uint16(from) | uint16(to)<<8) }
+
+// From is the square the piece leaves.
+func (m Move) From() Square { return Square(m & 0xFF) }
+
+// To is the square the piece reaches.
+func (m Move) To() Square { return Square(m >> 8) }
+
+func (m Move) String() string {
+	if m == Pass {
+		return "pass"
+	}
+	return m.From().String() + "-" + m.To().String()
+}
+
+// Position is the board, the side to move and its Zobrist hash. It is a
+// value: copying it copies the position.
+type Position struct {
+	board  [Squares]Piece
+	ranks  [Size]uint16 // occupied cells of each rank, bit = file
+	files  [Size]uint16 // occupied cells of each file, bit = rank
+	men    [2]squareSet // the attackers; the defenders with the king
+	king   Square       // the king's square
+	toMove Side
+	hash   uint64
+}
+
+// Captures lists the squares a move cleared; the king, when captured, is
+// reported in Position.Apply's result instead.
+type Captures struct {
+	N  int
+	Sq [4]Square
+}
+
+// At returns the piece on a square.
+func (p *Position) At(s Square) Piece { return p.board[s] }
+
+// King returns the king's square.
+func (p *Position) King() Square { return p.king }
+
+// ToMove returns the side to move.
+func (p *Position) ToMove() Side { return p.toMove }
+
+// Hash returns the Zobrist hash of the board and side to move.
+func (p *Position) Hash() uint64 { return p.hash }
+
+// Count returns the number of pieces of a kind on the board.
+func (p *Position) Count(piece Piece) int {
+	n := 0
+	for _, q := range p.board {
+		if q == piece {
+			n++
+		}
+	}
+	return n
+}
+
+func (p *Position) put(s Square, piece Piece) {
+	p.board[s] = piece
+	p.ranks[s.Rank()] |= 1 << s.File()
+	p.files[s.File()] |= 1 << s.Rank()
+	p.men[piece.side()].add(s)
+	p.hash ^= zobrist[piece][s]
+	if piece == King {
+		p.king = s
+	}
+}
+
+func (p *Position) clear(s Square) {
+	piece := p.board[s]
+	p.board[s] = Empty
+	p.ranks[s.Rank()] &^= 1 << s.File()
+	p.files[s.File()] &^= 1 << s.Rank()
+	p.men[piece.side()].remove(s)
+	p.hash ^= zobrist[piece][s]
+}
+
+// class is the mover class used by the compiled rules.
+func (r *Rules) class(p *Position, s Square) int {
+	if p.board[s] == King {
+		return 2
+	}
+	if r.camps.has(s) {
+		return 1
+	}
+	return 0
+}
+
+// targets returns the reachable cells of the rank and of the file of the
+// piece on s, as masks of files and of ranks.
+func (r *Rules) targets(p *Position, s Square) (rankMask, fileMask uint16) {
+	f, rk := s.File(), s.Rank()
+	c := r.class(p, s)
+	rankMask = slide[p.ranks[rk]|r.blockRank[c][rk]][f] &^ r.forbidRank[c][rk]
+	fileMask = slide[p.files[f]|r.blockFile[c][f]][rk] &^ r.forbidFile[c][f]
+	if c == 1 {
+		rankMask &^= r.farCampRank[s]
+		fileMask &^= r.farCampFile[s]
+	}
+	return rankMask, fileMask
+}
+
+// forEach calls fn for every square in the set.
+func (b squareSet) forEach(fn func(Square)) {
+	for w := b.lo; w != 0; w &= w - 1 {
+		fn(Square(bits.TrailingZeros64(w)))
+	}
+	for w := b.hi; w != 0; w &= w - 1 {
+		fn(Square(64 + bits.TrailingZeros64(w)))
+	}
+}
+
+// GenMoves appends the moves of the side to move to dst, passes aside, and
+// returns it. It allocates nothing when dst has room.
+func (r *Rules) GenMoves(p *Position, dst []Move) []Move {
+	set := p.men[p.toMove]
+	for half, w := range [2]uint64{set.lo, set.hi} {
+		for ; w != 0; w &= w - 1 {
+			s := Square(half*64 + bits.TrailingZeros64(w))
+			rm, fm := r.targets(p, s)
+			base := Square(s.Rank() * Size)
+			for ; rm != 0; rm &= rm - 1 {
+				dst = append(dst, NewMove(s, base+Square(bits.TrailingZeros16(rm))))
+			}
+			f := Square(s.File())
+			for ; fm != 0; fm &= fm - 1 {
+				dst = append(dst, NewMove(s, f+Square(bits.TrailingZeros16(fm))*Size))
+			}
+		}
+	}
+	return dst
+}
+
+// CountMoves returns the number of moves GenMoves would append.
+func (r *Rules) CountMoves(p *Position) int {
+	n := 0
+	set := p.men[p.toMove]
+	for half, w := range [2]uint64{set.lo, set.hi} {
+		for ; w != 0; w &= w - 1 {
+			rm, fm := r.targets(p, Square(half*64+bits.TrailingZeros64(w)))
+			n += bits.OnesCount16(rm) + bits.OnesCount16(fm)
+		}
+	}
+	return n
+}
+
+// HasMove reports whether the side to move has a move.
+func (r *Rules) HasMove(p *Position) bool {
+	set := p.men[p.toMove]
+	for half, w := range [2]uint64{set.lo, set.hi} {
+		for ; w != 0; w &= w - 1 {
+			if rm, fm := r.targets(p, Square(half*64+bits.TrailingZeros64(w))); rm|fm != 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// NthMove returns the move GenMoves would put at index n, without building
+// the list (for uniform random playouts).
+func (r *Rules) NthMove(p *Position, n int) Move {
+	set := p.men[p.toMove]
+	for half, w := range [2]uint64{set.lo, set.hi} {
+		for ; w != 0; w &= w - 1 {
+			s := Square(half*64 + bits.TrailingZeros64(w))
+			rm, fm := r.targets(p, s)
+			if c := bits.OnesCount16(rm); n < c {
+				return NewMove(s, Square(s.Rank()*Size)+Square(nthBit(rm, n)))
+			} else {
+				n -= c
+			}
+			if c := bits.OnesCount16(fm); n < c {
+				return NewMove(s, Square(s.File())+Square(nthBit(fm, n))*Size)
+			} else {
+				n -= c
+			}
+		}
+	}
+	return Pass
+}
+
+func nthBit(m uint16, n int) int {
+	for ; n > 0; n-- {
+		m &= m - 1
+	}
+	return bits.TrailingZeros16(m)
+}
+
+// IsMove reports whether m is a move of the side to move (passes aside).
+func (r *Rules) IsMove(p *Position, m Move) bool {
+	from, to := m.From(), m.To()
+	if from < 0 || from >= Squares || to < 0 || to >= Squares || p.board[from] == Empty || p.board[from].side() != p.toMove {
+		return false
+	}
+	rm, fm := r.targets(p, from)
+	switch {
+	case from.Rank() == to.Rank():
+		return rm&(1<<to.File()) != 0
+	case from.File() == to.File():
+		return fm&(1<<to.Rank()) != 0
+	}
+	return false
+}
+
+// hostile reports whether square s is a capturing partner against a
+// soldier of side victim that stands on v, for a move by the other side.
+func (r *Rules) hostile(p *Position, s, v Square, victim Side) bool {
+	switch q := p.board[s]; {
+	case q == Attacker:
+		if victim == Defenders {
+			return true
+		}
+	case q == Defender:
+		if victim == Attackers {
+			return true
+		}
+	case q == King:
+		if victim == Attackers && r.KingArmed {
+			return true
+		}
+	}
+	if s == Castle {
+		switch {
+		case r.CastleHost == HostAlways:
+			return true
+		case p.board[s] == Empty:
+			return r.CastleHost == HostEmpty
+		case r.Linnaean && victim == Defenders:
+			// Rule 10: the other three squares beside the occupied
+			// castle are held by attackers.
+			for d := 0; d < 4; d++ {
+				if n := nb[Castle][d]; n != v && p.board[n] != Attacker {
+					return false
+				}
+			}
+			return true
+		}
+		return false
+	}
+	if r.Camps == CampsAshton && r.camps.has(s) {
+		// Bologna: every camp is a wall against white; against black,
+		// all but the four central camps, occupied or not.
+		return victim == Defenders || !centralCamps.has(s)
+	}
+	return false
+}
+
+// hostileToKing reports whether square s counts against the king.
+func (r *Rules) hostileToKing(p *Position, s Square) bool {
+	if s < 0 {
+		return false
+	}
+	switch {
+	case p.board[s] == Attacker:
+		return true
+	case p.board[s] != Empty:
+		return false
+	case s == Castle:
+		return true
+	case r.Camps != CampsNone && r.camps.has(s):
+		return true
+	}
+	return false
+}
+
+// kingCaptured reports whether the attacker that just reached to has
+// captured the king.
+func (r *Rules) kingCaptured(p *Position, to Square) bool {
+	k := p.king
+	dir := -1
+	for d := 0; d < 4; d++ {
+		if nb[to][d] == k {
+			dir = d
+		}
+	}
+	if dir < 0 {
+		return false
+	}
+	nearCastle := k == Castle
+	for d := 0; d < 4; d++ {
+		if nb[k][d] == Castle {
+			nearCastle = true
+		}
+	}
+	if r.KingCapture == KingStrong || nearCastle {
+		for d := 0; d < 4; d++ {
+			if !r.hostileToKing(p, nb[k][d]) {
+				return false
+			}
+		}
+		return true
+	}
+	// Custodial: the square beyond the king, in line with the mover.
+	beyond := nb[k][dir]
+	if beyond < 0 {
+		return false
+	}
+	if p.board[beyond] == Attacker {
+		return true
+	}
+	return r.Camps == CampsAshton && p.board[beyond] == Empty && r.camps.has(beyond)
+}
+
+// Apply plays a move (not a pass) without checking it. It returns the
+// soldiers captured and whether the king was captured; the captured king
+// stays on the board, as the game is over.
+func (r *Rules) Apply(p *Position, m Move) (caps Captures, kingTaken bool) {
+	if m != Pass {
+		from, to := m.From(), m.To()
+		piece := p.board[from]
+		p.clear(from)
+		p.put(to, piece)
+		side := piece.side()
+		enemy := 1 - side
+		if piece != King || r.KingArmed {
+			for d := 0; d < 4; d++ {
+				v := nb[to][d]
+				if v < 0 {
+					continue
+				}
+				q := p.board[v]
+				if q == Empty || q == King || q.side() != enemy {
+					continue
+				}
+				if s := nb[v][d]; s >= 0 && r.hostile(p, s, v, enemy) {
+					caps.Sq[caps.N] = v
+					caps.N++
+				}
+			}
+			for i := 0; i < caps.N; i++ {
+				p.clear(caps.Sq[i])
+			}
+		}
+		if side == Attackers {
+			kingTaken = r.kingCaptured(p, to)
+		}
+	}
+	p.toMove = 1 - p.toMove
+	p.hash ^= zobristSide
+	return caps, kingTaken
+}
+
+// Enclosed reports whether no defender can reach an edge square through
+// squares free of attackers.
+func (p *Position) Enclosed() bool {
+	var seen squareSet
+	var queue [Squares]Square
+	n := 0
+	p.men[Defenders].forEach(func(s Square) {
+		seen.add(s)
+		queue[n] = s
+		n++
+	})
+	for i := 0; i < n; i++ {
+		s := queue[i]
+		if s.OnEdge() {
+			return false
+		}
+		for d := 0; d < 4; d++ {
+			t := nb[s][d]
+			if t >= 0 && !seen.has(t) && p.board[t] != Attacker {
+				seen.add(t)
+				queue[n] = t
+				n++
+			}
+		}
+	}
+	return true
+}
+
+// zobrist keys from a fixed seed (splitmix64), so hashes are the same in
+// every run.
+var (
+	zobrist     [4][Squares]uint64
+	zobristSide uint64
+)
+
+func init() {
+	x := uint64(0x7ab1e5eed1732)
+	next := func() uint64 {
+		x += 0x9E3779B97F4A7C15
+		z := x
+		z = (z ^ z>>30) * 0xBF58476D1CE4E5B9
+		z = (z ^ z>>27) * 0x94D049BB133111EB
+		return z ^ z>>31
+	}
+	for piece := Attacker; piece <= King; piece++ {
+		for s := range zobrist[piece] {
+			zobrist[piece][s] = next()
+		}
+	}
+	zobristSide = next()
+}
+
+// recomputeHash computes the hash from scratch (for tests and parsing).
+func (p *Position) recomputeHash() uint64 {
+	var h uint64
+	for s, piece := range p.board {
+		if piece != Empty {
+			h ^= zobrist[piece][s]
+		}
+	}
+	if p.toMove == Defenders {
+		h ^= zobristSide
+	}
+	return h
+}

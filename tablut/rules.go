@@ -1,0 +1,238 @@
+package tablut
+
+import (
+	"strconv"
+
+	"github.com/muster-games/muster/game"
+)
+
+// Rules are the compiled options of a ruleset. Each field is one named
+// option; see Info for the option names, values and the presets.
+type Rules struct {
+	First        Side
+	CastleCross  bool // anyone may cross the empty castle
+	KingReenter  bool // the king may come back to the castle (and cross it)
+	CastleHost   HostMode
+	Linnaean     bool // the occupied castle is hostile to a defender when attackers hold the other three squares beside it
+	Camps        CampMode
+	KingArmed    bool
+	KingCapture  KingCaptureMode
+	Repetition   RepetitionMode
+	NoMoves      NoMovesMode
+	Encirclement bool // attackers win by enclosing every defender
+	TurnLimit    int  // plies; 0 means none
+
+	// Compiled from the options: for each class of mover (0 a piece that
+	// does not start in a camp, 1 one that does, 2 the king) the extra
+	// blockers and the forbidden destinations of each rank and file.
+	blockRank, blockFile   [3][Size]uint16
+	forbidRank, forbidFile [3][Size]uint16
+	// farCampRank[s]/farCampFile[s]: camps too far from s to move to
+	// (Ashton's camp-to-camp limit of 5 squares).
+	farCampRank, farCampFile [Squares]uint16
+	camps                    squareSet
+}
+
+// HostMode says when the castle is hostile to soldiers (a capturing partner).
+type HostMode int8
+
+const (
+	HostNever  HostMode = iota // never (Foteviken: hostile to the king only)
+	HostEmpty                  // when empty
+	HostAlways                 // always, even with the king on it (Linnaeus rule 14 read literally, as Ludii and Bologna do)
+)
+
+// CampMode says what the attackers' start squares are.
+type CampMode int8
+
+const (
+	CampsNone   CampMode = iota // ordinary squares
+	CampsAshton                 // Bologna's camps: only pieces that start in one may enter or cross, camp to camp at most 5 squares, hostile
+	CampsForts                  // Foteviken's forts: only pieces that start in one may enter or cross, hostile to the king only
+)
+
+// KingCaptureMode says how the king is captured.
+type KingCaptureMode int8
+
+const (
+	KingNearCastle KingCaptureMode = iota // 4 on the castle, 3 + castle beside it, 2 elsewhere
+	KingStrong                            // all four sides hostile everywhere
+)
+
+// RepetitionMode says what a repeated position does.
+type RepetitionMode int8
+
+const (
+	RepNone         RepetitionMode = iota // nothing
+	RepFirst                              // any repeated position is a draw
+	RepThird                              // the third occurrence of a position is a draw
+	RepAttackerVary                       // the attackers may not make a move that repeats a position for the third time
+)
+
+// NoMovesMode says what happens to a side that cannot move.
+type NoMovesMode int8
+
+const (
+	NoMovesLose NoMovesMode = iota
+	NoMovesDraw
+	NoMovesPass // a forced pass; two passes in a row draw (Ludii)
+)
+
+var (
+	sideValues  = []string{"attackers", "defenders"}
+	boolValues  = []string{"yes", "no"}
+	hostValues  = []string{"never", "empty", "always"}
+	campValues  = []string{"none", "ashton", "forts"}
+	kingValues  = []string{"near_castle", "strong"}
+	repValues   = []string{"none", "first", "third", "attacker_vary"}
+	movesValues = []string{"lose", "draw", "pass"}
+)
+
+// options are Tablut's named options, in the order presets list them.
+var options = []game.OptionInfo{
+	{Key: "first", Values: sideValues, Description: "the side that moves first"},
+	{Key: "castle_cross", Values: boolValues, Description: "anyone may cross the empty castle (nobody may stop on it)"},
+	{Key: "king_reenter", Values: boolValues, Description: "the king may return to the castle and cross it"},
+	{Key: "castle_hostile", Values: hostValues, Description: "when the castle is a capturing partner against soldiers of either side"},
+	{Key: "linnaean", Values: boolValues, Description: "rule 10: the occupied castle is hostile to a defender when attackers hold the other three squares beside it"},
+	{Key: "camps", Values: campValues, Description: "what the 16 attacker start squares are: none, Bologna's camps, or Foteviken's forts"},
+	{Key: "king_armed", Values: boolValues, Description: "the king takes part in captures, as hammer and anvil"},
+	{Key: "king_capture", Values: kingValues, Description: "near_castle: 4 on the castle, 3 + castle beside it, 2 elsewhere; strong: 4 everywhere"},
+	{Key: "repetition", Values: repValues, Description: "none; first: any repeated position draws; third: the third occurrence draws; attacker_vary: the attackers may not repeat a position a third time"},
+	{Key: "no_moves", Values: movesValues, Description: "a side with no legal move loses, draws, or passes (two passes in a row draw)"},
+	{Key: "encirclement", Values: boolValues, Description: "the attackers win by enclosing every defender away from the edge"},
+	{Key: "turn_limit", Values: nil, Description: "plies after which the game is a draw (0: none)"},
+}
+
+// Info describes Tablut, its options and its rulesets for the registry.
+var Info = game.Info{
+	Name:        "tablut",
+	Description: "Tablut, the tafl game Linnaeus recorded in Lapland in 1732 (Iter Lapponicum), in its reconstructions.",
+	Options:     options,
+	Rulesets: []game.RulesetInfo{
+		{ID: "linnaeus", Default: true,
+			Description: "the best modern reading of Linnaeus's Latin: no entering or crossing the castle, empty castle hostile to all, the Linnaean capture, king captured by 2 (4 on, 3 + castle beside the castle)",
+			Source:      "Linnaeus, Iter Lapponicum (1732), rules 1–14, as read by Ashton (2010), Cartier (2011) and Salmi (2013)",
+			Settings:    preset("attackers", "no", "no", "empty", "yes", "none", "yes", "near_castle", "third", "lose", "no", "0")},
+		{ID: "ludii-linnaeus",
+			Description: "Ludii's \"Linnaeus (Observed)\": castle closed to all and always hostile, no repetition rule, forced passes, 2,500 turns",
+			Source:      "Digital Ludeme Project ruleset 373, Ludii Tablut.lud",
+			Settings:    preset("attackers", "no", "no", "always", "no", "none", "yes", "near_castle", "none", "pass", "no", "2500")},
+		{ID: "ludii-smith",
+			Description: "Ludii's \"Smith (Suggested)\": as ludii-linnaeus, but the king is captured only on four sides",
+			Source:      "Digital Ludeme Project ruleset 592, after J. E. Smith's translation, Lachesis Lapponica (1811)",
+			Settings:    preset("attackers", "no", "no", "always", "no", "none", "yes", "strong", "none", "pass", "no", "2500")},
+		{ID: "walker",
+			Description: "Damian Walker's 13 rules: the empty castle may be crossed, never landed on; any repeated position or a side without moves draws",
+			Source:      "D. Walker, cyningstan.com, Traditional Board Game Series leaflet #1: Tablut (2011)",
+			Settings:    preset("attackers", "yes", "no", "empty", "yes", "none", "yes", "near_castle", "first", "draw", "no", "0")},
+		{ID: "cartier",
+			Description: "Cartier as written: as linnaeus, but the attackers must vary rather than repeat a position a third time",
+			Source:      "N. Cartier, Tablut rules (2011), aagenielsen.dk/TablutrulesbyCartier.pdf",
+			Settings:    preset("attackers", "no", "no", "empty", "yes", "none", "yes", "near_castle", "attacker_vary", "lose", "no", "0")},
+		{ID: "opentafl",
+			Description: "OpenTafl's \"Tablut 9x9\": castle crossable, threefold repetition draws, attackers win by encirclement",
+			Source:      "OpenTafl (jslater89/OpenTafl), Tablut 9x9 rules",
+			Settings:    preset("attackers", "yes", "no", "empty", "yes", "none", "yes", "near_castle", "third", "lose", "yes", "0")},
+		{ID: "foteviken",
+			Description: "the 1972 Swedish museums' reconstruction as OpenTafl implements it: forts, king captured on four sides, castle and forts hostile to the king only",
+			Source:      "Riksutställningar 1972; OpenTafl FotevikenTablut.java",
+			Settings:    preset("attackers", "no", "no", "never", "no", "forts", "yes", "strong", "third", "lose", "yes", "0")},
+		{ID: "ashton",
+			Description: "\"Ashton Tablut\" of the University of Bologna's Tablut Challenge: defenders (white) first, camps, castle always hostile, any repeated position draws",
+			Source:      "AGalassi/TablutCompetition, GameAshtonTablut.java; after Ashton (2007, 2010)",
+			Settings:    preset("defenders", "no", "no", "always", "no", "ashton", "yes", "near_castle", "first", "lose", "no", "0")},
+	},
+}
+
+func preset(values ...string) []game.KV {
+	kv := make([]game.KV, len(values))
+	for i, v := range values {
+		kv[i] = game.KV{Key: options[i].Key, Value: v}
+	}
+	return kv
+}
+
+func indexOf(list []string, v string) int {
+	for i, s := range list {
+		if s == v {
+			return i
+		}
+	}
+	return -1
+}
+
+// compile turns resolved option values into Rules.
+func compile(v map[string]string) Rules {
+	r := Rules{
+		First:        Side(indexOf(sideValues, v["first"])),
+		CastleCross:  v["castle_cross"] == "yes",
+		KingReenter:  v["king_reenter"] == "yes",
+		CastleHost:   HostMode(indexOf(hostValues, v["castle_hostile"])),
+		Linnaean:     v["linnaean"] == "yes",
+		Camps:        CampMode(indexOf(campValues, v["camps"])),
+		KingArmed:    v["king_armed"] == "yes",
+		KingCapture:  KingCaptureMode(indexOf(kingValues, v["king_capture"])),
+		Repetition:   RepetitionMode(indexOf(repValues, v["repetition"])),
+		NoMoves:      NoMovesMode(indexOf(movesValues, v["no_moves"])),
+		Encirclement: v["encirclement"] == "yes",
+	}
+	r.TurnLimit, _ = strconv.Atoi(v["turn_limit"])
+	r.prepare()
+	return r
+}
+
+func (r *Rules) prepare() {
+	if r.Camps != CampsNone {
+		r.camps = startAttackers
+	}
+	cf, cr := Square(Castle).File(), Square(Castle).Rank()
+	for class := 0; class < 3; class++ {
+		// The castle: never a destination, except for a king who may
+		// come back; a blocker unless it may be crossed.
+		castleBlocks := !r.CastleCross
+		castleForbidden := true
+		if class == 2 && r.KingReenter {
+			castleBlocks, castleForbidden = false, false
+		}
+		if castleBlocks {
+			r.blockRank[class][cr] |= 1 << cf
+			r.blockFile[class][cf] |= 1 << cr
+		}
+		if castleForbidden {
+			r.forbidRank[class][cr] |= 1 << cf
+			r.forbidFile[class][cf] |= 1 << cr
+		}
+		// Camps or forts block pieces that do not start in one.
+		if class != 1 {
+			for s := Square(0); s < Squares; s++ {
+				if r.camps.has(s) {
+					r.blockRank[class][s.Rank()] |= 1 << s.File()
+					r.blockFile[class][s.File()] |= 1 << s.Rank()
+				}
+			}
+		}
+	}
+	if r.Camps == CampsAshton {
+		for from := Square(0); from < Squares; from++ {
+			for to := Square(0); to < Squares; to++ {
+				if !r.camps.has(to) {
+					continue
+				}
+				if from.Rank() == to.Rank() && abs(from.File()-to.File()) > 5 {
+					r.farCampRank[from] |= 1 << to.File()
+				}
+				if from.File() == to.File() && abs(from.Rank()-to.Rank()) > 5 {
+					r.farCampFile[from] |= 1 << to.Rank()
+				}
+			}
+		}
+	}
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}

@@ -1,0 +1,336 @@
+package tablut
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/muster-games/muster/game"
+)
+
+// MaxMoves bounds the number of legal moves in any position: each of at
+// most 25 men slides along one rank and one file of 9 squares.
+const MaxMoves = 25 * 16
+
+// Game is Tablut under one ruleset with its options. It implements
+// game.Game.
+type Game struct {
+	ruleset string
+	values  map[string]string
+	Rules   Rules
+}
+
+func init() {
+	game.Register(Info, func(ruleset string, opts []game.KV) (game.Game, error) {
+		return Load(ruleset, opts...)
+	})
+}
+
+// Load builds Tablut under a ruleset ("" for the default, linnaeus) with
+// option settings on top.
+func Load(ruleset string, opts ...game.KV) (*Game, error) {
+	id, values, err := Info.Resolve(ruleset, opts)
+	if err != nil {
+		return nil, err
+	}
+	return &Game{ruleset: id, values: values, Rules: compile(values)}, nil
+}
+
+// MustLoad is Load for rulesets known to be valid; it panics on error.
+func MustLoad(ruleset string, opts ...game.KV) *Game {
+	g, err := Load(ruleset, opts...)
+	if err != nil {
+		panic(err)
+	}
+	return g
+}
+
+// Ruleset is the id of the preset the game starts from.
+func (g *Game) Ruleset() string { return g.ruleset }
+
+// Option returns the value of a named option.
+func (g *Game) Option(key string) string { return g.values[key] }
+
+func (g *Game) Name() string    { return Info.Name }
+func (g *Game) NumPlayers() int { return 2 }
+func (g *Game) MaxActions() int { return MaxMoves }
+
+func (g *Game) Spec() string {
+	return game.Spec{Name: Info.Name, Ruleset: g.ruleset, Options: Info.Diff(g.ruleset, g.values)}.String()
+}
+
+func (g *Game) PlayerName(p game.Player) string {
+	switch p {
+	case game.Player(Attackers):
+		return "attackers"
+	case game.Player(Defenders):
+		return "defenders"
+	}
+	return fmt.Sprintf("player %d", p)
+}
+
+func (g *Game) ParsePlayer(s string) (game.Player, error) {
+	switch strings.ToLower(s) {
+	case "attackers", "attacker", "black", "muscovites":
+		return game.Player(Attackers), nil
+	case "defenders", "defender", "white", "swedes":
+		return game.Player(Defenders), nil
+	}
+	return 0, fmt.Errorf("tablut: %w: unknown side %q (known: attackers, defenders)", game.ErrSyntax, s)
+}
+
+func (g *Game) SplitActions(text string) []string { return strings.Fields(text) }
+
+// NewState returns the start position with the ruleset's first mover.
+func (g *Game) NewState() game.State { return g.Start() }
+
+// Start returns the start position as a concrete *State.
+func (g *Game) Start() *State {
+	s, err := g.Parse(StartOTN + " " + g.Rules.First.String())
+	if err != nil {
+		panic(err)
+	}
+	return s
+}
+
+func (g *Game) ParseState(text string) (game.State, error) {
+	s, err := g.Parse(text)
+	if err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// frame is what undo restores.
+type frame struct {
+	pos       Position
+	lastIrrev int
+	passes    int
+	over      bool
+	result    game.Result
+}
+
+// State is a Tablut game in progress: the position with the history the
+// repetition rules need. It implements game.State.
+type State struct {
+	g   *Game
+	pos Position
+	// hashes holds the hash of every position since the start, the
+	// current one last; positions before lastIrrev (the last capture)
+	// can never recur.
+	hashes    []uint64
+	lastIrrev int
+	passes    int // consecutive passes
+	actions   []game.Action
+	undo      []frame
+	over      bool
+	result    game.Result
+}
+
+// Position returns the current position (a copy).
+func (s *State) Position() Position { return s.pos }
+
+func (s *State) Game() game.Game { return s.g }
+
+func (s *State) ToAct() game.Player {
+	if s.over {
+		return game.Terminal
+	}
+	return game.Player(s.pos.toMove)
+}
+
+func (s *State) IsTerminal() bool       { return s.over }
+func (s *State) Result() game.Result    { return s.result }
+func (s *State) Hash() uint64           { return s.pos.hash }
+func (s *State) History() []game.Action { return s.actions }
+
+// Ply is the number of actions played since the state was made.
+func (s *State) Ply() int { return len(s.actions) }
+
+func (s *State) Returns() []float64 {
+	r := []float64{0, 0}
+	if s.over && s.result.Winner >= 0 {
+		r[s.result.Winner] = 1
+		r[1-s.result.Winner] = -1
+	}
+	return r
+}
+
+func (s *State) ChanceOutcomes(dst []game.Outcome) []game.Outcome { return dst }
+
+// Clone returns an independent copy.
+func (s *State) Clone() game.State { return s.Copy() }
+
+// Copy is Clone with the concrete type.
+func (s *State) Copy() *State {
+	c := *s
+	c.hashes = append([]uint64(nil), s.hashes...)
+	c.actions = append([]game.Action(nil), s.actions...)
+	c.undo = append([]frame(nil), s.undo...)
+	return &c
+}
+
+// LegalMoves appends the legal moves (or the forced pass) to dst.
+func (s *State) LegalMoves(dst []Move) []Move {
+	if s.over {
+		return dst
+	}
+	r := &s.g.Rules
+	n := len(dst)
+	dst = r.GenMoves(&s.pos, dst)
+	if r.Repetition == RepAttackerVary && s.pos.toMove == Attackers {
+		dst = s.filterVary(dst, n)
+	}
+	if len(dst) == n && r.NoMoves == NoMovesPass {
+		dst = append(dst, Pass)
+	}
+	return dst
+}
+
+// filterVary drops the attacker moves from dst[n:] that would make a
+// position occur for the third time (Cartier's rule).
+func (s *State) filterVary(dst []Move, n int) []Move {
+	out := dst[:n]
+	for _, m := range dst[n:] {
+		p := s.pos
+		caps, _ := s.g.Rules.Apply(&p, m)
+		if caps.N > 0 || s.occurrences(p.hash) < 2 {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// occurrences counts the earlier positions since the last capture with
+// hash h.
+func (s *State) occurrences(h uint64) int {
+	n := 0
+	for _, x := range s.hashes[s.lastIrrev:] {
+		if x == h {
+			n++
+		}
+	}
+	return n
+}
+
+func (s *State) LegalActions(dst []game.Action) []game.Action {
+	var buf [MaxMoves]Move
+	for _, m := range s.LegalMoves(buf[:0]) {
+		dst = append(dst, game.Action(m))
+	}
+	return dst
+}
+
+// IsLegal reports whether m is legal here.
+func (s *State) IsLegal(m Move) bool {
+	if s.over {
+		return false
+	}
+	r := &s.g.Rules
+	if m == Pass {
+		return r.NoMoves == NoMovesPass && !s.hasLegalMove()
+	}
+	if !r.IsMove(&s.pos, m) {
+		return false
+	}
+	if r.Repetition == RepAttackerVary && s.pos.toMove == Attackers {
+		var one [1]Move
+		return len(s.filterVary(append(one[:0], m), 0)) == 1
+	}
+	return true
+}
+
+func (s *State) hasLegalMove() bool {
+	r := &s.g.Rules
+	if r.Repetition == RepAttackerVary && s.pos.toMove == Attackers {
+		var buf [MaxMoves]Move
+		return len(s.filterVary(r.GenMoves(&s.pos, buf[:0]), 0)) > 0
+	}
+	return r.HasMove(&s.pos)
+}
+
+func (s *State) Play(a game.Action) error {
+	m := Move(a)
+	if !s.IsLegal(m) {
+		if s.over {
+			return fmt.Errorf("tablut: %w %s: the game is over", game.ErrIllegal, m)
+		}
+		return fmt.Errorf("tablut: %w %s", game.ErrIllegal, m)
+	}
+	s.Apply(a)
+	return nil
+}
+
+func (s *State) Apply(a game.Action) { s.ApplyMove(Move(a)) }
+
+// ApplyMove plays a legal move without checking it and decides whether the
+// game is over.
+func (s *State) ApplyMove(m Move) {
+	r := &s.g.Rules
+	s.undo = append(s.undo, frame{s.pos, s.lastIrrev, s.passes, s.over, s.result})
+	s.actions = append(s.actions, game.Action(m))
+	mover := s.pos.toMove
+	caps, kingTaken := r.Apply(&s.pos, m)
+	if caps.N > 0 {
+		s.lastIrrev = len(s.hashes)
+	}
+	if m == Pass {
+		s.passes++
+	} else {
+		s.passes = 0
+	}
+	s.hashes = append(s.hashes, s.pos.hash)
+	switch {
+	case kingTaken:
+		s.end(Attackers, "king captured")
+	case m != Pass && s.pos.board[m.To()] == King && m.To().OnEdge():
+		s.end(Defenders, "king escaped")
+	default:
+		s.judge(mover)
+	}
+}
+
+// judge decides the end of the game after a move by mover, or in a parsed
+// position (mover is then the side not to move).
+func (s *State) judge(mover Side) {
+	r := &s.g.Rules
+	switch {
+	case s.pos.king >= 0 && s.pos.king.OnEdge():
+		s.end(Defenders, "king escaped")
+	case r.Encirclement && mover == Attackers && s.pos.Enclosed():
+		s.end(Attackers, "defenders enclosed")
+	case s.passes >= 2:
+		s.end(-1, "neither side can move")
+	case r.Repetition == RepFirst && s.occurrences(s.pos.hash) >= 2:
+		s.end(-1, "repeated position")
+	case r.Repetition == RepThird && s.occurrences(s.pos.hash) >= 3:
+		s.end(-1, "threefold repetition")
+	case r.TurnLimit > 0 && len(s.actions) >= r.TurnLimit:
+		s.end(-1, fmt.Sprintf("turn limit of %d", r.TurnLimit))
+	case !s.hasLegalMove():
+		switch r.NoMoves {
+		case NoMovesLose:
+			s.end(1-s.pos.toMove, s.pos.toMove.String()+" cannot move")
+		case NoMovesDraw:
+			s.end(-1, s.pos.toMove.String()+" cannot move")
+		}
+	}
+}
+
+func (s *State) end(winner Side, reason string) {
+	s.over = true
+	s.result = game.Result{Winner: game.Player(winner), Reason: reason}
+}
+
+// Undo takes back the last action. It reports false when there is none.
+func (s *State) Undo() bool {
+	n := len(s.undo)
+	if n == 0 {
+		return false
+	}
+	f := s.undo[n-1]
+	s.undo = s.undo[:n-1]
+	s.pos, s.lastIrrev, s.passes, s.over, s.result = f.pos, f.lastIrrev, f.passes, f.over, f.result
+	s.hashes = s.hashes[:len(s.hashes)-1]
+	s.actions = s.actions[:len(s.actions)-1]
+	return true
+}
