@@ -10,7 +10,7 @@ func (s *State) Perft(depth int) uint64 {
 		return 1
 	}
 	r := &s.g.Rules
-	if depth == 1 && r.Repetition != RepAttackerVary {
+	if depth == 1 && !s.mustVary() {
 		if n := r.CountMoves(&s.pos); n > 0 {
 			return uint64(n)
 		}

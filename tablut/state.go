@@ -177,13 +177,33 @@ func (s *State) LegalMoves(dst []Move) []Move {
 	r := &s.g.Rules
 	n := len(dst)
 	dst = r.GenMoves(&s.pos, dst)
-	if r.Repetition == RepAttackerVary && s.pos.toMove == Attackers {
+	if s.mustVary() {
 		dst = s.filterVary(dst, n)
 	}
 	if len(dst) == n && r.NoMoves == NoMovesPass {
 		dst = append(dst, Pass)
 	}
 	return dst
+}
+
+// mustVary reports whether Cartier's rule may forbid some attacker move
+// here: only when some position since the last capture occurred twice.
+func (s *State) mustVary() bool {
+	if s.g.Rules.Repetition != RepAttackerVary || s.pos.toMove != Attackers {
+		return false
+	}
+	w := s.hashes[s.lastIrrev:]
+	if len(w) < 5 {
+		return false
+	}
+	for i, x := range w {
+		for _, y := range w[i+1:] {
+			if x == y {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // filterVary drops the attacker moves from dst[n:] that would make a
@@ -232,7 +252,7 @@ func (s *State) IsLegal(m Move) bool {
 	if !r.IsMove(&s.pos, m) {
 		return false
 	}
-	if r.Repetition == RepAttackerVary && s.pos.toMove == Attackers {
+	if s.mustVary() {
 		var one [1]Move
 		return len(s.filterVary(append(one[:0], m), 0)) == 1
 	}
@@ -241,7 +261,7 @@ func (s *State) IsLegal(m Move) bool {
 
 func (s *State) hasLegalMove() bool {
 	r := &s.g.Rules
-	if r.Repetition == RepAttackerVary && s.pos.toMove == Attackers {
+	if s.mustVary() {
 		var buf [MaxMoves]Move
 		return len(s.filterVary(r.GenMoves(&s.pos, buf[:0]), 0)) > 0
 	}

@@ -1,0 +1,173 @@
+// Package gametest is the conformance suite that every game of the
+// registry must pass: random games to their end, clone independence, text
+// round trips of positions and actions, and the hash against a recompute
+// after every action.
+package gametest
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/muster-games/muster/game"
+)
+
+// Options tunes the suite for a game.
+type Options struct {
+	// Games is the number of random games to play (default 20).
+	Games int
+	// MaxActions stops a game that has not ended (default 20,000).
+	MaxActions int
+	// Seed seeds the random choices.
+	Seed uint64
+}
+
+// Run plays random games of g and checks, after every action, that
+//   - the legal actions are distinct, and each parses back from its
+//     notation to itself and is accepted by Play;
+//   - the position text round-trips: parsing it gives a state with the
+//     same text, hash and player to act;
+//   - the hash equals the hash of the state parsed from its text (a full
+//     recompute);
+//   - a clone is independent: playing on it leaves the original unchanged;
+//   - an action that is not legal is refused by Play, which changes
+//     nothing;
+//   - the game ends, and a terminal state has no legal actions and
+//     returns that sum to zero for a win or draw.
+func Run(t *testing.T, g game.Game, o Options) {
+	t.Helper()
+	if o.Games == 0 {
+		o.Games = 20
+	}
+	if o.MaxActions == 0 {
+		o.MaxActions = 20000
+	}
+	rng := rand.New(rand.NewPCG(o.Seed, 0x6d7573746572))
+	buf := make([]game.Action, 0, g.MaxActions())
+	var outcomes []game.Outcome
+	for i := 0; i < o.Games; i++ {
+		s := g.NewState()
+		checkState(t, g, s)
+		n := 0
+		for !s.IsTerminal() {
+			if n >= o.MaxActions {
+				t.Fatalf("game %d: not over after %d actions", i, n)
+			}
+			var a game.Action
+			if s.ToAct() == game.Chance {
+				outcomes = s.ChanceOutcomes(outcomes[:0])
+				if len(outcomes) == 0 {
+					t.Fatalf("game %d: chance node without outcomes at %s", i, s)
+				}
+				sum := 0.0
+				for _, oc := range outcomes {
+					sum += oc.Prob
+				}
+				if sum < 0.999 || sum > 1.001 {
+					t.Fatalf("game %d: chance probabilities sum to %v", i, sum)
+				}
+				a = outcomes[rng.IntN(len(outcomes))].Action
+			} else {
+				buf = s.LegalActions(buf[:0])
+				if len(buf) == 0 {
+					t.Fatalf("game %d: no legal action in a state that is not over: %s", i, s)
+				}
+				if len(buf) > g.MaxActions() {
+					t.Fatalf("game %d: %d legal actions, more than MaxActions %d", i, len(buf), g.MaxActions())
+				}
+				checkActions(t, s, buf)
+				a = buf[rng.IntN(len(buf))]
+			}
+			before := s.String()
+			c := s.Clone()
+			if err := s.Play(a); err != nil {
+				t.Fatalf("game %d: Play(%s) refused a legal action: %v", i, c.ActionString(a), err)
+			}
+			if c.String() != before {
+				t.Fatalf("game %d: playing on the original changed its clone", i)
+			}
+			c.Apply(a)
+			if c.String() != s.String() || c.Hash() != s.Hash() {
+				t.Fatalf("game %d: clone and original differ after the same action", i)
+			}
+			n++
+			if len(s.History()) != n {
+				t.Fatalf("game %d: history has %d actions, want %d", i, len(s.History()), n)
+			}
+			checkState(t, g, s)
+		}
+		if got := s.LegalActions(buf[:0]); len(got) != 0 {
+			t.Fatalf("game %d: terminal state has %d legal actions", i, len(got))
+		}
+		if s.ToAct() != game.Terminal {
+			t.Fatalf("game %d: terminal state says %d is to act", i, s.ToAct())
+		}
+		r := s.Result()
+		if r.Scores == nil {
+			sum := 0.0
+			for _, v := range s.Returns() {
+				sum += v
+			}
+			if sum != 0 {
+				t.Fatalf("game %d: returns %v do not sum to zero", i, s.Returns())
+			}
+		}
+		if game.ResultName(s) == "" {
+			t.Fatalf("game %d: no result name", i)
+		}
+	}
+}
+
+func checkActions(t *testing.T, s game.State, legal []game.Action) {
+	t.Helper()
+	sorted := slices.Clone(legal)
+	slices.Sort(sorted)
+	if len(slices.Compact(sorted)) != len(legal) {
+		t.Fatalf("duplicate legal actions at %s", s)
+	}
+	for _, a := range legal {
+		text := s.ActionString(a)
+		back, err := s.ParseAction(text)
+		if err != nil {
+			t.Fatalf("ParseAction(%q) at %s: %v", text, s, err)
+		}
+		if back != a {
+			t.Fatalf("ParseAction(%q) = %d, want %d", text, back, a)
+		}
+	}
+	// An action that is not legal is refused and changes nothing.
+	for _, bad := range []game.Action{legal[0] + 1, legal[0] ^ 0x8080, 0xFFFFFFF} {
+		if slices.Contains(legal, bad) {
+			continue
+		}
+		c := s.Clone()
+		before := c.String()
+		if err := c.Play(bad); err == nil {
+			t.Fatalf("Play accepted the action %d, not legal at %s", bad, s)
+		}
+		if c.String() != before || len(c.History()) != len(s.History()) {
+			t.Fatalf("a refused action changed the state")
+		}
+	}
+}
+
+func checkState(t *testing.T, g game.Game, s game.State) {
+	t.Helper()
+	text := s.String()
+	p, err := g.ParseState(text)
+	if err != nil {
+		t.Fatalf("ParseState(%q): %v", text, err)
+	}
+	if p.String() != text {
+		t.Fatalf("position text does not round-trip: %q became %q", text, p.String())
+	}
+	if p.Hash() != s.Hash() {
+		t.Fatalf("hash %x differs from the recomputed %x at %s", s.Hash(), p.Hash(), text)
+	}
+	if s.IsTerminal() {
+		return
+	}
+	if p.ToAct() != s.ToAct() {
+		t.Fatalf("parsed state has %d to act, want %d, at %s", p.ToAct(), s.ToAct(), text)
+	}
+}

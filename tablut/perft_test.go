@@ -1,0 +1,104 @@
+package tablut
+
+import (
+	"testing"
+
+	"github.com/muster-games/muster/game/gametest"
+)
+
+// TestPerft checks the reference counts of rules/tablut.md §8.3 to depth 4
+// (depth 5 of ludii-linnaeus, 1,611,600,656 leaves, runs without -short).
+func TestPerft(t *testing.T) {
+	walker := []uint64{80, 4400, 353200, 19913864}
+	table := map[string][]uint64{
+		"ludii-linnaeus": {80, 4400, 353200, 19901208},
+		"ludii-smith":    {80, 4400, 353200, 19901208},
+		"walker":         walker,
+		"opentafl":       walker,
+		// Not in §8.3: linnaeus and cartier differ from walker only in
+		// crossing the castle, which no move of the first four plies can.
+		"linnaeus":  walker,
+		"cartier":   walker,
+		"ashton":    {56, 4408, 248456, 19159224},
+		"foteviken": {80, 4344, 337856, 18540960},
+	}
+	for rs, want := range table {
+		t.Run(rs, func(t *testing.T) {
+			s := MustLoad(rs).Start()
+			for d, w := range want {
+				if got := s.Perft(d + 1); got != w {
+					t.Errorf("perft(%d) = %d, want %d", d+1, got, w)
+				}
+			}
+		})
+	}
+	if testing.Short() {
+		return
+	}
+	if got := MustLoad("ludii-linnaeus").Start().Perft(5); got != 1611600656 {
+		t.Errorf("ludii-linnaeus perft(5) = %d, want 1611600656", got)
+	}
+}
+
+// TestPerftBulkMatchesPlayed: counting the last ply without playing it
+// gives the same number as playing every move.
+func TestPerftBulkMatchesPlayed(t *testing.T) {
+	for _, rs := range rulesets {
+		s := MustLoad(rs).Start()
+		var buf [MaxMoves]Move
+		var played uint64
+		for _, m := range s.LegalMoves(buf[:0]) {
+			s.ApplyMove(m)
+			var inner [MaxMoves]Move
+			for _, m2 := range s.LegalMoves(inner[:0]) {
+				s.ApplyMove(m2)
+				played += uint64(len(s.LegalMoves(nil)))
+				if s.over {
+					played++
+				}
+				s.Undo()
+			}
+			s.Undo()
+		}
+		if bulk := s.Perft(3); bulk != played {
+			t.Errorf("%s: bulk perft(3) %d, played %d", rs, bulk, played)
+		}
+	}
+}
+
+// TestConformance runs the shared suite on every ruleset.
+func TestConformance(t *testing.T) {
+	for i, rs := range rulesets {
+		t.Run(rs, func(t *testing.T) {
+			gametest.Run(t, MustLoad(rs), gametest.Options{Games: 30, Seed: uint64(i)})
+		})
+	}
+}
+
+// TestHashIncremental: the incremental hash equals a full recompute after
+// every move, captures included, and Undo restores it.
+func TestHashIncremental(t *testing.T) {
+	for _, rs := range rulesets {
+		s := MustLoad(rs).Start()
+		seen := 0
+		for i := 0; !s.over && i < 400; i++ {
+			var buf [MaxMoves]Move
+			moves := s.LegalMoves(buf[:0])
+			h := s.pos.hash
+			m := moves[(i*7919)%len(moves)]
+			s.ApplyMove(m)
+			if s.pos.hash != s.pos.recomputeHash() {
+				t.Fatalf("%s: hash differs from recompute after %s", rs, m)
+			}
+			s.Undo()
+			if s.pos.hash != h {
+				t.Fatalf("%s: undo did not restore the hash", rs)
+			}
+			s.ApplyMove(m)
+			seen++
+		}
+		if seen < 10 {
+			t.Fatalf("%s: only %d moves played", rs, seen)
+		}
+	}
+}
