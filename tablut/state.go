@@ -2,6 +2,7 @@ package tablut
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"strings"
 
 	"github.com/muster-games/muster/game"
@@ -353,4 +354,20 @@ func (s *State) Undo() bool {
 	s.hashes = s.hashes[:len(s.hashes)-1]
 	s.actions = s.actions[:len(s.actions)-1]
 	return true
+}
+
+// RandomAction draws a legal move uniformly at random without listing the
+// moves (it implements game.RandomActor).
+func (s *State) RandomAction(rng *rand.Rand) game.Action {
+	r := &s.g.Rules
+	if s.mustVary() {
+		var buf [MaxMoves]Move
+		moves := s.LegalMoves(buf[:0])
+		return game.Action(moves[rng.IntN(len(moves))])
+	}
+	n := r.CountMoves(&s.pos)
+	if n == 0 {
+		return game.Action(Pass)
+	}
+	return game.Action(r.NthMove(&s.pos, rng.IntN(n)))
 }

@@ -1,0 +1,14 @@
+// Command muster plays and studies Lewis Carroll's Lanrick and Linnaeus's
+// Tablut. Run "muster help" for its subcommands.
+package main
+
+import (
+	"os"
+
+	"github.com/muster-games/muster/internal/cli"
+	_ "github.com/muster-games/muster/tablut" // registers tablut
+)
+
+func main() {
+	os.Exit(cli.Run(os.Args[1:], os.Stdout, os.Stderr))
+}

@@ -1,0 +1,82 @@
+package game
+
+import "math/rand/v2"
+
+// RandomActor is implemented by states that draw a uniformly random legal
+// action faster than by listing them all; the draw must be exactly
+// uniform over LegalActions.
+type RandomActor interface {
+	RandomAction(rng *rand.Rand) Action
+}
+
+// Perfter is implemented by states with a fast perft of their own.
+type Perfter interface {
+	Perft(depth int) uint64
+}
+
+// Perft counts the leaves of the game tree below s to the given depth in
+// actions. A terminal state is a leaf at whatever depth it is reached and
+// is not expanded; chance actions count as actions.
+func Perft(s State, depth int) uint64 {
+	if p, ok := s.(Perfter); ok {
+		return p.Perft(depth)
+	}
+	return perft(s, depth, make([][]Action, depth+1))
+}
+
+func perft(s State, depth int, bufs [][]Action) uint64 {
+	if depth == 0 || s.IsTerminal() {
+		return 1
+	}
+	var actions []Action
+	if s.ToAct() == Chance {
+		for _, o := range s.ChanceOutcomes(nil) {
+			actions = append(actions, o.Action)
+		}
+	} else {
+		bufs[depth] = s.LegalActions(bufs[depth][:0])
+		actions = bufs[depth]
+	}
+	var n uint64
+	for _, a := range actions {
+		c := s.Clone()
+		c.Apply(a)
+		n += perft(c, depth-1, bufs)
+	}
+	return n
+}
+
+// RandomAction draws a uniformly random legal action, or a chance action
+// with its probability, from a state that is not terminal. buf is scratch
+// space, returned for reuse.
+func RandomAction(s State, rng *rand.Rand, buf []Action) (Action, []Action) {
+	if s.ToAct() == Chance {
+		outs := s.ChanceOutcomes(nil)
+		x := rng.Float64()
+		for _, o := range outs {
+			if x < o.Prob {
+				return o.Action, buf
+			}
+			x -= o.Prob
+		}
+		return outs[len(outs)-1].Action, buf
+	}
+	if r, ok := s.(RandomActor); ok {
+		return r.RandomAction(rng), buf
+	}
+	buf = s.LegalActions(buf[:0])
+	return buf[rng.IntN(len(buf))], buf
+}
+
+// Playout plays uniformly random actions from s until the game ends or
+// maxActions have been played, and returns the number played.
+func Playout(s State, rng *rand.Rand, maxActions int, buf []Action) (int, []Action) {
+	n := 0
+	for !s.IsTerminal() && n < maxActions {
+		var a Action
+		a, buf = RandomAction(s, rng, buf)
+		s.Apply(a)
+		n++
+	}
+	return n, buf
+}

@@ -1,0 +1,194 @@
+// Package cli is the muster command: one function per subcommand, each
+// taking its arguments and writing to the given streams, so that tests
+// run them as a user would.
+package cli
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/muster-games/muster/game"
+)
+
+// command is one subcommand.
+type command struct {
+	name, usage, summary, help string
+	run                        func(env *Env, args []string) error
+}
+
+// Env holds the streams a command writes to.
+type Env struct {
+	Stdout, Stderr io.Writer
+}
+
+var commands []command
+
+func init() {
+	commands = []command{
+		{"help", "muster help [COMMAND]", "explain the commands, or one command", "", runHelp},
+		{"rules", "muster rules GAME", "list a game's rulesets with their sources, and its options", rulesHelp, runRules},
+		{"perft", "muster perft GAME [--ruleset R] [--position P] [--moves M] --depth N [--divide]", "count the leaves of the game tree", perftHelp, runPerft},
+		{"legal", "muster legal GAME [--ruleset R] [--position P] [--moves \"m1 m2 …\"] [--json]", "apply moves and print the legal actions", legalHelp, runLegal},
+		{"playouts", "muster playouts GAME [--ruleset R] [--position P] [--seconds S | --games N] [--seed X]", "play uniformly random games and report speed and results", playoutsHelp, runPlayouts},
+		{"record", "muster record GAME [--ruleset R] --moves M  |  muster record --read FILE", "write a game record, or read and check one", recordHelp, runRecord},
+	}
+}
+
+// errUsage marks errors in the command line itself (exit status 2).
+var errUsage = errors.New("usage")
+
+// Run runs the muster command with its arguments (without the program
+// name) and returns the exit status: 0 on success, 1 when the command
+// fails (an illegal move, a malformed position), 2 on a bad command line.
+func Run(args []string, stdout, stderr io.Writer) int {
+	env := &Env{Stdout: stdout, Stderr: stderr}
+	if len(args) == 0 {
+		runHelp(env, nil)
+		return 2
+	}
+	name := args[0]
+	if name == "-h" || name == "--help" {
+		name = "help"
+	}
+	for _, c := range commands {
+		if c.name == name {
+			err := c.run(env, args[1:])
+			switch {
+			case err == nil:
+				return 0
+			case errors.Is(err, flag.ErrHelp):
+				return 0
+			case errors.Is(err, errUsage):
+				fmt.Fprintf(stderr, "muster %s: %v\nusage: %s\n", name, err, c.usage)
+				return 2
+			default:
+				fmt.Fprintf(stderr, "muster %s: %v\n", name, err)
+				return 1
+			}
+		}
+	}
+	fmt.Fprintf(stderr, "muster: unknown command %q (known: %s)\n", name, strings.Join(commandNames(), ", "))
+	return 2
+}
+
+func commandNames() []string {
+	var names []string
+	for _, c := range commands {
+		names = append(names, c.name)
+	}
+	return names
+}
+
+func runHelp(env *Env, args []string) error {
+	if len(args) > 0 {
+		for _, c := range commands {
+			if c.name == args[0] {
+				fmt.Fprintf(env.Stdout, "usage: %s\n\n%s\n", c.usage, strings.TrimSpace(c.summary+"\n\n"+c.help))
+				return nil
+			}
+		}
+		return fmt.Errorf("%w: no command %q (known: %s)", errUsage, args[0], strings.Join(commandNames(), ", "))
+	}
+	fmt.Fprint(env.Stdout, `Muster plays and studies Lewis Carroll's Lanrick and Linnaeus's Tablut.
+
+usage: muster COMMAND [arguments]
+
+commands:
+`)
+	for _, c := range commands {
+		fmt.Fprintf(env.Stdout, "  %-10s %s\n", c.name, c.summary)
+	}
+	fmt.Fprintf(env.Stdout, `
+games: %s
+A GAME is a name, optionally with a ruleset and options:
+  tablut   tablut(ludii-smith)   tablut(linnaeus, king_capture=strong)
+--ruleset takes the part in parentheses: --ruleset "walker,repetition=third".
+
+Run "muster help COMMAND" for the details of a command.
+`, strings.Join(game.Names(), ", "))
+	return nil
+}
+
+// flags parses a command's flags, which may come before or after its one
+// positional argument (the game); it returns the positional arguments.
+func flags(fs *flag.FlagSet, args []string) ([]string, error) {
+	fs.SetOutput(io.Discard)
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return nil, err
+			}
+			return nil, fmt.Errorf("%w: %v", errUsage, err)
+		}
+		if fs.NArg() == 0 {
+			return pos, nil
+		}
+		pos = append(pos, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
+}
+
+// loadGame builds the game from a GAME argument and a --ruleset value.
+func loadGame(spec, ruleset string) (game.Game, error) {
+	sp, err := game.ParseSpec(spec)
+	if err != nil {
+		return nil, err
+	}
+	if ruleset != "" {
+		if sp.Ruleset != "" || len(sp.Options) > 0 {
+			return nil, fmt.Errorf("%w: give the ruleset either in GAME or with --ruleset, not both", errUsage)
+		}
+		sp.Ruleset, sp.Options, err = game.ParseRuleset(ruleset)
+		if err != nil {
+			return nil, err
+		}
+	}
+	return game.LoadSpec(sp)
+}
+
+// gameFlags are the flags every game command shares.
+type gameFlags struct {
+	ruleset, position, moves string
+}
+
+func (gf *gameFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&gf.ruleset, "ruleset", "", "ruleset and options, such as ludii-smith or \"walker,repetition=third\"")
+	fs.StringVar(&gf.position, "position", "", "start from this position (the game's position format)")
+	fs.StringVar(&gf.moves, "moves", "", "actions to apply first, separated by spaces")
+}
+
+// state loads the game named by the one positional argument and returns
+// the state after --position and --moves.
+func (gf *gameFlags) state(pos []string) (game.Game, game.State, error) {
+	if len(pos) != 1 {
+		return nil, nil, fmt.Errorf("%w: want one GAME (known: %s), got %d arguments", errUsage, strings.Join(game.Names(), ", "), len(pos))
+	}
+	g, err := loadGame(pos[0], gf.ruleset)
+	if err != nil {
+		return nil, nil, err
+	}
+	s := g.NewState()
+	if gf.position != "" {
+		if s, err = g.ParseState(gf.position); err != nil {
+			return nil, nil, err
+		}
+	}
+	if err := game.ApplyNotation(s, g.SplitActions(gf.moves)); err != nil {
+		return nil, nil, err
+	}
+	return g, s, nil
+}
+
+func sortedStrings(m map[string]uint64) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

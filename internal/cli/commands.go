@@ -1,0 +1,319 @@
+package cli
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/muster-games/muster/game"
+)
+
+const rulesHelp = `Lists each ruleset of GAME with its date, description and source, then the
+options every ruleset is a preset of, with their values and each ruleset's
+setting. A ruleset can be changed with options: tablut(walker, repetition=third).`
+
+func runRules(env *Env, args []string) error {
+	fs := flag.NewFlagSet("rules", flag.ContinueOnError)
+	pos, err := flags(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return fmt.Errorf("%w: want one GAME (known: %s)", errUsage, strings.Join(game.Names(), ", "))
+	}
+	info, err := game.Lookup(pos[0])
+	if err != nil {
+		return err
+	}
+	w := env.Stdout
+	fmt.Fprintf(w, "%s: %s\n\nrulesets:\n", info.Name, info.Description)
+	for _, r := range info.Rulesets {
+		def := ""
+		if r.Default {
+			def = " (default)"
+		}
+		fmt.Fprintf(w, "\n  %s%s\n    %s\n    source: %s\n", r.ID, def, r.Description, r.Source)
+	}
+	fmt.Fprintf(w, "\noptions (set as %s(RULESET, key=value, …)):\n", info.Name)
+	for _, o := range info.Options {
+		values := "a whole number"
+		if o.Values != nil {
+			values = strings.Join(o.Values, " | ")
+		}
+		fmt.Fprintf(w, "\n  %s = %s\n    %s\n   ", o.Key, values, o.Description)
+		for _, r := range info.Rulesets {
+			for _, kv := range r.Settings {
+				if kv.Key == o.Key {
+					fmt.Fprintf(w, " %s=%s", r.ID, kv.Value)
+				}
+			}
+		}
+		fmt.Fprintln(w)
+	}
+	return nil
+}
+
+const perftHelp = `Counts the positions reached after exactly N actions from the start (or from
+--position after --moves), for every depth from 1 to N, with the time taken. A
+position where the game is over is a leaf at whatever depth it is reached and is
+not expanded. The last line is the leaf count at depth N as a bare integer.
+--divide prints the count below each first action instead.`
+
+func runPerft(env *Env, args []string) error {
+	fs := flag.NewFlagSet("perft", flag.ContinueOnError)
+	var gf gameFlags
+	gf.register(fs)
+	depth := fs.Int("depth", 0, "depth in actions (≥ 1)")
+	divide := fs.Bool("divide", false, "print the count below each first action")
+	pos, err := flags(fs, args)
+	if err != nil {
+		return err
+	}
+	if *depth < 1 || *depth > 64 {
+		return fmt.Errorf("%w: --depth must be 1 to 64", errUsage)
+	}
+	_, s, err := gf.state(pos)
+	if err != nil {
+		return err
+	}
+	w := env.Stdout
+	if *divide {
+		var total uint64
+		buf := s.LegalActions(nil)
+		type row struct {
+			name string
+			n    uint64
+		}
+		var rows []row
+		for _, a := range buf {
+			c := s.Clone()
+			name := c.ActionString(a)
+			c.Apply(a)
+			n := game.Perft(c, *depth-1)
+			rows = append(rows, row{name, n})
+			total += n
+		}
+		slices.SortFunc(rows, func(a, b row) int { return strings.Compare(a.name, b.name) })
+		for _, r := range rows {
+			fmt.Fprintf(w, "%s: %d\n", r.name, r.n)
+		}
+		fmt.Fprintf(w, "actions: %d\n%d\n", len(rows), total)
+		return nil
+	}
+	var last uint64
+	for d := 1; d <= *depth; d++ {
+		start := time.Now()
+		last = game.Perft(s, d)
+		el := time.Since(start)
+		fmt.Fprintf(w, "depth %d: %d leaves in %.3fs (%.0f leaves/s)\n", d, last, el.Seconds(), float64(last)/max(el.Seconds(), 1e-9))
+	}
+	fmt.Fprintf(w, "%d\n", last)
+	return nil
+}
+
+const legalHelp = `Applies --moves (from the start or --position) and prints the position, the
+player to act, the result if the game is over, and the legal actions in notation.
+With --json it prints one object:
+  {"to_move": …, "legal": [sorted notation], "result": null or the winner's name,
+   "draw" or the scores, "position": …}
+An illegal or malformed move is an error naming the move and why (exit status 1).`
+
+func runLegal(env *Env, args []string) error {
+	fs := flag.NewFlagSet("legal", flag.ContinueOnError)
+	var gf gameFlags
+	gf.register(fs)
+	asJSON := fs.Bool("json", false, "print one JSON object")
+	pos, err := flags(fs, args)
+	if err != nil {
+		return err
+	}
+	g, s, err := gf.state(pos)
+	if err != nil {
+		return err
+	}
+	legal := []string{}
+	for _, a := range s.LegalActions(nil) {
+		legal = append(legal, s.ActionString(a))
+	}
+	for _, o := range s.ChanceOutcomes(nil) {
+		legal = append(legal, s.ActionString(o.Action))
+	}
+	slices.Sort(legal)
+	toMove := ""
+	switch p := s.ToAct(); p {
+	case game.Terminal:
+	case game.Chance:
+		toMove = "chance"
+	default:
+		toMove = g.PlayerName(p)
+	}
+	if *asJSON {
+		out := struct {
+			ToMove   *string  `json:"to_move"`
+			Legal    []string `json:"legal"`
+			Result   *string  `json:"result"`
+			Reason   string   `json:"reason,omitempty"`
+			Position string   `json:"position"`
+		}{Legal: legal, Position: s.String()}
+		if toMove != "" {
+			out.ToMove = &toMove
+		}
+		if s.IsTerminal() {
+			r := game.ResultName(s)
+			out.Result = &r
+			out.Reason = s.Result().Reason
+		}
+		enc := json.NewEncoder(env.Stdout)
+		return enc.Encode(out)
+	}
+	w := env.Stdout
+	fmt.Fprintf(w, "game: %s\nposition: %s\n", g.Spec(), s)
+	if s.IsTerminal() {
+		fmt.Fprintf(w, "result: %s (%s)\n", game.ResultName(s), s.Result().Reason)
+		return nil
+	}
+	fmt.Fprintf(w, "to move: %s\nlegal (%d): %s\n", toMove, len(legal), strings.Join(legal, " "))
+	return nil
+}
+
+const playoutsHelp = `Plays uniformly random games (each legal action equally likely; chance actions
+with their probabilities) on one core, for --seconds (default 5) or --games, and
+prints one "name: value" per line: games, games_per_second, actions_per_second,
+mean_length (actions per game), and the share of each result as a fraction
+(for Tablut: attackers, defenders, draws). --seed makes a run repeatable.`
+
+func runPlayouts(env *Env, args []string) error {
+	fs := flag.NewFlagSet("playouts", flag.ContinueOnError)
+	var gf gameFlags
+	gf.register(fs)
+	seconds := fs.Float64("seconds", 0, "play for this long (default 5 when --games is not given)")
+	games := fs.Int("games", 0, "play this many games")
+	seed := fs.Uint64("seed", 1, "random seed")
+	pos, err := flags(fs, args)
+	if err != nil {
+		return err
+	}
+	if *seconds < 0 || *games < 0 || (*seconds > 0 && *games > 0) {
+		return fmt.Errorf("%w: give --seconds or --games, positive", errUsage)
+	}
+	if *seconds == 0 && *games == 0 {
+		*seconds = 5
+	}
+	g, start, err := gf.state(pos)
+	if err != nil {
+		return err
+	}
+	if start.IsTerminal() {
+		return fmt.Errorf("the game is already over at %s", start)
+	}
+	rng := rand.New(rand.NewPCG(*seed, 0x706c61796f757473))
+	deadline := time.Now().Add(time.Duration(*seconds * float64(time.Second)))
+	wins := make([]int, g.NumPlayers())
+	var draws, scored, played, actions int
+	buf := make([]game.Action, 0, g.MaxActions())
+	const maxActions = 1_000_000
+	began := time.Now()
+	for played < *games || (*games == 0 && (played%64 != 0 || time.Now().Before(deadline))) {
+		s := start.Clone()
+		var n int
+		n, buf = game.Playout(s, rng, maxActions, buf)
+		actions += n
+		played++
+		if !s.IsTerminal() {
+			return fmt.Errorf("a game did not end within %d actions", maxActions)
+		}
+		switch r := s.Result(); {
+		case r.Winner >= 0:
+			wins[r.Winner]++
+		case r.Scores != nil:
+			scored++
+		default:
+			draws++
+		}
+	}
+	el := time.Since(began).Seconds()
+	w := env.Stdout
+	fmt.Fprintf(w, "game: %s\n", g.Spec())
+	fmt.Fprintf(w, "games: %d\n", played)
+	fmt.Fprintf(w, "seconds: %.3f\n", el)
+	fmt.Fprintf(w, "games_per_second: %.0f\n", float64(played)/el)
+	fmt.Fprintf(w, "actions_per_second: %.0f\n", float64(actions)/el)
+	fmt.Fprintf(w, "mean_length: %.1f\n", float64(actions)/float64(played))
+	for p, n := range wins {
+		fmt.Fprintf(w, "%s: %.3f\n", g.PlayerName(game.Player(p)), float64(n)/float64(played))
+	}
+	fmt.Fprintf(w, "draws: %.3f\n", float64(draws)/float64(played))
+	if scored > 0 {
+		fmt.Fprintf(w, "scored: %.3f\n", float64(scored)/float64(played))
+	}
+	return nil
+}
+
+const recordHelp = `Writes the record of a game: GAME with --moves (and --position) is replayed,
+checked, and written in the game's record format (Tablut: OpenTafl Notation's
+game-record layout) to standard output. With --read FILE it reads a record,
+replays and checks every move, and prints the final position and result.`
+
+func runRecord(env *Env, args []string) error {
+	fs := flag.NewFlagSet("record", flag.ContinueOnError)
+	var gf gameFlags
+	gf.register(fs)
+	read := fs.String("read", "", "read and check this record file")
+	pos, err := flags(fs, args)
+	if err != nil {
+		return err
+	}
+	if *read != "" {
+		if len(pos) > 1 {
+			return fmt.Errorf("%w: too many arguments", errUsage)
+		}
+		name := "tablut"
+		if len(pos) == 1 {
+			name = pos[0]
+		}
+		g, err := loadGame(name, "")
+		if err != nil {
+			return err
+		}
+		rc, ok := g.(game.Recorder)
+		if !ok {
+			return fmt.Errorf("%s has no record format yet", g.Name())
+		}
+		f, err := os.Open(*read)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		rec, err := rc.ReadRecord(f)
+		if err != nil {
+			return err
+		}
+		s, err := game.Replay(rec)
+		if err != nil {
+			return fmt.Errorf("%s: %w", *read, err)
+		}
+		fmt.Fprintf(env.Stdout, "game: %s\nactions: %d\nposition: %s\n", s.Game().Spec(), len(rec.Actions), s)
+		if s.IsTerminal() {
+			fmt.Fprintf(env.Stdout, "result: %s (%s)\n", game.ResultName(s), s.Result().Reason)
+		}
+		return nil
+	}
+	g, s, err := gf.state(pos)
+	if err != nil {
+		return err
+	}
+	rc, ok := g.(game.Recorder)
+	if !ok {
+		return fmt.Errorf("%s has no record format yet", g.Name())
+	}
+	tags := []game.KV{{Key: "date", Value: time.Now().Format("2006.01.02")}}
+	if s.IsTerminal() {
+		tags = append(tags, game.KV{Key: "result", Value: game.ResultName(s)}, game.KV{Key: "termination", Value: s.Result().Reason})
+	}
+	return rc.WriteRecord(env.Stdout, game.NewRecord(gf.position, s, tags...))
+}
