@@ -9,6 +9,13 @@ type RandomActor interface {
 	RandomAction(rng *rand.Rand) Action
 }
 
+// Resetter is implemented by states that can become a copy of another
+// state of the same game without allocating, for loops that play many
+// games from one position.
+type Resetter interface {
+	Reset(from State)
+}
+
 // Perfter is implemented by states with a fast perft of their own.
 type Perfter interface {
 	Perft(depth int) uint64

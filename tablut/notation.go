@@ -272,7 +272,7 @@ func (s *State) whyIllegal(m Move) string {
 			break
 		}
 	}
-	if c == 1 && r.camps.has(to) && (r.farCampRank[from]&(1<<to.File()) != 0 || r.farCampFile[from]&(1<<to.Rank()) != 0) {
+	if l := r.lines[c][from]; c == 1 && r.camps.has(to) && (l.forbidRank&(1<<to.File()) != 0 || l.forbidFile&(1<<to.Rank()) != 0) {
 		return "a move from camp to camp may not be longer than 5 squares"
 	}
 	if r.Repetition == RepAttackerVary {

@@ -22,6 +22,12 @@ func (s *State) Perft(depth int) uint64 {
 	var buf [MaxMoves]Move
 	moves := s.LegalMoves(buf[:0])
 	var n uint64
+	if depth == 2 && r.Repetition != RepAttackerVary {
+		for _, m := range moves {
+			n += s.childLeaves(m)
+		}
+		return n
+	}
 	for _, m := range moves {
 		s.ApplyMove(m)
 		n += s.Perft(depth - 1)
@@ -41,4 +47,35 @@ func (s *State) Divide(depth int) map[string]uint64 {
 		s.Undo()
 	}
 	return out
+}
+
+// childLeaves returns perft(1) of the position after m without playing m
+// on the state: 1 if the game is then over (a leaf) or the side to move
+// can only pass, else the number of its moves.
+func (s *State) childLeaves(m Move) uint64 {
+	r := &s.g.Rules
+	p := s.pos
+	mover := p.toMove
+	caps, kingTaken := r.Apply(&p, m)
+	switch {
+	case m == Pass:
+		if s.passes >= 1 {
+			return 1
+		}
+	case kingTaken, p.board[m.To()] == King && m.To().OnEdge():
+		return 1
+	}
+	if r.Encirclement && mover == Attackers && p.Enclosed() {
+		return 1
+	}
+	if caps.N == 0 && r.Repetition != RepNone {
+		seen := s.occurrences(p.hash) + 1
+		if r.Repetition == RepFirst && seen >= 2 || r.Repetition == RepThird && seen >= 3 {
+			return 1
+		}
+	}
+	if r.TurnLimit > 0 && len(s.actions)+1 >= r.TurnLimit {
+		return 1
+	}
+	return uint64(max(1, r.CountMoves(&p)))
 }

@@ -102,3 +102,47 @@ func TestHashIncremental(t *testing.T) {
 		}
 	}
 }
+
+// TestRandomActionUniform: the random draw without listing maps the
+// numbers 0…n-1 one to one onto the legal moves, so a uniform number
+// gives a uniform move.
+func TestRandomActionUniform(t *testing.T) {
+	for _, rs := range rulesets {
+		g := MustLoad(rs)
+		s := g.Start()
+		for ply := 0; ply < 60 && !s.over; ply++ {
+			var buf [MaxMoves]Move
+			legal := s.LegalMoves(buf[:0])
+			want := map[Move]bool{}
+			for _, m := range legal {
+				want[m] = true
+			}
+			got := map[Move]bool{}
+			r := &g.Rules
+			if r.byLine {
+				var counts [2 * Size]uint8
+				n := r.countLines(&s.pos, &counts)
+				if n != len(legal) && !(n == 0 && legal[0] == Pass) {
+					t.Fatalf("%s: countLines %d, legal %d", rs, n, len(legal))
+				}
+				for x := 0; x < n; x++ {
+					got[r.pickLine(&s.pos, &counts, x)] = true
+				}
+			} else {
+				n := r.CountMoves(&s.pos)
+				for x := 0; x < n; x++ {
+					got[r.NthMove(&s.pos, x)] = true
+				}
+			}
+			if len(got) != len(want) {
+				t.Fatalf("%s ply %d: the draw reaches %d distinct moves, want %d", rs, ply, len(got), len(want))
+			}
+			for m := range got {
+				if !want[m] {
+					t.Fatalf("%s ply %d: the draw gives %s, not legal", rs, ply, m)
+				}
+			}
+			s.ApplyMove(legal[(ply*31)%len(legal)])
+		}
+	}
+}

@@ -2,6 +2,7 @@ package tablut
 
 import (
 	"math/bits"
+	"sync"
 )
 
 // Move is a packed move: the from square in the low byte, the to square in
@@ -31,13 +32,15 @@ func (m Move) String() string {
 // Position is the board, the side to move and its Zobrist hash. It is a
 // value: copying it copies the position.
 type Position struct {
-	board  [Squares]Piece
-	ranks  [Size]uint16 // occupied cells of each rank, bit = file
-	files  [Size]uint16 // occupied cells of each file, bit = rank
-	men    [2]squareSet // the attackers; the defenders with the king
-	king   Square       // the king's square
-	toMove Side
-	hash   uint64
+	board [Squares]Piece
+	ranks [Size]uint16 // occupied cells of each rank, bit = file
+	files [Size]uint16 // occupied cells of each file, bit = rank
+	// sideRanks and sideFiles split ranks and files by side.
+	sideRanks, sideFiles [2][Size]uint16
+	men                  [2]squareSet // the attackers; the defenders with the king
+	king                 Square       // the king's square
+	toMove               Side
+	hash                 uint64
 }
 
 // Captures lists the squares a move cleared; the king, when captured, is
@@ -72,9 +75,12 @@ func (p *Position) Count(piece Piece) int {
 
 func (p *Position) put(s Square, piece Piece) {
 	p.board[s] = piece
+	side := piece.side()
 	p.ranks[s.Rank()] |= 1 << s.File()
 	p.files[s.File()] |= 1 << s.Rank()
-	p.men[piece.side()].add(s)
+	p.sideRanks[side][s.Rank()] |= 1 << s.File()
+	p.sideFiles[side][s.File()] |= 1 << s.Rank()
+	p.men[side].add(s)
 	p.hash ^= zobrist[piece][s]
 	if piece == King {
 		p.king = s
@@ -84,15 +90,18 @@ func (p *Position) put(s Square, piece Piece) {
 func (p *Position) clear(s Square) {
 	piece := p.board[s]
 	p.board[s] = Empty
+	side := piece.side()
 	p.ranks[s.Rank()] &^= 1 << s.File()
 	p.files[s.File()] &^= 1 << s.Rank()
-	p.men[piece.side()].remove(s)
+	p.sideRanks[side][s.Rank()] &^= 1 << s.File()
+	p.sideFiles[side][s.File()] &^= 1 << s.Rank()
+	p.men[side].remove(s)
 	p.hash ^= zobrist[piece][s]
 }
 
 // class is the mover class used by the compiled rules.
 func (r *Rules) class(p *Position, s Square) int {
-	if p.board[s] == King {
+	if s == p.king {
 		return 2
 	}
 	if r.camps.has(s) {
@@ -104,14 +113,9 @@ func (r *Rules) class(p *Position, s Square) int {
 // targets returns the reachable cells of the rank and of the file of the
 // piece on s, as masks of files and of ranks.
 func (r *Rules) targets(p *Position, s Square) (rankMask, fileMask uint16) {
-	f, rk := s.File(), s.Rank()
-	c := r.class(p, s)
-	rankMask = slide[p.ranks[rk]|r.blockRank[c][rk]][f] &^ r.forbidRank[c][rk]
-	fileMask = slide[p.files[f]|r.blockFile[c][f]][rk] &^ r.forbidFile[c][f]
-	if c == 1 {
-		rankMask &^= r.farCampRank[s]
-		fileMask &^= r.farCampFile[s]
-	}
+	l := &r.lines[r.class(p, s)][s]
+	rankMask = slide[p.ranks[l.rank]|l.blockRank][l.file] &^ l.forbidRank
+	fileMask = slide[p.files[l.file]|l.blockFile][l.rank] &^ l.forbidFile
 	return rankMask, fileMask
 }
 
@@ -148,6 +152,16 @@ func (r *Rules) GenMoves(p *Position, dst []Move) []Move {
 
 // CountMoves returns the number of moves GenMoves would append.
 func (r *Rules) CountMoves(p *Position) int {
+	if r.byLine {
+		t := lineTable()
+		side := p.toMove
+		n := 0
+		for i := 0; i < Size; i++ {
+			n += int(t[uint32(p.ranks[i]|r.lineBlock[i])<<Size|uint32(p.sideRanks[side][i])])
+			n += int(t[uint32(p.files[i]|r.lineBlock[i])<<Size|uint32(p.sideFiles[side][i])])
+		}
+		return n
+	}
 	n := 0
 	set := p.men[p.toMove]
 	for half, w := range [2]uint64{set.lo, set.hi} {
@@ -157,6 +171,85 @@ func (r *Rules) CountMoves(p *Position) int {
 		}
 	}
 	return n
+}
+
+// countLines stores the moves of the side to move along each rank (0–8)
+// and file (9–17) in counts and returns their sum. It needs r.byLine.
+func (r *Rules) countLines(p *Position, counts *[2 * Size]uint8) int {
+	t := lineTable()
+	side := p.toMove
+	n := 0
+	for i := 0; i < Size; i++ {
+		a := t[uint32(p.ranks[i]|r.lineBlock[i])<<Size|uint32(p.sideRanks[side][i])]
+		b := t[uint32(p.files[i]|r.lineBlock[i])<<Size|uint32(p.sideFiles[side][i])]
+		counts[i], counts[Size+i] = a, b
+		n += int(a) + int(b)
+	}
+	return n
+}
+
+// pickLine returns move number x (counting as countLines did) of the side
+// to move. It needs r.byLine.
+func (r *Rules) pickLine(p *Position, counts *[2 * Size]uint8, x int) Move {
+	side := p.toMove
+	for i := 0; i < 2*Size; i++ {
+		if x >= int(counts[i]) {
+			x -= int(counts[i])
+			continue
+		}
+		line := i % Size
+		occ, movers := p.ranks[line], p.sideRanks[side][line]
+		if i >= Size {
+			occ, movers = p.files[line], p.sideFiles[side][line]
+		}
+		occ |= r.lineBlock[line]
+		for ; movers != 0; movers &= movers - 1 {
+			at := bits.TrailingZeros16(movers)
+			reach := slide[occ][at]
+			if c := bits.OnesCount16(reach); x >= c {
+				x -= c
+				continue
+			}
+			to := nthBit(reach, x)
+			if i < Size {
+				return NewMove(sq(at, line), sq(to, line))
+			}
+			return NewMove(sq(line, at), sq(line, to))
+		}
+	}
+	return Pass
+}
+
+// lineCounts[occ<<9|movers] is the number of moves of the pieces on the
+// cells movers along a line of 9 whose cells occ are blocked (movers
+// included): the sum over movers of the free cells up to the next block.
+var (
+	lineCounts     *[1 << (2 * Size)]uint8
+	lineCountsOnce sync.Once
+)
+
+func lineTable() *[1 << (2 * Size)]uint8 {
+	lineCountsOnce.Do(func() {
+		t := new([1 << (2 * Size)]uint8)
+		for occ := 0; occ < 1<<Size; occ++ {
+			var per [Size]uint8
+			for i := range per {
+				per[i] = uint8(bits.OnesCount16(slide[occ][i]))
+			}
+			for movers := 0; movers < 1<<Size; movers++ {
+				if movers&^occ != 0 {
+					continue
+				}
+				n := uint8(0)
+				for m := movers; m != 0; m &= m - 1 {
+					n += per[bits.TrailingZeros(uint(m))]
+				}
+				t[occ<<Size|movers] = n
+			}
+		}
+		lineCounts = t
+	})
+	return lineCounts
 }
 
 // HasMove reports whether the side to move has a move.

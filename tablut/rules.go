@@ -23,14 +23,25 @@ type Rules struct {
 	TurnLimit    int  // plies; 0 means none
 
 	// Compiled from the options: for each class of mover (0 a piece that
-	// does not start in a camp, 1 one that does, 2 the king) the extra
-	// blockers and the forbidden destinations of each rank and file.
-	blockRank, blockFile   [3][Size]uint16
-	forbidRank, forbidFile [3][Size]uint16
-	// farCampRank[s]/farCampFile[s]: camps too far from s to move to
-	// (Ashton's camp-to-camp limit of 5 squares).
-	farCampRank, farCampFile [Squares]uint16
-	camps                    squareSet
+	// does not start in a camp, 1 one that does, 2 the king) and square,
+	// the extra blockers and the forbidden destinations of its rank and
+	// file.
+	lines [3][Squares]line
+	camps squareSet
+	// byLine: every piece slides alike (no camps, a king who may not come
+	// back, a castle that blocks when it is forbidden), so moves can be
+	// counted a whole rank or file at a time, with lineBlock[i] the
+	// blocked cells of rank i and of file i beyond the pieces.
+	byLine    bool
+	lineBlock [Size]uint16
+}
+
+// line holds what a mover on a square needs to slide: the cells of its
+// rank and file that block beyond the pieces, and the cells it may not
+// stop on.
+type line struct {
+	blockRank, blockFile, forbidRank, forbidFile uint16
+	rank, file                                   uint8
 }
 
 // HostMode says when the castle is hostile to soldiers (a capturing partner).
@@ -186,7 +197,7 @@ func (r *Rules) prepare() {
 	if r.Camps != CampsNone {
 		r.camps = startAttackers
 	}
-	cf, cr := Square(Castle).File(), Square(Castle).Rank()
+	r.prepareLines()
 	for class := 0; class < 3; class++ {
 		// The castle: never a destination, except for a king who may
 		// come back; a blocker unless it may be crossed.
@@ -195,39 +206,52 @@ func (r *Rules) prepare() {
 		if class == 2 && r.KingReenter {
 			castleBlocks, castleForbidden = false, false
 		}
-		if castleBlocks {
-			r.blockRank[class][cr] |= 1 << cf
-			r.blockFile[class][cf] |= 1 << cr
-		}
-		if castleForbidden {
-			r.forbidRank[class][cr] |= 1 << cf
-			r.forbidFile[class][cf] |= 1 << cr
-		}
-		// Camps or forts block pieces that do not start in one.
-		if class != 1 {
-			for s := Square(0); s < Squares; s++ {
-				if r.camps.has(s) {
-					r.blockRank[class][s.Rank()] |= 1 << s.File()
-					r.blockFile[class][s.File()] |= 1 << s.Rank()
-				}
-			}
-		}
-	}
-	if r.Camps == CampsAshton {
 		for from := Square(0); from < Squares; from++ {
+			l := &r.lines[class][from]
+			l.rank, l.file = uint8(from.Rank()), uint8(from.File())
 			for to := Square(0); to < Squares; to++ {
-				if !r.camps.has(to) {
+				sameRank, sameFile := to.Rank() == from.Rank(), to.File() == from.File()
+				if !sameRank && !sameFile {
 					continue
 				}
-				if from.Rank() == to.Rank() && abs(from.File()-to.File()) > 5 {
-					r.farCampRank[from] |= 1 << to.File()
+				var block, forbid bool
+				if to == Castle {
+					block, forbid = castleBlocks, castleForbidden
 				}
-				if from.File() == to.File() && abs(from.Rank()-to.Rank()) > 5 {
-					r.farCampFile[from] |= 1 << to.Rank()
+				// Camps or forts block pieces that do not start in
+				// one; Bologna forbids camp to camp beyond 5 squares.
+				if r.camps.has(to) {
+					if class != 1 {
+						block = true
+					} else if dist := abs(to.File()-from.File()) + abs(to.Rank()-from.Rank()); r.Camps == CampsAshton && dist > 5 {
+						forbid = true
+					}
+				}
+				if sameRank {
+					l.blockRank |= bit(block, to.File())
+					l.forbidRank |= bit(forbid, to.File())
+				}
+				if sameFile {
+					l.blockFile |= bit(block, to.Rank())
+					l.forbidFile |= bit(forbid, to.Rank())
 				}
 			}
 		}
 	}
+}
+
+func (r *Rules) prepareLines() {
+	r.byLine = r.Camps == CampsNone && !r.KingReenter && !r.CastleCross
+	if r.byLine {
+		r.lineBlock[Square(Castle).Rank()] = 1 << Square(Castle).File()
+	}
+}
+
+func bit(b bool, i int) uint16 {
+	if b {
+		return 1 << i
+	}
+	return 0
 }
 
 func abs(x int) int {

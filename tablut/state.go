@@ -365,9 +365,29 @@ func (s *State) RandomAction(rng *rand.Rand) game.Action {
 		moves := s.LegalMoves(buf[:0])
 		return game.Action(moves[rng.IntN(len(moves))])
 	}
+	if r.byLine {
+		var counts [2 * Size]uint8
+		n := r.countLines(&s.pos, &counts)
+		if n == 0 {
+			return game.Action(Pass)
+		}
+		return game.Action(r.pickLine(&s.pos, &counts, rng.IntN(n)))
+	}
 	n := r.CountMoves(&s.pos)
 	if n == 0 {
 		return game.Action(Pass)
 	}
 	return game.Action(r.NthMove(&s.pos, rng.IntN(n)))
+}
+
+// Reset makes s a copy of from, which must be a Tablut state, reusing s's
+// buffers (no allocation once they are large enough). It implements
+// game.Resetter.
+func (s *State) Reset(other game.State) {
+	from := other.(*State)
+	hashes, actions, undo := s.hashes, s.actions, s.undo
+	*s = *from
+	s.hashes = append(hashes[:0], from.hashes...)
+	s.actions = append(actions[:0], from.actions...)
+	s.undo = append(undo[:0], from.undo...)
 }

@@ -218,8 +218,13 @@ func runPlayouts(env *Env, args []string) error {
 	buf := make([]game.Action, 0, g.MaxActions())
 	const maxActions = 1_000_000
 	began := time.Now()
+	s := start.Clone()
 	for played < *games || (*games == 0 && (played%64 != 0 || time.Now().Before(deadline))) {
-		s := start.Clone()
+		if r, ok := s.(game.Resetter); ok {
+			r.Reset(start)
+		} else {
+			s = start.Clone()
+		}
 		var n int
 		n, buf = game.Playout(s, rng, maxActions, buf)
 		actions += n

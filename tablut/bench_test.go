@@ -1,0 +1,75 @@
+package tablut
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/muster-games/muster/game"
+)
+
+// BenchmarkPlayout plays uniformly random ludii-linnaeus games from the
+// start on one core and reports games and actions per second. Ludii plays
+// about 1,060 such games per second per core; the target is 50,000.
+func BenchmarkPlayout(b *testing.B) {
+	for _, rs := range []string{"ludii-linnaeus", "linnaeus", "ashton"} {
+		b.Run(rs, func(b *testing.B) {
+			start := MustLoad(rs).Start()
+			rng := rand.New(rand.NewPCG(1, 2))
+			buf := make([]game.Action, 0, MaxMoves)
+			s := start.Copy()
+			actions := 0
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				s.Reset(start)
+				var n int
+				n, buf = game.Playout(s, rng, 1<<20, buf)
+				actions += n
+			}
+			sec := b.Elapsed().Seconds()
+			b.ReportMetric(float64(b.N)/sec, "games/s")
+			b.ReportMetric(float64(actions)/sec, "actions/s")
+			b.ReportMetric(float64(actions)/float64(b.N), "actions/game")
+		})
+	}
+}
+
+// BenchmarkPerft5 is ludii-linnaeus perft(5) from the start:
+// 1,611,600,656 leaves; the target is under 5 seconds on one core.
+func BenchmarkPerft5(b *testing.B) {
+	s := MustLoad("ludii-linnaeus").Start()
+	b.ReportAllocs()
+	var n uint64
+	for i := 0; i < b.N; i++ {
+		n = s.Perft(5)
+	}
+	if n != 1611600656 {
+		b.Fatalf("perft(5) = %d", n)
+	}
+	b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "leaves/s")
+}
+
+// BenchmarkGenMoves generates the moves of the start position.
+func BenchmarkGenMoves(b *testing.B) {
+	g := MustLoad("ludii-linnaeus")
+	p := g.Start().pos
+	var buf [MaxMoves]Move
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		if n := len(g.Rules.GenMoves(&p, buf[:0])); n != 80 {
+			b.Fatal(n)
+		}
+	}
+}
+
+// BenchmarkApply plays and takes back a move with the full state
+// bookkeeping (history, repetition, end of game).
+func BenchmarkApply(b *testing.B) {
+	s := MustLoad("linnaeus").Start()
+	m := NewMove(sq(0, 3), sq(0, 2))
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		s.ApplyMove(m)
+		s.Undo()
+	}
+}
