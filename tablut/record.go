@@ -86,7 +86,7 @@ func (g *Game) WriteRecord(w io.Writer, rec *game.Record) error {
 		if kv.Key == "variant" || strings.HasPrefix(kv.Key, "muster-") {
 			continue
 		}
-		fmt.Fprintf(bw, "[%s:%s]\n", kv.Key, strings.NewReplacer("]", ")", "\n", " ").Replace(kv.Value))
+		fmt.Fprintf(bw, "[%s:%s]\n", kv.Key, strings.NewReplacer("[", "(", "]", ")", "\n", " ").Replace(kv.Value))
 	}
 	fmt.Fprintln(bw, g.OTNRules())
 	if rec.Start != "" {

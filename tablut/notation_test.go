@@ -1,0 +1,266 @@
+package tablut
+
+import (
+	"bytes"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/muster-games/muster/game"
+)
+
+// TestNotation: moves are written from-to with OpenTafl's capture suffix;
+// input takes a move with or without its suffix, and a wrong suffix is an
+// error (rules/tablut.md, Notation).
+func TestNotation(t *testing.T) {
+	g := MustLoad("linnaeus")
+	s := setup(t, g, "K g7; A c4 e4 d3; D b4 f4 d2 d8", Defenders)
+	m, err := s.ParseMove("d8-d4")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := s.MoveString(m); got != "d8-d4xd3/c4/e4" {
+		t.Errorf("MoveString = %q, want d8-d4xd3/c4/e4 (captures in square order, rank 1 first)", got)
+	}
+	for _, in := range []string{"d8-d4", "d8-d4xc4/d3/e4", "d8-d4xe4/c4/d3", "d8-d4+"} {
+		if got, err := s.ParseMove(in); err != nil || got != m {
+			t.Errorf("ParseMove(%q) = %v, %v; want %v", in, got, err, m)
+		}
+	}
+	for in, why := range map[string]string{
+		"d8-d4xc4":    "wrong captures",
+		"d8-d4xc4/d3": "wrong captures",
+		"d8-d5xd6":    "wrong captures",
+		"d8-d1":       "blocked at d3",
+		"d8-e7":       "along a rank or a file",
+		"e4-e5":       "belongs to the attackers",
+		"a1-a2":       "no piece on a1",
+		"d8d4":        "want from-to",
+		"z9-d4":       "bad square",
+		"d8-d4x":      "after the squares",
+		"":            "want from-to",
+	} {
+		_, err := s.ParseMove(in)
+		if err == nil || !strings.Contains(err.Error(), why) {
+			t.Errorf("ParseMove(%q) = %v, want an error saying %q", in, err, why)
+		}
+		if err != nil && !errors.Is(err, game.ErrIllegal) && !errors.Is(err, game.ErrSyntax) {
+			t.Errorf("ParseMove(%q) error %v wraps neither ErrIllegal nor ErrSyntax", in, err)
+		}
+	}
+}
+
+// TestIllegalMoveReasons: the reasons a move is refused name the rule.
+func TestIllegalMoveReasons(t *testing.T) {
+	cases := []struct{ ruleset, pieces, move, why string }{
+		{"linnaeus", "K h8; D c5", "c5-g5", "cross the castle"},
+		{"walker", "K e3", "e3-e5", "stop on the castle"},
+		{"ashton", "K g7; A a3", "a3-a4", "starts its move in a camp"},
+		{"ashton", "K g7; A a4", "a4-i4", "longer than 5"},
+	}
+	for _, c := range cases {
+		s := setup(t, MustLoad(c.ruleset), c.pieces, sideOn(t, c.pieces, c.move[:2]))
+		if _, err := s.ParseMove(c.move); err == nil || !strings.Contains(err.Error(), c.why) {
+			t.Errorf("%s %s: %v, want %q", c.ruleset, c.move, err, c.why)
+		}
+	}
+}
+
+// TestPositionText: the position format round-trips and bad positions are
+// clear errors.
+func TestPositionText(t *testing.T) {
+	g := MustLoad("linnaeus")
+	s, err := g.Parse(StartOTN)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.String() != StartOTN+" attackers" {
+		t.Errorf("start text %q", s.String())
+	}
+	for in, why := range map[string]string{
+		"":                              "OTN board",
+		"/9/9/9/9/9/9/9/9/9/":           "0 kings",
+		"/9/9/9/9/4K4/9/9/9/ attackers": "8 rows",
+		"/9/9/9/9/4K4/9/9/9/9/ nobody":  "unknown side",
+		"/9/9/9/9/4t4/9/9/9/K8/":        "only the king may stand on the castle",
+		"/9/9/9/9/4K5/9/9/9/9/":         "has 10 squares",
+		"/9/9/9/9/4K4x/9/9/9/9/":        "unknown piece",
+		"/9/9/9/9/4K4/9/9/9/9t/":        "more than 9",
+		"/9/9/9/9/04K4/9/9/9/9/":        "bad count",
+		"9/9/9/9/4K4/9/9/9/9":           "start and end",
+	} {
+		_, err := g.Parse(in)
+		if err == nil || !strings.Contains(err.Error(), why) {
+			t.Errorf("Parse(%q) = %v, want an error saying %q", in, err, why)
+		}
+	}
+	// A king on the edge has escaped: the position is over.
+	s, err = g.Parse("/9/9/9/9/9/9/9/9/K8/ attackers")
+	if err != nil || !s.IsTerminal() || s.Result().Winner != 1 {
+		t.Errorf("king on the edge: %v over=%v", err, s != nil && s.IsTerminal())
+	}
+	// Bologna forbids defenders in camps.
+	if _, err := MustLoad("ashton").Parse("/3T5/9/9/9/4K4/9/9/9/9/"); err == nil {
+		t.Error("ashton accepted a defender on the camp d1")
+	}
+}
+
+// TestRecordRoundTrip: a game written as an OpenTafl Notation record reads
+// back to the same game, moves and tags.
+func TestRecordRoundTrip(t *testing.T) {
+	for _, rs := range rulesets {
+		g := MustLoad(rs, kv("turn_limit", "40"))
+		s := g.Start()
+		for i := 0; !s.over; i++ {
+			var buf [MaxMoves]Move
+			moves := s.LegalMoves(buf[:0])
+			s.ApplyMove(moves[(i*17+3)%len(moves)])
+		}
+		rec := game.NewRecord("", s, game.KV{Key: "event", Value: "test [1]"})
+		var b bytes.Buffer
+		if err := g.WriteRecord(&b, rec); err != nil {
+			t.Fatal(err)
+		}
+		text := b.String()
+		if !strings.Contains(text, "dim:9 esc:e") || !strings.Contains(text, "1. ") {
+			t.Fatalf("%s: record lacks the OTN rules or turns:\n%s", rs, text)
+		}
+		back, err := ReadRecord(strings.NewReader(text))
+		if err != nil {
+			t.Fatalf("%s: %v\n%s", rs, err, text)
+		}
+		if back.Spec != g.Spec() || strings.Join(back.Actions, " ") != strings.Join(rec.Actions, " ") || back.Tag("event") != "test (1)" {
+			t.Fatalf("%s: record changed:\n%s\nread as %+v", rs, text, back)
+		}
+		replayed, err := game.Replay(back)
+		if err != nil {
+			t.Fatalf("%s: replay: %v", rs, err)
+		}
+		if replayed.String() != s.String() || game.ResultName(replayed) != game.ResultName(s) {
+			t.Fatalf("%s: replay ends at %s (%s), want %s (%s)", rs, replayed, game.ResultName(replayed), s, game.ResultName(s))
+		}
+	}
+}
+
+// TestRecordFromPosition: a record of a game from a set-up position keeps
+// the position with its side to move.
+func TestRecordFromPosition(t *testing.T) {
+	g := MustLoad("walker")
+	start := "/9/9/9/9/9/2T6/9/6K2/9/ defenders"
+	s, err := g.Parse(start)
+	if err != nil {
+		t.Fatal(err)
+	}
+	play(t, s, "g8-g9")
+	var b bytes.Buffer
+	if err := g.WriteRecord(&b, game.NewRecord(start, s)); err != nil {
+		t.Fatal(err)
+	}
+	back, err := ReadRecord(&b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := game.Replay(back)
+	if err != nil || !r.IsTerminal() || game.ResultName(r) != "defenders" {
+		t.Fatalf("replay: %v, %v", err, r)
+	}
+}
+
+func TestRecordErrors(t *testing.T) {
+	for in, why := range map[string]string{
+		"[event:x\n":                           "[key:value]",
+		"1 a4-a3":                              "want a turn",
+		"1. a4-a3 e3-d3 a3-a4":                 "at most two moves",
+		"[muster-game:tablut(nope)]\n1. a4-a3": "unknown ruleset",
+		"1. a4-a3 e3-e9":                       "blocked",
+	} {
+		rec, err := ReadRecord(strings.NewReader(in))
+		if err == nil {
+			_, err = game.Replay(rec)
+		}
+		if err == nil || !strings.Contains(err.Error(), why) {
+			t.Errorf("record %q: %v, want an error saying %q", in, err, why)
+		}
+	}
+}
+
+func FuzzParsePosition(f *testing.F) {
+	f.Add(StartOTN + " attackers")
+	f.Add("/9/9/9/9/4K4/9/9/9/9/ defenders")
+	f.Add("/3t5/9/9/9/4K4/9/9/9/9/")
+	f.Add("/9/9/9/9/9/9/9/9/K8/")
+	games := []*Game{MustLoad("linnaeus"), MustLoad("ashton"), MustLoad("ludii-linnaeus")}
+	f.Fuzz(func(t *testing.T, text string) {
+		for _, g := range games {
+			s, err := g.Parse(text)
+			if err != nil {
+				continue
+			}
+			back, err := g.Parse(s.String())
+			if err != nil {
+				t.Fatalf("%q re-read from %q: %v", s.String(), text, err)
+			}
+			if back.String() != s.String() || back.Hash() != s.Hash() {
+				t.Fatalf("round trip of %q changed it", text)
+			}
+			var buf [MaxMoves]Move
+			for _, m := range s.LegalMoves(buf[:0]) {
+				c := s.Copy()
+				c.ApplyMove(m)
+				if c.pos.hash != c.pos.recomputeHash() {
+					t.Fatalf("hash drift after %s from %q", m, text)
+				}
+			}
+		}
+	})
+}
+
+func FuzzParseMove(f *testing.F) {
+	for _, m := range []string{"e3-e1", "e5-e8xe9", "d4-d2xd3/c2", "pass", "a4-a3+", "x", "i9-i1--"} {
+		f.Add(m)
+	}
+	g := MustLoad("linnaeus")
+	start := g.Start()
+	f.Fuzz(func(t *testing.T, text string) {
+		s := start.Copy()
+		m, err := s.ParseMove(text)
+		if err != nil {
+			return
+		}
+		if !s.IsLegal(m) {
+			t.Fatalf("ParseMove(%q) returned the illegal %v", text, m)
+		}
+		again, err := s.ParseMove(s.MoveString(m))
+		if err != nil || again != m {
+			t.Fatalf("%q -> %q does not parse back: %v", text, s.MoveString(m), err)
+		}
+	})
+}
+
+func FuzzReadRecord(f *testing.F) {
+	f.Add("[variant:Tablut]\n[muster-game:tablut(walker)]\ndim:9 start:/3ttt3/\n\n1. a4-a3 e3-d3\n2. a3-a4\n")
+	f.Add("[a:b]\n/9/9/9/9/4K4/9/9/9/9/\n1. ---\n")
+	f.Fuzz(func(t *testing.T, text string) {
+		rec, err := ReadRecord(strings.NewReader(text))
+		if err != nil {
+			return
+		}
+		s, err := game.Replay(rec)
+		if err != nil || rec.Spec != "tablut" {
+			return
+		}
+		var b bytes.Buffer
+		g := s.Game().(*Game)
+		if err := g.WriteRecord(&b, game.NewRecord(rec.Start, s)); err != nil {
+			t.Fatal(err)
+		}
+		back, err := ReadRecord(&b)
+		if err != nil {
+			t.Fatalf("re-read: %v\n%s", err, b.String())
+		}
+		s2, err := game.Replay(back)
+		if err != nil || s2.String() != s.String() {
+			t.Fatalf("re-replay: %v\n%s", err, b.String())
+		}
+	})
+}
