@@ -1,0 +1,185 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	_ "github.com/muster-games/muster/tablut"
+)
+
+func run(t *testing.T, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	var o, e bytes.Buffer
+	code = Run(args, &o, &e)
+	return o.String(), e.String(), code
+}
+
+func lastLine(s string) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	return lines[len(lines)-1]
+}
+
+// TestPerftLastLine: the last line of perft is the leaf count at the
+// depth asked, as a bare integer (§8.3's counts).
+func TestPerftLastLine(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"perft", "tablut", "--ruleset", "ludii-linnaeus", "--depth", "3"}, "353200"},
+		{[]string{"perft", "tablut(ashton)", "--depth", "2"}, "4408"},
+		{[]string{"perft", "--depth", "2", "tablut", "--ruleset", "foteviken"}, "4344"},
+		{[]string{"perft", "tablut", "--moves", "a4-a3", "--depth", "1"}, "56"},
+		{[]string{"perft", "tablut", "--position", "/9/9/9/9/9/9/9/9/K8/", "--depth", "3"}, "1"},
+		{[]string{"perft", "tablut", "--depth", "2", "--divide"}, "4400"},
+	} {
+		out, errOut, code := run(t, c.args...)
+		if code != 0 || lastLine(out) != c.want {
+			t.Errorf("%v: exit %d, last line %q (stderr %q), want %s", c.args, code, lastLine(out), errOut, c.want)
+		}
+	}
+}
+
+// TestLegalJSON: one object with to_move, sorted legal actions, result
+// and position.
+func TestLegalJSON(t *testing.T) {
+	out, errOut, code := run(t, "legal", "tablut", "--moves", "a4-a3 e3-d3", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var got struct {
+		ToMove   *string  `json:"to_move"`
+		Legal    []string `json:"legal"`
+		Result   *string  `json:"result"`
+		Position string   `json:"position"`
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatalf("%v in %s", err, out)
+	}
+	if got.ToMove == nil || *got.ToMove != "attackers" || got.Result != nil || len(got.Legal) == 0 {
+		t.Fatalf("got %s", out)
+	}
+	for i := 1; i < len(got.Legal); i++ {
+		if got.Legal[i-1] >= got.Legal[i] {
+			t.Fatalf("legal not sorted: %v", got.Legal)
+		}
+	}
+	if !strings.HasSuffix(got.Position, " attackers") {
+		t.Fatalf("position %q", got.Position)
+	}
+	// A finished game: result is the winner, legal is empty.
+	out, _, code = run(t, "legal", "tablut", "--position", "/9/9/9/9/9/9/2K6/9/9/ defenders", "--moves", "c7-c9", "--json")
+	if code != 0 || !strings.Contains(out, `"result":"defenders"`) || !strings.Contains(out, `"legal":[]`) || !strings.Contains(out, `"to_move":null`) {
+		t.Fatalf("finished game: %s", out)
+	}
+}
+
+// TestBadInput: illegal or malformed moves, positions, games, rulesets and
+// options are clear errors with exit status 1 (2 for a bad command line).
+func TestBadInput(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		code int
+		says string
+	}{
+		{[]string{"legal", "tablut", "--moves", "a4-a3 e3-e1"}, 1, `action 2 "e3-e1"`},
+		{[]string{"legal", "tablut", "--moves", "a4-a3 e3-e1"}, 1, "blocked at e2"},
+		{[]string{"legal", "tablut", "--moves", "a4a3"}, 1, "want from-to"},
+		{[]string{"legal", "tablut", "--position", "/9/"}, 1, "rows"},
+		{[]string{"legal", "chess"}, 1, "known: tablut"},
+		{[]string{"legal", "tablut", "--ruleset", "smith"}, 1, "known: linnaeus, ludii-linnaeus"},
+		{[]string{"legal", "tablut(walker,size=11)"}, 1, "known: first, castle_cross"},
+		{[]string{"legal", "tablut(walker,repetition=often)"}, 1, "known: none, first, third"},
+		{[]string{"legal", "tablut(walker)", "--ruleset", "ashton"}, 2, "not both"},
+		{[]string{"perft", "tablut"}, 2, "--depth"},
+		{[]string{"perft", "tablut", "--depth", "x"}, 2, "invalid value"},
+		{[]string{"legal"}, 2, "want one GAME"},
+		{[]string{"frobnicate"}, 2, "unknown command"},
+		{[]string{"playouts", "tablut", "--games", "3", "--seconds", "1"}, 2, "--seconds or --games"},
+	} {
+		_, errOut, code := run(t, c.args...)
+		if code != c.code || !strings.Contains(errOut, c.says) {
+			t.Errorf("%v: exit %d, stderr %q; want exit %d saying %q", c.args, code, errOut, c.code, c.says)
+		}
+	}
+}
+
+func TestPlayouts(t *testing.T) {
+	out, errOut, code := run(t, "playouts", "tablut", "--ruleset", "ludii-linnaeus", "--games", "300", "--seed", "7")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	fields := map[string]string{}
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		k, v, ok := strings.Cut(line, ": ")
+		if !ok {
+			t.Fatalf("line %q is not name: value", line)
+		}
+		fields[k] = v
+	}
+	for _, k := range []string{"games", "games_per_second", "actions_per_second", "mean_length", "attackers", "defenders", "draws"} {
+		if fields[k] == "" {
+			t.Errorf("no %s in\n%s", k, out)
+		}
+	}
+	if fields["games"] != "300" {
+		t.Errorf("games %s, want 300", fields["games"])
+	}
+	again, _, _ := run(t, "playouts", "tablut", "--ruleset", "ludii-linnaeus", "--games", "300", "--seed", "7")
+	if lastLine(again) != lastLine(out) || !strings.Contains(again, "attackers: "+fields["attackers"]) {
+		t.Errorf("the same seed gave different results:\n%s\n%s", out, again)
+	}
+}
+
+func TestRulesAndHelp(t *testing.T) {
+	out, _, code := run(t, "rules", "tablut")
+	if code != 0 {
+		t.Fatal(code)
+	}
+	for _, id := range []string{"linnaeus (default)", "ludii-linnaeus", "ludii-smith", "walker", "cartier", "opentafl", "foteviken", "ashton", "source:", "king_capture = near_castle | strong"} {
+		if !strings.Contains(out, id) {
+			t.Errorf("rules tablut lacks %q", id)
+		}
+	}
+	out, _, code = run(t, "help")
+	if code != 0 {
+		t.Fatal(code)
+	}
+	for _, c := range commands {
+		if !strings.Contains(out, c.name) {
+			t.Errorf("help lacks %s", c.name)
+		}
+		sub, _, code := run(t, "help", c.name)
+		if code != 0 || !strings.Contains(sub, "usage: muster "+c.name) {
+			t.Errorf("help %s: exit %d, %q", c.name, code, sub)
+		}
+	}
+}
+
+func TestRecordCommand(t *testing.T) {
+	out, errOut, code := run(t, "record", "tablut(walker)", "--moves", "a4-a3 e3-d3 a3-a4 d3-e3")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if !strings.Contains(out, "[muster-game:tablut(walker)]") || !strings.Contains(out, "[result:draw]") || !strings.Contains(out, "2. a3-a4 d3-e3") {
+		t.Fatalf("record:\n%s", out)
+	}
+	path := filepath.Join(t.TempDir(), "game.otn")
+	if err := os.WriteFile(path, []byte(out), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got, errOut, code := run(t, "record", "--read", path)
+	if code != 0 || !strings.Contains(got, "result: draw (repeated position)") || !strings.Contains(got, "actions: 4") {
+		t.Fatalf("read: exit %d %q %q", code, got, errOut)
+	}
+	if err := os.WriteFile(path, []byte(strings.Replace(out, "d3-e3", "d3-d9", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, errOut, code := run(t, "record", "--read", path); code != 1 || !strings.Contains(errOut, "d3-d9") {
+		t.Fatalf("bad record: exit %d %q", code, errOut)
+	}
+}
