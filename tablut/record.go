@@ -86,7 +86,14 @@ func (g *Game) WriteRecord(w io.Writer, rec *game.Record) error {
 		if kv.Key == "variant" || strings.HasPrefix(kv.Key, "muster-") {
 			continue
 		}
-		fmt.Fprintf(bw, "[%s:%s]\n", kv.Key, strings.NewReplacer("[", "(", "]", ")", "\n", " ").Replace(kv.Value))
+		v := kv.Value
+		if kv.Key == "result" {
+			// OTN: 1 attackers win, 0 draw, -1 defenders win, ? other.
+			if code, ok := map[string]string{"attackers": "1", "draw": "0", "defenders": "-1"}[v]; ok {
+				v = code
+			}
+		}
+		fmt.Fprintf(bw, "[%s:%s]\n", kv.Key, strings.NewReplacer("[", "(", "]", ")", "\n", " ").Replace(v))
 	}
 	fmt.Fprintln(bw, g.OTNRules())
 	if rec.Start != "" {

@@ -165,7 +165,7 @@ func TestRecordCommand(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	if !strings.Contains(out, "[muster-game:tablut(walker)]") || !strings.Contains(out, "[result:draw]") || !strings.Contains(out, "2. a3-a4 d3-e3") {
+	if !strings.Contains(out, "[muster-game:tablut(walker)]") || !strings.Contains(out, "[result:0]") || !strings.Contains(out, "2. a3-a4 d3-e3") {
 		t.Fatalf("record:\n%s", out)
 	}
 	path := filepath.Join(t.TempDir(), "game.otn")
