@@ -484,3 +484,32 @@ func ExampleGame_Start() {
 	fmt.Println(s)
 	// Output: /3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3/ attackers
 }
+
+// TestFotevikenThreefold: under Foteviken the third occurrence of a
+// position draws; the attacker must leave its fort first, as forts cannot
+// be re-entered, so the cycle is a3-a2-a3. The position after a4-a3
+// (ply 1) comes again after plies 5 and 9.
+func TestFotevikenThreefold(t *testing.T) {
+	s := MustLoad("foteviken").Start()
+	play(t, s, "a4-a3 e3-d3 a3-a2 d3-e3 a2-a3 e3-d3 a3-a2 d3-e3")
+	if s.over {
+		t.Fatalf("over after 8 plies: %s", s.result.Reason)
+	}
+	play(t, s, "a2-a3")
+	if !s.over || s.result.Winner != -1 {
+		t.Fatalf("want a draw on the third occurrence, got over=%v %+v", s.over, s.result)
+	}
+}
+
+// TestAshtonKingCannotEscapeOntoCamp: the edge squares of the camps are
+// out of the king's reach; any other edge square wins (§8.2).
+func TestAshtonKingCannotEscapeOntoCamp(t *testing.T) {
+	g := MustLoad("ashton")
+	s := setup(t, g, "K c4; A i9", Defenders)
+	if _, err := s.ParseMove("c4-a4"); err == nil {
+		t.Error("the king reached the camp a4")
+	}
+	if got := outcome(t, s, "c4-c1"); got != "win" {
+		t.Errorf("c4-c1: %s, want win", got)
+	}
+}
