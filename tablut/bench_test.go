@@ -73,3 +73,24 @@ func BenchmarkApply(b *testing.B) {
 		s.Undo()
 	}
 }
+
+// TestNoAllocations: move generation, counting, apply and undo allocate
+// nothing once the state's history has room.
+func TestNoAllocations(t *testing.T) {
+	g := MustLoad("linnaeus")
+	s := g.Start()
+	var buf [MaxMoves]Move
+	m := NewMove(sq(0, 3), sq(0, 2))
+	s.ApplyMove(m)
+	s.Undo()
+	allocs := testing.AllocsPerRun(100, func() {
+		_ = g.Rules.GenMoves(&s.pos, buf[:0])
+		_ = g.Rules.CountMoves(&s.pos)
+		_ = s.LegalMoves(buf[:0])
+		s.ApplyMove(m)
+		s.Undo()
+	})
+	if allocs != 0 {
+		t.Fatalf("%v allocations per run, want 0", allocs)
+	}
+}
