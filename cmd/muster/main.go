@@ -6,7 +6,8 @@ import (
 	"os"
 
 	"github.com/muster-games/muster/internal/cli"
-	_ "github.com/muster-games/muster/tablut" // registers tablut
+	_ "github.com/muster-games/muster/lanrick" // registers lanrick
+	_ "github.com/muster-games/muster/tablut"  // registers tablut
 )
 
 func main() {

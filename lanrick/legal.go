@@ -1,0 +1,409 @@
+package lanrick
+
+import (
+	"fmt"
+
+	"github.com/muster-games/muster/game"
+)
+
+// firstMarks are the squares of 1893 Rule 2's first mark: the central four
+// squares of the diagonal not containing men.
+var firstMarks = bitOf(sq(2, 5)) | bitOf(sq(3, 4)) | bitOf(sq(4, 3)) | bitOf(sq(5, 2))
+
+// markOK reports whether the current setter may set the mark on m with
+// the given line (for a 3-square rendezvous), and the rendezvous.
+func (s *State) markOK(m Square, line int) (Bitboard, bool) {
+	sh := Shape{Size: s.shape.Size, Line: line}
+	rdv, ok := Rendezvous(m, sh)
+	if !ok {
+		return 0, false
+	}
+	r := &s.g.Rules
+	if r.FirstMarkRestricted && s.rendezvous == 1 && !firstMarks.has(m) {
+		return 0, false
+	}
+	if r.SetterNoOwnMan && rdv&s.men[s.setter] != 0 {
+		return 0, false
+	}
+	return rdv, true
+}
+
+// lineDirs are the orientations of a 3-square rendezvous.
+var lineDirs = [4]int{N, E, NE, NW}
+
+// LegalActions appends the legal actions of the player to act.
+func (s *State) LegalActions(dst []game.Action) []game.Action {
+	if s.over || s.toAct < 0 {
+		return dst
+	}
+	switch s.phase {
+	case PhaseMark:
+		for m := Square(0); m < Squares; m++ {
+			if s.shape.Size == 3 {
+				for _, d := range lineDirs {
+					if _, ok := s.markOK(m, d); ok {
+						dst = append(dst, pack(kMark, int(m), d+1))
+					}
+				}
+			} else if _, ok := s.markOK(m, -1); ok {
+				dst = append(dst, pack(kMark, int(m), 0))
+			}
+		}
+	case PhaseInterchange:
+		dst = append(dst, pack(kInterchange, 0, 0), pack(kNoInterchange, 0, 0))
+	case PhaseSwap:
+		for w := s.men[1-s.setter] &^ s.swapped; w != 0; w &= w - 1 {
+			dst = append(dst, pack(kSwap, trailing(w), 0))
+		}
+	case PhaseMove:
+		n := len(dst)
+		dst = s.manMoves(dst)
+		if s.movedAny || s.g.Rules.VoluntaryPass {
+			dst = append(dst, pack(kEnd, 0, 0))
+		} else if len(dst) == n {
+			dst = append(dst, pack(kPass, 0, 0))
+		}
+	case PhaseRemove:
+		for w := s.men[1-s.toAct] &^ s.rdv; w != 0; w &= w - 1 {
+			dst = append(dst, pack(kRemove, trailing(w), 0))
+		}
+	}
+	return dst
+}
+
+// manMoves appends the man-moves of the player to act: line moves and,
+// for an open rendezvous, Rule 6's border slides.
+func (s *State) manMoves(dst []game.Action) []game.Action {
+	p := int(s.toAct)
+	occ := s.all()
+	open := s.shape.Size%2 == 0
+	movable := s.men[p]
+	if !s.g.Rules.MultiMove {
+		movable &^= s.moved
+	}
+	for w := movable; w != 0; w &= w - 1 {
+		from := Square(trailing(w))
+		c := s.cap(from)
+		for d := 0; d < 8; d++ {
+			t := from
+			for k := int8(1); k <= c; k++ {
+				t = step[t][d]
+				if t < 0 || occ.has(t) {
+					break
+				}
+				dst = append(dst, pack(kMove, int(from), int(t)))
+			}
+		}
+		if open && Border.has(from) {
+			for _, dir := range [2]int{1, -1} {
+				dst = s.slides(dst, from, dir, c)
+			}
+		}
+	}
+	return dst
+}
+
+// slides appends Rule 6's slides of the man on from along the border ring
+// in one direction: cost 1 up to the first rendezvous square met, the
+// full count beyond it (within the cap).
+func (s *State) slides(dst []game.Action, from Square, dir int, c int8) []game.Action {
+	occ := s.all()
+	i := int(ringIndex[from])
+	first := 99
+	for k := 1; k < 14; k++ {
+		t := ring[(i+dir*k+28*2)%28]
+		if occ.has(t) {
+			break
+		}
+		if first == 99 && s.rdv.has(t) {
+			first = k
+		}
+		cost := 1
+		if k > first {
+			cost = k
+		}
+		if int8(cost) > c {
+			break
+		}
+		dst = append(dst, pack(kSlide, int(from), int(t)))
+	}
+	return dst
+}
+
+// slideCost returns the cost of a legal slide from a to b (the shorter
+// way round).
+func (s *State) slideCost(a, b Square) int8 {
+	i, j := int(ringIndex[a]), int(ringIndex[b])
+	k := (j - i + 28) % 28
+	dir := 1
+	if k > 14 {
+		k, dir = 28-k, -1
+	}
+	for n := 1; n <= k; n++ {
+		if s.rdv.has(ring[(i+dir*n+28)%28]) {
+			if k <= n {
+				return 1
+			}
+			return int8(k)
+		}
+	}
+	return 1
+}
+
+func chebyshev(a, b Square) int8 {
+	df, dr := a.File()-b.File(), a.Rank()-b.Rank()
+	if df < 0 {
+		df = -df
+	}
+	if dr < 0 {
+		dr = -dr
+	}
+	return int8(max(df, dr))
+}
+
+// IsLegal reports whether an action is legal here.
+func (s *State) IsLegal(a game.Action) bool {
+	var buf [MaxActions]game.Action
+	for _, x := range s.LegalActions(buf[:0]) {
+		if x == a {
+			return true
+		}
+	}
+	return false
+}
+
+func (s *State) Play(a game.Action) error {
+	if !s.IsLegal(a) {
+		if s.over {
+			return fmt.Errorf("lanrick: %w %s: the game is over", game.ErrIllegal, actionText(a))
+		}
+		return fmt.Errorf("lanrick: %w %s: %s", game.ErrIllegal, actionText(a), s.whyIllegal(a))
+	}
+	s.Apply(a)
+	return nil
+}
+
+// Apply plays a legal action without checking it.
+func (s *State) Apply(a game.Action) {
+	s.actions = append(s.actions, a)
+	k, x, y := unpack(a)
+	if k != kPass {
+		s.passes = 0
+	}
+	p := int(s.toAct)
+	switch k {
+	case kMark:
+		s.mark = Square(x)
+		s.shape.Line = y - 1
+		s.rdv, _ = Rendezvous(s.mark, s.shape)
+		s.afterMark()
+	case kInterchange:
+		if s.men[s.setter].count() == s.men[1-s.setter].count() {
+			s.men[0], s.men[1] = s.men[1], s.men[0]
+			s.startPlay()
+		} else {
+			s.phase, s.toAct = PhaseSwap, s.setter
+			s.swapLeft, s.swapped = int8(s.men[s.setter].count()), 0
+		}
+	case kNoInterchange:
+		s.startPlay()
+	case kSwap:
+		s.swapped |= bitOf(Square(x))
+		s.swapLeft--
+		if s.swapLeft == 0 {
+			mine := s.men[s.setter]
+			s.men[s.setter] = s.swapped
+			s.men[1-s.setter] = s.men[1-s.setter]&^s.swapped | mine
+			s.swapped = 0
+			s.startPlay()
+		}
+	case kMove, kSlide:
+		from, to := Square(x), Square(y)
+		cost := chebyshev(from, to)
+		if k == kSlide {
+			cost = s.slideCost(from, to)
+		}
+		s.men[p] = s.men[p]&^bitOf(from) | bitOf(to)
+		s.moved = s.moved&^bitOf(from) | bitOf(to)
+		s.movedAny = true
+		s.budget -= cost
+		switch {
+		case !s.g.Rules.EndOfTurnWin && s.allIn(p):
+			s.wonRendezvous(p)
+		case s.budget <= 0:
+			s.endTurnChecked()
+		}
+	case kEnd:
+		s.endTurnChecked()
+	case kPass:
+		s.passes++
+		if s.passes >= 2 {
+			s.finish(-1, "neither player can move")
+		} else {
+			s.endTurn()
+		}
+	case kRemove:
+		s.convert(p, Square(x))
+	}
+	s.checkRepetition()
+}
+
+// endTurnChecked ends a turn, first judging the rendezvous where it is
+// won only at the end of a turn (win_check=end_of_turn).
+func (s *State) endTurnChecked() {
+	if p := int(s.toAct); s.g.Rules.EndOfTurnWin && s.allIn(p) {
+		s.wonRendezvous(p)
+		return
+	}
+	s.endTurn()
+}
+
+// afterMark goes on after the mark is set: 1893 Rule 5's interchange, if
+// the other player may demand one, else play.
+func (s *State) afterMark() {
+	other := 1 - s.setter
+	if s.g.Rules.Interchange && s.men[s.setter].count() <= s.men[other].count() {
+		s.phase, s.toAct = PhaseInterchange, other
+		return
+	}
+	s.startPlay()
+}
+
+// startPlay begins play for the rendezvous: he who did not set the mark
+// plays first.
+func (s *State) startPlay() {
+	s.startTurn(1 - s.setter)
+	if s.g.Rules.AwardOnStart {
+		for _, p := range []int{int(1 - s.setter), int(s.setter)} {
+			if s.allIn(p) {
+				s.wonRendezvous(p)
+				return
+			}
+		}
+	}
+}
+
+// wonRendezvous: p has all his men in (1893 Rules 7–9).
+func (s *State) wonRendezvous(p int) {
+	enemy := 1 - p
+	out := s.men[enemy] &^ s.rdv
+	if out.count() >= 2 {
+		// Rule 7: not full; p converts one of the outlying men.
+		s.phase, s.toAct = PhaseRemove, int8(p)
+		return
+	}
+	// Rule 8: full; the outlying man is removed.
+	s.men[enemy] &^= out
+	s.progress()
+	s.lastLoser = int8(enemy)
+	if s.men[enemy].count() <= 1 {
+		s.finish(p, colourName(enemy)+" has one man left")
+		return
+	}
+	setter := int8(enemy)
+	if nb, nw := s.men[Black].count(), s.men[White].count(); nb != nw {
+		setter = Black
+		if nw < nb {
+			setter = White
+		}
+	}
+	s.beginRendezvous(setter)
+}
+
+// convert: Rule 7, p replaces the outlying man on q with one of his own;
+// this ends his turn.
+func (s *State) convert(p int, q Square) {
+	enemy := 1 - p
+	s.men[enemy] &^= bitOf(q)
+	s.men[p] |= bitOf(q)
+	s.progress()
+	s.lastLoser = int8(enemy)
+	if s.men[enemy].count() <= 1 {
+		s.finish(p, colourName(enemy)+" has one man left")
+		return
+	}
+	s.startTurn(int8(enemy))
+}
+
+// checkRepetition draws the game on the third occurrence of a state
+// since the last progress.
+func (s *State) checkRepetition() {
+	h := s.Hash()
+	if s.g.Rules.Repetition && !s.over {
+		n := 0
+		for _, x := range s.hashes {
+			if x == h {
+				n++
+			}
+		}
+		if n >= 2 {
+			s.finish(-1, "threefold repetition")
+		}
+	}
+	s.hashes = append(s.hashes, h)
+}
+
+// whyIllegal explains, as well as it can, why an action is not legal.
+func (s *State) whyIllegal(a game.Action) string {
+	k, x, y := unpack(a)
+	want := map[Phase]string{
+		PhasePlace: "a man to place (@sq)", PhaseRoll: "a throw of the die", PhaseMark: "the mark (mark sq)",
+		PhaseInterchange: "interchange or no-interchange", PhaseSwap: "a man to interchange (swap sq)",
+		PhaseMove: "a move, end or pass", PhaseRemove: "a man to take (x sq)", PhaseRelocate: "a man to move to the border",
+	}[s.phase]
+	fits := map[kind]Phase{kPlace: PhasePlace, kRoll: PhaseRoll, kMark: PhaseMark, kInterchange: PhaseInterchange,
+		kNoInterchange: PhaseInterchange, kSwap: PhaseSwap, kMove: PhaseMove, kSlide: PhaseMove, kMarkMove: PhaseMove,
+		kEnd: PhaseMove, kPass: PhaseMove, kRemove: PhaseRemove}
+	if ph, ok := fits[k]; !ok || ph != s.phase && !(k == kMove && s.phase == PhaseRelocate) {
+		return fmt.Sprintf("%s is to act and the rules want %s", colourName(int(s.toAct)), want)
+	}
+	p := int(s.toAct)
+	switch k {
+	case kMove, kSlide:
+		from, to := Square(x), Square(y)
+		switch {
+		case !s.men[p].has(from):
+			return fmt.Sprintf("%s has no man on %s", colourName(p), from)
+		case s.all().has(to):
+			return to.String() + " is occupied"
+		case !s.g.Rules.MultiMove && s.moved.has(from):
+			return "that man has already moved this turn"
+		case k == kSlide && (s.shape.Size%2 == 1 || !Border.has(from) || !Border.has(to)):
+			return "slides along the border are for an open rendezvous and men on the border (Rule 6)"
+		}
+		cost := chebyshev(from, to)
+		if k == kSlide {
+			cost = s.slideCost(from, to)
+		} else if df, dr := from.File()-to.File(), from.Rank()-to.Rank(); df != 0 && dr != 0 && df != dr && df != -dr {
+			return "a man moves along one straight line, straight or slanting"
+		}
+		if cost > s.budget {
+			return fmt.Sprintf("it costs %d squares and %d are left this turn", cost, s.budget)
+		}
+		if cost > s.cap(from) {
+			return "no man may move more than 3 squares, unless it is his only man outside the rendezvous"
+		}
+		return "the way is blocked"
+	case kMark:
+		if s.g.Rules.FirstMarkRestricted && s.rendezvous == 1 && !firstMarks.has(Square(x)) {
+			return "the first mark goes on c6, d5, e4 or f3 (Rule 2)"
+		}
+		if s.shape.Size == 3 && y == 0 {
+			return "a 3-square rendezvous needs its line: n, e, ne or nw"
+		}
+		if s.shape.Size != 3 && y != 0 {
+			return fmt.Sprintf("only a 3-square rendezvous has a line; this one has %d squares", s.shape.Size)
+		}
+		if _, ok := Rendezvous(Square(x), Shape{s.shape.Size, y - 1}); !ok {
+			return fmt.Sprintf("a %d-square rendezvous does not fit there", s.shape.Size)
+		}
+		return "the setter may have no man in the rendezvous"
+	case kEnd:
+		return "a turn ends only after at least one man has moved"
+	case kPass:
+		return "a pass is only for a player with no legal action"
+	case kRemove, kSwap:
+		return fmt.Sprintf("%s is not one of the men to choose from", Square(x))
+	}
+	return "not legal here"
+}

@@ -1,0 +1,314 @@
+package lanrick
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/muster-games/muster/game"
+)
+
+// Players.
+const (
+	Black = 0
+	White = 1
+)
+
+func colourName(p int) string {
+	if p == Black {
+		return "black"
+	}
+	return "white"
+}
+
+// Phase is what the next action is.
+type Phase int8
+
+const (
+	PhasePlace       Phase = iota // @sq
+	PhaseRoll                     // roll n (chance)
+	PhaseMark                     // mark sq [dir]
+	PhaseInterchange              // interchange / no-interchange
+	PhaseSwap                     // swap sq
+	PhaseMove                     // man moves, slides, mark moves, end, pass
+	PhaseRemove                   // x sq: remove or convert a man
+	PhaseRelocate                 // a-b: move a man to the border
+	PhaseOver
+)
+
+var phaseNames = []string{"place", "roll", "mark", "interchange", "swap", "move", "remove", "relocate", "over"}
+
+func (p Phase) String() string { return phaseNames[p] }
+
+// MaxActions bounds the legal actions of any state.
+const MaxActions = 1024
+
+// Game is Lanrick under one ruleset with its options; it implements
+// game.Game.
+type Game struct {
+	ruleset string
+	values  map[string]string
+	Rules   Rules
+}
+
+func init() {
+	game.Register(Info, func(ruleset string, opts []game.KV) (game.Game, error) {
+		return Load(ruleset, opts...)
+	})
+}
+
+// Load builds Lanrick under a ruleset ("" for the default, 1893) with
+// option settings on top.
+func Load(ruleset string, opts ...game.KV) (*Game, error) {
+	id, values, err := Info.Resolve(ruleset, opts)
+	if err != nil {
+		return nil, err
+	}
+	return &Game{ruleset: id, values: values, Rules: compile(versionOf(id), values)}, nil
+}
+
+// MustLoad is Load for rulesets known to be valid.
+func MustLoad(ruleset string, opts ...game.KV) *Game {
+	g, err := Load(ruleset, opts...)
+	if err != nil {
+		panic(err)
+	}
+	return g
+}
+
+func (g *Game) Name() string           { return Info.Name }
+func (g *Game) NumPlayers() int        { return 2 }
+func (g *Game) MaxActions() int        { return MaxActions }
+func (g *Game) Ruleset() string        { return g.ruleset }
+func (g *Game) Option(k string) string { return g.values[k] }
+
+func (g *Game) Spec() string {
+	return game.Spec{Name: Info.Name, Ruleset: g.ruleset, Options: Info.Diff(g.ruleset, g.values)}.String()
+}
+
+func (g *Game) PlayerName(p game.Player) string {
+	if p == Black || p == White {
+		return colourName(int(p))
+	}
+	return fmt.Sprintf("player %d", p)
+}
+
+// ParsePlayer reads black or white (yellow, the 1893 first edition's name
+// for white, is accepted).
+func (g *Game) ParsePlayer(s string) (game.Player, error) {
+	switch strings.ToLower(s) {
+	case "black":
+		return Black, nil
+	case "white", "yellow":
+		return White, nil
+	}
+	return 0, fmt.Errorf("lanrick: %w: unknown player %q (known: black, white)", game.ErrSyntax, s)
+}
+
+func (g *Game) SplitActions(text string) []string { return splitActions(text) }
+
+// State is a game of Lanrick in progress; it implements game.State.
+type State struct {
+	g     *Game
+	men   [2]Bitboard
+	phase Phase
+	toAct int8 // the player to act; -1 chance
+	mark  Square
+	shape Shape
+	rdv   Bitboard
+	// setter set the current mark (-1 before the first).
+	setter int8
+	// rendezvous counts the rendezvous begun, the first being 1.
+	rendezvous int16
+	// Turn: squares left, the men moved (their squares now), whether a
+	// man has moved, and whether this is a 2-square opening turn.
+	budget   int8
+	moved    Bitboard
+	movedAny bool
+	opening  bool
+	// openingDone[p]: p has had his first turn of this rendezvous
+	// (opening_turn=each_player).
+	openingDone [2]bool
+	// lone is the square of the mover's only man outside at the start of
+	// the turn (cap_check=start_of_turn), or NoSquare.
+	lone Square
+	// swapLeft and swapped: the setter's choice in an interchange.
+	swapLeft int8
+	swapped  Bitboard
+	// lastLoser lost the last man (Rule 8's tie-break).
+	lastLoser int8
+	passes    int8
+	// noProgress counts turns completed since the last progress.
+	noProgress int16
+
+	hashes  []uint64 // the hash after every action since the last progress
+	actions []game.Action
+	over    bool
+	result  game.Result
+}
+
+// Start returns the start of a game.
+func (g *Game) Start() *State {
+	s := &State{g: g, mark: NoSquare, setter: -1, lastLoser: -1, lone: NoSquare}
+	switch g.Rules.Version {
+	case V1893, V1899:
+		for _, n := range []string{"b8", "h8", "a4", "h2", "d1"} {
+			q, _ := ParseSquare(n)
+			s.men[Black] |= bitOf(q)
+		}
+		for _, n := range []string{"e8", "a7", "h5", "a1", "g1"} {
+			q, _ := ParseSquare(n)
+			s.men[White] |= bitOf(q)
+		}
+		s.beginRendezvous(int8(g.Rules.First))
+	}
+	s.hashes = append(s.hashes, s.Hash())
+	return s
+}
+
+func (g *Game) NewState() game.State { return g.Start() }
+
+func (s *State) Game() game.Game { return s.g }
+
+func (s *State) ToAct() game.Player {
+	switch {
+	case s.over:
+		return game.Terminal
+	case s.toAct < 0:
+		return game.Chance
+	}
+	return game.Player(s.toAct)
+}
+
+func (s *State) IsTerminal() bool                                 { return s.over }
+func (s *State) Result() game.Result                              { return s.result }
+func (s *State) History() []game.Action                           { return s.actions }
+func (s *State) ChanceOutcomes(dst []game.Outcome) []game.Outcome { return dst }
+
+// Men returns the squares of a player's men.
+func (s *State) Men(p int) Bitboard { return s.men[p] }
+
+// RendezvousSquares returns the squares of the current rendezvous.
+func (s *State) RendezvousSquares() Bitboard { return s.rdv }
+
+// Phase returns what the next action is.
+func (s *State) Phase() Phase { return s.phase }
+
+func (s *State) Returns() []float64 {
+	r := []float64{0, 0}
+	if s.over && s.result.Winner >= 0 {
+		r[s.result.Winner] = 1
+		r[1-s.result.Winner] = -1
+	}
+	return r
+}
+
+func (s *State) Clone() game.State { return s.Copy() }
+
+// Copy is Clone with the concrete type.
+func (s *State) Copy() *State {
+	c := *s
+	c.hashes = append([]uint64(nil), s.hashes...)
+	c.actions = append([]game.Action(nil), s.actions...)
+	return &c
+}
+
+func (s *State) all() Bitboard { return s.men[Black] | s.men[White] }
+
+// allIn reports whether every man of p stands in the rendezvous.
+func (s *State) allIn(p int) bool { return s.men[p] != 0 && s.men[p]&^s.rdv == 0 }
+
+// beginRendezvous asks setter for the next mark.
+func (s *State) beginRendezvous(setter int8) {
+	s.rendezvous++
+	s.setter = setter
+	s.phase = PhaseMark
+	s.toAct = setter
+	s.mark, s.rdv = NoSquare, 0
+	s.shape = Shape{Size: s.all().count() - 1, Line: -1}
+	s.openingDone = [2]bool{}
+}
+
+// turnBudget is the squares a player may move in a turn that is not an
+// opening one (1893 Rule 3: 5, 4 or 3 as he has more than 4, 4 or fewer
+// than 4 men).
+func (s *State) turnBudget(p int) int8 {
+	n := s.men[p].count()
+	switch {
+	case n > 4:
+		return 5
+	case n == 4:
+		return 4
+	}
+	return 3
+}
+
+// startTurn gives the move to p.
+func (s *State) startTurn(p int8) {
+	s.phase = PhaseMove
+	s.toAct = p
+	s.moved, s.movedAny = 0, false
+	r := &s.g.Rules
+	s.opening = false
+	if r.OpeningEachPlayer {
+		s.opening = !s.openingDone[p]
+	} else {
+		s.opening = !s.openingDone[0] && !s.openingDone[1]
+	}
+	s.openingDone[p] = true
+	if s.opening {
+		s.budget = 2
+	} else {
+		s.budget = s.turnBudget(int(p))
+	}
+	s.lone = NoSquare
+	if out := s.men[p] &^ s.rdv; out.count() == 1 {
+		s.lone = Square(trailing(out))
+	}
+}
+
+func trailing(b Bitboard) int {
+	for i := 0; i < 64; i++ {
+		if b&(1<<uint(i)) != 0 {
+			return i
+		}
+	}
+	return -1
+}
+
+// endTurn passes the move to the other player.
+func (s *State) endTurn() {
+	s.noProgress++
+	if lim := s.g.Rules.NoProgress; lim > 0 && int(s.noProgress) >= lim {
+		s.finish(-1, fmt.Sprintf("%d turns without progress", lim))
+		return
+	}
+	s.startTurn(1 - s.toAct)
+}
+
+// progress marks an irreversible event: earlier states cannot recur.
+func (s *State) progress() {
+	s.noProgress = 0
+	s.hashes = s.hashes[:0]
+}
+
+func (s *State) finish(winner int, reason string) {
+	s.over = true
+	s.phase = PhaseOver
+	s.result = game.Result{Winner: game.Player(winner), Reason: reason}
+}
+
+// cap returns the most squares the man on from may move now.
+func (s *State) cap(from Square) int8 {
+	p := int(s.toAct)
+	lone := false
+	if s.g.Rules.CapAtStart {
+		lone = from == s.lone
+	} else {
+		out := s.men[p] &^ s.rdv
+		lone = out == bitOf(from)
+	}
+	if lone || s.budget < 3 {
+		return s.budget
+	}
+	return 3
+}
