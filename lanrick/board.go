@@ -176,6 +176,12 @@ func dirsFor(sh Shape) []int {
 // neighbours in the shape's directions); even sizes are open (the ends of
 // the mark's rays in those directions, geometric, whatever stands on them).
 func Rendezvous(m Square, sh Shape) (Bitboard, bool) {
+	if m < 0 || m >= Squares || sh.Size < 3 || sh.Size > 9 {
+		return 0, false
+	}
+	if sh.Size == 3 && sh.Line != N && sh.Line != E && sh.Line != NE && sh.Line != NW {
+		return 0, false
+	}
 	var b Bitboard
 	if sh.Size%2 == 1 {
 		b = bitOf(m)

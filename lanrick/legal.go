@@ -37,7 +37,19 @@ func (s *State) LegalActions(dst []game.Action) []game.Action {
 		return dst
 	}
 	switch s.phase {
+	case PhasePlace:
+		for w := Border &^ s.all(); w != 0; w &= w - 1 {
+			dst = append(dst, pack(kPlace, trailing(w), 0))
+		}
 	case PhaseMark:
+		if s.g.Rules.old() {
+			for m := Square(0); m < Squares; m++ {
+				if _, ok := s.oldMarkOK(m); ok {
+					dst = append(dst, pack(kMark, int(m), 0))
+				}
+			}
+			break
+		}
 		for m := Square(0); m < Squares; m++ {
 			if s.shape.Size == 3 {
 				for _, d := range lineDirs {
@@ -58,15 +70,14 @@ func (s *State) LegalActions(dst []game.Action) []game.Action {
 	case PhaseMove:
 		n := len(dst)
 		dst = s.manMoves(dst)
+		dst = s.markMoves(dst)
 		if s.movedAny || s.g.Rules.VoluntaryPass {
 			dst = append(dst, pack(kEnd, 0, 0))
 		} else if len(dst) == n {
 			dst = append(dst, pack(kPass, 0, 0))
 		}
-	case PhaseRemove:
-		for w := s.men[1-s.toAct] &^ s.rdv; w != 0; w &= w - 1 {
-			dst = append(dst, pack(kRemove, trailing(w), 0))
-		}
+	default:
+		dst = s.auxActionsAll(dst)
 	}
 	return dst
 }
@@ -77,14 +88,18 @@ func (s *State) manMoves(dst []game.Action) []game.Action {
 	p := int(s.toAct)
 	occ := s.all()
 	open := s.shape.Size%2 == 0
+	r := &s.g.Rules
 	movable := s.men[p]
-	if !s.g.Rules.MultiMove {
+	if !r.MultiMove {
 		movable &^= s.moved
 	}
 	for w := movable; w != 0; w &= w - 1 {
 		from := Square(trailing(w))
 		c := s.cap(from)
 		for d := 0; d < 8; d++ {
+			if s.moved.has(from) && !s.sameLine(from, d) {
+				continue
+			}
 			t := from
 			for k := int8(1); k <= c; k++ {
 				t = step[t][d]
@@ -101,6 +116,17 @@ func (s *State) manMoves(dst []game.Action) []game.Action {
 		}
 	}
 	return dst
+}
+
+// sameLine reports whether the man on from, already moved this turn, may
+// move again in direction d (1881 Rule 4: "provided it be along the same
+// line of squares"; A-E5).
+func (s *State) sameLine(from Square, d int) bool {
+	first := int(s.lines[from]) - 1
+	if first < 0 {
+		return false
+	}
+	return d == first || !s.g.Rules.SameDirection && d == (first+4)%8
 }
 
 // slides appends Rule 6's slides of the man on from along the border ring
@@ -150,6 +176,27 @@ func (s *State) slideCost(a, b Square) int8 {
 	return 1
 }
 
+// direction returns the direction from a to b, which lie on one line.
+func direction(a, b Square) int {
+	df, dr := sign(b.File()-a.File()), sign(b.Rank()-a.Rank())
+	for d, st := range dirSteps {
+		if st[0] == df && st[1] == dr {
+			return d
+		}
+	}
+	return 0
+}
+
+func sign(x int) int {
+	switch {
+	case x > 0:
+		return 1
+	case x < 0:
+		return -1
+	}
+	return 0
+}
+
 func chebyshev(a, b Square) int8 {
 	df, dr := a.File()-b.File(), a.Rank()-b.Rank()
 	if df < 0 {
@@ -163,6 +210,14 @@ func chebyshev(a, b Square) int8 {
 
 // IsLegal reports whether an action is legal here.
 func (s *State) IsLegal(a game.Action) bool {
+	if s.toAct < 0 && !s.over {
+		for _, o := range s.ChanceOutcomes(nil) {
+			if o.Action == a {
+				return true
+			}
+		}
+		return false
+	}
 	var buf [MaxActions]game.Action
 	for _, x := range s.LegalActions(buf[:0]) {
 		if x == a {
@@ -191,11 +246,33 @@ func (s *State) Apply(a game.Action) {
 		s.passes = 0
 	}
 	p := int(s.toAct)
+	if s.phase >= PhaseRelocate && s.phase <= PhaseMarshal {
+		s.auxApply(k, x, y)
+		s.checkRepetition()
+		return
+	}
 	switch k {
+	case kPlace:
+		_, colour := s.placeTurn()
+		s.men[colour] |= bitOf(Square(x))
+		s.placed++
+		if s.placed == 10 {
+			s.afterSetting()
+		} else {
+			s.toAct, _ = s.placeTurn()
+		}
+	case kRoll:
+		s.applyRoll(int8(x))
+	case kMarkMove:
+		s.applyMarkMove(Square(y))
 	case kMark:
 		s.mark = Square(x)
 		s.shape.Line = y - 1
 		s.rdv, _ = Rendezvous(s.mark, s.shape)
+		if s.g.Rules.old() {
+			s.startPlay()
+			break
+		}
 		s.afterMark()
 	case kInterchange:
 		if s.men[s.setter].count() == s.men[1-s.setter].count() {
@@ -224,8 +301,19 @@ func (s *State) Apply(a game.Action) {
 			cost = s.slideCost(from, to)
 		}
 		s.men[p] = s.men[p]&^bitOf(from) | bitOf(to)
+		if s.g.Rules.MultiMove {
+			if !s.moved.has(from) {
+				s.lines[to] = int8(direction(from, to)) + 1
+			} else {
+				s.lines[to] = s.lines[from]
+			}
+			s.lines[from] = 0
+		}
 		s.moved = s.moved&^bitOf(from) | bitOf(to)
 		s.movedAny = true
+		if int8(p) != s.setter {
+			s.privilege = false
+		}
 		s.budget -= cost
 		switch {
 		case !s.g.Rules.EndOfTurnWin && s.allIn(p):
@@ -243,9 +331,11 @@ func (s *State) Apply(a game.Action) {
 			s.endTurn()
 		}
 	case kRemove:
-		s.convert(p, Square(x))
+		s.removeChosen(Square(x))
 	}
-	s.checkRepetition()
+	if k != kRoll { // a neglected throw changes nothing, and is nobody's stalling
+		s.checkRepetition()
+	}
 }
 
 // endTurnChecked ends a turn, first judging the rendezvous where it is
@@ -272,6 +362,7 @@ func (s *State) afterMark() {
 // startPlay begins play for the rendezvous: he who did not set the mark
 // plays first.
 func (s *State) startPlay() {
+	s.privilege = true // 1880-12 Rule 5: until the non-selector moves a man
 	s.startTurn(1 - s.setter)
 	if s.g.Rules.AwardOnStart {
 		for _, p := range []int{int(1 - s.setter), int(s.setter)} {
@@ -285,6 +376,12 @@ func (s *State) startPlay() {
 
 // wonRendezvous: p has all his men in (1893 Rules 7–9).
 func (s *State) wonRendezvous(p int) {
+	s.clearTurn()
+	if s.g.Rules.old() {
+		s.oldWon(p)
+		s.settle()
+		return
+	}
 	enemy := 1 - p
 	out := s.men[enemy] &^ s.rdv
 	if out.count() >= 2 {

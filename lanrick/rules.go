@@ -1,7 +1,10 @@
 package lanrick
 
 import (
+	"fmt"
+	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/muster-games/muster/game"
 )
@@ -51,7 +54,29 @@ type Rules struct {
 	OpeningEachPlayer   bool // A-G2: each player's first turn is limited to 2, not only the opening turn
 	CapAtStart          bool // A-G3: "his only man outside" judged at the start of the turn
 	AwardOnStart        bool // A-G9: a player all in when play starts wins at once
+
+	// 1879-01.
+	BudgetB     bool // A-J3 reading B: men on the board in the last rendezvous, and one more
+	WinnerFirst bool // A-J4: the winner, not the loser, moves first in the next rendezvous
+	// 1879-03.
+	Dice            DiceMode
+	FebScoring      bool // the 20 Feb 1879 printing: score men − 2, play to 3
+	OwnerSetsIn     bool // A-F4: the wanderers' owner, not the winner, sets them in
+	BonusBorderOnly bool // A-F6: the bonus moves keep to the border
+	// 1880-10.
+	ClearCentreOnly bool // A-O2: the new centre merely outside the old rendezvous
+	// 1880-12.
+	PurposiveMarkMove bool // A-D1: the mark move only may not take in his men that are not carried
 }
+
+// DiceMode is how 1879-03 fixes a row or column in 3–6.
+type DiceMode int8
+
+const (
+	DiceReroll   DiceMode = iota // throws below three are neglected
+	DiceNB                       // the 1 March N.B.: a low throw, then a second; double the first and add
+	DiceTeetotum                 // the 20 February N.B.: a four-sided teetotum, 1 for row 3
+)
 
 var (
 	colourValues = []string{"black", "white"}
@@ -72,6 +97,15 @@ var options = []game.OptionInfo{
 	{Key: "opening_turn", Values: []string{"rendezvous", "each_player"}, Description: "A-G2: the 2-square limit is for the opening turn of a rendezvous, or for each player's first turn in it"},
 	{Key: "cap_check", Values: []string{"before_move", "start_of_turn"}, Description: "A-G3: 'his only man outside' (free of the 3-square cap) is judged just before the man moves, or at the start of the turn"},
 	{Key: "award_on_start", Values: yesNo, Description: "A-G9: a player whose men are all in when play for a rendezvous starts wins it at once"},
+	{Key: "budget_reading", Values: []string{"A", "B"}, Description: "1879-01 A-J3: the new budget is the men a player had in the last rendezvous and one more (A), or his men on the board then and one more (B)"},
+	{Key: "later_first", Values: []string{"alternate", "winner"}, Description: "1879-01 A-J4: in a later rendezvous the turns alternate on (the loser first), or the winner moves first"},
+	{Key: "dice_mode", Values: []string{"reroll", "mar1879_nb", "teetotum4"}, Description: "1879-03 Rule 3: throws below three neglected; the March N.B. (a low throw doubled and added to a second low one); the February four-sided teetotum"},
+	{Key: "scoring", Values: []string{"mar", "feb"}, Description: "1879-03 Rule 9: score the men on the board and play to 5 (1 March), or the men above two and play to 3 (20 February)"},
+	{Key: "wanderers_set_by", Values: []string{"winner", "owner"}, Description: "1879-03 A-F4: who sets the wanderers in the rendezvous"},
+	{Key: "bonus_path", Values: []string{"free", "border"}, Description: "1879-03 A-F6: the bonus moves go by king steps anywhere through vacant squares, or along the border only"},
+	{Key: "clear_rule", Values: []string{"no_common", "centre_outside"}, Description: "1880-10 A-O2: the new rendezvous shares no square with the old, or only its centre lies outside the old"},
+	{Key: "mark_move_rule", Values: []string{"literal", "purposive"}, Description: "1880-12 A-D1: after a mark move the rendezvous may include none of the mover's men, or none that it did not carry"},
+	{Key: "edition", Values: []string{"3", "2"}, Description: "1881: the Third Edition (October) or the Second (August); their readings differ in words, not in effect (see docs/lanrick.md)"},
 }
 
 // Info describes Lanrick for the registry.
@@ -80,23 +114,96 @@ var Info = game.Info{
 	Description: "Lanrick, Lewis Carroll's game for two players (1879–1893): each side plays its men into a 'rendezvous' that has room for all but one of them.",
 	Options:     options,
 	Rulesets: []game.RulesetInfo{
+		{ID: "1879-01",
+			Description: "the first printed sheet: the men set alternately on the border, two dice fix a 3×3 rendezvous in the inner 6×6, queen moves, 6 squares a turn, then the men a player had in the last rendezvous and one more; the loser removes one of his own",
+			Source:      "Lanrick, printed sheet of 16 January 1879 (with Carroll's manuscript correction)",
+			Settings:    presetOf()},
+		{ID: "1879-03",
+			Description: "the 1 March 1879 sheet: the first Player sets his five, then the other; dice in the central sixteen; wanderers set in, radiating, bonus moves; a round ends when a side has two men; first to five marks",
+			Source:      "Lanrick, printed sheets of 20 February and 1 March 1879 (seed document 000)",
+			Settings:    presetOf()},
+		{ID: "1880-10",
+			Description: "the cyclostyled rules of October 1880: one player sets all the men, the other chooses the 3×3 rendezvous; the winner removes a wanderer and plays the others to the border; the loser chooses the next, clear of the old",
+			Source:      "Lanrick, cyclostyled sheet of 25 October 1880",
+			Settings:    presetOf()},
+		{ID: "1880-12",
+			Description: "The Monthly Packet, December 1880, with Carroll's notes of 1881: as 1880-10, the selector's own men kept out, and the other may move the mark a square instead of his men",
+			Source:      "The Monthly Packet, December 1880; Carroll's notes, March and June 1881 (seed document 001)",
+			Settings:    presetOf()},
+		{ID: "1881",
+			Description: "the Third Edition of October 1881: men set alternately, the beginner sets the mark where he cannot get all in at once, the first turn two squares, men moved again along their line; equalising and re-marshalling to the border; taking four men wins",
+			Source:      "The Monthly Packet, August and November 1881; Third Edition, October 1881",
+			Settings:    presetOf("multi_move=same_line")},
 		{ID: "1893", Default: true,
 			Description: "the 1893 rules: ten men set as in Carroll's diagram, a rendezvous of one square fewer than the men (close for odd sizes, open for even), interchange, conversion, border slides; a side with one man left loses",
 			Source:      "C. L. Dodgson, Syzygies and Lanrick (1893), Rules 1–9 and Hints",
-			Settings:    preset("black", "once", "no", "yes", "100", "immediate", "place", "yes", "no", "yes", "rendezvous", "before_move", "no")},
+			Settings:    presetOf("first_mark_restricted=yes", "interchange=yes")},
 		{ID: "1899",
 			Description: "the 1893 rules as reprinted in 1899: the first mark anywhere, the setter may have no man in the rendezvous, no claim formality",
-			Source:      "The Lewis Carroll Picture Book (1899), pp. 274–278",
-			Settings:    preset("black", "once", "no", "yes", "100", "immediate", "place", "no", "yes", "yes", "rendezvous", "before_move", "no")},
+			Source:      "The Lewis Carroll Picture Book (1899), pp. 274–278 (seed documents 002, 003)",
+			Settings:    presetOf("setter_no_own_man=yes", "interchange=yes")},
 	},
 }
 
-func preset(values ...string) []game.KV {
-	kv := make([]game.KV, len(values))
-	for i, v := range values {
-		kv[i] = game.KV{Key: options[i].Key, Value: v}
+// defaults are the option values every preset starts from.
+var defaults = map[string]string{
+	"first": "black", "multi_move": "once", "voluntary_pass": "no", "repetition": "yes", "no_progress": "100",
+	"win_check": "immediate", "relocation_fallback": "place", "first_mark_restricted": "no", "setter_no_own_man": "no",
+	"interchange": "no", "opening_turn": "rendezvous", "cap_check": "before_move", "award_on_start": "no",
+	"budget_reading": "A", "later_first": "alternate", "dice_mode": "reroll", "scoring": "mar",
+	"wanderers_set_by": "winner", "bonus_path": "free", "clear_rule": "no_common", "mark_move_rule": "literal", "edition": "3",
+}
+
+// appliesTo lists the rulesets an option means something in; setting it
+// for another is an error.
+var appliesTo = map[string][]string{
+	"multi_move":            {"1879-01", "1879-03", "1880-10", "1880-12", "1881"},
+	"voluntary_pass":        {"1879-03", "1880-10", "1880-12", "1881"},
+	"win_check":             {"1879-01", "1879-03", "1880-10", "1880-12"},
+	"relocation_fallback":   {"1880-10", "1880-12", "1881"},
+	"first_mark_restricted": {"1893", "1899"},
+	"setter_no_own_man":     {"1893", "1899"},
+	"interchange":           {"1893", "1899"},
+	"opening_turn":          {"1893", "1899"},
+	"cap_check":             {"1893", "1899"},
+	"award_on_start":        {"1893", "1899"},
+	"budget_reading":        {"1879-01"},
+	"later_first":           {"1879-01"},
+	"dice_mode":             {"1879-03"},
+	"scoring":               {"1879-03"},
+	"wanderers_set_by":      {"1879-03"},
+	"bonus_path":            {"1879-03"},
+	"clear_rule":            {"1880-10"},
+	"mark_move_rule":        {"1880-12"},
+	"edition":               {"1881"},
+}
+
+// presetOf returns the settings of every option in order: the defaults
+// with the given key=value overrides.
+func presetOf(over ...string) []game.KV {
+	v := map[string]string{}
+	for k, x := range defaults {
+		v[k] = x
+	}
+	for _, o := range over {
+		k, x, _ := strings.Cut(o, "=")
+		v[k] = x
+	}
+	kv := make([]game.KV, len(options))
+	for i, o := range options {
+		kv[i] = game.KV{Key: o.Key, Value: v[o.Key]}
 	}
 	return kv
+}
+
+// checkApplies rejects options set for a ruleset they mean nothing in.
+func checkApplies(ruleset string, opts []game.KV) error {
+	for _, kv := range opts {
+		if ids, ok := appliesTo[kv.Key]; ok && !slices.Contains(ids, ruleset) {
+			return fmt.Errorf("lanrick: option %s does not apply to ruleset %s (it applies to %s)", kv.Key, ruleset, strings.Join(ids, ", "))
+		}
+	}
+	return nil
 }
 
 func compile(version Version, v map[string]string) Rules {
@@ -119,6 +226,14 @@ func compile(version Version, v map[string]string) Rules {
 		r.First = White
 	}
 	r.NoProgress, _ = strconv.Atoi(v["no_progress"])
+	r.BudgetB = v["budget_reading"] == "B"
+	r.WinnerFirst = v["later_first"] == "winner"
+	r.Dice = DiceMode(slices.Index([]string{"reroll", "mar1879_nb", "teetotum4"}, v["dice_mode"]))
+	r.FebScoring = v["scoring"] == "feb"
+	r.OwnerSetsIn = v["wanderers_set_by"] == "owner"
+	r.BonusBorderOnly = v["bonus_path"] == "border"
+	r.ClearCentreOnly = v["clear_rule"] == "centre_outside"
+	r.PurposiveMarkMove = v["mark_move_rule"] == "purposive"
 	return r
 }
 

@@ -2,6 +2,7 @@ package lanrick
 
 import (
 	"fmt"
+	"math/bits"
 	"strings"
 
 	"github.com/muster-games/muster/game"
@@ -31,11 +32,16 @@ const (
 	PhaseSwap                     // swap sq
 	PhaseMove                     // man moves, slides, mark moves, end, pass
 	PhaseRemove                   // x sq: remove or convert a man
-	PhaseRelocate                 // a-b: move a man to the border
+	PhaseRelocate                 // a-b: the winner moves the loser's wanderers to the border (1880–1881)
+	PhaseSetIn                    // a-b: the winner sets the wanderers in the rendezvous (1879-03 Rule 5)
+	PhaseRadiate                  // a-b: the centre man's owner picks his line (1879-03 Rule 6)
+	PhaseBonus                    // a-b or end: the winner's bonus moves (1879-03 Rule 7)
+	PhaseEqualise                 // a-b: the player with more men in the field moves one to the border (1881 Rule 7)
+	PhaseMarshal                  // a-b: alternately, a man from the field to the border (1881 Rule 8)
 	PhaseOver
 )
 
-var phaseNames = []string{"place", "roll", "mark", "interchange", "swap", "move", "remove", "relocate", "over"}
+var phaseNames = []string{"place", "roll", "mark", "interchange", "swap", "move", "remove", "relocate", "setin", "radiate", "bonus", "equalise", "marshal", "over"}
 
 func (p Phase) String() string { return phaseNames[p] }
 
@@ -61,6 +67,9 @@ func init() {
 func Load(ruleset string, opts ...game.KV) (*Game, error) {
 	id, values, err := Info.Resolve(ruleset, opts)
 	if err != nil {
+		return nil, err
+	}
+	if err := checkApplies(id, opts); err != nil {
 		return nil, err
 	}
 	return &Game{ruleset: id, values: values, Rules: compile(versionOf(id), values)}, nil
@@ -134,9 +143,32 @@ type State struct {
 	// swapLeft and swapped: the setter's choice in an interchange.
 	swapLeft int8
 	swapped  Bitboard
-	// lastLoser lost the last man (Rule 8's tie-break).
+	// lastLoser lost the last man (Rule 8's tie-break, and the loser of
+	// the last rendezvous in 1879–1881).
 	lastLoser int8
-	passes    int8
+	// 1879–1881: placer places first in this setting and placed counts
+	// the men set; first is the 'first Player' (1879-03); budgets are the
+	// 1879-01 budgets of each player for this rendezvous; privilege says
+	// the 1880-12 non-selector has not yet moved a man; bonus is the
+	// 1879-03 Rule 7 squares left; roll is a pending throw (the row, or a
+	// low first throw of the March 1879 N.B.), 0 for none; rollRow the row
+	// fixed by the first throw; scores are the 1879-03 marks; wanderers
+	// counts the men set in at the last 1879-03 win.
+	placer, placed, first int8
+	budgets               [2]int8
+	privilege             bool
+	bonus                 int8
+	roll, rollRow         int8
+	scores                [2]int8
+	wanderers             int8
+	// lines records, for 1881's repeated moves of a man along one line,
+	// the direction each moved man took (indexed by his square now).
+	lines [Squares]int8
+	// prevRdv is the last rendezvous (1880-10's "clear of the old one");
+	// marshalStart began 1881's re-marshalling and sets the next mark.
+	prevRdv      Bitboard
+	marshalStart int8
+	passes       int8
 	// noProgress counts turns completed since the last progress.
 	noProgress int16
 
@@ -160,6 +192,11 @@ func (g *Game) Start() *State {
 			s.men[White] |= bitOf(q)
 		}
 		s.beginRendezvous(int8(g.Rules.First))
+	default:
+		s.first = int8(g.Rules.First)
+		s.budgets = [2]int8{6, 6} // 1879-01 Rule 3: 6 squares for the first rendezvous
+		s.marshalStart = -1
+		s.startSetting(int8(g.Rules.First))
 	}
 	s.hashes = append(s.hashes, s.Hash())
 	return s
@@ -179,10 +216,9 @@ func (s *State) ToAct() game.Player {
 	return game.Player(s.toAct)
 }
 
-func (s *State) IsTerminal() bool                                 { return s.over }
-func (s *State) Result() game.Result                              { return s.result }
-func (s *State) History() []game.Action                           { return s.actions }
-func (s *State) ChanceOutcomes(dst []game.Outcome) []game.Outcome { return dst }
+func (s *State) IsTerminal() bool       { return s.over }
+func (s *State) Result() game.Result    { return s.result }
+func (s *State) History() []game.Action { return s.actions }
 
 // Men returns the squares of a player's men.
 func (s *State) Men(p int) Bitboard { return s.men[p] }
@@ -217,14 +253,26 @@ func (s *State) all() Bitboard { return s.men[Black] | s.men[White] }
 // allIn reports whether every man of p stands in the rendezvous.
 func (s *State) allIn(p int) bool { return s.men[p] != 0 && s.men[p]&^s.rdv == 0 }
 
+// clearTurn forgets the turn in progress when play for a rendezvous stops.
+func (s *State) clearTurn() {
+	for _, q := range s.moved.squares(nil) {
+		s.lines[q] = 0
+	}
+	s.moved, s.movedAny, s.budget, s.lone, s.opening = 0, false, 0, NoSquare, false
+}
+
 // beginRendezvous asks setter for the next mark.
 func (s *State) beginRendezvous(setter int8) {
+	s.clearTurn()
 	s.rendezvous++
 	s.setter = setter
 	s.phase = PhaseMark
 	s.toAct = setter
 	s.mark, s.rdv = NoSquare, 0
 	s.shape = Shape{Size: s.all().count() - 1, Line: -1}
+	if s.g.Rules.old() {
+		s.shape.Size = 9
+	}
 	s.openingDone = [2]bool{}
 }
 
@@ -255,10 +303,20 @@ func (s *State) startTurn(p int8) {
 		s.opening = !s.openingDone[0] && !s.openingDone[1]
 	}
 	s.openingDone[p] = true
+	switch r.Version {
+	case V1879Jan:
+		s.opening, s.budget = false, s.budgets[p]
+	case V1879Mar: // Rule 4: as many as the men of the one who has fewest
+		s.opening, s.budget = false, int8(min(s.men[Black].count(), s.men[White].count()))
+	case V1880Oct, V1880Dec:
+		s.opening, s.budget = false, int8(s.men[p].count())
+	case V1881:
+		s.budget = int8(s.men[p].count())
+	default:
+		s.budget = s.turnBudget(int(p))
+	}
 	if s.opening {
 		s.budget = 2
-	} else {
-		s.budget = s.turnBudget(int(p))
 	}
 	s.lone = NoSquare
 	if out := s.men[p] &^ s.rdv; out.count() == 1 {
@@ -267,12 +325,10 @@ func (s *State) startTurn(p int8) {
 }
 
 func trailing(b Bitboard) int {
-	for i := 0; i < 64; i++ {
-		if b&(1<<uint(i)) != 0 {
-			return i
-		}
+	if b == 0 {
+		return -1
 	}
-	return -1
+	return bits.TrailingZeros64(uint64(b))
 }
 
 // endTurn passes the move to the other player.
@@ -293,7 +349,7 @@ func (s *State) progress() {
 
 func (s *State) finish(winner int, reason string) {
 	s.over = true
-	s.phase = PhaseOver
+	s.phase, s.toAct = PhaseOver, -2
 	s.result = game.Result{Winner: game.Player(winner), Reason: reason}
 }
 
@@ -307,7 +363,7 @@ func (s *State) cap(from Square) int8 {
 		out := s.men[p] &^ s.rdv
 		lone = out == bitOf(from)
 	}
-	if lone || s.budget < 3 {
+	if lone || s.budget < 3 || s.g.Rules.old() {
 		return s.budget
 	}
 	return 3

@@ -50,6 +50,21 @@ func (s *State) Hash() uint64 {
 		}
 	}
 	mix(b | uint64(uint8(s.lone))<<8 | uint64(uint8(s.lastLoser))<<16 | uint64(uint8(s.passes))<<24)
+	if s.g.Rules.old() {
+		mix(uint64(s.prevRdv))
+		mix(uint64(uint8(s.placer)) | uint64(uint8(s.placed))<<8 | uint64(uint8(s.first))<<16 |
+			uint64(uint8(s.budgets[0]))<<24 | uint64(uint8(s.budgets[1]))<<32 | uint64(uint8(s.bonus))<<40 |
+			uint64(uint8(s.roll))<<48 | uint64(uint8(s.rollRow))<<56)
+		priv := uint64(0)
+		if s.privilege {
+			priv = 1
+		}
+		mix(priv | uint64(uint8(s.scores[0]))<<8 | uint64(uint8(s.scores[1]))<<16 |
+			uint64(uint8(s.wanderers))<<24 | uint64(uint8(s.marshalStart))<<32 | uint64(uint16(s.rendezvous))<<40)
+		for _, q := range s.moved.squares(nil) {
+			mix(uint64(q)<<8 | uint64(uint8(s.lines[q])))
+		}
+	}
 	return h
 }
 
@@ -150,6 +165,15 @@ func (s *State) String() string {
 		"lost=" + optPlayerText(s.lastLoser), "passes=" + strconv.Itoa(int(s.passes)),
 		"quiet=" + strconv.Itoa(int(s.noProgress)),
 	}
+	if s.g.Rules.old() {
+		f = append(f, "placer="+optPlayerText(s.placer), "placed="+strconv.Itoa(int(s.placed)),
+			"first="+optPlayerText(s.first), "budgets="+strconv.Itoa(int(s.budgets[0]))+","+strconv.Itoa(int(s.budgets[1])),
+			"privilege="+yn(s.privilege), "bonus="+strconv.Itoa(int(s.bonus)),
+			"roll="+strconv.Itoa(int(s.roll))+","+strconv.Itoa(int(s.rollRow)),
+			"scores="+strconv.Itoa(int(s.scores[0]))+","+strconv.Itoa(int(s.scores[1])),
+			"wanderers="+strconv.Itoa(int(s.wanderers)), "prev="+squaresText(s.prevRdv),
+			"mstart="+optPlayerText(s.marshalStart), "lines="+s.linesText())
+	}
 	if s.over {
 		winner := "draw"
 		if s.result.Winner >= 0 {
@@ -160,9 +184,47 @@ func (s *State) String() string {
 	return strings.Join(f, " ")
 }
 
+// linesText writes the direction each man moved this turn took (1881).
+func (s *State) linesText() string {
+	var out []string
+	for _, q := range s.moved.squares(nil) {
+		if d := s.lines[q]; d > 0 {
+			out = append(out, q.String()+":"+dirNames[d-1])
+		}
+	}
+	if len(out) == 0 {
+		return "-"
+	}
+	return strings.Join(out, ",")
+}
+
+func (s *State) parseLines(v string) error {
+	if v == "-" {
+		return nil
+	}
+	for _, item := range strings.Split(v, ",") {
+		name, dir, ok := strings.Cut(item, ":")
+		q, err := ParseSquare(name)
+		if !ok || err != nil {
+			return fmt.Errorf("lines=%q: want square:direction items", v)
+		}
+		found := false
+		for d, n := range dirNames {
+			if n == dir {
+				s.lines[q], found = int8(d+1), true
+			}
+		}
+		if !found {
+			return fmt.Errorf("lines=%q: unknown direction %q", v, dir)
+		}
+	}
+	return nil
+}
+
 // Parse reads a position in the one-line format.
 func (g *Game) Parse(text string) (*State, error) {
-	s := &State{g: g, mark: NoSquare, setter: -1, lastLoser: -1, lone: NoSquare, phase: PhaseMove, rendezvous: 1}
+	s := &State{g: g, mark: NoSquare, setter: -1, lastLoser: -1, lone: NoSquare, phase: PhaseMove, rendezvous: 1,
+		placer: -1, first: -1, marshalStart: -1}
 	bad := func(format string, a ...any) (*State, error) {
 		return nil, fmt.Errorf("lanrick: %w: position: %s", game.ErrSyntax, fmt.Sprintf(format, a...))
 	}
@@ -190,6 +252,7 @@ func (g *Game) Parse(text string) (*State, error) {
 			case "chance":
 				s.toAct = -1
 			case "-":
+				s.toAct = -2
 			default:
 				err = fmt.Errorf("to=%q: want black, white or chance", v)
 			}
@@ -202,7 +265,7 @@ func (g *Game) Parse(text string) (*State, error) {
 			}
 		case "rdv":
 			var n int
-			n, err = parseInt(v, 1, 10000)
+			n, err = parseInt(v, 0, 10000)
 			s.rendezvous = int16(n)
 		case "size":
 			s.shape.Size, err = parseInt(v, 3, 9)
@@ -269,12 +332,67 @@ func (g *Game) Parse(text string) (*State, error) {
 			var n int
 			n, err = parseInt(v, 0, 30000)
 			s.noProgress = int16(n)
+		case "placer", "first", "mstart":
+			p := int8(-1)
+			switch v {
+			case "black":
+				p = Black
+			case "white":
+				p = White
+			case "-":
+			default:
+				err = fmt.Errorf("%s=%q: want black, white or -", k, v)
+			}
+			switch k {
+			case "placer":
+				s.placer = p
+			case "first":
+				s.first = p
+			default:
+				s.marshalStart = p
+			}
+		case "placed":
+			var n int
+			n, err = parseInt(v, 0, 10)
+			s.placed = int8(n)
+		case "budgets", "roll", "scores":
+			a, b, ok := strings.Cut(v, ",")
+			var x, y int
+			if !ok {
+				err = fmt.Errorf("%s=%q: want two numbers with a comma", k, v)
+				break
+			}
+			if x, err = parseInt(a, 0, 20); err == nil {
+				y, err = parseInt(b, 0, 20)
+			}
+			switch k {
+			case "budgets":
+				s.budgets = [2]int8{int8(x), int8(y)}
+			case "roll":
+				s.roll, s.rollRow = int8(x), int8(y)
+			default:
+				s.scores = [2]int8{int8(x), int8(y)}
+			}
+		case "privilege":
+			s.privilege, err = parseYN(v)
+		case "bonus", "wanderers":
+			var n int
+			n, err = parseInt(v, 0, 20)
+			if k == "bonus" {
+				s.bonus = int8(n)
+			} else {
+				s.wanderers = int8(n)
+			}
+		case "prev":
+			s.prevRdv, err = parseSquares(v)
+		case "lines":
+			err = s.parseLines(v)
 		case "result":
 			winner = v
 		case "reason":
 			reason = strings.ReplaceAll(v, "_", " ")
 		default:
-			return bad("unknown field %q (known: board, to, phase, rdv, size, mark, line, setter, budget, opening, opened, moved, lone, swap, lost, passes, quiet, result, reason)", k)
+			return bad("unknown field %q (known: board, to, phase, rdv, size, mark, line, setter, budget, opening, opened, moved, lone, swap, lost, passes, quiet, placer, placed, first, budgets, privilege, bonus, roll, scores, wanderers, prev, mstart, lines, result, reason)", k)
 		}
 		if err != nil {
 			return bad("%v", err)
@@ -292,8 +410,11 @@ func (g *Game) Parse(text string) (*State, error) {
 	if err := s.check(seen["mark"]); err != nil {
 		return bad("%v", err)
 	}
+	if (winner != "") != (s.phase == PhaseOver) {
+		return bad("result= goes with phase=over")
+	}
 	if winner != "" {
-		s.over, s.phase = true, PhaseOver
+		s.over, s.phase, s.toAct = true, PhaseOver, -2
 		switch winner {
 		case "black":
 			s.result.Winner = Black
@@ -335,13 +456,30 @@ func (s *State) check(markGiven bool) error {
 	if s.phase == PhaseSwap && (s.swapLeft < 1 || int(s.swapLeft)+s.swapped.count() != s.men[s.setter].count() || s.swapped&^s.men[1-s.setter] != 0) {
 		return fmt.Errorf("swap= does not fit the setter's men")
 	}
-	if s.phase == PhasePlace || s.phase == PhaseRoll || s.phase == PhaseRelocate {
-		if s.g.Rules.Version >= V1893 {
+	if s.phase != PhaseOver && s.phase != PhaseMark && s.phase != PhaseMove && s.phase != PhaseRemove {
+		if old := s.g.Rules.old(); old == (s.phase == PhaseInterchange || s.phase == PhaseSwap) {
 			return fmt.Errorf("phase %s does not occur in %s", s.phase, s.g.Rules.Version)
 		}
 	}
-	if s.toAct < 0 && s.phase != PhaseRoll {
+	if s.moved&^s.all() != 0 || s.lines != [Squares]int8{} && !s.g.Rules.MultiMove {
+		return fmt.Errorf("lines= is for rulesets where a man moves again along his line")
+	}
+	if s.phase == PhaseMark && s.g.Rules.old() && s.shape.Size != 9 {
+		return fmt.Errorf("a rendezvous of %s has 9 squares", s.g.Rules.Version)
+	}
+	if s.g.Rules.old() && s.phase == PhasePlace {
+		if s.placer < 0 || int(s.placed) != s.all().count() {
+			return fmt.Errorf("phase place needs placer= and placed= equal to the men on the board")
+		}
+	}
+	if s.g.Rules.old() && s.phase == PhaseRoll && s.toAct != -1 {
+		return fmt.Errorf("phase roll has to=chance")
+	}
+	if s.toAct == -1 && s.phase != PhaseRoll {
 		return fmt.Errorf("chance acts only in phase roll")
+	}
+	if s.toAct == -2 && s.phase != PhaseOver {
+		return fmt.Errorf("to=- is for a finished game")
 	}
 	if s.phase == PhaseMove && s.budget == 0 && !s.over {
 		s.budget = s.turnBudget(int(s.toAct))

@@ -20,6 +20,9 @@ type Options struct {
 	MaxActions int
 	// Seed seeds the random choices.
 	Seed uint64
+	// Policy, if set, picks the action among the legal ones instead of a
+	// uniform draw, to steer games into the rules' later phases.
+	Policy func(s game.State, legal []game.Action, rng *rand.Rand) game.Action
 }
 
 // Run plays random games of g and checks, after every action, that
@@ -77,6 +80,9 @@ func Run(t *testing.T, g game.Game, o Options) {
 				}
 				checkActions(t, s, buf)
 				a = buf[rng.IntN(len(buf))]
+				if o.Policy != nil {
+					a = o.Policy(s, buf, rng)
+				}
 			}
 			before := s.String()
 			c := s.Clone()
