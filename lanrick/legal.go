@@ -42,24 +42,12 @@ func (s *State) LegalActions(dst []game.Action) []game.Action {
 			dst = append(dst, pack(kPlace, trailing(w), 0))
 		}
 	case PhaseMark:
-		if s.g.Rules.old() {
-			for m := Square(0); m < Squares; m++ {
-				if _, ok := s.oldMarkOK(m); ok {
-					dst = append(dst, pack(kMark, int(m), 0))
-				}
-			}
-			break
-		}
-		for m := Square(0); m < Squares; m++ {
-			if s.shape.Size == 3 {
-				for _, d := range lineDirs {
-					if _, ok := s.markOK(m, d); ok {
-						dst = append(dst, pack(kMark, int(m), d+1))
-					}
-				}
-			} else if _, ok := s.markOK(m, -1); ok {
-				dst = append(dst, pack(kMark, int(m), 0))
-			}
+		n := len(dst)
+		dst = s.marks(dst)
+		if len(dst) == n {
+			// No square will do (never seen in play): the setter passes,
+			// and the game is drawn.
+			dst = append(dst, pack(kPass, 0, 0))
 		}
 	case PhaseInterchange:
 		dst = append(dst, pack(kInterchange, 0, 0), pack(kNoInterchange, 0, 0))
@@ -78,6 +66,29 @@ func (s *State) LegalActions(dst []game.Action) []game.Action {
 		}
 	default:
 		dst = s.auxActionsAll(dst)
+	}
+	return dst
+}
+
+// marks appends the legal marks of the setter.
+func (s *State) marks(dst []game.Action) []game.Action {
+	for m := Square(0); m < Squares; m++ {
+		switch {
+		case s.g.Rules.old():
+			if _, ok := s.oldMarkOK(m); ok {
+				dst = append(dst, pack(kMark, int(m), 0))
+			}
+		case s.shape.Size == 3:
+			for _, d := range lineDirs {
+				if _, ok := s.markOK(m, d); ok {
+					dst = append(dst, pack(kMark, int(m), d+1))
+				}
+			}
+		default:
+			if _, ok := s.markOK(m, -1); ok {
+				dst = append(dst, pack(kMark, int(m), 0))
+			}
+		}
 	}
 	return dst
 }
@@ -325,7 +336,9 @@ func (s *State) Apply(a game.Action) {
 		s.endTurnChecked()
 	case kPass:
 		s.passes++
-		if s.passes >= 2 {
+		if s.phase == PhaseMark {
+			s.finish(-1, "no square for the mark")
+		} else if s.passes >= 2 {
 			s.finish(-1, "neither player can move")
 		} else {
 			s.endTurn()
@@ -446,13 +459,20 @@ func (s *State) whyIllegal(a game.Action) string {
 	want := map[Phase]string{
 		PhasePlace: "a man to place (@sq)", PhaseRoll: "a throw of the die", PhaseMark: "the mark (mark sq)",
 		PhaseInterchange: "interchange or no-interchange", PhaseSwap: "a man to interchange (swap sq)",
-		PhaseMove: "a move, end or pass", PhaseRemove: "a man to take (x sq)", PhaseRelocate: "a man to move to the border",
+		PhaseMove: "a move, end or pass", PhaseRemove: "a man to take (x sq)", PhaseRelocate: "a wanderer moved to a vacant border square",
+		PhaseSetIn: "a wanderer set on a vacant rendezvous square", PhaseRadiate: "the centre man moved out along a vacant line",
+		PhaseBonus: "a bonus move of his own man to a vacant border square, or end", PhaseEqualise: "one of his men in the field moved to the border",
+		PhaseMarshal: "one of his men in the field moved to the border",
 	}[s.phase]
 	fits := map[kind]Phase{kPlace: PhasePlace, kRoll: PhaseRoll, kMark: PhaseMark, kInterchange: PhaseInterchange,
 		kNoInterchange: PhaseInterchange, kSwap: PhaseSwap, kMove: PhaseMove, kSlide: PhaseMove, kMarkMove: PhaseMove,
 		kEnd: PhaseMove, kPass: PhaseMove, kRemove: PhaseRemove}
-	if ph, ok := fits[k]; !ok || ph != s.phase && !(k == kMove && s.phase == PhaseRelocate) {
+	aux := s.phase >= PhaseRelocate && s.phase <= PhaseMarshal
+	if ph, ok := fits[k]; !ok || ph != s.phase && !(aux && (k == kMove || k == kEnd && s.phase == PhaseBonus)) {
 		return fmt.Sprintf("%s is to act and the rules want %s", colourName(int(s.toAct)), want)
+	}
+	if aux {
+		return fmt.Sprintf("the rules want %s", want)
 	}
 	p := int(s.toAct)
 	switch k {

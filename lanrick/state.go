@@ -290,6 +290,22 @@ func (s *State) turnBudget(p int) int8 {
 	return 3
 }
 
+// budgetFor returns the squares p may move in the turn he begins.
+func (s *State) budgetFor(p int8) int8 {
+	if s.opening {
+		return 2 // 1881 Rule 4, 1893 Rule 3
+	}
+	switch s.g.Rules.Version {
+	case V1879Jan: // Rule 3: 6; Rule 4: his men in the last rendezvous, and one
+		return s.budgets[p]
+	case V1879Mar: // Rule 4: as many as the men of the one who has fewest
+		return int8(min(s.men[Black].count(), s.men[White].count()))
+	case V1880Oct, V1880Dec, V1881: // as many as he has men
+		return int8(s.men[p].count())
+	}
+	return s.turnBudget(int(p))
+}
+
 // startTurn gives the move to p.
 func (s *State) startTurn(p int8) {
 	s.phase = PhaseMove
@@ -303,21 +319,10 @@ func (s *State) startTurn(p int8) {
 		s.opening = !s.openingDone[0] && !s.openingDone[1]
 	}
 	s.openingDone[p] = true
-	switch r.Version {
-	case V1879Jan:
-		s.opening, s.budget = false, s.budgets[p]
-	case V1879Mar: // Rule 4: as many as the men of the one who has fewest
-		s.opening, s.budget = false, int8(min(s.men[Black].count(), s.men[White].count()))
-	case V1880Oct, V1880Dec:
-		s.opening, s.budget = false, int8(s.men[p].count())
-	case V1881:
-		s.budget = int8(s.men[p].count())
-	default:
-		s.budget = s.turnBudget(int(p))
+	if r.Version < V1881 {
+		s.opening = false // no 2-square opening turn before 1881
 	}
-	if s.opening {
-		s.budget = 2
-	}
+	s.budget = s.budgetFor(p)
 	s.lone = NoSquare
 	if out := s.men[p] &^ s.rdv; out.count() == 1 {
 		s.lone = Square(trailing(out))

@@ -482,7 +482,7 @@ func (s *State) check(markGiven bool) error {
 		return fmt.Errorf("to=- is for a finished game")
 	}
 	if s.phase == PhaseMove && s.budget == 0 && !s.over {
-		s.budget = s.turnBudget(int(s.toAct))
+		s.budget = s.budgetFor(s.toAct)
 	}
 	_ = markGiven
 	return nil
