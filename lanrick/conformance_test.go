@@ -21,6 +21,36 @@ func TestConformance(t *testing.T) {
 	}
 }
 
+// TestPerftAfterSetting counts atomic actions after a fixed setting of the
+// men (a1 h1 b1 h2 c1 h3 d1 h4 e1 h5 in the order each version sets them):
+// the throws of the die (1879; 6 × 6 at depth 2) or the marks, then the
+// moves. From the very start every 3×3 version has 28·27·26·25 = 491,400
+// ways to set the first four men.
+func TestPerftAfterSetting(t *testing.T) {
+	table := map[string][]uint64{
+		"1879-01": {6, 36, 2304, 83916},
+		"1879-03": {6, 36, 936, 28688},
+		"1880-10": {36, 1836, 56448, 1801584},
+		"1880-12": {27, 1540, 52279, 1717781},
+		"1881":    {31, 899, 31093, 1253846},
+	}
+	for rs, want := range table {
+		s := MustLoad(rs).Start()
+		if got := game.Perft(s, 4); got != 491400 {
+			t.Errorf("%s perft(4) from the start = %d, want 491400", rs, got)
+		}
+		placeAll(t, s, "a1 h1 b1 h2 c1 h3 d1 h4 e1 h5")
+		for d, w := range want {
+			if testing.Short() && d >= 3 {
+				break
+			}
+			if got := game.Perft(s, d+1); got != w {
+				t.Errorf("%s perft(%d) after the setting = %d, want %d", rs, d+1, got, w)
+			}
+		}
+	}
+}
+
 // TestPerft counts atomic actions from the start. 1893: 4 first marks
 // (Rule 2), each with interchange or not (Rule 5), then 40 two-square
 // opening moves for white in each of the 8 positions, which are all one
