@@ -82,10 +82,10 @@ func splitActions(text string) []string {
 			if i+1 < len(f) {
 				i++
 				w += " " + f[i]
-			}
-			if f[i-1] == "mark" && i+1 < len(f) && isLineDir(f[i+1]) {
-				i++
-				w += " " + f[i]
+				if f[i-1] == "mark" && i+1 < len(f) && isLineDir(f[i+1]) {
+					i++
+					w += " " + f[i]
+				}
 			}
 		}
 		out = append(out, w)

@@ -255,8 +255,8 @@ func (s *State) allIn(p int) bool { return s.men[p] != 0 && s.men[p]&^s.rdv == 0
 
 // clearTurn forgets the turn in progress when play for a rendezvous stops.
 func (s *State) clearTurn() {
-	for _, q := range s.moved.squares(nil) {
-		s.lines[q] = 0
+	for w := s.moved; w != 0; w &= w - 1 {
+		s.lines[trailing(w)] = 0
 	}
 	s.moved, s.movedAny, s.budget, s.lone, s.opening = 0, false, 0, NoSquare, false
 }

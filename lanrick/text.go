@@ -44,7 +44,7 @@ func (s *State) Hash() uint64 {
 		uint64(uint8(s.budget))<<48 | uint64(uint8(s.swapLeft))<<56
 	mix(flags)
 	var b uint64
-	for i, f := range []bool{s.movedAny, s.opening, s.openingDone[0], s.openingDone[1], s.over} {
+	for i, f := range [...]bool{s.movedAny, s.opening, s.openingDone[0], s.openingDone[1], s.over} {
 		if f {
 			b |= 1 << i
 		}
@@ -61,7 +61,8 @@ func (s *State) Hash() uint64 {
 		}
 		mix(priv | uint64(uint8(s.scores[0]))<<8 | uint64(uint8(s.scores[1]))<<16 |
 			uint64(uint8(s.wanderers))<<24 | uint64(uint8(s.marshalStart))<<32 | uint64(uint16(s.rendezvous))<<40)
-		for _, q := range s.moved.squares(nil) {
+		for w := s.moved; w != 0; w &= w - 1 {
+			q := trailing(w)
 			mix(uint64(q)<<8 | uint64(uint8(s.lines[q])))
 		}
 	}
@@ -403,6 +404,9 @@ func (g *Game) Parse(text string) (*State, error) {
 	}
 	if !seen["size"] {
 		s.shape.Size = max(3, min(9, s.all().count()-1))
+		if g.Rules.old() {
+			s.shape.Size = 9
+		}
 	}
 	if !seen["line"] {
 		s.shape.Line = -1

@@ -617,8 +617,8 @@ func (s *State) markMoveOK(d int) bool {
 	carried := s.all() & s.rdv
 	var moved [2]Bitboard
 	for p := 0; p < 2; p++ {
-		for _, q := range (s.men[p] & carried).squares(nil) {
-			n := step[q][d]
+		for w := s.men[p] & carried; w != 0; w &= w - 1 {
+			n := step[trailing(w)][d]
 			if n < 0 || (s.all().has(n) && !carried.has(n)) {
 				return false
 			}

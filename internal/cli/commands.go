@@ -277,7 +277,11 @@ func runRecord(env *Env, args []string) error {
 		if len(pos) > 1 {
 			return fmt.Errorf("%w: too many arguments", errUsage)
 		}
-		name := "tablut"
+		data, err := os.ReadFile(*read)
+		if err != nil {
+			return err
+		}
+		name := sniffGame(string(data))
 		if len(pos) == 1 {
 			name = pos[0]
 		}
@@ -287,14 +291,9 @@ func runRecord(env *Env, args []string) error {
 		}
 		rc, ok := g.(game.Recorder)
 		if !ok {
-			return fmt.Errorf("%s has no record format yet", g.Name())
+			return fmt.Errorf("%s has no record format", g.Name())
 		}
-		f, err := os.Open(*read)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		rec, err := rc.ReadRecord(f)
+		rec, err := rc.ReadRecord(strings.NewReader(string(data)))
 		if err != nil {
 			return err
 		}
@@ -314,11 +313,27 @@ func runRecord(env *Env, args []string) error {
 	}
 	rc, ok := g.(game.Recorder)
 	if !ok {
-		return fmt.Errorf("%s has no record format yet", g.Name())
+		return fmt.Errorf("%s has no record format", g.Name())
 	}
 	tags := []game.KV{{Key: "date", Value: time.Now().Format("2006.01.02")}}
 	if s.IsTerminal() {
 		tags = append(tags, game.KV{Key: "result", Value: game.ResultName(s)}, game.KV{Key: "termination", Value: s.Result().Reason})
 	}
 	return rc.WriteRecord(env.Stdout, game.NewRecord(gf.position, s, tags...))
+}
+
+// sniffGame finds the game a record is of from its game tag (Lanrick's
+// [game:…], Tablut's [muster-game:…] or [variant:Tablut]); tablut if none.
+func sniffGame(text string) string {
+	for _, line := range strings.Split(text, "\n") {
+		line = strings.TrimSpace(line)
+		for _, tag := range []string{"[game:", "[muster-game:"} {
+			if strings.HasPrefix(line, tag) {
+				if sp, err := game.ParseSpec(strings.TrimSuffix(line[len(tag):], "]")); err == nil {
+					return sp.Name
+				}
+			}
+		}
+	}
+	return "tablut"
 }
