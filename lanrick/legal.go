@@ -18,6 +18,9 @@ func (s *State) markOK(m Square, line int) (Bitboard, bool) {
 	if !ok {
 		return 0, false
 	}
+	if s.g.Rules.QueenCheck && sh.Size%2 == 0 {
+		rdv = s.checked(m, sh)
+	}
 	r := &s.g.Rules
 	if r.FirstMarkRestricted && s.rendezvous == 1 && !firstMarks.has(m) {
 		return 0, false
@@ -26,6 +29,24 @@ func (s *State) markOK(m Square, line int) (Bitboard, bool) {
 		return 0, false
 	}
 	return rdv, true
+}
+
+// checked returns the border squares a queen on m would check along the
+// shape's lines, stopping at the first man (A-G5's option): a line blocked
+// before the border adds no square, a man on the border end is checked.
+func (s *State) checked(m Square, sh Shape) Bitboard {
+	var b Bitboard
+	occ := s.all()
+	for _, d := range dirsFor(sh) {
+		t := step[m][d]
+		for t >= 0 && !occ.has(t) && step[t][d] >= 0 {
+			t = step[t][d]
+		}
+		if t >= 0 && Border.has(t) {
+			b |= bitOf(t)
+		}
+	}
+	return b
 }
 
 // lineDirs are the orientations of a 3-square rendezvous.
@@ -279,9 +300,14 @@ func (s *State) Apply(a game.Action) {
 	case kMark:
 		s.mark = Square(x)
 		s.shape.Line = y - 1
-		s.rdv, _ = Rendezvous(s.mark, s.shape)
+		s.rdv, _ = s.markOK(s.mark, s.shape.Line)
 		if s.g.Rules.old() {
+			s.rdv, _ = Rendezvous(s.mark, s.shape)
+			setter := int(s.setter)
 			s.startPlay()
+			if s.g.Rules.Version == V1880Dec {
+				s.checkBothIn(setter) // A-D7: a selection over all his men wins it for the other
+			}
 			break
 		}
 		s.afterMark()
@@ -447,7 +473,10 @@ func (s *State) checkRepetition() {
 			}
 		}
 		if n >= 2 {
-			s.finish(-1, "threefold repetition")
+			s.stalled("threefold repetition")
+			if !s.over {
+				return
+			}
 		}
 	}
 	s.hashes = append(s.hashes, h)

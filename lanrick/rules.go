@@ -67,6 +67,12 @@ type Rules struct {
 	ClearCentreOnly bool // A-O2: the new centre merely outside the old rendezvous
 	// 1880-12.
 	PurposiveMarkMove bool // A-D1: the mark move only may not take in his men that are not carried
+	OtherWinsBothIn   bool // A-D6: when both are all in, the player who did not act wins
+	// 1879-01 A-J2 and 1879-03 A9.
+	OtherMovesFirst bool
+	ReplayStalled   bool
+	// 1893 A-G5: open rendezvous only where a queen on the mark checks.
+	QueenCheck bool
 }
 
 // DiceMode is how 1879-03 fixes a row or column in 3–6.
@@ -105,6 +111,10 @@ var options = []game.OptionInfo{
 	{Key: "bonus_path", Values: []string{"free", "border"}, Description: "1879-03 A-F6: the bonus moves go by king steps anywhere through vacant squares, or along the border only"},
 	{Key: "clear_rule", Values: []string{"no_common", "centre_outside"}, Description: "1880-10 A-O2: the new rendezvous shares no square with the old, or only its centre lies outside the old"},
 	{Key: "mark_move_rule", Values: []string{"literal", "purposive"}, Description: "1880-12 A-D1: after a mark move the rendezvous may include none of the mover's men, or none that it did not carry"},
+	{Key: "first_mover", Values: []string{"placer", "other"}, Description: "1879-01 A-J2: in the first rendezvous the player who placed first moves first, or the other"},
+	{Key: "stalled_round", Values: []string{"draw", "replay"}, Description: "1879-03 A9: a stalled round (repetition or no progress) draws the game, or is set up and played again without a score"},
+	{Key: "both_in", Values: []string{"mover", "other"}, Description: "1880-12 A-D6: if both players are all in after an action (purposive mark moves only), the one who acted wins, or the other"},
+	{Key: "open_geometry", Values: []string{"geometric", "check"}, Description: "1893 A-G5: an open rendezvous is the ends of the mark's lines whatever stands on them, or only the border squares a queen on the mark would really check (not recommended)"},
 	{Key: "edition", Values: []string{"3", "2"}, Description: "1881: the Third Edition (October) or the Second (August); their readings differ in words, not in effect (see docs/lanrick.md)"},
 }
 
@@ -152,6 +162,7 @@ var defaults = map[string]string{
 	"interchange": "no", "opening_turn": "rendezvous", "cap_check": "before_move", "award_on_start": "no",
 	"budget_reading": "A", "later_first": "alternate", "dice_mode": "reroll", "scoring": "mar",
 	"wanderers_set_by": "winner", "bonus_path": "free", "clear_rule": "no_common", "mark_move_rule": "literal", "edition": "3",
+	"first_mover": "placer", "stalled_round": "draw", "both_in": "mover", "open_geometry": "geometric",
 }
 
 // appliesTo lists the rulesets an option means something in; setting it
@@ -176,6 +187,10 @@ var appliesTo = map[string][]string{
 	"clear_rule":            {"1880-10"},
 	"mark_move_rule":        {"1880-12"},
 	"edition":               {"1881"},
+	"first_mover":           {"1879-01"},
+	"stalled_round":         {"1879-03"},
+	"both_in":               {"1880-12"},
+	"open_geometry":         {"1893", "1899"},
 }
 
 // presetOf returns the settings of every option in order: the defaults
@@ -234,6 +249,10 @@ func compile(version Version, v map[string]string) Rules {
 	r.BonusBorderOnly = v["bonus_path"] == "border"
 	r.ClearCentreOnly = v["clear_rule"] == "centre_outside"
 	r.PurposiveMarkMove = v["mark_move_rule"] == "purposive"
+	r.OtherWinsBothIn = v["both_in"] == "other"
+	r.OtherMovesFirst = v["first_mover"] == "other"
+	r.ReplayStalled = v["stalled_round"] == "replay"
+	r.QueenCheck = v["open_geometry"] == "check"
 	return r
 }
 

@@ -476,3 +476,72 @@ func TestOptionsApply(t *testing.T) {
 		t.Errorf("unknown ruleset: %v", err)
 	}
 }
+
+// TestOptionFirstMover: 1879-01 A-J2 — first_mover=other gives the first
+// move of the first rendezvous to the player who placed second.
+func TestOptionFirstMover(t *testing.T) {
+	s := MustLoad("1879-01", game.KV{Key: "first_mover", Value: "other"}).Start()
+	placeAll(t, s, "a1 a2 a3 a4 a5 a6 a7 a8 b8 c8")
+	playAll(t, s, "roll 3 roll 4")
+	if s.toAct != White {
+		t.Fatalf("white should move first: %s", s)
+	}
+}
+
+// TestOptionStalledRound: 1879-03 A9 — a stalled round draws the game, or
+// under stalled_round=replay the men are set again without a score.
+func TestOptionStalledRound(t *testing.T) {
+	for mode, over := range map[string]bool{"draw": true, "replay": false} {
+		g := MustLoad("1879-03", game.KV{Key: "stalled_round", Value: mode}, game.KV{Key: "no_progress", Value: "2"})
+		s := position(t, g, "a8 b8 c8 d8 e8", "a1 b1 c1 d1 e1", "to=white phase=move mark=e5 setter=black "+oldFields)
+		playAll(t, s, "a1-a2 end a8-a7 end")
+		if s.over != over {
+			t.Errorf("%s: over=%v, want %v: %s", mode, s.over, over, s)
+		}
+		if !over && (s.phase != PhasePlace || s.all() != 0 || s.scores != [2]int8{}) {
+			t.Errorf("replay: want a fresh setting: %s", s)
+		}
+	}
+}
+
+// TestV4SelectionOverAllMen: 1880-12 A-D7 — the selector may place the
+// rendezvous over all the other's men ("Can a player fix a rendenzvous
+// which includes one of his adversary's men?" 'Yes.'); the other then has
+// all his men in and wins it at once (A-D6).
+func TestV4SelectionOverAllMen(t *testing.T) {
+	s := position(t, MustLoad("1880-12"), "a8", "c3 d3 e3 c4 d4", "to=black phase=mark setter=black "+oldFields)
+	playAll(t, s, "mark d4")
+	if !s.over || s.result.Winner != White {
+		t.Fatalf("white is all in and wins the rendezvous, taking black's last man: %s", s)
+	}
+}
+
+// TestOptionOpenGeometry: 1893 A-G5 — open_geometry=check counts only the
+// border squares a queen on the mark would really check.
+func TestOptionOpenGeometry(t *testing.T) {
+	g := MustLoad("1893", game.KV{Key: "open_geometry", Value: "check"})
+	// Mark c5, size 8: a man on c6 blocks the line north to c8; a man on
+	// the border end a5 is itself checked.
+	s := position(t, g, "c6 a5 h1 h2", "b1 c1 d1 e1 f1", "to=black phase=mark size=8 setter=black rdv=2")
+	playAll(t, s, "mark c5")
+	want := squares(t, "f8 h5 g1 c1 a3 a5 a7")
+	if s.rdv != want {
+		t.Fatalf("checked squares %s, want %s", squaresText(s.rdv), squaresText(want))
+	}
+	back, err := g.Parse(s.String())
+	if err != nil || back.rdv != want {
+		t.Fatalf("round trip: %v %s", err, back)
+	}
+}
+
+// TestEdition2: the Second Edition of 1881 reads differently in words
+// only; both editions give the same game (same perft after a setting).
+func TestEdition2(t *testing.T) {
+	a := MustLoad("1881").Start()
+	b := MustLoad("1881", game.KV{Key: "edition", Value: "2"}).Start()
+	placeAll(t, a, "a1 h1 b1 h2 c1 h3 d1 h4 e1 h5")
+	placeAll(t, b, "a1 h1 b1 h2 c1 h3 d1 h4 e1 h5")
+	if x, y := game.Perft(a, 3), game.Perft(b, 3); x != y {
+		t.Fatalf("editions differ: %d v %d", x, y)
+	}
+}

@@ -340,7 +340,7 @@ func trailing(b Bitboard) int {
 func (s *State) endTurn() {
 	s.noProgress++
 	if lim := s.g.Rules.NoProgress; lim > 0 && int(s.noProgress) >= lim {
-		s.finish(-1, fmt.Sprintf("%d turns without progress", lim))
+		s.stalled(fmt.Sprintf("%d turns without progress", lim))
 		return
 	}
 	s.startTurn(1 - s.toAct)
@@ -350,6 +350,19 @@ func (s *State) endTurn() {
 func (s *State) progress() {
 	s.noProgress = 0
 	s.hashes = s.hashes[:0]
+}
+
+// stalled ends a stalled game in a draw (A9) or, under 1879-03's
+// stalled_round=replay, sets the men again for a new round.
+func (s *State) stalled(reason string) {
+	if s.g.Rules.Version == V1879Mar && s.g.Rules.ReplayStalled {
+		s.progress()
+		s.clearTurn()
+		s.first = 1 - s.placer
+		s.startSetting(1 - s.placer)
+		return
+	}
+	s.finish(-1, reason)
 }
 
 func (s *State) finish(winner int, reason string) {

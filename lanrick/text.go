@@ -166,6 +166,9 @@ func (s *State) String() string {
 		"lost=" + optPlayerText(s.lastLoser), "passes=" + strconv.Itoa(int(s.passes)),
 		"quiet=" + strconv.Itoa(int(s.noProgress)),
 	}
+	if s.g.Rules.QueenCheck && s.mark != NoSquare {
+		f = append(f, "squares="+squaresText(s.rdv))
+	}
 	if s.g.Rules.old() {
 		f = append(f, "placer="+optPlayerText(s.placer), "placed="+strconv.Itoa(int(s.placed)),
 			"first="+optPlayerText(s.first), "budgets="+strconv.Itoa(int(s.budgets[0]))+","+strconv.Itoa(int(s.budgets[1])),
@@ -386,6 +389,11 @@ func (g *Game) Parse(text string) (*State, error) {
 			}
 		case "prev":
 			s.prevRdv, err = parseSquares(v)
+		case "squares":
+			s.rdv, err = parseSquares(v)
+			if !g.Rules.QueenCheck {
+				err = fmt.Errorf("squares= is for open_geometry=check")
+			}
 		case "lines":
 			err = s.parseLines(v)
 		case "result":
@@ -447,6 +455,12 @@ func (s *State) check(markGiven bool) error {
 		rdv, ok := Rendezvous(s.mark, s.shape)
 		if !ok {
 			return fmt.Errorf("a %d-square rendezvous does not fit on %s", s.shape.Size, s.mark)
+		}
+		if s.g.Rules.QueenCheck && s.shape.Size%2 == 0 {
+			if s.rdv&^rdv != 0 {
+				return fmt.Errorf("squares= lists squares outside the rendezvous of %s", s.mark)
+			}
+			rdv = s.rdv
 		}
 		s.rdv = rdv
 	}

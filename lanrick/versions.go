@@ -127,6 +127,9 @@ func (s *State) applyRoll(n int8) {
 	first := s.first // 1879-03: the 'first Player'
 	if r.Version == V1879Jan {
 		first = s.placer // A-J2: he who placed first
+		if r.OtherMovesFirst {
+			first = 1 - s.placer
+		}
 		if s.rendezvous > 1 {
 			first = s.lastLoser // A-J4: the turns alternate on
 			if r.WinnerFirst {
@@ -653,13 +656,24 @@ func (s *State) applyMarkMove(to Square) {
 	}
 	s.mark = to
 	s.rdv, _ = Rendezvous(to, s.shape)
-	// A-D6: after every action, a player who has all his men in wins;
-	// the one who acted first.
-	for _, p := range []int{int(s.toAct), int(1 - s.toAct)} {
+	if !s.checkBothIn(int(s.toAct)) {
+		s.endTurn()
+	}
+}
+
+// checkBothIn is 1880-12's win check after an action other than a man's
+// move (A-D6): a player who has all his men in wins; if both have, the one
+// who acted (both_in=other: the other). It reports whether one won.
+func (s *State) checkBothIn(actor int) bool {
+	order := []int{actor, 1 - actor}
+	if s.g.Rules.OtherWinsBothIn && s.allIn(0) && s.allIn(1) {
+		order[0], order[1] = order[1], order[0]
+	}
+	for _, p := range order {
 		if s.allIn(p) {
 			s.wonRendezvous(p)
-			return
+			return true
 		}
 	}
-	s.endTurn()
+	return false
 }
