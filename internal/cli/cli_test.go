@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	_ "github.com/muster-games/muster/lanrick"
 	_ "github.com/muster-games/muster/tablut"
 )
 
@@ -90,7 +91,7 @@ func TestBadInput(t *testing.T) {
 		{[]string{"legal", "tablut", "--moves", "a4-a3 e3-e1"}, 1, "blocked at e2"},
 		{[]string{"legal", "tablut", "--moves", "a4a3"}, 1, "want from-to"},
 		{[]string{"legal", "tablut", "--position", "/9/"}, 1, "rows"},
-		{[]string{"legal", "chess"}, 1, "known: tablut"},
+		{[]string{"legal", "chess"}, 1, "known: lanrick, tablut"},
 		{[]string{"legal", "tablut", "--ruleset", "smith"}, 1, "known: linnaeus, ludii-linnaeus"},
 		{[]string{"legal", "tablut(walker,size=11)"}, 1, "known: first, castle_cross"},
 		{[]string{"legal", "tablut(walker,repetition=often)"}, 1, "known: none, first, third"},
@@ -181,5 +182,56 @@ func TestRecordCommand(t *testing.T) {
 	}
 	if _, errOut, code := run(t, "record", "--read", path); code != 1 || !strings.Contains(errOut, "d3-d9") {
 		t.Fatalf("bad record: exit %d %q", code, errOut)
+	}
+}
+
+// TestLanrickCommands: the same output contract for Lanrick.
+func TestLanrickCommands(t *testing.T) {
+	out, errOut, code := run(t, "perft", "lanrick", "--depth", "3")
+	if code != 0 || lastLine(out) != "320" {
+		t.Fatalf("perft lanrick: %d %q %q", code, lastLine(out), errOut)
+	}
+	out, _, code = run(t, "perft", "lanrick", "--ruleset", "1893", "--moves", "mark d5 no-interchange", "--depth", "1")
+	if code != 0 || lastLine(out) != "40" {
+		t.Fatalf("perft after mark d5: %q", out)
+	}
+	out, errOut, code = run(t, "legal", "lanrick(1893)", "--moves", "mark d5 interchange", "--json")
+	if code != 0 || !strings.Contains(out, `"to_move":"white"`) || !strings.Contains(out, `"result":null`) {
+		t.Fatalf("legal lanrick: %d %s %s", code, out, errOut)
+	}
+	_, errOut, code = run(t, "legal", "lanrick", "--moves", "mark a1")
+	if code != 1 || !strings.Contains(errOut, "first mark goes on c6, d5, e4 or f3") {
+		t.Fatalf("illegal mark: %d %q", code, errOut)
+	}
+	_, errOut, code = run(t, "legal", "lanrick(1893,dice_mode=reroll)")
+	if code != 1 || !strings.Contains(errOut, "does not apply") {
+		t.Fatalf("inapplicable option: %d %q", code, errOut)
+	}
+	// A finished scored game: the result is the scores.
+	out, errOut, code = run(t, "legal", "lanrick(1879-03)", "--position",
+		"board=8/8/3b4/3bbb2/3w4/5b2/8/w6w to=black phase=move rdv=1 size=9 mark=e5 setter=white budget=3 placer=black placed=10 first=black opened=bw scores=2,0",
+		"--moves", "f3-f4 x a1", "--json")
+	if code != 0 || !strings.Contains(out, `"result":"black 7, white 0"`) {
+		t.Fatalf("scored result: %d %s %s", code, out, errOut)
+	}
+	for _, rs := range []string{"1879-01", "1879-03", "1880-10", "1880-12", "1881", "1893", "1899"} {
+		out, errOut, code := run(t, "playouts", "lanrick", "--ruleset", rs, "--games", "5")
+		if code != 0 || !strings.Contains(out, "games: 5") || !strings.Contains(out, "black: ") || !strings.Contains(out, "white: ") {
+			t.Errorf("playouts %s: %d %s %s", rs, code, out, errOut)
+		}
+	}
+	out, _, code = run(t, "rules", "lanrick")
+	if code != 0 || !strings.Contains(out, "1893 (default)") || !strings.Contains(out, "scoring = mar | feb") {
+		t.Fatalf("rules lanrick: %s", out)
+	}
+	// Records: written, sniffed and replayed.
+	rec, _, code := run(t, "record", "lanrick", "--moves", "mark e4 no-interchange h5-g5")
+	path := filepath.Join(t.TempDir(), "game.lanrick")
+	if err := os.WriteFile(path, []byte(rec), 0o644); err != nil || code != 0 {
+		t.Fatal(err, code)
+	}
+	out, errOut, code = run(t, "record", "--read", path)
+	if code != 0 || !strings.Contains(out, "game: lanrick(1893)") || !strings.Contains(out, "actions: 3") {
+		t.Fatalf("record --read: %d %s %s", code, out, errOut)
 	}
 }
