@@ -386,3 +386,13 @@ func (s *State) cap(from Square) int8 {
 	}
 	return 3
 }
+
+// Reset makes s a copy of from, which must be a Lanrick state, reusing
+// s's buffers; it implements game.Resetter.
+func (s *State) Reset(other game.State) {
+	from := other.(*State)
+	h, a := s.hashes, s.actions
+	*s = *from
+	s.hashes = append(h[:0], from.hashes...)
+	s.actions = append(a[:0], from.actions...)
+}

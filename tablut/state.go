@@ -382,12 +382,14 @@ func (s *State) RandomAction(rng *rand.Rand) game.Action {
 
 // Reset makes s a copy of from, which must be a Tablut state, reusing s's
 // buffers (no allocation once they are large enough). It implements
-// game.Resetter.
+// game.Resetter. The copy cannot Undo past the point it was made from:
+// the undo frames are not copied (a search never needs them).
 func (s *State) Reset(other game.State) {
 	from := other.(*State)
 	hashes, actions, undo := s.hashes, s.actions, s.undo
 	*s = *from
-	s.hashes = append(hashes[:0], from.hashes...)
+	s.hashes = append(hashes[:0], from.hashes[from.lastIrrev:]...)
+	s.lastIrrev = 0
 	s.actions = append(actions[:0], from.actions...)
-	s.undo = append(undo[:0], from.undo...)
+	s.undo = undo[:0]
 }

@@ -34,6 +34,7 @@ func init() {
 		{"perft", "muster perft GAME [--ruleset R] [--position P] [--moves M] --depth N [--divide]", "count the leaves of the game tree", perftHelp, runPerft},
 		{"legal", "muster legal GAME [--ruleset R] [--position P] [--moves \"m1 m2 …\"] [--json]", "apply moves and print the legal actions", legalHelp, runLegal},
 		{"playouts", "muster playouts GAME [--ruleset R] [--position P] [--seconds S | --games N] [--seed X]", "play uniformly random games and report speed and results", playoutsHelp, runPlayouts},
+		{"match", "muster match GAME [--ruleset R] --agents SPEC_A,SPEC_B --games N [--seed S] [--workers W]", "play two agents against each other, sides alternated, and print the Elo difference", matchHelp, runMatch},
 		{"record", "muster record GAME [--ruleset R] --moves M  |  muster record --read FILE", "write a game record, or read and check one", recordHelp, runRecord},
 	}
 }

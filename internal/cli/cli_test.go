@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -233,5 +234,30 @@ func TestLanrickCommands(t *testing.T) {
 	out, errOut, code = run(t, "record", "--read", path)
 	if code != 0 || !strings.Contains(out, "game: lanrick(1893)") || !strings.Contains(out, "actions: 3") {
 		t.Fatalf("record --read: %d %s %s", code, out, errOut)
+	}
+}
+
+// TestMatchCommand: the last line is "A <wins> - <wins> B, <draws> draws,
+// Elo <+d> ± <e>".
+func TestMatchCommand(t *testing.T) {
+	out, errOut, code := run(t, "match", "tablut", "--agents", "random,alphabeta(depth=1)", "--games", "4", "--seed", "3")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	last := lastLine(out)
+	var a, b string
+	var wa, wb, draws int
+	var elo, margin float64
+	if n, err := fmt.Sscanf(last, "%s %d - %d %s %d draws, Elo %f ± %f", &a, &wa, &wb, &b, &draws, &elo, &margin); err != nil || n != 7 {
+		t.Fatalf("last line %q: %v", last, err)
+	}
+	if a != "random" || b != "alphabeta(depth=1)," || wa+wb+draws != 4 || elo >= 0 {
+		t.Fatalf("last line %q", last)
+	}
+	if _, errOut, code := run(t, "match", "tablut", "--agents", "random"); code != 2 || !strings.Contains(errOut, "two specs") {
+		t.Fatalf("one agent: %d %q", code, errOut)
+	}
+	if _, errOut, code := run(t, "match", "lanrick", "--agents", "random,alphabeta"); code != 1 || !strings.Contains(errOut, "Tablut only") {
+		t.Fatalf("alphabeta on lanrick: %d %q", code, errOut)
 	}
 }

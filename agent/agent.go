@@ -1,0 +1,258 @@
+// Package agent makes the players of Muster from spec strings: random,
+// Monte Carlo tree search, alpha-beta (Tablut), and the named levels easy,
+// medium, hard and max. An agent acts one atomic action at a time.
+package agent
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"runtime"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/muster-games/muster/game"
+	"github.com/muster-games/muster/lanrick"
+	"github.com/muster-games/muster/search"
+	"github.com/muster-games/muster/search/alphabeta"
+	"github.com/muster-games/muster/search/mcts"
+	"github.com/muster-games/muster/tablut"
+)
+
+// Agent chooses actions.
+type Agent interface {
+	// Spec is the agent's spec string, such as "mcts(iterations=2000)".
+	Spec() string
+	// Act chooses an action for the player to act in s (not chance, not
+	// over) within the agent's limits or until ctx is done.
+	Act(ctx context.Context, s game.State) (search.Result, error)
+}
+
+// Levels are the named strengths for people, strongest last.
+var Levels = []string{"easy", "medium", "hard", "max"}
+
+// level returns the spec a named level stands for in a game.
+func level(name string, g game.Game) string {
+	if g.Name() == "tablut" {
+		return map[string]string{
+			"easy":   "alphabeta(depth=1)",
+			"medium": "alphabeta(depth=2)",
+			"hard":   "alphabeta(depth=4)",
+			"max":    "alphabeta(time=5s)",
+		}[name]
+	}
+	return map[string]string{
+		"easy":   "mcts(iterations=200)",
+		"medium": "mcts(iterations=2000)",
+		"hard":   "mcts(iterations=10000)",
+		"max":    "mcts(time=5s,threads=0)",
+	}[name]
+}
+
+// New makes an agent for game g from a spec: random, a level, or a search
+// with its settings, e.g. mcts(iterations=20000, threads=2) or
+// alphabeta(time=2s). seed makes it repeatable.
+func New(spec string, g game.Game, seed uint64) (Agent, error) {
+	sp, err := game.ParseSpec(spec)
+	if err != nil {
+		return nil, fmt.Errorf("agent: %q: %w", spec, err)
+	}
+	if sp.Ruleset != "" {
+		return nil, fmt.Errorf("agent: %q: settings are key=value, such as %s(iterations=1000)", spec, sp.Name)
+	}
+	for _, l := range Levels {
+		if sp.Name == l {
+			if len(sp.Options) > 0 {
+				return nil, fmt.Errorf("agent: the level %s takes no settings", l)
+			}
+			a, err := New(level(l, g), g, seed)
+			if err != nil {
+				return nil, err
+			}
+			return named{a, l}, nil
+		}
+	}
+	set := map[string]string{}
+	for _, kv := range sp.Options {
+		set[kv.Key] = kv.Value
+	}
+	switch sp.Name {
+	case "random":
+		if len(set) > 0 {
+			return nil, fmt.Errorf("agent: random takes no settings")
+		}
+		return &randomAgent{rng: rand.New(rand.NewPCG(seed, 0x72616e64))}, nil
+	case "mcts":
+		return newMCTS(spec, set, g, seed)
+	case "alphabeta":
+		return newAlphaBeta(spec, set, g)
+	}
+	return nil, fmt.Errorf("agent: unknown agent %q (known: random, mcts, alphabeta, %s)", sp.Name, strings.Join(Levels, ", "))
+}
+
+// named is a level: an agent under another name.
+type named struct {
+	Agent
+	name string
+}
+
+func (n named) Spec() string { return n.name }
+
+type randomAgent struct{ rng *rand.Rand }
+
+func (r *randomAgent) Spec() string { return "random" }
+
+func (r *randomAgent) Act(ctx context.Context, s game.State) (search.Result, error) {
+	legal := s.LegalActions(nil)
+	if len(legal) == 0 {
+		return search.Result{}, fmt.Errorf("agent: no legal action")
+	}
+	a := legal[r.rng.IntN(len(legal))]
+	return search.Result{Action: a, PV: []game.Action{a}}, nil
+}
+
+// settings reads the known keys of a spec and rejects the others.
+type settings struct {
+	spec string
+	set  map[string]string
+	err  error
+}
+
+func (st *settings) duration(k string) time.Duration {
+	v, ok := st.set[k]
+	if !ok || st.err != nil {
+		return 0
+	}
+	delete(st.set, k)
+	d, err := time.ParseDuration(v)
+	if err != nil {
+		if f, err2 := strconv.ParseFloat(v, 64); err2 == nil {
+			return time.Duration(f * float64(time.Second))
+		}
+		st.err = fmt.Errorf("agent: %s: %s=%q is not a duration such as 2s or 500ms", st.spec, k, v)
+	}
+	return d
+}
+
+func (st *settings) int(k string) int {
+	v, ok := st.set[k]
+	if !ok || st.err != nil {
+		return 0
+	}
+	delete(st.set, k)
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 0 {
+		st.err = fmt.Errorf("agent: %s: %s=%q is not a whole number", st.spec, k, v)
+	}
+	return n
+}
+
+func (st *settings) float(k string) float64 {
+	v, ok := st.set[k]
+	if !ok || st.err != nil {
+		return 0
+	}
+	delete(st.set, k)
+	f, err := strconv.ParseFloat(v, 64)
+	if err != nil || f < 0 {
+		st.err = fmt.Errorf("agent: %s: %s=%q is not a number", st.spec, k, v)
+	}
+	return f
+}
+
+func (st *settings) done(known string) error {
+	if st.err != nil {
+		return st.err
+	}
+	for k := range st.set {
+		return fmt.Errorf("agent: %s: unknown setting %q (known: %s)", st.spec, k, known)
+	}
+	return nil
+}
+
+type mctsAgent struct {
+	spec string
+	m    *mcts.Searcher
+	lim  search.Limits
+}
+
+func newMCTS(spec string, set map[string]string, g game.Game, seed uint64) (Agent, error) {
+	st := &settings{spec: spec, set: set}
+	lim := search.Limits{Time: st.duration("time"), Iterations: st.int("iterations")}
+	cfg := mcts.Config{C: st.float("c"), Threads: st.int("threads"), Seed: seed, MAST: true, PlayoutLimit: st.int("playout"), Prior: 3}
+	if _, ok := set["threads"]; !ok {
+		cfg.Threads = 1
+	}
+	if err := st.done("time, iterations, threads, c, playout"); err != nil {
+		return nil, err
+	}
+	if cfg.Threads == 0 {
+		cfg.Threads = runtime.NumCPU()
+	}
+	if lim.Time == 0 && lim.Iterations == 0 {
+		lim.Iterations = 2000
+	}
+	switch g.Name() {
+	case "lanrick":
+		cfg.Eval = lanrick.Evaluate
+		if cfg.PlayoutLimit == 0 {
+			cfg.PlayoutLimit = 24
+		}
+	case "tablut":
+		cfg.Eval = tablut.Value
+		if cfg.PlayoutLimit == 0 {
+			cfg.PlayoutLimit = 40
+		}
+	}
+	return &mctsAgent{spec: spec, m: mcts.New(cfg), lim: lim}, nil
+}
+
+func (a *mctsAgent) Spec() string { return a.spec }
+
+func (a *mctsAgent) Act(ctx context.Context, s game.State) (search.Result, error) {
+	if s.IsTerminal() || s.ToAct() == game.Chance {
+		return search.Result{}, fmt.Errorf("agent: nothing for a player to do")
+	}
+	legal := s.LegalActions(nil)
+	if len(legal) == 1 {
+		return search.Result{Action: legal[0], PV: legal}, nil
+	}
+	return a.m.Search(ctx, s, a.lim), nil
+}
+
+type abAgent struct {
+	spec string
+	lim  search.Limits
+	tt   *alphabeta.Table
+}
+
+func newAlphaBeta(spec string, set map[string]string, g game.Game) (Agent, error) {
+	if g.Name() != "tablut" {
+		return nil, fmt.Errorf("agent: alphabeta plays Tablut only; for %s use mcts or a level (%s)", g.Name(), strings.Join(Levels, ", "))
+	}
+	st := &settings{spec: spec, set: set}
+	lim := search.Limits{Time: st.duration("time"), Depth: st.int("depth"), Nodes: int64(st.int("nodes"))}
+	if err := st.done("time, depth, nodes"); err != nil {
+		return nil, err
+	}
+	if lim.Time == 0 && lim.Depth == 0 && lim.Nodes == 0 {
+		lim.Depth = 4
+	}
+	return &abAgent{spec: spec, lim: lim, tt: alphabeta.NewTable(1 << 20)}, nil
+}
+
+func (a *abAgent) Spec() string { return a.spec }
+
+func (a *abAgent) Act(ctx context.Context, s game.State) (search.Result, error) {
+	ts, ok := s.(*tablut.State)
+	if !ok {
+		return search.Result{}, fmt.Errorf("agent: alphabeta needs a Tablut state")
+	}
+	if ts.IsTerminal() {
+		return search.Result{}, fmt.Errorf("agent: the game is over")
+	}
+	p := tablut.NewSearchPosition(ts)
+	res := alphabeta.Search(ctx, p, a.lim, a.tt)
+	return res, nil
+}

@@ -1,0 +1,190 @@
+// Package arena plays agents against each other: single games, matches
+// with sides alternated, and the Elo difference they show.
+package arena
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"runtime"
+	"sync"
+
+	"github.com/muster-games/muster/agent"
+	"github.com/muster-games/muster/game"
+)
+
+// Game is one finished game.
+type Game struct {
+	Index int
+	// Seats[p] is the agent (0 = A, 1 = B) that played player p.
+	Seats   [2]int
+	Result  game.Result
+	Winner  int // the winning agent (0 = A, 1 = B), -1 for a draw
+	Actions int
+	Record  *game.Record
+}
+
+// MaxActions ends a game that has not ended as a draw (a safety net; every
+// ruleset ends by its own rules much sooner).
+const MaxActions = 20000
+
+// Play plays one game between two agents from the start of g; agents[p]
+// plays player p. Chance actions are drawn with rng.
+func Play(ctx context.Context, g game.Game, agents [2]agent.Agent, rng *rand.Rand) (game.State, error) {
+	s := g.NewState()
+	var buf []game.Action
+	for n := 0; !s.IsTerminal() && n < MaxActions; n++ {
+		if err := ctx.Err(); err != nil {
+			return s, err
+		}
+		p := s.ToAct()
+		if p == game.Chance {
+			var a game.Action
+			a, buf = game.RandomAction(s, rng, buf)
+			s.Apply(a)
+			continue
+		}
+		res, err := agents[p].Act(ctx, s)
+		if err != nil {
+			return s, fmt.Errorf("%s: %w", agents[p].Spec(), err)
+		}
+		if err := s.Play(res.Action); err != nil {
+			return s, fmt.Errorf("%s played an illegal action: %w", agents[p].Spec(), err)
+		}
+	}
+	return s, nil
+}
+
+// Match plays n games between the agents of specs a and b, A taking
+// player 0 in even games and player 1 in odd ones, on workers goroutines
+// (0: one per core). Each game's agents and dice are seeded from seed and
+// the game's index, so a match is repeatable whatever the workers. done
+// is called as each game ends.
+func Match(ctx context.Context, g game.Game, a, b string, n int, seed uint64, workers int, done func(Game)) ([]Game, error) {
+	if workers <= 0 {
+		workers = runtime.NumCPU()
+	}
+	for _, spec := range []string{a, b} {
+		if _, err := agent.New(spec, g, 0); err != nil {
+			return nil, err
+		}
+	}
+	games := make([]Game, n)
+	jobs := make(chan int)
+	var mu sync.Mutex
+	var firstErr error
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range jobs {
+				gm, err := playOne(ctx, g, a, b, i, seed)
+				mu.Lock()
+				if err != nil && firstErr == nil {
+					firstErr = err
+				}
+				games[i] = gm
+				if err == nil && done != nil {
+					done(gm)
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	for i := 0; i < n && ctx.Err() == nil; i++ {
+		jobs <- i
+	}
+	close(jobs)
+	wg.Wait()
+	if firstErr == nil {
+		firstErr = ctx.Err()
+	}
+	return games, firstErr
+}
+
+func playOne(ctx context.Context, g game.Game, a, b string, i int, seed uint64) (Game, error) {
+	seats := [2]int{0, 1}
+	if i%2 == 1 {
+		seats = [2]int{1, 0}
+	}
+	specs := [2]string{a, b}
+	var agents [2]agent.Agent
+	for p := 0; p < 2; p++ {
+		ag, err := agent.New(specs[seats[p]], g, seed*1000003+uint64(i)*2+uint64(p))
+		if err != nil {
+			return Game{}, err
+		}
+		agents[p] = ag
+	}
+	rng := rand.New(rand.NewPCG(seed, uint64(i)))
+	s, err := Play(ctx, g, agents, rng)
+	if err != nil {
+		return Game{}, err
+	}
+	gm := Game{Index: i, Seats: seats, Result: s.Result(), Winner: -1, Actions: len(s.History())}
+	if s.IsTerminal() && s.Result().Winner >= 0 {
+		gm.Winner = seats[s.Result().Winner]
+	}
+	if !s.IsTerminal() {
+		gm.Result = game.Result{Winner: -1, Reason: fmt.Sprintf("stopped after %d actions", MaxActions)}
+	}
+	gm.Record = game.NewRecord("", s,
+		game.KV{Key: g.PlayerName(0), Value: specs[seats[0]]},
+		game.KV{Key: g.PlayerName(1), Value: specs[seats[1]]},
+		game.KV{Key: "seed", Value: fmt.Sprintf("%d/%d", seed, i)},
+	)
+	return gm, nil
+}
+
+// Score sums a match from A's side.
+type Score struct {
+	WinsA, WinsB, Draws int
+}
+
+// Tally counts the games.
+func Tally(games []Game) Score {
+	var sc Score
+	for _, gm := range games {
+		switch gm.Winner {
+		case 0:
+			sc.WinsA++
+		case 1:
+			sc.WinsB++
+		default:
+			sc.Draws++
+		}
+	}
+	return sc
+}
+
+// Elo returns A's Elo difference over B and the half-width of its 95%
+// interval, from the score fraction and its standard error. A score of
+// all wins or all losses is moved half a game inwards so that the figure
+// stays finite.
+func (sc Score) Elo() (diff, margin float64) {
+	n := float64(sc.WinsA + sc.WinsB + sc.Draws)
+	if n == 0 {
+		return 0, 0
+	}
+	s := (float64(sc.WinsA) + float64(sc.Draws)/2) / n
+	s = math.Min(math.Max(s, 0.5/n), 1-0.5/n)
+	// Per-game variance of the score (wins 1, draws 1/2, losses 0).
+	mean := (float64(sc.WinsA) + float64(sc.Draws)/2) / n
+	v := (float64(sc.WinsA)*(1-mean)*(1-mean) + float64(sc.Draws)*(0.5-mean)*(0.5-mean) + float64(sc.WinsB)*mean*mean) / n
+	se := math.Sqrt(math.Max(v, 0.25/n) / n)
+	elo := func(x float64) float64 {
+		x = math.Min(math.Max(x, 1e-6), 1-1e-6)
+		return -400 * math.Log10(1/x-1)
+	}
+	diff = elo(s)
+	margin = (elo(math.Min(s+1.96*se, 1-1e-6)) - elo(math.Max(s-1.96*se, 1e-6))) / 2
+	return diff, margin
+}
+
+// Line writes the match's last line: "A 12 - 3 B, 5 draws, Elo +245 ± 180".
+func (sc Score) Line(a, b string) string {
+	d, e := sc.Elo()
+	return fmt.Sprintf("%s %d - %d %s, %d draws, Elo %+.0f ± %.0f", a, sc.WinsA, sc.WinsB, b, sc.Draws, d, e)
+}

@@ -1,0 +1,83 @@
+package arena
+
+import (
+	"context"
+	"math"
+	"testing"
+
+	"github.com/muster-games/muster/game"
+	"github.com/muster-games/muster/lanrick"
+	"github.com/muster-games/muster/tablut"
+)
+
+func TestElo(t *testing.T) {
+	cases := []struct {
+		sc           Score
+		diff, margin float64
+	}{
+		{Score{10, 10, 0}, 0, 154},   // 50%: ±1.96·0.5/√20 in score
+		{Score{15, 5, 0}, 191, 186},  // 75%
+		{Score{0, 0, 10}, 0, 0},      // all draws: no spread
+		{Score{20, 0, 0}, 636, 600},  // all wins, moved half a game in
+	}
+	for _, c := range cases {
+		d, m := c.sc.Elo()
+		if math.Abs(d-c.diff) > 1 {
+			t.Errorf("%+v: Elo %+.1f, want %+.0f", c.sc, d, c.diff)
+		}
+		if c.margin > 0 && (m < c.margin*0.5 || m > c.margin*2) {
+			t.Errorf("%+v: margin %.1f, want about %.0f", c.sc, m, c.margin)
+		}
+	}
+	if got := (Score{12, 3, 5}).Line("a", "b"); got[:26] != "a 12 - 3 b, 5 draws, Elo +" {
+		t.Errorf("line %q", got)
+	}
+}
+
+// TestMatch: sides alternate, a match is repeatable for a seed whatever
+// the number of workers, and a stronger agent wins.
+func TestMatch(t *testing.T) {
+	g := tablut.MustLoad("linnaeus")
+	run := func(workers int) []Game {
+		games, err := Match(context.Background(), g, "random", "alphabeta(depth=1)", 6, 42, workers, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return games
+	}
+	a, b := run(1), run(2)
+	for i := range a {
+		if a[i].Seats != [2]int{i % 2, 1 - i%2} {
+			t.Fatalf("game %d seats %v", i, a[i].Seats)
+		}
+		if a[i].Winner != b[i].Winner || a[i].Actions != b[i].Actions {
+			t.Fatalf("game %d differs between runs: %+v %+v", i, a[i], b[i])
+		}
+		if _, err := game.Replay(a[i].Record); err != nil {
+			t.Fatalf("game %d record: %v", i, err)
+		}
+	}
+	if sc := Tally(a); sc.WinsB < 5 {
+		t.Errorf("alphabeta(depth=1) won %d of 6 against random", sc.WinsB)
+	}
+}
+
+// TestMatchLanrickChance: matches of a version with dice play the chance
+// actions themselves.
+func TestMatchLanrickChance(t *testing.T) {
+	g := lanrick.MustLoad("1879-01", game.KV{Key: "no_progress", Value: "20"})
+	games, err := Match(context.Background(), g, "random", "random", 2, 1, 1, nil)
+	if err != nil || len(games) != 2 {
+		t.Fatal(err)
+	}
+}
+
+func TestMatchErrors(t *testing.T) {
+	g := lanrick.MustLoad("1893")
+	if _, err := Match(context.Background(), g, "alphabeta", "random", 2, 1, 1, nil); err == nil {
+		t.Error("alphabeta is for Tablut; want an error for Lanrick")
+	}
+	if _, err := Match(context.Background(), g, "mcts(speed=9)", "random", 2, 1, 1, nil); err == nil {
+		t.Error("unknown setting accepted")
+	}
+}

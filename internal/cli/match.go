@@ -1,0 +1,83 @@
+package cli
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"os/signal"
+	"strings"
+
+	"github.com/muster-games/muster/arena"
+	"github.com/muster-games/muster/game"
+)
+
+const matchHelp = `Plays N games between two agents, A taking the first player in even games and
+the second in odd ones, and prints a line per game, then as its last line
+  A <wins> - <wins> B, <draws> draws, Elo <+d> ± <e>
+(A's wins first; the Elo difference is A's, with the half-width of its 95%
+interval). Agents: random; easy, medium, hard, max; mcts(iterations=N, time=D,
+threads=T, c=X, playout=L); alphabeta(depth=N, time=D, nodes=N) for Tablut. Games
+run in parallel on --workers (default: one per core); each game is seeded from
+--seed and its number, so a match with iteration or depth limits is repeatable.`
+
+func runMatch(env *Env, args []string) error {
+	fs := flag.NewFlagSet("match", flag.ContinueOnError)
+	ruleset := fs.String("ruleset", "", "ruleset and options")
+	agents := fs.String("agents", "", "two agent specs, A,B")
+	games := fs.Int("games", 10, "number of games")
+	seed := fs.Uint64("seed", 1, "random seed")
+	workers := fs.Int("workers", 0, "games played at once (0: one per core)")
+	pos, err := flags(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return fmt.Errorf("%w: want one GAME (known: %s)", errUsage, strings.Join(game.Names(), ", "))
+	}
+	specs := splitAgents(*agents)
+	if len(specs) != 2 {
+		return fmt.Errorf("%w: --agents wants two specs separated by a comma, such as random,mcts(iterations=1000)", errUsage)
+	}
+	if *games < 1 {
+		return fmt.Errorf("%w: --games must be at least 1", errUsage)
+	}
+	g, err := loadGame(pos[0], *ruleset)
+	if err != nil {
+		return err
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	w := env.Stdout
+	fmt.Fprintf(w, "match: %s, A = %s, B = %s, %d games, seed %d\n", g.Spec(), specs[0], specs[1], *games, *seed)
+	played, err := arena.Match(ctx, g, specs[0], specs[1], *games, *seed, *workers, func(gm arena.Game) {
+		who := "draw"
+		if gm.Winner >= 0 {
+			who = "AB"[gm.Winner:gm.Winner+1] + " won"
+		}
+		fmt.Fprintf(w, "game %d: A as %s: %s (%s), %d actions\n", gm.Index+1, g.PlayerName(game.Player(gm.Seats[0])), who, gm.Result.Reason, gm.Actions)
+	})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(w, arena.Tally(played).Line(specs[0], specs[1]))
+	return nil
+}
+
+// splitAgents splits "A,B" at the comma outside parentheses.
+func splitAgents(s string) []string {
+	depth := 0
+	for i, c := range s {
+		switch c {
+		case '(':
+			depth++
+		case ')':
+			depth--
+		case ',':
+			if depth == 0 {
+				return []string{strings.TrimSpace(s[:i]), strings.TrimSpace(s[i+1:])}
+			}
+		}
+	}
+	return nil
+}

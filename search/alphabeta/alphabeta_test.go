@@ -1,0 +1,77 @@
+package alphabeta_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/muster-games/muster/search"
+	"github.com/muster-games/muster/search/alphabeta"
+	"github.com/muster-games/muster/tablut"
+)
+
+func searchFrom(t *testing.T, pos string, lim search.Limits) (*tablut.State, search.Result) {
+	t.Helper()
+	s, err := tablut.MustLoad("linnaeus").Parse(pos)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, alphabeta.Search(context.Background(), tablut.NewSearchPosition(s), lim, nil)
+}
+
+// TestEscapeInOne: the king on an open line escapes (rule 4: the battle is
+// over), and the search says it is won.
+func TestEscapeInOne(t *testing.T) {
+	s, res := searchFrom(t, "/9/9/2t6/9/9/4K4/9/6t2/9/ defenders", search.Limits{Depth: 3})
+	s.Apply(res.Action)
+	if !s.IsTerminal() || res.Proven != 1 {
+		t.Fatalf("played %v (proven %d): not the escape", res.Action, res.Proven)
+	}
+}
+
+// TestCaptureKing: the attackers take the king by two when they can.
+func TestCaptureKing(t *testing.T) {
+	s, res := searchFrom(t, "/9/9/2t6/9/9/9/2K6/2t6/4t4/ attackers", search.Limits{Depth: 2})
+	// The attacker on c3 goes to c6 and the king on c7 is between c6 and
+	// c8 (rule 9: two suffice away from the castle).
+	s.Apply(res.Action)
+	if !s.IsTerminal() || s.Result().Winner != 0 {
+		t.Fatalf("played %v: the king is not taken (%s)", res.Action, s)
+	}
+}
+
+// TestBlockTheRoute: with one open line for the king, every attacker move
+// that does not block it loses at once; the search blocks.
+func TestBlockTheRoute(t *testing.T) {
+	// The king on e6: e7–e9 open, the castle below, defenders beside him.
+	s, res := searchFrom(t, "/4T4/9/9/9/9/t2TKT3/9/9/t8/ attackers", search.Limits{Depth: 3})
+	s.Apply(res.Action)
+	if s.IsTerminal() {
+		t.Fatalf("the attackers lost at once after %v", res.Action)
+	}
+	if r := s.Position(); r.At(mustSq(t, "e7")) == tablut.Empty && r.At(mustSq(t, "e8")) == tablut.Empty && r.At(mustSq(t, "e9")) == tablut.Empty {
+		t.Fatalf("%v does not block the king's line e7–e9", res.Action)
+	}
+}
+
+func mustSq(t *testing.T, n string) tablut.Square {
+	q, err := tablut.ParseSquare(n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return q
+}
+
+// TestLimits: a node limit and a time limit stop the search.
+func TestLimits(t *testing.T) {
+	g := tablut.MustLoad("linnaeus")
+	res := alphabeta.Search(context.Background(), tablut.NewSearchPosition(g.Start()), search.Limits{Nodes: 20000}, nil)
+	if res.Nodes > 40000 || res.Depth < 1 {
+		t.Fatalf("node limit: %d nodes, depth %d", res.Nodes, res.Depth)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	res = alphabeta.Search(ctx, tablut.NewSearchPosition(g.Start()), search.Limits{}, nil)
+	if res.Action == 0 {
+		t.Fatal("a cancelled search still returns a legal move")
+	}
+}
