@@ -15,10 +15,10 @@ func TestElo(t *testing.T) {
 		sc           Score
 		diff, margin float64
 	}{
-		{Score{10, 10, 0}, 0, 154},   // 50%: ±1.96·0.5/√20 in score
-		{Score{15, 5, 0}, 191, 186},  // 75%
-		{Score{0, 0, 10}, 0, 0},      // all draws: no spread
-		{Score{20, 0, 0}, 636, 600},  // all wins, moved half a game in
+		{Score{10, 10, 0}, 0, 154},  // 50%: ±1.96·0.5/√20 in score
+		{Score{15, 5, 0}, 191, 186}, // 75%
+		{Score{0, 0, 10}, 0, 0},     // all draws: no spread
+		{Score{20, 0, 0}, 636, 600}, // all wins, moved half a game in
 	}
 	for _, c := range cases {
 		d, m := c.sc.Elo()
