@@ -11,5 +11,5 @@ import (
 )
 
 func main() {
-	os.Exit(cli.Run(os.Args[1:], os.Stdout, os.Stderr))
+	os.Exit(cli.RunIO(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }

@@ -20,8 +20,9 @@ type command struct {
 	run                        func(env *Env, args []string) error
 }
 
-// Env holds the streams a command writes to.
+// Env holds the streams a command reads and writes.
 type Env struct {
+	Stdin          io.Reader
 	Stdout, Stderr io.Writer
 }
 
@@ -35,6 +36,7 @@ func init() {
 		{"legal", "muster legal GAME [--ruleset R] [--position P] [--moves \"m1 m2 …\"] [--json]", "apply moves and print the legal actions", legalHelp, runLegal},
 		{"playouts", "muster playouts GAME [--ruleset R] [--position P] [--seconds S | --games N] [--seed X]", "play uniformly random games and report speed and results", playoutsHelp, runPlayouts},
 		{"match", "muster match GAME [--ruleset R] --agents SPEC_A,SPEC_B --games N [--seed S] [--workers W]", "play two agents against each other, sides alternated, and print the Elo difference", matchHelp, runMatch},
+		{"play", "muster play GAME [--ruleset R] [--black SPEC] [--white SPEC] (Tablut: [--attackers SPEC] [--defenders SPEC])", "play in the terminal against an agent or another person", playHelp, runPlay},
 		{"record", "muster record GAME [--ruleset R] --moves M  |  muster record --read FILE", "write a game record, or read and check one", recordHelp, runRecord},
 	}
 }
@@ -46,7 +48,12 @@ var errUsage = errors.New("usage")
 // name) and returns the exit status: 0 on success, 1 when the command
 // fails (an illegal move, a malformed position), 2 on a bad command line.
 func Run(args []string, stdout, stderr io.Writer) int {
-	env := &Env{Stdout: stdout, Stderr: stderr}
+	return RunIO(args, nil, stdout, stderr)
+}
+
+// RunIO is Run with standard input (for play and engine).
+func RunIO(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	env := &Env{Stdin: stdin, Stdout: stdout, Stderr: stderr}
 	if len(args) == 0 {
 		runHelp(env, nil)
 		return 2

@@ -261,3 +261,44 @@ func TestMatchCommand(t *testing.T) {
 		t.Fatalf("alphabeta on lanrick: %d %q", code, errOut)
 	}
 }
+
+// TestPlay scripts a terminal game: bad input gets a clear message, the
+// agent answers with its line and value, undo, save and load work.
+func TestPlay(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "game.otn")
+	script := strings.Join([]string{"legal", "e3-e9", "foo", "a4-a3", "undo", "a4-a3", "save " + path, "load " + path, "quit"}, "\n") + "\n"
+	var o, e bytes.Buffer
+	code := RunIO([]string{"play", "tablut", "--defenders", "easy", "--seed", "1"}, strings.NewReader(script), &o, &e)
+	out := o.String()
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, e.String())
+	}
+	for _, want := range []string{
+		"80 legal: a4-a1",
+		"e3 belongs to the defenders",
+		`bad move "foo"`,
+		"defenders (easy) plays",
+		"line: ",
+		"saved 2 actions",
+		"loaded 2 actions",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("play output lacks %q", want)
+		}
+	}
+	rec, err := os.ReadFile(path)
+	if err != nil || !strings.Contains(string(rec), "1. a4-a3") || !strings.Contains(string(rec), "[defenders:easy]") {
+		t.Fatalf("saved record: %v\n%s", err, rec)
+	}
+	// Lanrick, a person against a person, through the first rendezvous's
+	// opening.
+	o.Reset()
+	code = RunIO([]string{"play", "lanrick"}, strings.NewReader("mark d5\nno-interchange a7-a5\nb8-c7 end\nboard\nquit\n"), &o, &e)
+	if code != 0 || !strings.Contains(o.String(), "white to move: 5 squares left") {
+		t.Fatalf("lanrick play: %d\n%s", code, o.String())
+	}
+	// The wrong side flags are a usage error.
+	if code := RunIO([]string{"play", "tablut", "--black", "easy"}, strings.NewReader(""), &o, &e); code != 2 {
+		t.Fatalf("--black for tablut: exit %d", code)
+	}
+}

@@ -1,0 +1,296 @@
+package cli
+
+import (
+	"bufio"
+	"context"
+	"flag"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/muster-games/muster/agent"
+	"github.com/muster-games/muster/game"
+)
+
+const playHelp = `Plays a game in the terminal. Each side is a person unless an agent plays it:
+Lanrick --black/--white, Tablut --attackers/--defenders, with a spec such as
+medium or mcts(iterations=5000). The board is drawn after each action. At the
+prompt type actions in the game's notation (several at once, separated by
+spaces), or:
+  legal        list the legal actions        help     notation and commands
+  undo         take back your last action    board    draw the board again
+  hint         ask the medium agent          save F   write the game record to F
+  load F       replay the record in F        quit     leave the game
+The agents show what they found: best line, value and speed.`
+
+// diagrammer is a state that can draw itself for a terminal.
+type diagrammer interface{ Diagram() string }
+
+func runPlay(env *Env, args []string) error {
+	fs := flag.NewFlagSet("play", flag.ContinueOnError)
+	ruleset := fs.String("ruleset", "", "ruleset and options")
+	var sides [2]string
+	fs.StringVar(&sides[0], "black", "", "Lanrick: the agent playing black (empty: a person)")
+	fs.StringVar(&sides[1], "white", "", "Lanrick: the agent playing white (empty: a person)")
+	var tafl [2]string
+	fs.StringVar(&tafl[0], "attackers", "", "Tablut: the agent playing the attackers (empty: a person)")
+	fs.StringVar(&tafl[1], "defenders", "", "Tablut: the agent playing the defenders (empty: a person)")
+	seed := fs.Uint64("seed", uint64(time.Now().UnixNano()), "random seed (agents, dice)")
+	pos, err := flags(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return fmt.Errorf("%w: want one GAME (known: %s)", errUsage, strings.Join(game.Names(), ", "))
+	}
+	g, err := loadGame(pos[0], *ruleset)
+	if err != nil {
+		return err
+	}
+	specs := sides
+	if g.Name() == "tablut" {
+		if sides != [2]string{} {
+			return fmt.Errorf("%w: Tablut's sides are --attackers and --defenders", errUsage)
+		}
+		specs = tafl
+	} else if tafl != [2]string{} {
+		return fmt.Errorf("%w: %s's sides are --black and --white", errUsage, g.Name())
+	}
+	var agents [2]agent.Agent
+	for p, spec := range specs {
+		if spec == "" {
+			continue
+		}
+		if agents[p], err = agent.New(spec, g, *seed+uint64(p)); err != nil {
+			return err
+		}
+	}
+	in := env.Stdin
+	if in == nil {
+		in = os.Stdin
+	}
+	pl := &player{env: env, g: g, agents: agents, rng: rand.New(rand.NewPCG(*seed, 0x706c6179)), in: bufio.NewScanner(in)}
+	pl.in.Buffer(make([]byte, 0, 4096), 1<<16)
+	return pl.loop()
+}
+
+type player struct {
+	env     *Env
+	g       game.Game
+	agents  [2]agent.Agent
+	rng     *rand.Rand
+	in      *bufio.Scanner
+	s       game.State
+	start   string
+	actions []game.Action
+}
+
+func (pl *player) out(format string, a ...any) { fmt.Fprintf(pl.env.Stdout, format, a...) }
+
+func (pl *player) draw() {
+	if d, ok := pl.s.(diagrammer); ok {
+		pl.out("\n%s", d.Diagram())
+	} else {
+		pl.out("\n%s\n", pl.s)
+	}
+}
+
+// rebuild replays the kept actions from the start.
+func (pl *player) rebuild() {
+	pl.s = pl.g.NewState()
+	for _, a := range pl.actions {
+		pl.s.Apply(a)
+	}
+}
+
+func (pl *player) loop() error {
+	pl.s = pl.g.NewState()
+	pl.out("%s — type help for the commands\n", pl.g.Spec())
+	pl.draw()
+	for {
+		if pl.s.IsTerminal() {
+			pl.out("result: %s (%s)\n", game.ResultName(pl.s), pl.s.Result().Reason)
+		}
+		p := pl.s.ToAct()
+		switch {
+		case p == game.Chance:
+			var a game.Action
+			a, _ = game.RandomAction(pl.s, pl.rng, nil)
+			pl.out("%s\n", pl.s.ActionString(a))
+			pl.apply(a)
+			continue
+		case p >= 0 && pl.agents[p] != nil:
+			res, err := pl.agents[p].Act(context.Background(), pl.s)
+			if err != nil {
+				return err
+			}
+			pl.out("%s (%s) plays %s — %s\n", pl.g.PlayerName(p), pl.agents[p].Spec(), pl.s.ActionString(res.Action), res.Describe(pl.s))
+			pl.apply(res.Action)
+			continue
+		}
+		prompt := "game over"
+		if p >= 0 {
+			prompt = pl.g.PlayerName(p)
+		}
+		pl.out("%s> ", prompt)
+		if !pl.in.Scan() {
+			pl.out("\n")
+			return pl.in.Err()
+		}
+		if quit := pl.command(strings.TrimSpace(pl.in.Text())); quit {
+			return nil
+		}
+	}
+}
+
+func (pl *player) apply(a game.Action) {
+	pl.s.Apply(a)
+	pl.actions = append(pl.actions, a)
+	pl.draw()
+}
+
+// command handles one line typed by a person; it reports quit.
+func (pl *player) command(line string) bool {
+	word, rest, _ := strings.Cut(line, " ")
+	rest = strings.TrimSpace(rest)
+	switch word {
+	case "":
+	case "quit", "exit":
+		return true
+	case "help", "?":
+		pl.out("%s\n", playHelp)
+		if pl.g.Name() == "tablut" {
+			pl.out("Tablut moves are from-to, e3-e1; captures may be added, e5-e8xe9. Squares a1–i9, a1 bottom left.\n")
+		} else {
+			pl.out("Lanrick actions: @c1 (set a man), c3-e5 (move), c1~f1 (slide along the border), mark d5 [n|e|ne|nw],\n" +
+				"mark>e6 (move the mark), interchange, no-interchange, swap e8, x e5 (take or convert), end, pass.\n")
+		}
+	case "board":
+		pl.draw()
+	case "legal", "moves":
+		var names []string
+		for _, a := range pl.s.LegalActions(nil) {
+			names = append(names, pl.s.ActionString(a))
+		}
+		slices.Sort(names)
+		pl.out("%d legal: %s\n", len(names), strings.Join(names, "  "))
+	case "undo":
+		// Back to the last action a person made.
+		for len(pl.actions) > 0 {
+			pl.actions = pl.actions[:len(pl.actions)-1]
+			pl.rebuild()
+			if p := pl.s.ToAct(); p >= 0 && pl.agents[p] == nil {
+				break
+			}
+		}
+		if len(pl.actions) == 0 {
+			pl.rebuild()
+		}
+		pl.draw()
+	case "hint":
+		if pl.s.IsTerminal() || pl.s.ToAct() < 0 {
+			pl.out("nothing to suggest\n")
+			break
+		}
+		a, err := agent.New("medium", pl.g, pl.rng.Uint64())
+		if err != nil {
+			pl.out("error: %v\n", err)
+			break
+		}
+		res, err := a.Act(context.Background(), pl.s)
+		if err != nil {
+			pl.out("error: %v\n", err)
+			break
+		}
+		pl.out("hint: %s — %s\n", pl.s.ActionString(res.Action), res.Describe(pl.s))
+	case "save":
+		pl.save(rest)
+	case "load":
+		pl.load(rest)
+	default:
+		if pl.s.IsTerminal() {
+			pl.out("the game is over; undo, load, save or quit\n")
+			break
+		}
+		for _, text := range pl.g.SplitActions(line) {
+			p := pl.s.ToAct()
+			if p < 0 || pl.agents[p] != nil {
+				pl.out("not your turn: %q left unplayed\n", text)
+				break
+			}
+			a, err := pl.s.ParseAction(text)
+			if err != nil {
+				pl.out("%v\n(type legal for the legal actions, help for the notation)\n", err)
+				break
+			}
+			pl.apply(a)
+		}
+	}
+	return false
+}
+
+func (pl *player) save(path string) {
+	if path == "" {
+		pl.out("save needs a file name\n")
+		return
+	}
+	rc, ok := pl.g.(game.Recorder)
+	if !ok {
+		pl.out("%s has no record format\n", pl.g.Name())
+		return
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		pl.out("error: %v\n", err)
+		return
+	}
+	defer f.Close()
+	tags := []game.KV{{Key: "date", Value: time.Now().Format("2006.01.02")}}
+	for p, a := range pl.agents {
+		name := "person"
+		if a != nil {
+			name = a.Spec()
+		}
+		tags = append(tags, game.KV{Key: pl.g.PlayerName(game.Player(p)), Value: name})
+	}
+	if err := rc.WriteRecord(f, game.NewRecord("", pl.s, tags...)); err != nil {
+		pl.out("error: %v\n", err)
+		return
+	}
+	pl.out("saved %d actions to %s\n", len(pl.actions), path)
+}
+
+func (pl *player) load(path string) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		pl.out("error: %v\n", err)
+		return
+	}
+	rc, ok := pl.g.(game.Recorder)
+	if !ok {
+		pl.out("%s has no record format\n", pl.g.Name())
+		return
+	}
+	rec, err := rc.ReadRecord(strings.NewReader(string(data)))
+	if err == nil && rec.Start != "" {
+		err = fmt.Errorf("records from a set-up position cannot be loaded here")
+	}
+	var s game.State
+	if err == nil {
+		s, err = game.Replay(rec)
+	}
+	if err == nil && s.Game().Spec() != pl.g.Spec() {
+		err = fmt.Errorf("the record is of %s, this game is %s", s.Game().Spec(), pl.g.Spec())
+	}
+	if err != nil {
+		pl.out("cannot load %s: %v\n", path, err)
+		return
+	}
+	pl.s = s
+	pl.actions = append([]game.Action(nil), s.History()...)
+	pl.out("loaded %d actions\n", len(pl.actions))
+	pl.draw()
+}
