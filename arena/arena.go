@@ -29,10 +29,9 @@ type Game struct {
 // ruleset ends by its own rules much sooner).
 const MaxActions = 20000
 
-// Play plays one game between two agents from the start of g; agents[p]
-// plays player p. Chance actions are drawn with rng.
-func Play(ctx context.Context, g game.Game, agents [2]agent.Agent, rng *rand.Rand) (game.State, error) {
-	s := g.NewState()
+// Play plays a game on from s to its end; agents[p] plays player p.
+// Chance actions are drawn with rng.
+func Play(ctx context.Context, s game.State, agents [2]agent.Agent, rng *rand.Rand) (game.State, error) {
 	var buf []game.Action
 	for n := 0; !s.IsTerminal() && n < MaxActions; n++ {
 		if err := ctx.Err(); err != nil {
@@ -56,12 +55,23 @@ func Play(ctx context.Context, g game.Game, agents [2]agent.Agent, rng *rand.Ran
 	return s, nil
 }
 
+// Options tune a match.
+type Options struct {
+	// Opening is the number of uniformly random actions that start each
+	// game; the two games of a pair (2k, 2k+1) share their opening with
+	// the sides swapped, so that deterministic agents do not replay one
+	// game over and over.
+	Opening int
+	// Workers is the number of games played at once (0: one per core).
+	Workers int
+}
+
 // Match plays n games between the agents of specs a and b, A taking
-// player 0 in even games and player 1 in odd ones, on workers goroutines
-// (0: one per core). Each game's agents and dice are seeded from seed and
-// the game's index, so a match is repeatable whatever the workers. done
-// is called as each game ends.
-func Match(ctx context.Context, g game.Game, a, b string, n int, seed uint64, workers int, done func(Game)) ([]Game, error) {
+// player 0 in even games and player 1 in odd ones. Each game's opening,
+// agents and dice are seeded from seed and the game's index, so a match is
+// repeatable whatever the workers. done is called as each game ends.
+func Match(ctx context.Context, g game.Game, a, b string, n int, seed uint64, o Options, done func(Game)) ([]Game, error) {
+	workers := o.Workers
 	if workers <= 0 {
 		workers = runtime.NumCPU()
 	}
@@ -80,7 +90,7 @@ func Match(ctx context.Context, g game.Game, a, b string, n int, seed uint64, wo
 		go func() {
 			defer wg.Done()
 			for i := range jobs {
-				gm, err := playOne(ctx, g, a, b, i, seed)
+				gm, err := playOne(ctx, g, a, b, i, seed, o.Opening)
 				mu.Lock()
 				if err != nil && firstErr == nil {
 					firstErr = err
@@ -104,7 +114,7 @@ func Match(ctx context.Context, g game.Game, a, b string, n int, seed uint64, wo
 	return games, firstErr
 }
 
-func playOne(ctx context.Context, g game.Game, a, b string, i int, seed uint64) (Game, error) {
+func playOne(ctx context.Context, g game.Game, a, b string, i int, seed uint64, opening int) (Game, error) {
 	seats := [2]int{0, 1}
 	if i%2 == 1 {
 		seats = [2]int{1, 0}
@@ -119,7 +129,15 @@ func playOne(ctx context.Context, g game.Game, a, b string, i int, seed uint64) 
 		agents[p] = ag
 	}
 	rng := rand.New(rand.NewPCG(seed, uint64(i)))
-	s, err := Play(ctx, g, agents, rng)
+	start := g.NewState()
+	orng := rand.New(rand.NewPCG(seed, uint64(i/2)+0x6f70656e))
+	var buf []game.Action
+	for k := 0; k < opening && !start.IsTerminal(); k++ {
+		var x game.Action
+		x, buf = game.RandomAction(start, orng, buf)
+		start.Apply(x)
+	}
+	s, err := Play(ctx, start, agents, rng)
 	if err != nil {
 		return Game{}, err
 	}

@@ -39,7 +39,7 @@ func TestElo(t *testing.T) {
 func TestMatch(t *testing.T) {
 	g := tablut.MustLoad("linnaeus")
 	run := func(workers int) []Game {
-		games, err := Match(context.Background(), g, "random", "alphabeta(depth=1)", 6, 42, workers, nil)
+		games, err := Match(context.Background(), g, "random", "alphabeta(depth=1)", 6, 42, Options{Workers: workers, Opening: 2}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -57,6 +57,11 @@ func TestMatch(t *testing.T) {
 			t.Fatalf("game %d record: %v", i, err)
 		}
 	}
+	// Pairs share their opening: the first two actions of games 0 and 1
+	// are the same.
+	if a[0].Record.Actions[0] != a[1].Record.Actions[0] || a[0].Record.Actions[1] != a[1].Record.Actions[1] {
+		t.Errorf("games 0 and 1 open differently: %v %v", a[0].Record.Actions[:2], a[1].Record.Actions[:2])
+	}
 	if sc := Tally(a); sc.WinsB < 5 {
 		t.Errorf("alphabeta(depth=1) won %d of 6 against random", sc.WinsB)
 	}
@@ -66,7 +71,7 @@ func TestMatch(t *testing.T) {
 // actions themselves.
 func TestMatchLanrickChance(t *testing.T) {
 	g := lanrick.MustLoad("1879-01", game.KV{Key: "no_progress", Value: "20"})
-	games, err := Match(context.Background(), g, "random", "random", 2, 1, 1, nil)
+	games, err := Match(context.Background(), g, "random", "random", 2, 1, Options{Workers: 1}, nil)
 	if err != nil || len(games) != 2 {
 		t.Fatal(err)
 	}
@@ -74,10 +79,10 @@ func TestMatchLanrickChance(t *testing.T) {
 
 func TestMatchErrors(t *testing.T) {
 	g := lanrick.MustLoad("1893")
-	if _, err := Match(context.Background(), g, "alphabeta", "random", 2, 1, 1, nil); err == nil {
+	if _, err := Match(context.Background(), g, "alphabeta", "random", 2, 1, Options{}, nil); err == nil {
 		t.Error("alphabeta is for Tablut; want an error for Lanrick")
 	}
-	if _, err := Match(context.Background(), g, "mcts(speed=9)", "random", 2, 1, 1, nil); err == nil {
+	if _, err := Match(context.Background(), g, "mcts(speed=9)", "random", 2, 1, Options{}, nil); err == nil {
 		t.Error("unknown setting accepted")
 	}
 }

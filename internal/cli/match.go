@@ -19,7 +19,9 @@ the second in odd ones, and prints a line per game, then as its last line
 interval). Agents: random; easy, medium, hard, max; mcts(iterations=N, time=D,
 threads=T, c=X, playout=L); alphabeta(depth=N, time=D, nodes=N) for Tablut. Games
 run in parallel on --workers (default: one per core); each game is seeded from
---seed and its number, so a match with iteration or depth limits is repeatable.`
+--seed and its number, so a match with iteration or depth limits is repeatable.
+Each pair of games opens with the same --opening uniformly random actions
+(default 2), sides swapped, so that deterministic agents play varied games.`
 
 func runMatch(env *Env, args []string) error {
 	fs := flag.NewFlagSet("match", flag.ContinueOnError)
@@ -28,6 +30,7 @@ func runMatch(env *Env, args []string) error {
 	games := fs.Int("games", 10, "number of games")
 	seed := fs.Uint64("seed", 1, "random seed")
 	workers := fs.Int("workers", 0, "games played at once (0: one per core)")
+	opening := fs.Int("opening", 2, "uniformly random actions that open each pair of games")
 	pos, err := flags(fs, args)
 	if err != nil {
 		return err
@@ -49,8 +52,8 @@ func runMatch(env *Env, args []string) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	w := env.Stdout
-	fmt.Fprintf(w, "match: %s, A = %s, B = %s, %d games, seed %d\n", g.Spec(), specs[0], specs[1], *games, *seed)
-	played, err := arena.Match(ctx, g, specs[0], specs[1], *games, *seed, *workers, func(gm arena.Game) {
+	fmt.Fprintf(w, "match: %s, A = %s, B = %s, %d games, seed %d, %d random opening actions\n", g.Spec(), specs[0], specs[1], *games, *seed, *opening)
+	played, err := arena.Match(ctx, g, specs[0], specs[1], *games, *seed, arena.Options{Workers: *workers, Opening: *opening}, func(gm arena.Game) {
 		who := "draw"
 		if gm.Winner >= 0 {
 			who = "AB"[gm.Winner:gm.Winner+1] + " won"
