@@ -37,6 +37,7 @@ func init() {
 		{"playouts", "muster playouts GAME [--ruleset R] [--position P] [--seconds S | --games N] [--seed X]", "play uniformly random games and report speed and results", playoutsHelp, runPlayouts},
 		{"match", "muster match GAME [--ruleset R] --agents SPEC_A,SPEC_B --games N [--seed S] [--workers W]", "play two agents against each other, sides alternated, and print the Elo difference", matchHelp, runMatch},
 		{"play", "muster play GAME [--ruleset R] [--black SPEC] [--white SPEC] (Tablut: [--attackers SPEC] [--defenders SPEC])", "play in the terminal against an agent or another person", playHelp, runPlay},
+		{"engine", "muster engine otep [--agent SPEC] [--movetime D]", "run an engine for OpenTafl's engine protocol on standard input and output", engineHelp, runEngine},
 		{"record", "muster record GAME [--ruleset R] --moves M  |  muster record --read FILE", "write a game record, or read and check one", recordHelp, runRecord},
 	}
 }
