@@ -177,28 +177,30 @@ func Tally(games []Game) Score {
 	return sc
 }
 
-// Elo returns A's Elo difference over B and the half-width of its 95%
-// interval, from the score fraction and its standard error. A score of
-// all wins or all losses is moved half a game inwards so that the figure
-// stays finite.
+// Elo returns A's Elo difference over B and a margin: the distance from
+// it to the end, nearer to zero, of the 95% Wilson interval of A's score
+// fraction (draws count half), so that the difference is significant when
+// it exceeds the margin. A score of all wins or all losses is moved half a
+// game inwards so that the figure stays finite.
 func (sc Score) Elo() (diff, margin float64) {
 	n := float64(sc.WinsA + sc.WinsB + sc.Draws)
 	if n == 0 {
 		return 0, 0
 	}
-	s := (float64(sc.WinsA) + float64(sc.Draws)/2) / n
-	s = math.Min(math.Max(s, 0.5/n), 1-0.5/n)
-	// Per-game variance of the score (wins 1, draws 1/2, losses 0).
-	mean := (float64(sc.WinsA) + float64(sc.Draws)/2) / n
-	v := (float64(sc.WinsA)*(1-mean)*(1-mean) + float64(sc.Draws)*(0.5-mean)*(0.5-mean) + float64(sc.WinsB)*mean*mean) / n
-	se := math.Sqrt(math.Max(v, 0.25/n) / n)
+	p := (float64(sc.WinsA) + float64(sc.Draws)/2) / n
 	elo := func(x float64) float64 {
-		x = math.Min(math.Max(x, 1e-6), 1-1e-6)
+		x = math.Min(math.Max(x, 1e-9), 1-1e-9)
 		return -400 * math.Log10(1/x-1)
 	}
-	diff = elo(s)
-	margin = (elo(math.Min(s+1.96*se, 1-1e-6)) - elo(math.Max(s-1.96*se, 1e-6))) / 2
-	return diff, margin
+	diff = elo(math.Min(math.Max(p, 0.5/n), 1-0.5/n))
+	const z = 1.96
+	centre := (p + z*z/(2*n)) / (1 + z*z/n)
+	half := z / (1 + z*z/n) * math.Sqrt(p*(1-p)/n+z*z/(4*n*n))
+	lo, hi := centre-half, centre+half
+	if diff >= 0 {
+		return diff, diff - elo(lo)
+	}
+	return diff, elo(hi) - diff
 }
 
 // Line writes the match's last line: "A 12 - 3 B, 5 draws, Elo +245 ± 180".

@@ -15,18 +15,15 @@ func TestElo(t *testing.T) {
 		sc           Score
 		diff, margin float64
 	}{
-		{Score{10, 10, 0}, 0, 154},  // 50%: ±1.96·0.5/√20 in score
-		{Score{15, 5, 0}, 191, 186}, // 75%
-		{Score{0, 0, 10}, 0, 0},     // all draws: no spread
-		{Score{20, 0, 0}, 636, 600}, // all wins, moved half a game in
+		{Score{10, 10, 0}, 0, 148},  // 50%: Wilson [0.299, 0.701]
+		{Score{15, 5, 0}, 191, 169}, // 75%: Wilson [0.531, 0.888]; 191 - 22
+		{Score{20, 0, 0}, 636, 350}, // all wins: 97.5% shown; Wilson low 0.839 is +286
+		{Score{0, 20, 0}, -636, 350},
 	}
 	for _, c := range cases {
 		d, m := c.sc.Elo()
-		if math.Abs(d-c.diff) > 1 {
-			t.Errorf("%+v: Elo %+.1f, want %+.0f", c.sc, d, c.diff)
-		}
-		if c.margin > 0 && (m < c.margin*0.5 || m > c.margin*2) {
-			t.Errorf("%+v: margin %.1f, want about %.0f", c.sc, m, c.margin)
+		if math.Abs(d-c.diff) > 1 || math.Abs(m-c.margin) > 2 {
+			t.Errorf("%+v: Elo %+.1f ± %.1f, want %+.0f ± %.0f", c.sc, d, m, c.diff, c.margin)
 		}
 	}
 	if got := (Score{12, 3, 5}).Line("a", "b"); got[:26] != "a 12 - 3 b, 5 draws, Elo +" {
