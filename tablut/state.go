@@ -393,3 +393,9 @@ func (s *State) Reset(other game.State) {
 	s.actions = append(actions[:0], from.actions...)
 	s.undo = undo[:0]
 }
+
+// ToMove returns the side to move.
+func (s *State) ToMove() Side { return s.pos.toMove }
+
+// At returns the piece on a square.
+func (s *State) At(q Square) Piece { return s.pos.board[q] }

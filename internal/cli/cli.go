@@ -38,6 +38,7 @@ func init() {
 		{"match", "muster match GAME [--ruleset R] --agents SPEC_A,SPEC_B --games N [--seed S] [--workers W]", "play two agents against each other, sides alternated, and print the Elo difference", matchHelp, runMatch},
 		{"play", "muster play GAME [--ruleset R] [--black SPEC] [--white SPEC] (Tablut: [--attackers SPEC] [--defenders SPEC])", "play in the terminal against an agent or another person", playHelp, runPlay},
 		{"engine", "muster engine otep [--agent SPEC] [--movetime D]", "run an engine for OpenTafl's engine protocol on standard input and output", engineHelp, runEngine},
+		{"tablutchallenge", "muster tablutchallenge --color white|black [--host H] [--port P] [--name N] [--time S] [--agent SPEC]", "play on a Tablut Challenge server (Bologna's ashton rules)", challengeHelp, runChallenge},
 		{"record", "muster record GAME [--ruleset R] --moves M  |  muster record --read FILE", "write a game record, or read and check one", recordHelp, runRecord},
 	}
 }
@@ -109,7 +110,7 @@ usage: muster COMMAND [arguments]
 commands:
 `)
 	for _, c := range commands {
-		fmt.Fprintf(env.Stdout, "  %-10s %s\n", c.name, c.summary)
+		fmt.Fprintf(env.Stdout, "  %-16s %s\n", c.name, c.summary)
 	}
 	fmt.Fprintf(env.Stdout, `
 games: %s

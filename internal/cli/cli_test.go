@@ -4,13 +4,16 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"net"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
 	_ "github.com/muster-games/muster/lanrick"
 	_ "github.com/muster-games/muster/tablut"
+	"github.com/muster-games/muster/tablutchallenge"
 )
 
 func run(t *testing.T, args ...string) (stdout, stderr string, code int) {
@@ -300,5 +303,35 @@ func TestPlay(t *testing.T) {
 	// The wrong side flags are a usage error.
 	if code := RunIO([]string{"play", "tablut", "--black", "easy"}, strings.NewReader(""), &o, &e); code != 2 {
 		t.Fatalf("--black for tablut: exit %d", code)
+	}
+}
+
+// TestChallengeCommand: the client connects, sends its name and stops at
+// the server's final state.
+func TestChallengeCommand(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	names := make(chan string, 1)
+	go func() {
+		c, err := ln.Accept()
+		if err != nil {
+			return
+		}
+		defer c.Close()
+		var name string
+		_ = tablutchallenge.ReadMessage(c, &name)
+		names <- name
+		_ = tablutchallenge.WriteMessage(c, tablutchallenge.State{Turn: "DRAW"})
+	}()
+	port := strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
+	out, errOut, code := run(t, "tablutchallenge", "--color", "black", "--host", "127.0.0.1", "--port", port, "--name", "tester", "--time", "2")
+	if code != 0 || !strings.Contains(out, "game over: DRAW") || <-names != "tester" {
+		t.Fatalf("exit %d: %s %s", code, out, errOut)
+	}
+	if _, _, code := run(t, "tablutchallenge", "--color", "green"); code != 2 {
+		t.Fatalf("bad colour: exit %d", code)
 	}
 }

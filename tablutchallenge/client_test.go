@@ -1,0 +1,185 @@
+package tablutchallenge
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"net"
+	"testing"
+	"time"
+
+	"github.com/muster-games/muster/tablut"
+)
+
+// board writes a position as the server does: row 0 is rank 1.
+func board(s *tablut.State) [][]string {
+	rows := make([][]string, tablut.Size)
+	for r := 0; r < tablut.Size; r++ {
+		for f := 0; f < tablut.Size; f++ {
+			q := tablut.Square(r*tablut.Size + f)
+			c := "EMPTY"
+			switch s.At(q) {
+			case tablut.Attacker:
+				c = "BLACK"
+			case tablut.Defender:
+				c = "WHITE"
+			case tablut.King:
+				c = "KING"
+			default:
+				if q == tablut.Castle {
+					c = "THRONE"
+				}
+			}
+			rows[r] = append(rows[r], c)
+		}
+	}
+	return rows
+}
+
+func turn(s *tablut.State) string {
+	if s.IsTerminal() {
+		switch s.Result().Winner {
+		case 1:
+			return "WHITEWIN"
+		case 0:
+			return "BLACKWIN"
+		}
+		return "DRAW"
+	}
+	if s.ToMove() == tablut.Defenders {
+		return "WHITE"
+	}
+	return "BLACK"
+}
+
+// serve is a small server speaking the Tablut Challenge protocol: it
+// accepts white and black, then relays moves, checking each against the
+// ashton rules, until the game ends or maxPlies pass (a draw).
+func serve(t *testing.T, white, black net.Listener, maxPlies int, result chan<- string) {
+	var conns [2]net.Conn // 0 white, 1 black
+	var readers [2]*bufio.Reader
+	for i, ln := range []net.Listener{white, black} {
+		c, err := ln.Accept()
+		if err != nil {
+			result <- "accept: " + err.Error()
+			return
+		}
+		defer c.Close()
+		conns[i], readers[i] = c, bufio.NewReader(c)
+		var name string
+		if err := ReadMessage(readers[i], &name); err != nil {
+			result <- "name: " + err.Error()
+			return
+		}
+	}
+	s := tablut.MustLoad("ashton").Start()
+	send := func() {
+		st := State{Board: board(s), Turn: turn(s)}
+		if !s.IsTerminal() && s.Ply() >= maxPlies {
+			st.Turn = "DRAW"
+		}
+		for _, c := range conns {
+			if err := WriteMessage(c, st); err != nil {
+				t.Errorf("send: %v", err)
+			}
+		}
+	}
+	send()
+	for !s.IsTerminal() && s.Ply() < maxPlies {
+		i := 1
+		if s.ToMove() == tablut.Defenders {
+			i = 0
+		}
+		var a Action
+		if err := ReadMessage(readers[i], &a); err != nil {
+			result <- "read: " + err.Error()
+			return
+		}
+		if want := []string{"WHITE", "BLACK"}[i]; a.Turn != want {
+			result <- fmt.Sprintf("action for %s from %s", a.Turn, want)
+			return
+		}
+		m, err := s.ParseMove(a.From + "-" + a.To)
+		if err != nil {
+			result <- "illegal: " + err.Error()
+			return
+		}
+		s.ApplyMove(m)
+		send()
+	}
+	result <- turn(s)
+}
+
+// TestClientAgainstServer: two clients, white and black, play a whole game
+// against the in-process server with legal moves only.
+func TestClientAgainstServer(t *testing.T) {
+	white, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	black, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	result := make(chan string, 1)
+	go serve(t, white, black, 120, result)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	ends := make(chan string, 2)
+	errs := make(chan error, 2)
+	for _, c := range []struct {
+		white bool
+		addr  string
+	}{{true, white.Addr().String()}, {false, black.Addr().String()}} {
+		cl := &Client{Name: "muster", White: c.white, Agent: "alphabeta(depth=2)"}
+		go func(addr string) {
+			end, err := cl.Play(ctx, addr)
+			ends <- end
+			errs <- err
+		}(c.addr)
+		time.Sleep(20 * time.Millisecond) // white connects first
+	}
+	res := <-result
+	for i := 0; i < 2; i++ {
+		if err := <-errs; err != nil {
+			t.Fatalf("client: %v", err)
+		}
+		if end := <-ends; end != res && res != "DRAW" {
+			t.Errorf("client saw %s, server %s", end, res)
+		}
+	}
+	switch res {
+	case "WHITEWIN", "BLACKWIN", "DRAW":
+	default:
+		t.Fatalf("server: %s", res)
+	}
+}
+
+// TestFraming: messages round-trip; an oversized length is refused.
+func TestFraming(t *testing.T) {
+	a, b := net.Pipe()
+	go func() {
+		WriteMessage(a, Action{From: "e4", To: "f4", Turn: "WHITE"})
+		a.Write([]byte{0x7f, 0xff, 0xff, 0xff})
+		a.Close()
+	}()
+	r := bufio.NewReader(b)
+	var act Action
+	if err := ReadMessage(r, &act); err != nil || act.From != "e4" || act.Turn != "WHITE" {
+		t.Fatalf("%+v %v", act, err)
+	}
+	if err := ReadMessage(r, &act); err == nil {
+		t.Fatal("a 2 GB message was accepted")
+	}
+}
+
+func TestPosition(t *testing.T) {
+	s := tablut.MustLoad("ashton").Start()
+	got, err := Position(tablut.MustLoad("ashton"), State{Board: board(s), Turn: "WHITE"})
+	if err != nil || got.String() != s.String() {
+		t.Fatalf("%v %v", got, err)
+	}
+	if _, err := Position(tablut.MustLoad("ashton"), State{Board: [][]string{{"EMPTY"}}, Turn: "WHITE"}); err == nil {
+		t.Fatal("a 1×1 board was accepted")
+	}
+}
