@@ -178,10 +178,11 @@ type mctsAgent struct {
 }
 
 func newMCTS(spec string, set map[string]string, g game.Game, seed uint64) (Agent, error) {
+	_, threadsGiven := set["threads"]
 	st := &settings{spec: spec, set: set}
 	lim := search.Limits{Time: st.duration("time"), Iterations: st.int("iterations")}
 	cfg := mcts.Config{C: st.float("c"), Threads: st.int("threads"), Seed: seed, MAST: true, PlayoutLimit: st.int("playout"), Prior: 3}
-	if _, ok := set["threads"]; !ok {
+	if !threadsGiven {
 		cfg.Threads = 1
 	}
 	if err := st.done("time, iterations, threads, c, playout"); err != nil {
@@ -228,13 +229,17 @@ type abAgent struct {
 }
 
 func newAlphaBeta(spec string, set map[string]string, g game.Game) (Agent, error) {
-	if g.Name() != "tablut" {
-		return nil, fmt.Errorf("agent: alphabeta plays Tablut only; for %s use mcts or a level (%s)", g.Name(), strings.Join(Levels, ", "))
+	if lg, ok := g.(*lanrick.Game); ok && lg.Rules.Version <= lanrick.V1879Mar {
+		return nil, fmt.Errorf("agent: alphabeta cannot search %s's dice; use mcts or a level (%s)", lg.Ruleset(), strings.Join(Levels, ", "))
 	}
+	_, threadsSet := set["threads"]
 	st := &settings{spec: spec, set: set}
-	lim := search.Limits{Time: st.duration("time"), Depth: st.int("depth"), Nodes: int64(st.int("nodes"))}
-	if err := st.done("time, depth, nodes"); err != nil {
+	lim := search.Limits{Time: st.duration("time"), Depth: st.int("depth"), Nodes: int64(st.int("nodes")), Threads: st.int("threads")}
+	if err := st.done("time, depth, nodes, threads"); err != nil {
 		return nil, err
+	}
+	if threadsSet && lim.Threads == 0 {
+		lim.Threads = runtime.NumCPU()
 	}
 	if lim.Time == 0 && lim.Depth == 0 && lim.Nodes == 0 {
 		lim.Depth = 4
@@ -245,14 +250,24 @@ func newAlphaBeta(spec string, set map[string]string, g game.Game) (Agent, error
 func (a *abAgent) Spec() string { return a.spec }
 
 func (a *abAgent) Act(ctx context.Context, s game.State) (search.Result, error) {
-	ts, ok := s.(*tablut.State)
-	if !ok {
-		return search.Result{}, fmt.Errorf("agent: alphabeta needs a Tablut state")
+	if s.IsTerminal() || s.ToAct() == game.Chance {
+		return search.Result{}, fmt.Errorf("agent: nothing for a player to do")
 	}
-	if ts.IsTerminal() {
-		return search.Result{}, fmt.Errorf("agent: the game is over")
+	if ts, ok := s.(*tablut.State); ok {
+		return alphabeta.Search(ctx, TablutPosition(ts), a.lim, a.tt), nil
 	}
-	p := tablut.NewSearchPosition(ts)
-	res := alphabeta.Search(ctx, p, a.lim, a.tt)
-	return res, nil
+	return alphabeta.Search(ctx, alphabeta.FromState(s, lanrickEval), a.lim, a.tt), nil
 }
+
+// lanrickEval scales Lanrick's evaluation to alpha-beta's units.
+func lanrickEval(s game.State, p game.Player) int { return int(1000 * lanrick.Evaluate(s, p)) }
+
+// TablutPosition adapts a Tablut state to the alpha-beta search (a copy is
+// searched).
+func TablutPosition(s *tablut.State) alphabeta.Position {
+	return tablutPos{tablut.NewSearchPosition(s)}
+}
+
+type tablutPos struct{ *tablut.SearchPosition }
+
+func (p tablutPos) Clone() alphabeta.Position { return tablutPos{p.SearchPosition.Clone()} }

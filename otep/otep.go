@@ -282,7 +282,7 @@ func (e *Engine) search(ctx context.Context, t time.Duration) (search.Result, er
 		}
 		return a.Act(ctx, e.s)
 	}
-	return alphabeta.Search(ctx, tablut.NewSearchPosition(e.s), search.Limits{Time: t}, e.tt), nil
+	return alphabeta.Search(ctx, agent.TablutPosition(e.s), search.Limits{Time: t}, e.tt), nil
 }
 
 // opponentMove plays the other side's move; if it does not fit, the

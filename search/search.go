@@ -19,6 +19,8 @@ type Limits struct {
 	Iterations int // MCTS iterations (playouts)
 	Depth      int // alpha-beta depth in plies
 	Nodes      int64
+	// Threads searches in parallel (alpha-beta's Lazy SMP); 0 or 1: one.
+	Threads int
 }
 
 // Result is what a search reports.

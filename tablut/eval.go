@@ -137,6 +137,14 @@ func (sp *SearchPosition) Moves(dst []game.Action) []game.Action {
 }
 
 func (sp *SearchPosition) Make(a game.Action) { sp.s.ApplyMove(Move(a)) }
+
+// Side is the side to move.
+func (sp *SearchPosition) Side() int { return int(sp.s.pos.toMove) }
+
+// Clone returns an independent copy for another search thread (it
+// implements alphabeta.Position's Clone with the search's interface left
+// to the caller's conversion).
+func (sp *SearchPosition) Clone() *SearchPosition { return &SearchPosition{s: sp.s.Copy()} }
 func (sp *SearchPosition) Unmake()            { sp.s.Undo() }
 func (sp *SearchPosition) Hash() uint64       { return sp.s.pos.hash }
 

@@ -244,5 +244,5 @@ func (c *Client) choose(ctx context.Context, s *tablut.State, tt *alphabeta.Tabl
 	if t <= 0 {
 		t = 50 * time.Second
 	}
-	return alphabeta.Search(ctx, tablut.NewSearchPosition(s), search.Limits{Time: t}, tt), nil
+	return alphabeta.Search(ctx, agent.TablutPosition(s), search.Limits{Time: t}, tt), nil
 }

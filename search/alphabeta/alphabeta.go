@@ -1,12 +1,14 @@
 // Package alphabeta is an iterative-deepening negamax alpha-beta search
-// with a transposition table, killer and history move ordering and a
-// quiescence search over noisy moves. It searches any game whose core
-// implements Position: moves alternate between two sides, one action a
-// turn (a forced pass is a move).
+// with a transposition table, killer and history move ordering, a
+// quiescence search over noisy moves, and Lazy SMP over threads sharing a
+// lockless table. It searches any game whose core implements Position;
+// a side may make several moves in a row (a turn of several actions).
 package alphabeta
 
 import (
 	"context"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/muster-games/muster/game"
@@ -31,6 +33,10 @@ type Position interface {
 	// Noisy reports moves that the quiescence search follows (captures,
 	// threats to win).
 	Noisy(a game.Action) bool
+	// Side is the player to move.
+	Side() int
+	// Clone returns an independent copy, for another thread.
+	Clone() Position
 }
 
 // Scores.
@@ -44,25 +50,22 @@ const (
 	quiesceMax = 6
 )
 
-type entry struct {
-	key   uint64
-	move  game.Action
-	score int32
-	depth int8
-	flag  uint8 // exact, lower or upper bound
-}
-
 const (
 	exact uint8 = iota + 1
 	lower
 	upper
 )
 
-// Table is a transposition table, kept between searches.
+// Table is a transposition table shared by the threads of a search and
+// kept between searches. An entry is two words written and read
+// atomically, the key stored XOR the data, so a torn entry is never
+// believed (lockless hashing).
 type Table struct {
-	entries []entry
+	entries []slot
 	mask    uint64
 }
+
+type slot struct{ check, data atomic.Uint64 }
 
 // NewTable returns a table with n entries (rounded down to a power of 2).
 func NewTable(n int) *Table {
@@ -70,7 +73,34 @@ func NewTable(n int) *Table {
 	for size*2 <= n {
 		size *= 2
 	}
-	return &Table{entries: make([]entry, size), mask: uint64(size - 1)}
+	return &Table{entries: make([]slot, size), mask: uint64(size - 1)}
+}
+
+// data packs move (32 bits), score (24), depth (6) and flag (2).
+func pack(move game.Action, score, depth int, flag uint8) uint64 {
+	return uint64(move) | uint64(uint32(score)&0xFFFFFF)<<32 | uint64(depth&63)<<56 | uint64(flag)<<62
+}
+
+func unpackData(d uint64) (move game.Action, score, depth int, flag uint8) {
+	sc := int32(uint32(d>>32&0xFFFFFF) << 8 >> 8)
+	return game.Action(uint32(d)), int(sc), int(d >> 56 & 63), uint8(d >> 62)
+}
+
+func (t *Table) probe(key uint64) (move game.Action, score, depth int, flag uint8, ok bool) {
+	sl := &t.entries[key&t.mask]
+	d := sl.data.Load()
+	if sl.check.Load()^d != key || d == 0 {
+		return 0, 0, 0, 0, false
+	}
+	move, score, depth, flag = unpackData(d)
+	return move, score, depth, flag, true
+}
+
+func (t *Table) store(key uint64, move game.Action, score, depth int, flag uint8) {
+	sl := &t.entries[key&t.mask]
+	d := pack(move, score, depth, flag)
+	sl.data.Store(d)
+	sl.check.Store(key ^ d)
 }
 
 type searcher struct {
@@ -79,8 +109,10 @@ type searcher struct {
 	ctx      context.Context
 	deadline time.Time
 	maxNodes int64
+	shared   *atomic.Int64 // nodes of all threads
 	nodes    int64
 	stop     bool
+	quit     *atomic.Bool
 	killers  [maxPly][2]game.Action
 	history  [1 << 12]int32
 	bufs     [maxPly + quiesceMax + 2][]game.Action
@@ -89,40 +121,65 @@ type searcher struct {
 }
 
 // Search runs iterative deepening until a limit and returns the best move
-// of the last finished depth.
+// of the last finished depth. With lim.Threads > 1 helper threads search
+// copies of the position at staggered depths and share the table (Lazy
+// SMP); the main thread's result is returned, with every thread's nodes.
 func Search(ctx context.Context, p Position, lim search.Limits, tt *Table) search.Result {
 	start := time.Now()
 	if tt == nil {
 		tt = NewTable(1 << 18)
 	}
-	s := &searcher{p: p, tt: tt, ctx: ctx, maxNodes: lim.Nodes}
+	var deadline time.Time
 	if lim.Time > 0 {
-		s.deadline = start.Add(lim.Time)
+		deadline = start.Add(lim.Time)
 	}
-	if d, ok := ctx.Deadline(); ok && (s.deadline.IsZero() || d.Before(s.deadline)) {
-		s.deadline = d
+	if d, ok := ctx.Deadline(); ok && (deadline.IsZero() || d.Before(deadline)) {
+		deadline = d
 	}
 	maxDepth := lim.Depth
 	if maxDepth == 0 || maxDepth > maxPly-1 {
 		maxDepth = maxPly - 1
 	}
+	var shared atomic.Int64
+	var quit atomic.Bool
+	mk := func(pos Position) *searcher {
+		return &searcher{p: pos, tt: tt, ctx: ctx, deadline: deadline, maxNodes: lim.Nodes, shared: &shared, quit: &quit}
+	}
+	var wg sync.WaitGroup
+	for i := 1; i < lim.Threads; i++ {
+		h := mk(p.Clone())
+		wg.Add(1)
+		go func(offset int) {
+			defer wg.Done()
+			h.deepen(maxDepth, offset)
+		}(i % 2)
+	}
+	main := mk(p)
+	res := main.deepen(maxDepth, 0)
+	quit.Store(true)
+	wg.Wait()
+	res.Nodes = shared.Load()
+	res.Elapsed = time.Since(start)
+	res.PV = main.pv(res.Action)
+	return res
+}
+
+// deepen runs the iterative deepening of one thread.
+func (s *searcher) deepen(maxDepth, offset int) search.Result {
 	res := search.Result{}
-	root := p.Moves(nil)
+	root := s.p.Moves(nil)
 	if len(root) == 0 {
 		return res
 	}
 	res.Action = root[0]
-	for depth := 1; depth <= maxDepth; depth++ {
+	for depth := 1 + offset; depth <= maxDepth; depth++ {
 		s.rootBest = 0
 		score := s.negamax(depth, 0, -inf, inf)
 		if s.stop && depth > 1 {
 			break
 		}
-		if s.rootBest != 0 || depth == 1 {
+		if s.rootBest != 0 {
 			res.Action = s.rootBest
-			if res.Action == 0 {
-				res.Action = root[0]
-			}
 		}
 		res.Depth = depth
 		res.Value = float64(score) / 100
@@ -132,14 +189,18 @@ func Search(ctx context.Context, p Position, lim search.Limits, tt *Table) searc
 		case score < -Win+maxPly:
 			res.Proven = -1
 		}
-		if s.stop || res.Proven != 0 || (!s.deadline.IsZero() && time.Since(start) > time.Until(s.deadline)) {
+		if s.stop || res.Proven != 0 {
 			break
 		}
 	}
-	res.Nodes = s.nodes
-	res.Elapsed = time.Since(start)
-	res.PV = s.pv(res.Action)
+	s.flush()
 	return res
+}
+
+// flush adds the thread's nodes to the shared count.
+func (s *searcher) flush() {
+	s.shared.Add(s.nodes)
+	s.nodes = 0
 }
 
 // pv follows the table from the root.
@@ -151,12 +212,12 @@ func (s *searcher) pv(first game.Action) []game.Action {
 		if over, _ := s.p.Over(); over {
 			break
 		}
-		e := &s.tt.entries[s.p.Hash()&s.tt.mask]
-		if e.key != s.p.Hash() || e.move == 0 || !contains(s.p.Moves(nil), e.move) {
+		move, _, _, _, ok := s.tt.probe(s.p.Hash())
+		if !ok || move == 0 || !contains(s.p.Moves(nil), move) {
 			break
 		}
-		line = append(line, e.move)
-		s.p.Make(e.move)
+		line = append(line, move)
+		s.p.Make(move)
 	}
 	for ; n > 0; n-- {
 		s.p.Unmake()
@@ -177,9 +238,20 @@ func (s *searcher) checkStop() {
 	if s.nodes&2047 != 0 {
 		return
 	}
-	if s.ctx.Err() != nil || (!s.deadline.IsZero() && time.Now().After(s.deadline)) || (s.maxNodes > 0 && s.nodes >= s.maxNodes) {
+	s.flush()
+	if s.quit.Load() || s.ctx.Err() != nil || (!s.deadline.IsZero() && time.Now().After(s.deadline)) ||
+		(s.maxNodes > 0 && s.shared.Load() >= s.maxNodes) {
 		s.stop = true
 	}
+}
+
+// child searches the position after a move made by side: negated when
+// the other side is to move, as it is when the same side moves again.
+func (s *searcher) child(depth, ply, alpha, beta, side int) int {
+	if s.p.Side() == side {
+		return s.negamax(depth, ply, alpha, beta)
+	}
+	return -s.negamax(depth, ply, -beta, -alpha)
 }
 
 func (s *searcher) negamax(depth, ply int, alpha, beta int) int {
@@ -195,32 +267,28 @@ func (s *searcher) negamax(depth, ply int, alpha, beta int) int {
 		return s.quiesce(ply, alpha, beta, quiesceMax)
 	}
 	key := s.p.Hash()
-	e := &s.tt.entries[key&s.tt.mask]
-	var ttMove game.Action
-	if e.key == key {
-		ttMove = e.move
-		if ply > 0 && int(e.depth) >= depth {
-			sc := int(e.score)
-			switch {
-			case e.flag == exact:
-				return sc
-			case e.flag == lower && sc >= beta:
-				return sc
-			case e.flag == upper && sc <= alpha:
-				return sc
-			}
+	ttMove, sc, ttDepth, flag, hit := s.tt.probe(key)
+	if hit && ply > 0 && ttDepth >= depth {
+		switch {
+		case flag == exact:
+			return sc
+		case flag == lower && sc >= beta:
+			return sc
+		case flag == upper && sc <= alpha:
+			return sc
 		}
 	}
 	moves := s.p.Moves(s.bufs[ply][:0])
 	s.bufs[ply] = moves
 	scores := s.order(ply, moves, ttMove)
 	alpha0 := alpha
+	side := s.p.Side()
 	best, bestMove := -inf, game.Action(0)
 	for i := range moves {
 		pick(moves, scores, i)
 		m := moves[i]
 		s.p.Make(m)
-		score := -s.negamax(depth-1, ply+1, -beta, -alpha)
+		score := s.child(depth-1, ply+1, alpha, beta, side)
 		s.p.Unmake()
 		if s.stop {
 			return 0
@@ -245,14 +313,14 @@ func (s *searcher) negamax(depth, ply int, alpha, beta int) int {
 			break
 		}
 	}
-	flag := exact
+	flag = exact
 	switch {
 	case best <= alpha0:
 		flag = upper
 	case best >= beta:
 		flag = lower
 	}
-	*e = entry{key: key, move: bestMove, score: int32(best), depth: int8(depth), flag: flag}
+	s.tt.store(key, bestMove, best, depth, flag)
 	return best
 }
 
@@ -308,13 +376,19 @@ func (s *searcher) quiesce(ply, alpha, beta, left int) int {
 	}
 	moves := s.p.Moves(s.bufs[ply][:0])
 	s.bufs[ply] = moves
+	side := s.p.Side()
 	for _, m := range moves {
 		if !s.p.Noisy(m) {
 			continue
 		}
 		s.nodes++
 		s.p.Make(m)
-		score := -s.quiesce(ply+1, -beta, -alpha, left-1)
+		var score int
+		if s.p.Side() == side {
+			score = s.quiesce(ply+1, alpha, beta, left-1)
+		} else {
+			score = -s.quiesce(ply+1, -beta, -alpha, left-1)
+		}
 		s.p.Unmake()
 		if score >= beta {
 			return score

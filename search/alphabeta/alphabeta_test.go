@@ -9,13 +9,13 @@ import (
 	"github.com/muster-games/muster/tablut"
 )
 
-func searchFrom(t *testing.T, pos string, lim search.Limits) (*tablut.State, search.Result) {
+func searchFrom(t *testing.T, position string, lim search.Limits) (*tablut.State, search.Result) {
 	t.Helper()
-	s, err := tablut.MustLoad("linnaeus").Parse(pos)
+	s, err := tablut.MustLoad("linnaeus").Parse(position)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return s, alphabeta.Search(context.Background(), tablut.NewSearchPosition(s), lim, nil)
+	return s, alphabeta.Search(context.Background(), pos(s), lim, nil)
 }
 
 // TestEscapeInOne: the king on an open line escapes (rule 4: the battle is
@@ -64,14 +64,21 @@ func mustSq(t *testing.T, n string) tablut.Square {
 // TestLimits: a node limit and a time limit stop the search.
 func TestLimits(t *testing.T) {
 	g := tablut.MustLoad("linnaeus")
-	res := alphabeta.Search(context.Background(), tablut.NewSearchPosition(g.Start()), search.Limits{Nodes: 20000}, nil)
+	res := alphabeta.Search(context.Background(), pos(g.Start()), search.Limits{Nodes: 20000}, nil)
 	if res.Nodes > 40000 || res.Depth < 1 {
 		t.Fatalf("node limit: %d nodes, depth %d", res.Nodes, res.Depth)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	res = alphabeta.Search(ctx, tablut.NewSearchPosition(g.Start()), search.Limits{}, nil)
+	res = alphabeta.Search(ctx, pos(g.Start()), search.Limits{}, nil)
 	if res.Action == 0 {
 		t.Fatal("a cancelled search still returns a legal move")
 	}
 }
+
+// pos adapts a Tablut state (the agent package does the same).
+func pos(s *tablut.State) alphabeta.Position { return tpos{tablut.NewSearchPosition(s)} }
+
+type tpos struct{ *tablut.SearchPosition }
+
+func (p tpos) Clone() alphabeta.Position { return tpos{p.SearchPosition.Clone()} }
