@@ -145,8 +145,8 @@ func (sp *SearchPosition) Side() int { return int(sp.s.pos.toMove) }
 // implements alphabeta.Position's Clone with the search's interface left
 // to the caller's conversion).
 func (sp *SearchPosition) Clone() *SearchPosition { return &SearchPosition{s: sp.s.Copy()} }
-func (sp *SearchPosition) Unmake()            { sp.s.Undo() }
-func (sp *SearchPosition) Hash() uint64       { return sp.s.pos.hash }
+func (sp *SearchPosition) Unmake()                { sp.s.Undo() }
+func (sp *SearchPosition) Hash() uint64           { return sp.s.pos.hash }
 
 func (sp *SearchPosition) Over() (bool, int) {
 	if !sp.s.over {
