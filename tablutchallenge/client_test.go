@@ -54,8 +54,9 @@ func turn(s *tablut.State) string {
 
 // serve is a small server speaking the Tablut Challenge protocol: it
 // accepts white and black, then relays moves, checking each against the
-// ashton rules, until the game ends or maxPlies pass (a draw).
-func serve(t *testing.T, white, black net.Listener, maxPlies int, result chan<- string) {
+// ashton rules and the time limit, until the game ends or maxPlies pass (a
+// draw).
+func serve(t *testing.T, white, black net.Listener, maxPlies int, limit time.Duration, result chan<- string) {
 	var conns [2]net.Conn // 0 white, 1 black
 	var readers [2]*bufio.Reader
 	for i, ln := range []net.Listener{white, black} {
@@ -91,8 +92,13 @@ func serve(t *testing.T, white, black net.Listener, maxPlies int, result chan<- 
 			i = 0
 		}
 		var a Action
+		asked := time.Now()
 		if err := ReadMessage(readers[i], &a); err != nil {
 			result <- "read: " + err.Error()
+			return
+		}
+		if took := time.Since(asked); took > limit {
+			result <- fmt.Sprintf("%s took %v, over the limit of %v", []string{"white", "black"}[i], took, limit)
 			return
 		}
 		if want := []string{"WHITE", "BLACK"}[i]; a.Turn != want {
@@ -122,7 +128,7 @@ func TestClientAgainstServer(t *testing.T) {
 		t.Fatal(err)
 	}
 	result := make(chan string, 1)
-	go serve(t, white, black, 120, result)
+	go serve(t, white, black, 60, time.Second, result)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	ends := make(chan string, 2)
@@ -131,7 +137,12 @@ func TestClientAgainstServer(t *testing.T) {
 		white bool
 		addr  string
 	}{{true, white.Addr().String()}, {false, black.Addr().String()}} {
-		cl := &Client{Name: "muster", White: c.white, Agent: "alphabeta(depth=2)"}
+		// White searches on the clock (well inside the server's second),
+		// black at a fixed depth.
+		cl := &Client{Name: "muster", White: c.white, MoveTime: 150 * time.Millisecond}
+		if !c.white {
+			cl.Agent = "alphabeta(depth=2)"
+		}
 		go func(addr string) {
 			end, err := cl.Play(ctx, addr)
 			ends <- end
