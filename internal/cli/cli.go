@@ -31,6 +31,7 @@ var commands []command
 func init() {
 	commands = []command{
 		{"help", "muster help [COMMAND]", "explain the commands, or one command", "", runHelp},
+		{"serve", "muster serve [--addr 127.0.0.1:8080] [--db muster.db]", "run the web app on localhost", serveHelp, runServe},
 		{"rules", "muster rules GAME", "list a game's rulesets with their sources, and its options", rulesHelp, runRules},
 		{"perft", "muster perft GAME [--ruleset R] [--position P] [--moves M] --depth N [--divide]", "count the leaves of the game tree", perftHelp, runPerft},
 		{"legal", "muster legal GAME [--ruleset R] [--position P] [--moves \"m1 m2 …\"] [--json]", "apply moves and print the legal actions", legalHelp, runLegal},

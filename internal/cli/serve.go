@@ -1,0 +1,69 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/muster-games/muster/internal/server"
+	"github.com/muster-games/muster/internal/store"
+)
+
+const serveHelp = `Runs the web app on localhost: play Lanrick and Tablut in the browser against
+the computer or a friend, with the games stored in an SQLite database (--db,
+default muster.db, WAL mode) so that a restart loses no game. It prints the
+address to open. Stop it with Ctrl-C.`
+
+func runServe(env *Env, args []string) error {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on")
+	db := fs.String("db", "muster.db", "SQLite database file")
+	pos, err := flags(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 0 {
+		return fmt.Errorf("%w: unexpected arguments %v", errUsage, pos)
+	}
+	st, err := store.Open(*db)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	srv := server.New(st, server.Config{
+		MaxBody: server.DefaultConfig.MaxBody, GamesPerHour: server.DefaultConfig.GamesPerHour,
+		ConnsPerClient: server.DefaultConfig.ConnsPerClient, ConnsPerGame: server.DefaultConfig.ConnsPerGame,
+		AgentTimeout: server.DefaultConfig.AgentTimeout, Log: env.Stderr,
+	})
+	defer srv.Close()
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := srv.Resume(ctx); err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		return err
+	}
+	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second, MaxHeaderBytes: 1 << 16}
+	fmt.Fprintf(env.Stdout, "Muster is running at http://%s/ (database %s)\n", ln.Addr(), *db)
+	errc := make(chan error, 1)
+	go func() { errc <- hs.Serve(ln) }()
+	select {
+	case <-ctx.Done():
+	case err := <-errc:
+		if !errors.Is(err, http.ErrServerClosed) {
+			return err
+		}
+	}
+	sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	return hs.Shutdown(sctx)
+}

@@ -1,0 +1,380 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/coder/websocket"
+
+	"github.com/muster-games/muster/internal/store"
+	_ "github.com/muster-games/muster/lanrick"
+	_ "github.com/muster-games/muster/tablut"
+)
+
+type harness struct {
+	t    *testing.T
+	db   string
+	st   *store.Store
+	srv  *Server
+	http *httptest.Server
+}
+
+func newHarness(t *testing.T, db string, cfg Config) *harness {
+	t.Helper()
+	if db == "" {
+		db = filepath.Join(t.TempDir(), "muster.db")
+	}
+	st, err := store.Open(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := New(st, cfg)
+	if err := srv.Resume(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	h := &harness{t: t, db: db, st: st, srv: srv, http: httptest.NewServer(srv)}
+	t.Cleanup(h.close)
+	return h
+}
+
+func (h *harness) close() {
+	if h.http == nil {
+		return
+	}
+	h.http.Close()
+	h.srv.Close()
+	h.st.Close()
+	h.http = nil
+}
+
+// call sends a JSON request and decodes the answer into out.
+func (h *harness) call(method, path string, body any, out any) int {
+	h.t.Helper()
+	var rd *bytes.Reader
+	if s, ok := body.(string); ok {
+		rd = bytes.NewReader([]byte(s))
+	} else {
+		b, _ := json.Marshal(body)
+		rd = bytes.NewReader(b)
+	}
+	req, _ := http.NewRequest(method, h.http.URL+path, rd)
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	defer res.Body.Close()
+	if out != nil {
+		json.NewDecoder(res.Body).Decode(out)
+	}
+	return res.StatusCode
+}
+
+func testConfig() Config {
+	c := DefaultConfig
+	c.AgentTimeout = 10 * time.Second
+	return c
+}
+
+// waitPly polls until the game has reached ply actions.
+func (h *harness) waitPly(id string, ply int) view {
+	h.t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		var v view
+		h.call("GET", "/api/games/"+id, nil, &v)
+		if v.Ply >= ply || time.Now().After(deadline) {
+			if v.Ply < ply {
+				h.t.Fatalf("game %s stuck at ply %d, want %d", id, v.Ply, ply)
+			}
+			return v
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// TestPlayAgainstAgent: a person plays a move, the agent answers; every
+// bad request gets a clear error and changes nothing.
+func TestPlayAgainstAgent(t *testing.T) {
+	h := newHarness(t, "", testConfig())
+	var c createResponse
+	if code := h.call("POST", "/api/games", createRequest{Game: "tablut", Opponent: "ai", Level: "easy", Side: "attackers"}, &c); code != http.StatusCreated || c.Seat != 0 || len(c.Secret) != 32 {
+		t.Fatalf("create: %d %+v", code, c)
+	}
+	var v view
+	h.call("GET", "/api/games/"+c.ID, nil, &v)
+	if v.Ply != 0 || v.ToAct == nil || *v.ToAct != "attackers" || len(v.Legal) != 80 || v.Game != "tablut" {
+		t.Fatalf("view %+v", v)
+	}
+	var e map[string]string
+	for _, bad := range []struct {
+		body any
+		code int
+		says string
+	}{
+		{actRequest{Secret: "nope", Action: "a4-a3"}, 403, "secret"},
+		{actRequest{Secret: c.Secret, Action: "a4-a9"}, 422, "blocked"},
+		{actRequest{Secret: c.Secret, Action: "zz"}, 422, "bad move"},
+		{actRequest{Secret: c.Secret, Action: "a4-a3", Ply: 5}, 409, "moved on"},
+		{`{"secret": "x", "action": "a4-a3", "extra": 1}`, 400, "unknown field"},
+		{`{"secret": `, 400, "bad request"},
+		{`{"action": "` + strings.Repeat("a", 70<<10) + `"}`, 400, "larger than"},
+		{actRequest{Secret: c.Secret, Action: strings.Repeat("a", 65)}, 400, "64 characters"},
+	} {
+		e = nil
+		if code := h.call("POST", "/api/games/"+c.ID+"/act", bad.body, &e); code != bad.code || !strings.Contains(e["error"], bad.says) {
+			t.Errorf("%v: %d %q, want %d %q", bad.body, code, e["error"], bad.code, bad.says)
+		}
+	}
+	h.call("GET", "/api/games/"+c.ID, nil, &v)
+	if v.Ply != 0 {
+		t.Fatal("a refused request changed the game")
+	}
+	if code := h.call("POST", "/api/games/"+c.ID+"/act", actRequest{Secret: c.Secret, Action: "a4-a3", Ply: 0}, &v); code != 200 {
+		t.Fatalf("legal move: %d", code)
+	}
+	v = h.waitPly(c.ID, 2)
+	if v.History[0] != "a4-a3" || *v.ToAct != "attackers" {
+		t.Fatalf("after the agent: %+v", v)
+	}
+	if code := h.call("GET", "/api/games/zzzzzzzzzzzz", nil, &e); code != 404 {
+		t.Fatalf("unknown game: %d", code)
+	}
+	if code := h.call("GET", "/api/games/../../etc", nil, &e); code != 404 && code != 400 {
+		t.Fatalf("odd id: %d", code)
+	}
+	// The record exports.
+	res, _ := http.Get(h.http.URL + "/api/games/" + c.ID + "/record")
+	var b bytes.Buffer
+	b.ReadFrom(res.Body)
+	res.Body.Close()
+	if !strings.Contains(b.String(), "1. a4-a3") || !strings.Contains(b.String(), "[defenders:Muster easy]") {
+		t.Fatalf("record:\n%s", b.String())
+	}
+	// Stepping back: the view at ply 1.
+	var at view
+	h.call("GET", "/api/games/"+c.ID+"?ply=1", nil, &at)
+	if at.Ply != 1 || len(at.Legal) != 0 || len(at.History) != 1 {
+		t.Fatalf("view at ply 1: %+v", at)
+	}
+}
+
+// TestFriendAndSpectator: the invitation gives the other seat once; a
+// spectator can watch but not move; nobody moves for someone else.
+func TestFriendAndSpectator(t *testing.T) {
+	h := newHarness(t, "", testConfig())
+	var c createResponse
+	h.call("POST", "/api/games", createRequest{Game: "lanrick", Ruleset: "1893", Opponent: "friend", Side: "white"}, &c)
+	if c.Invite == "" || c.Seat != 1 {
+		t.Fatalf("create: %+v", c)
+	}
+	token := c.Invite[strings.Index(c.Invite, "join=")+5:]
+	var j struct {
+		Seat   int    `json:"seat"`
+		Secret string `json:"secret"`
+	}
+	if code := h.call("POST", "/api/games/"+c.ID+"/join", joinRequest{Token: token}, &j); code != 200 || j.Seat != 0 {
+		t.Fatalf("join: %d %+v", code, j)
+	}
+	var e map[string]string
+	if code := h.call("POST", "/api/games/"+c.ID+"/join", joinRequest{Token: token}, &e); code != 403 {
+		t.Fatalf("second join: %d", code)
+	}
+	// Black sets the mark; white (the creator) may not do it for him.
+	if code := h.call("POST", "/api/games/"+c.ID+"/act", actRequest{Secret: c.Secret, Action: "mark d5"}, &e); code != 422 || !strings.Contains(e["error"], "not your turn") {
+		t.Fatalf("white acting for black: %d %v", code, e)
+	}
+	if code := h.call("POST", "/api/games/"+c.ID+"/act", actRequest{Action: "mark d5"}, &e); code != 403 {
+		t.Fatalf("spectator: %d", code)
+	}
+	var v view
+	if code := h.call("POST", "/api/games/"+c.ID+"/act", actRequest{Secret: j.Secret, Action: "mark d5"}, &v); code != 200 || v.Ply != 1 {
+		t.Fatalf("black's mark: %d", code)
+	}
+	// Draws: white offers, black accepts.
+	h.call("POST", "/api/games/"+c.ID+"/draw", secretRequest{Secret: c.Secret, What: "offer"}, &v)
+	if v.DrawOffer != 1 {
+		t.Fatalf("offer: %+v", v.DrawOffer)
+	}
+	if code := h.call("POST", "/api/games/"+c.ID+"/draw", secretRequest{Secret: c.Secret, What: "accept"}, &e); code != 422 {
+		t.Fatalf("accepting one's own offer: %d", code)
+	}
+	h.call("POST", "/api/games/"+c.ID+"/draw", secretRequest{Secret: j.Secret, What: "accept"}, &v)
+	if v.Status != "over" || v.Result != "draw" {
+		t.Fatalf("after accepting: %s %s", v.Status, v.Result)
+	}
+	if code := h.call("POST", "/api/games/"+c.ID+"/act", actRequest{Secret: c.Secret, Action: "no-interchange", Ply: 1}, &e); code != 422 {
+		t.Fatalf("a move after the end: %d", code)
+	}
+}
+
+// TestRestart: stop the server in the middle of a game and start another
+// on the same database: the game goes on where it was, and the agent whose
+// turn it was plays.
+func TestRestart(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "muster.db")
+	h := newHarness(t, db, testConfig())
+	var c createResponse
+	h.call("POST", "/api/games", createRequest{Game: "lanrick", Opponent: "local", Side: "black"}, &c)
+	var v view
+	for i, a := range []string{"mark d5", "no-interchange", "a7-a5"} {
+		p := map[int]int{0: 0, 1: 1, 2: 1}[i]
+		if code := h.call("POST", "/api/games/"+c.ID+"/act", actRequest{Secret: c.Secrets[p], Action: a, Ply: i}, &v); code != 200 {
+			t.Fatalf("%s: %d", a, code)
+		}
+	}
+	var ai createResponse
+	h.call("POST", "/api/games", createRequest{Game: "tablut", Opponent: "ai", Level: "easy", Side: "attackers"}, &ai)
+	pos := v.Position
+	h.close()
+	// The agent's game: the person moves while the server is down? No —
+	// the person moves on the new server, and the agent answers there.
+	h2 := newHarness(t, db, testConfig())
+	h2.call("GET", "/api/games/"+c.ID, nil, &v)
+	if v.Ply != 3 || v.Position != pos || *v.ToAct != "black" {
+		t.Fatalf("after the restart: ply %d, %s", v.Ply, v.Position)
+	}
+	if code := h2.call("POST", "/api/games/"+ai.ID+"/act", actRequest{Secret: ai.Secret, Action: "a4-a3", Ply: 0}, &v); code != 200 {
+		t.Fatalf("move after restart: %d", code)
+	}
+	h2.waitPly(ai.ID, 2)
+}
+
+// TestWebSocket: a watcher gets the view at once and every change; a
+// foreign Origin is refused.
+func TestWebSocket(t *testing.T) {
+	h := newHarness(t, "", testConfig())
+	var c createResponse
+	h.call("POST", "/api/games", createRequest{Game: "tablut", Opponent: "local", Side: "attackers"}, &c)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	url := "ws" + strings.TrimPrefix(h.http.URL, "http") + "/ws/games/" + c.ID
+	conn, _, err := websocket.Dial(ctx, url, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.CloseNow()
+	read := func() view {
+		_, data, err := conn.Read(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var v view
+		json.Unmarshal(data, &v)
+		return v
+	}
+	if v := read(); v.Ply != 0 {
+		t.Fatalf("first view ply %d", v.Ply)
+	}
+	h.call("POST", "/api/games/"+c.ID+"/act", actRequest{Secret: c.Secrets[0], Action: "a4-a3"}, nil)
+	if v := read(); v.Ply != 1 || v.History[0] != "a4-a3" {
+		t.Fatalf("pushed view %+v", v)
+	}
+	_, res, err := websocket.Dial(ctx, url, &websocket.DialOptions{HTTPHeader: http.Header{"Origin": {"http://evil.example"}}})
+	if err == nil || res == nil || res.StatusCode != http.StatusForbidden {
+		t.Fatalf("foreign origin: %v %v", err, res)
+	}
+}
+
+// TestLimits: games per client an hour and connections per client.
+func TestLimits(t *testing.T) {
+	cfg := testConfig()
+	cfg.GamesPerHour = 2
+	cfg.ConnsPerClient = 1
+	h := newHarness(t, "", cfg)
+	var c createResponse
+	for i := 0; i < 2; i++ {
+		if code := h.call("POST", "/api/games", createRequest{Game: "tablut", Opponent: "local"}, &c); code != 201 {
+			t.Fatalf("game %d: %d", i, code)
+		}
+	}
+	var e map[string]string
+	if code := h.call("POST", "/api/games", createRequest{Game: "tablut", Opponent: "local"}, &e); code != 429 {
+		t.Fatalf("third game: %d", code)
+	}
+	for _, bad := range []createRequest{{Game: "chess"}, {Game: "tablut", Ruleset: "nope"}, {Game: "tablut", Opponent: "robot"}, {Game: "tablut", Side: "swedes"}, {Game: "tablut", Level: "grandmaster"}} {
+		if code := h.call("POST", "/api/games", bad, &e); code != 400 && code != 429 {
+			t.Errorf("%+v: %d", bad, code)
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	url := "ws" + strings.TrimPrefix(h.http.URL, "http") + "/ws/games/" + c.ID
+	first, _, err := websocket.Dial(ctx, url, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer first.CloseNow()
+	if _, res, err := websocket.Dial(ctx, url, nil); err == nil || res.StatusCode != 429 {
+		t.Fatalf("second connection: %v", err)
+	}
+}
+
+// TestImport: a record is replayed into a new game.
+func TestImport(t *testing.T) {
+	h := newHarness(t, "", testConfig())
+	var c createResponse
+	rec := "[game:lanrick(1893)]\n\n1. black: mark d5\n2. white: no-interchange a7-a5\n"
+	if code := h.call("POST", "/api/import", importRequest{createRequest: createRequest{Game: "lanrick", Opponent: "local"}, Record: rec}, &c); code != 201 {
+		t.Fatalf("import: %d", code)
+	}
+	var v view
+	h.call("GET", "/api/games/"+c.ID, nil, &v)
+	if v.Ply != 3 || v.Spec != "lanrick(1893)" {
+		t.Fatalf("imported: %+v", v)
+	}
+	var e map[string]string
+	if code := h.call("POST", "/api/import", importRequest{createRequest: createRequest{Game: "lanrick", Opponent: "local"}, Record: "1. black: mark a1"}, &e); code != 400 || !strings.Contains(e["error"], "first mark") {
+		t.Fatalf("bad record: %d %v", code, e)
+	}
+}
+
+func TestPages(t *testing.T) {
+	h := newHarness(t, "", testConfig())
+	for _, p := range []string{"/", "/g/abcdefabcdef", "/rules/lanrick", "/static/app.js", "/static/board.js", "/static/style.css"} {
+		res, err := http.Get(h.http.URL + p)
+		if err != nil || res.StatusCode != 200 {
+			t.Fatalf("%s: %v %v", p, err, res)
+		}
+		res.Body.Close()
+	}
+}
+
+// FuzzRequests sends arbitrary bodies to every endpoint that parses one:
+// the answer is a 2xx or 4xx, never a server error or a crash.
+func FuzzRequests(f *testing.F) {
+	f.Add("act", `{"secret":"x","action":"a4-a3","ply":0}`)
+	f.Add("games", `{"game":"lanrick","ruleset":"1893","opponent":"ai","level":"easy","side":"black"}`)
+	f.Add("join", `{"token":"abc"}`)
+	f.Add("draw", `{"secret":"x","what":"offer"}`)
+	f.Add("import", `{"game":"tablut","record":"1. a4-a3"}`)
+	st, err := store.Open(filepath.Join(f.TempDir(), "fuzz.db"))
+	if err != nil {
+		f.Fatal(err)
+	}
+	srv := New(st, testConfig())
+	defer srv.Close()
+	var c createResponse
+	rec := httptest.NewRecorder()
+	srv.ServeHTTP(rec, httptest.NewRequest("POST", "/api/games", strings.NewReader(`{"game":"tablut","opponent":"local"}`)))
+	json.Unmarshal(rec.Body.Bytes(), &c)
+	f.Fuzz(func(t *testing.T, endpoint, body string) {
+		paths := map[string]string{"act": "/api/games/" + c.ID + "/act", "games": "/api/games", "join": "/api/games/" + c.ID + "/join",
+			"draw": "/api/games/" + c.ID + "/draw", "import": "/api/import", "resign": "/api/games/" + c.ID + "/resign"}
+		path, ok := paths[endpoint]
+		if !ok {
+			path = "/api/games/" + c.ID + "/act"
+		}
+		rec := httptest.NewRecorder()
+		srv.ServeHTTP(rec, httptest.NewRequest("POST", path, strings.NewReader(body)))
+		if rec.Code >= 500 {
+			t.Fatalf("%s %q: %d %s", path, body, rec.Code, rec.Body.String())
+		}
+	})
+}
