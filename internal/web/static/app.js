@@ -197,10 +197,10 @@ class GameView {
       h("div", { class: "side" }, this.status, this.info, this.choices, this.err, this.controls, this.invite,
         h("h3", {}, "Moves"), this.moves,
         h("div", {},
-          h("button", { onclick: () => this.step(-Infinity), title: "start" }, "⏮"),
+          h("button", { onclick: () => this.step(-Infinity), title: "to the start", id: "first" }, "|◀"),
           h("button", { onclick: () => this.step(-1), id: "back" }, "◀"),
           h("button", { onclick: () => this.step(1), id: "forward" }, "▶"),
-          h("button", { onclick: () => this.step(Infinity), title: "now" }, "⏭"),
+          h("button", { onclick: () => this.step(Infinity), title: "to the present", id: "last" }, "▶|"),
           h("button", { onclick: () => { this.board.flipped = !this.board.flipped; this.draw(); }, id: "flip" }, "Flip board")),
         h("p", {}, h("a", { href: `/api/games/${this.id}/record`, id: "export" }, "Export the record"), " · ", h("a", { href: "/" }, "New game")))));
     const inv = sessionStorage.getItem("invite:" + this.id);
@@ -212,6 +212,9 @@ class GameView {
 
   update(v) {
     if (v.error) { this.err.textContent = v.error; return; }
+    // Views come by WebSocket and as answers to requests, in either order:
+    // never go back to an older one.
+    if (this.view && (v.ply < this.view.ply || (v.ply === this.view.ply && this.view.status === "over" && v.status !== "over"))) return;
     const moved = !this.view || v.ply !== this.view.ply;
     this.view = v;
     if (moved) { this.selected = null; this.history = null; this.showPly = null; }

@@ -1,0 +1,69 @@
+// Package e2e drives the web app in a real browser (Debian's chromium,
+// headless, through chromedp): games played by clicks, two browsers and a
+// spectator, a restart in the middle of a game. Screenshots of the boards
+// are written to $MUSTER_SCREENSHOTS or the system's temporary folder.
+package e2e
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// browser starts a headless chromium; the test is skipped only when no
+// chromium is installed and MUSTER_REQUIRE_BROWSER is not set (CI sets it).
+func browser(t *testing.T) (context.Context, context.CancelFunc) {
+	t.Helper()
+	path := ""
+	for _, p := range []string{"chromium", "chromium-browser", "google-chrome"} {
+		if found, err := exec.LookPath(p); err == nil {
+			path = found
+			break
+		}
+	}
+	if path == "" {
+		if os.Getenv("MUSTER_REQUIRE_BROWSER") != "" {
+			t.Fatal("no chromium installed, and MUSTER_REQUIRE_BROWSER is set")
+		}
+		t.Skip("no chromium installed (set MUSTER_REQUIRE_BROWSER to fail instead)")
+	}
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(path),
+		chromedp.NoSandbox,
+		chromedp.Flag("disable-gpu", true),
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.WindowSize(1200, 900),
+		chromedp.UserDataDir(t.TempDir()),
+	)
+	actx, cancel1 := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancel2 := chromedp.NewContext(actx)
+	ctx, cancel3 := context.WithTimeout(ctx, 3*time.Minute)
+	return ctx, func() { cancel3(); cancel2(); cancel1() }
+}
+
+// shot saves a screenshot of the board.
+func shot(t *testing.T, ctx context.Context, name string) {
+	t.Helper()
+	dir := os.Getenv("MUSTER_SCREENSHOTS")
+	if dir == "" {
+		dir = filepath.Join(os.TempDir(), "muster-screenshots")
+	}
+	os.MkdirAll(dir, 0o755)
+	buf, err := chromedp.Run(ctx, chromedp.Screenshot(chromedp.CSS("#app")))
+	if err != nil {
+		t.Logf("screenshot %s: %v", name, err)
+		return
+	}
+	path := filepath.Join(dir, name+".png")
+	if err := os.WriteFile(path, buf, 0o644); err == nil {
+		t.Logf("screenshot: %s", path)
+	}
+}

@@ -1,0 +1,404 @@
+package e2e
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net"
+	"net/http"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/muster-games/muster/agent"
+	"github.com/muster-games/muster/game"
+	"github.com/muster-games/muster/internal/server"
+	"github.com/muster-games/muster/internal/store"
+	_ "github.com/muster-games/muster/lanrick"
+	_ "github.com/muster-games/muster/tablut"
+)
+
+// app is a running web app on a fixed address, which can be restarted on
+// the same database.
+type app struct {
+	t    *testing.T
+	db   string
+	addr string
+	st   *store.Store
+	srv  *server.Server
+	hs   *http.Server
+}
+
+func startApp(t *testing.T, db, addr string) *app {
+	t.Helper()
+	if db == "" {
+		db = filepath.Join(t.TempDir(), "muster.db")
+	}
+	if addr == "" {
+		addr = "127.0.0.1:0"
+	}
+	st, err := store.Open(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := server.DefaultConfig
+	cfg.AgentTimeout = 20 * time.Second
+	srv := server.New(st, cfg)
+	if err := srv.Resume(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	var ln net.Listener
+	for i := 0; i < 50; i++ {
+		if ln, err = net.Listen("tcp", addr); err == nil {
+			break
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := &app{t: t, db: db, addr: ln.Addr().String(), st: st, srv: srv, hs: &http.Server{Handler: srv}}
+	go a.hs.Serve(ln)
+	t.Cleanup(a.stop)
+	return a
+}
+
+func (a *app) url(path string) string { return "http://" + a.addr + path }
+
+func (a *app) stop() {
+	if a.hs == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	a.hs.Shutdown(ctx)
+	a.hs.Close()
+	a.srv.Close()
+	a.st.Close()
+	a.hs = nil
+}
+
+// pageView is the part of the server's view the tests read.
+type pageView struct {
+	ID      string   `json:"id"`
+	Spec    string   `json:"spec"`
+	Ply     int      `json:"ply"`
+	Status  string   `json:"status"`
+	Result  string   `json:"result"`
+	ToAct   *string  `json:"to_act"`
+	History []string `json:"history"`
+	Pos     string   `json:"position"`
+	Legal   []struct {
+		Text    string   `json:"text"`
+		Kind    string   `json:"kind"`
+		Squares []string `json:"squares"`
+	} `json:"legal"`
+	Board struct {
+		Men   map[string][]string `json:"men"`
+		Phase string              `json:"phase"`
+	} `json:"board"`
+}
+
+// current reads the game the page shows, through the page's own origin.
+func current(t *testing.T, ctx context.Context) pageView {
+	t.Helper()
+	raw, err := chromedp.Run(ctx, chromedp.Evaluate[string](`fetch("/api/games/" + location.pathname.slice(3)).then(r => r.text())`, chromedp.EvalAwaitPromise))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var v pageView
+	if err := json.Unmarshal([]byte(raw), &v); err != nil {
+		t.Fatalf("%v: %s", err, raw)
+	}
+	return v
+}
+
+// clickAction plays an action by clicking: the squares of a move or a
+// slide, the square of a mark, a removal or a swap, or the button of an
+// action without squares; a choice between actions on the same squares is
+// made by the buttons that appear.
+func clickAction(t *testing.T, ctx context.Context, v pageView, text string) {
+	t.Helper()
+	var squares []string
+	kind := ""
+	for _, a := range v.Legal {
+		if a.Text == text {
+			squares, kind = a.Squares, a.Kind
+		}
+	}
+	if kind == "" {
+		t.Fatalf("%s is not among the legal actions", text)
+	}
+	var steps []chromedp.Action[chromedp.Void]
+	for _, sq := range squares {
+		steps = append(steps, chromedp.Click(chromedp.CSS(fmt.Sprintf(`rect[data-sq="%s"]`, sq))))
+	}
+	if len(squares) == 0 {
+		steps = append(steps, chromedp.Click(chromedp.CSS(fmt.Sprintf(`#choices button[data-action="%s"]`, text))))
+	}
+	if err := chromedp.Do(ctx, steps...); err != nil {
+		t.Fatalf("clicking %s: %v", text, err)
+	}
+	// A choice offered (a line move and a slide, or the line of a
+	// 3-square rendezvous): pick the button.
+	same := 0
+	for _, a := range v.Legal {
+		if strings.Join(a.Squares, " ") == strings.Join(squares, " ") && (kind == "move" || kind == "slide") == (a.Kind == "move" || a.Kind == "slide") {
+			same++
+		}
+	}
+	if same > 1 && len(squares) > 0 {
+		if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(fmt.Sprintf(`#choices button[data-action="%s"]`, text)))); err != nil {
+			t.Fatalf("choosing %s: %v", text, err)
+		}
+	}
+}
+
+// waitPly waits until the page's game has moved past ply.
+func waitPast(t *testing.T, ctx context.Context, ply int) pageView {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		v := current(t, ctx)
+		if v.Ply > ply || v.Status == "over" {
+			return v
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the game did not move past ply %d", ply)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// waitMyTurn waits until side is to act (or the game is over).
+func waitMyTurn(t *testing.T, ctx context.Context, side string) pageView {
+	t.Helper()
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		v := current(t, ctx)
+		if v.Status == "over" {
+			return v
+		}
+		if v.ToAct != nil && *v.ToAct == side && len(v.Legal) > 0 {
+			// The page must show it too (its view comes by WebSocket).
+			status, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS("#status")))
+			if err == nil && strings.HasPrefix(status, "Your turn") {
+				return v
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s never came to act: %+v", side, v)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// choose picks the action a Muster agent would play in the page's
+// position (the test decides with the engine; the browser plays by clicks).
+func choose(t *testing.T, v pageView, spec string) string {
+	t.Helper()
+	g, err := game.Load(v.Spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := g.NewState()
+	if err := game.ApplyNotation(s, g.SplitActions(strings.Join(v.History, " "))); err != nil {
+		t.Fatal(err)
+	}
+	a, err := agent.New(spec, g, uint64(v.Ply))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := a.Act(context.Background(), s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s.ActionString(res.Action)
+}
+
+func newGame(t *testing.T, ctx context.Context, a *app, gameName, ruleset, opponent, level, side string) string {
+	t.Helper()
+	if err := chromedp.Do(ctx,
+		chromedp.Navigate(a.url("/")),
+		chromedp.WaitVisible(chromedp.CSS("#start")),
+		chromedp.SetValue(chromedp.CSS("#game"), gameName),
+	); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.getElementById("game").dispatchEvent(new Event("change"))`)); err != nil {
+		t.Fatal(err)
+	}
+	if err := chromedp.Do(ctx,
+		chromedp.SetValue(chromedp.CSS("#ruleset"), ruleset),
+		chromedp.SetValue(chromedp.CSS("#opponent"), opponent),
+	); err != nil {
+		t.Fatal(err)
+	}
+	// A level may be any agent spec; add it as an option if it is not one.
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](fmt.Sprintf(`(() => { const s = document.getElementById("level"); if (![...s.options].some(o => o.value === %q)) s.add(new Option(%q, %q)); s.value = %q; document.getElementById("side").value = %q; return true })()`, level, level, level, level, side))); err != nil {
+		t.Fatal(err)
+	}
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#start")), chromedp.WaitVisible(chromedp.CSS("svg.board"))); err != nil {
+		t.Fatal(err)
+	}
+	loc, err := chromedp.Run(ctx, chromedp.Location())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return loc[strings.LastIndex(loc, "/")+1:]
+}
+
+// TestTablutAgainstAgent plays a whole Tablut game against the easy agent
+// by clicks: the test's own engine (alpha-beta, depth 2) chooses, the
+// browser clicks the squares, until the game is over.
+func TestTablutAgainstAgent(t *testing.T) {
+	a := startApp(t, "", "")
+	ctx, cancel := browser(t)
+	defer cancel()
+	newGame(t, ctx, a, "tablut", "linnaeus", "ai", "easy", "defenders")
+	for moves := 0; moves < 150; moves++ {
+		v := waitMyTurn(t, ctx, "defenders")
+		if v.Status == "over" {
+			break
+		}
+		clickAction(t, ctx, v, choose(t, v, "alphabeta(depth=2)"))
+		waitPast(t, ctx, v.Ply)
+	}
+	v := current(t, ctx)
+	if v.Status != "over" {
+		t.Fatalf("the game is not over after 150 moves: %+v", v.History)
+	}
+	if err := chromedp.Do(ctx, chromedp.WaitVisible(chromedp.CSS("#status"))); err != nil {
+		t.Fatal(err)
+	}
+	status, _ := chromedp.Run(ctx, chromedp.Text(chromedp.CSS("#status")))
+	if !strings.Contains(status, "Game over") {
+		t.Fatalf("status %q", status)
+	}
+	shot(t, ctx, "tablut-against-agent")
+	t.Logf("%s after %d actions: %s", v.Result, len(v.History), strings.Join(v.History, " "))
+}
+
+// TestLanrickRendezvous plays the first 1893 rendezvous by clicks: the
+// mark, moves, end of turn, until a rendezvous is won (a man converted or
+// removed).
+func TestLanrickRendezvous(t *testing.T) {
+	a := startApp(t, "", "")
+	ctx, cancel := browser(t)
+	defer cancel()
+	newGame(t, ctx, a, "lanrick", "1893", "ai", "random", "black")
+	kinds := map[string]bool{}
+	for steps := 0; steps < 600; steps++ {
+		v := waitMyTurn(t, ctx, "black")
+		if v.Status == "over" || len(v.Board.Men["black"]) != 5 || len(v.Board.Men["white"]) != 5 {
+			break
+		}
+		text := choose(t, v, "mcts(iterations=300)")
+		for _, l := range v.Legal {
+			if l.Text == text {
+				kinds[l.Kind] = true
+			}
+		}
+		clickAction(t, ctx, v, text)
+		waitPast(t, ctx, v.Ply)
+	}
+	v := current(t, ctx)
+	if len(v.Board.Men["black"]) <= 5 && len(v.Board.Men["white"]) >= 5 && v.Status != "over" {
+		t.Fatalf("black did not win a rendezvous: %v", v.History)
+	}
+	for _, k := range []string{"mark", "move", "end"} {
+		if !kinds[k] {
+			t.Errorf("no %s was clicked (clicked: %v)", k, kinds)
+		}
+	}
+	shot(t, ctx, "lanrick-rendezvous")
+	t.Logf("%d actions: %s", len(v.History), strings.Join(v.History, " "))
+}
+
+// TestTwoBrowsersAndSpectator: a friend takes the invitation in another
+// browser, a third watches; every move appears live in all three, and the
+// watcher cannot move.
+func TestTwoBrowsersAndSpectator(t *testing.T) {
+	a := startApp(t, "", "")
+	ctx, cancel := browser(t)
+	defer cancel()
+	id := newGame(t, ctx, a, "tablut", "linnaeus", "friend", "easy", "attackers")
+	// Two more browsers with their own storage: the friend and a watcher.
+	friend, cancel2 := chromedp.NewContext(ctx, chromedp.WithNewBrowserContext())
+	defer cancel2()
+	watcher, cancel3 := chromedp.NewContext(ctx, chromedp.WithNewBrowserContext())
+	defer cancel3()
+	invite, err := chromedp.Run(ctx, chromedp.Value(chromedp.CSS("#invite-link")))
+	if err != nil || !strings.Contains(invite, "join=") {
+		t.Fatalf("invite %q %v", invite, err)
+	}
+	if err := chromedp.Do(friend, chromedp.Navigate(invite), chromedp.WaitVisible(chromedp.CSS("svg.board"))); err != nil {
+		t.Fatal(err)
+	}
+	if err := chromedp.Do(watcher, chromedp.Navigate(a.url("/g/"+id)), chromedp.WaitVisible(chromedp.CSS("#spectator"))); err != nil {
+		t.Fatal(err)
+	}
+	plays := []struct {
+		ctx  context.Context
+		side string
+		move string
+	}{{ctx, "attackers", "a4-a3"}, {friend, "defenders", "e3-d3"}, {ctx, "attackers", "a3-a2"}, {friend, "defenders", "d3-c3"}}
+	for i, p := range plays {
+		v := waitMyTurn(t, p.ctx, p.side)
+		clickAction(t, p.ctx, v, p.move)
+		// All three pages show the move in their move lists, live.
+		for _, c := range []context.Context{ctx, friend, watcher} {
+			want := fmt.Sprintf("%d. %s", i+1, p.move)
+			if _, err := chromedp.Run(c, chromedp.Poll[bool](fmt.Sprintf(`document.getElementById("moves").textContent.includes(%q)`, want), chromedp.WithPollingTimeout(10*time.Second))); err != nil {
+				t.Fatalf("move %s did not appear live: %v", want, err)
+			}
+		}
+	}
+	// The watcher's clicks do nothing.
+	if err := chromedp.Do(watcher, chromedp.Click(chromedp.CSS(`rect[data-sq="a2"]`)), chromedp.Click(chromedp.CSS(`rect[data-sq="a1"]`))); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(300 * time.Millisecond)
+	if v := current(t, watcher); v.Ply != 4 {
+		t.Fatalf("the watcher moved: ply %d", v.Ply)
+	}
+	shot(t, watcher, "two-browsers-watcher")
+}
+
+// TestRestartMidGame: the server stops in the middle of a game and starts
+// again on the same database and address; the page reconnects and the
+// game goes on.
+func TestRestartMidGame(t *testing.T) {
+	a := startApp(t, "", "")
+	ctx, cancel := browser(t)
+	defer cancel()
+	newGame(t, ctx, a, "tablut", "linnaeus", "ai", "easy", "attackers")
+	v := waitMyTurn(t, ctx, "attackers")
+	clickAction(t, ctx, v, "a4-a3")
+	v = waitMyTurn(t, ctx, "attackers")
+	if v.Ply != 2 {
+		t.Fatalf("ply %d", v.Ply)
+	}
+	db, addr := a.db, a.addr
+	a.stop()
+	b := startApp(t, db, addr)
+	_ = b
+	// The page reconnects by itself; the game is where it was.
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`document.getElementById("moves").textContent.includes("2. ")`, chromedp.WithPollingTimeout(10*time.Second))); err != nil {
+		t.Fatal(err)
+	}
+	v = waitMyTurn(t, ctx, "attackers")
+	if v.Ply != 2 || v.History[0] != "a4-a3" {
+		t.Fatalf("after the restart: %+v", v.History)
+	}
+	clickAction(t, ctx, v, choose(t, v, "alphabeta(depth=1)"))
+	v = waitPast(t, ctx, 2)
+	v = waitMyTurn(t, ctx, "attackers")
+	if v.Ply < 4 && v.Status != "over" {
+		t.Fatalf("the agent did not answer after the restart: ply %d", v.Ply)
+	}
+	shot(t, ctx, "restart")
+}
