@@ -75,9 +75,9 @@ func TestMatchLanrickChance(t *testing.T) {
 }
 
 func TestMatchErrors(t *testing.T) {
-	g := lanrick.MustLoad("1893")
+	g := lanrick.MustLoad("1879-01")
 	if _, err := Match(context.Background(), g, "alphabeta", "random", 2, 1, Options{}, nil); err == nil {
-		t.Error("alphabeta is for Tablut; want an error for Lanrick")
+		t.Error("alphabeta cannot search dice; want an error for 1879-01")
 	}
 	if _, err := Match(context.Background(), g, "mcts(speed=9)", "random", 2, 1, Options{}, nil); err == nil {
 		t.Error("unknown setting accepted")

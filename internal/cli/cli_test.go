@@ -260,8 +260,8 @@ func TestMatchCommand(t *testing.T) {
 	if _, errOut, code := run(t, "match", "tablut", "--agents", "random"); code != 2 || !strings.Contains(errOut, "two specs") {
 		t.Fatalf("one agent: %d %q", code, errOut)
 	}
-	if _, errOut, code := run(t, "match", "lanrick", "--agents", "random,alphabeta"); code != 1 || !strings.Contains(errOut, "Tablut only") {
-		t.Fatalf("alphabeta on lanrick: %d %q", code, errOut)
+	if _, errOut, code := run(t, "match", "lanrick(1879-01)", "--agents", "random,alphabeta"); code != 1 || !strings.Contains(errOut, "dice") {
+		t.Fatalf("alphabeta on the dice of 1879-01: %d %q", code, errOut)
 	}
 }
 

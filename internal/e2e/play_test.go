@@ -297,6 +297,14 @@ func TestLanrickRendezvous(t *testing.T) {
 			break
 		}
 		text := choose(t, v, "mcts(iterations=300)")
+		// End a turn early once, so that the button is tried.
+		if !kinds["end"] {
+			for _, l := range v.Legal {
+				if l.Kind == "end" {
+					text = "end"
+				}
+			}
+		}
 		for _, l := range v.Legal {
 			if l.Text == text {
 				kinds[l.Kind] = true
