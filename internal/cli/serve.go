@@ -25,6 +25,8 @@ func runServe(env *Env, args []string) error {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on")
 	db := fs.String("db", "muster.db", "SQLite database file")
+	perHour := fs.Int("games-per-hour", server.DefaultConfig.GamesPerHour, "new games one address may create an hour")
+	conns := fs.Int("conns-per-client", server.DefaultConfig.ConnsPerClient, "WebSocket connections one address may hold")
 	pos, err := flags(fs, args)
 	if err != nil {
 		return err
@@ -38,8 +40,8 @@ func runServe(env *Env, args []string) error {
 	}
 	defer st.Close()
 	srv := server.New(st, server.Config{
-		MaxBody: server.DefaultConfig.MaxBody, GamesPerHour: server.DefaultConfig.GamesPerHour,
-		ConnsPerClient: server.DefaultConfig.ConnsPerClient, ConnsPerGame: server.DefaultConfig.ConnsPerGame,
+		MaxBody: server.DefaultConfig.MaxBody, GamesPerHour: *perHour,
+		ConnsPerClient: *conns, ConnsPerGame: server.DefaultConfig.ConnsPerGame,
 		AgentTimeout: server.DefaultConfig.AgentTimeout, Log: env.Stderr,
 	})
 	defer srv.Close()

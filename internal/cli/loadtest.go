@@ -1,0 +1,39 @@
+package cli
+
+import (
+	"context"
+	"flag"
+	"fmt"
+
+	"github.com/muster-games/muster/internal/loadtest"
+)
+
+const loadtestHelp = `Plays --games games at once against a running server (muster serve), as
+browsers do: each created for two people at one screen, watched over a
+WebSocket and played with random legal actions (--actions each). It prints
+the actions per second, the latency percentiles from sending an action to
+seeing it on the WebSocket, the errors and the actions lost (accepted but
+missing from the stored game). Start the server with limits that allow the
+load, e.g. muster serve --games-per-hour 1000 --conns-per-client 1000.`
+
+func runLoadtest(env *Env, args []string) error {
+	fs := flag.NewFlagSet("loadtest", flag.ContinueOnError)
+	url := fs.String("url", "http://127.0.0.1:8080", "server address")
+	gameName := fs.String("game", "tablut", "game to play")
+	games := fs.Int("games", 20, "games at once")
+	actions := fs.Int("actions", 30, "actions per game")
+	seed := fs.Uint64("seed", 1, "random seed")
+	pos, err := flags(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 0 || *games < 1 || *actions < 1 {
+		return fmt.Errorf("%w: want --games and --actions of at least 1", errUsage)
+	}
+	rep := loadtest.Run(context.Background(), loadtest.Config{URL: *url, Game: *gameName, Games: *games, Actions: *actions, Seed: *seed})
+	fmt.Fprint(env.Stdout, rep)
+	if len(rep.Errors) > 0 || rep.Lost > 0 {
+		return fmt.Errorf("%d errors, %d actions lost", len(rep.Errors), rep.Lost)
+	}
+	return nil
+}

@@ -1,0 +1,214 @@
+// Package loadtest plays many games at once against a running Muster
+// server, over HTTP and WebSocket, as browsers do: each game is created
+// for two people at one screen, watched over a WebSocket, and played with
+// random legal actions. It measures the actions per second, the latency
+// from sending an action to seeing it come back on the WebSocket, the
+// errors, and whether any action was lost.
+package loadtest
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"net/http"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/coder/websocket"
+)
+
+// Config is a load test.
+type Config struct {
+	URL     string // the server, e.g. http://127.0.0.1:8080
+	Game    string // e.g. tablut or lanrick
+	Games   int    // games played at once
+	Actions int    // actions per game
+	Seed    uint64
+}
+
+// Report is what a load test measured.
+type Report struct {
+	Games, Actions int
+	Errors         []string
+	Lost           int // actions accepted but missing from the stored game
+	Elapsed        time.Duration
+	Latencies      []time.Duration
+}
+
+// Percentile returns the p-th percentile of the latencies.
+func (r *Report) Percentile(p float64) time.Duration {
+	if len(r.Latencies) == 0 {
+		return 0
+	}
+	l := slices.Clone(r.Latencies)
+	slices.Sort(l)
+	i := int(p / 100 * float64(len(l)-1))
+	return l[i]
+}
+
+// String writes the report, one "name: value" a line.
+func (r *Report) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "games: %d\nactions: %d\nseconds: %.2f\nactions_per_second: %.0f\n", r.Games, r.Actions, r.Elapsed.Seconds(), float64(r.Actions)/r.Elapsed.Seconds())
+	fmt.Fprintf(&b, "latency_p50_ms: %.1f\nlatency_p90_ms: %.1f\nlatency_p99_ms: %.1f\n", ms(r.Percentile(50)), ms(r.Percentile(90)), ms(r.Percentile(99)))
+	fmt.Fprintf(&b, "errors: %d\nlost: %d\n", len(r.Errors), r.Lost)
+	for i, e := range r.Errors {
+		if i == 5 {
+			fmt.Fprintf(&b, "  …\n")
+			break
+		}
+		fmt.Fprintf(&b, "  %s\n", e)
+	}
+	return b.String()
+}
+
+func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+
+type view struct {
+	Ply    int    `json:"ply"`
+	Status string `json:"status"`
+	ToAct  string `json:"to_act"`
+	Legal  []struct {
+		Text string `json:"text"`
+	} `json:"legal"`
+	Players []string `json:"players"`
+	History []string `json:"history"`
+}
+
+// Run plays the games and reports.
+func Run(ctx context.Context, cfg Config) *Report {
+	rep := &Report{}
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	start := time.Now()
+	for i := 0; i < cfg.Games; i++ {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			lat, n, lost, err := playGame(ctx, cfg, rand.New(rand.NewPCG(cfg.Seed, uint64(i))))
+			mu.Lock()
+			defer mu.Unlock()
+			rep.Latencies = append(rep.Latencies, lat...)
+			rep.Actions += n
+			rep.Lost += lost
+			rep.Games++
+			if err != nil {
+				rep.Errors = append(rep.Errors, err.Error())
+			}
+		}(i)
+	}
+	wg.Wait()
+	rep.Elapsed = time.Since(start)
+	return rep
+}
+
+func post(ctx context.Context, url string, body, out any) error {
+	b, _ := json.Marshal(body)
+	req, err := http.NewRequestWithContext(ctx, "POST", url, bytes.NewReader(b))
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return err
+	}
+	defer res.Body.Close()
+	if res.StatusCode >= 300 {
+		var e struct {
+			Error string `json:"error"`
+		}
+		json.NewDecoder(res.Body).Decode(&e)
+		return fmt.Errorf("%s: %d %s", url, res.StatusCode, e.Error)
+	}
+	return json.NewDecoder(res.Body).Decode(out)
+}
+
+// playGame creates a game for two at one screen and plays it.
+func playGame(ctx context.Context, cfg Config, rng *rand.Rand) (lat []time.Duration, played, lost int, err error) {
+	var created struct {
+		ID      string   `json:"id"`
+		Secrets []string `json:"secrets"`
+	}
+	if err := post(ctx, cfg.URL+"/api/games", map[string]string{"game": cfg.Game, "opponent": "local", "side": "random"}, &created); err != nil {
+		return nil, 0, 0, err
+	}
+	wsURL := "ws" + strings.TrimPrefix(cfg.URL, "http") + "/ws/games/" + created.ID
+	conn, _, err := websocket.Dial(ctx, wsURL, nil)
+	if err != nil {
+		return nil, 0, 0, err
+	}
+	defer conn.CloseNow()
+	conn.SetReadLimit(1 << 22)
+	views := make(chan view, 64)
+	go func() {
+		defer close(views)
+		for {
+			_, data, err := conn.Read(ctx)
+			if err != nil {
+				return
+			}
+			var v view
+			if json.Unmarshal(data, &v) == nil {
+				views <- v
+			}
+		}
+	}()
+	next := func(ply int) (view, error) {
+		timeout := time.After(10 * time.Second)
+		for {
+			select {
+			case v, ok := <-views:
+				if !ok {
+					return view{}, fmt.Errorf("game %s: the WebSocket closed", created.ID)
+				}
+				if v.Ply >= ply {
+					return v, nil
+				}
+			case <-timeout:
+				return view{}, fmt.Errorf("game %s: ply %d never came on the WebSocket", created.ID, ply)
+			}
+		}
+	}
+	v, err := next(0)
+	if err != nil {
+		return nil, 0, 0, err
+	}
+	var sent []string
+	for played < cfg.Actions && v.Status == "playing" && len(v.Legal) > 0 {
+		seat := slices.Index(v.Players, v.ToAct)
+		text := v.Legal[rng.IntN(len(v.Legal))].Text
+		t0 := time.Now()
+		var ans view
+		if err := post(ctx, cfg.URL+"/api/games/"+created.ID+"/act", map[string]any{"secret": created.Secrets[seat], "action": text, "ply": v.Ply}, &ans); err != nil {
+			return lat, played, 0, err
+		}
+		sent = append(sent, text)
+		if v, err = next(v.Ply + 1); err != nil {
+			return lat, played, 0, err
+		}
+		lat = append(lat, time.Since(t0))
+		played++
+	}
+	// Every accepted action is in the stored game.
+	req, _ := http.NewRequestWithContext(ctx, "GET", cfg.URL+"/api/games/"+created.ID, nil)
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return lat, played, 0, err
+	}
+	defer res.Body.Close()
+	var final view
+	if err := json.NewDecoder(res.Body).Decode(&final); err != nil {
+		return lat, played, 0, err
+	}
+	for i, a := range sent {
+		if i >= len(final.History) || final.History[i] != a {
+			lost++
+		}
+	}
+	return lat, played, lost, nil
+}
