@@ -31,6 +31,8 @@ type room struct {
 	// thinking is set while an agent or the dice act.
 	thinking bool
 	rng      *rand.Rand
+	// timer ends the game when the player to act runs out of time.
+	timer *time.Timer
 }
 
 // Errors of actions, shown to the player.
@@ -55,6 +57,10 @@ func newRoom(srv *Server, rec *store.Game) (*room, error) {
 		s.Apply(a)
 	}
 	r := &room{srv: srv, rec: rec, g: g, s: s, subs: map[chan []byte]struct{}{}, rng: rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 1))}
+	if rec.Clock != nil {
+		// Time does not run while the server is down.
+		rec.Clock.SinceMS = time.Now().UnixMilli()
+	}
 	for p, seat := range rec.Seats {
 		if seat.Kind == "ai" {
 			ag, err := agent.New(seat.Agent, g, uint64(time.Now().UnixNano())+uint64(p))
@@ -106,12 +112,34 @@ func (r *room) play(ctx context.Context, secret, text string, ply int) error {
 }
 
 // apply plays a legal action, stores it and tells the watchers; the room's
-// mutex is held.
+// mutex is held. With a clock, the mover's time is charged (and the game
+// lost if it ran out) and his increment added when his turn ends.
 func (r *room) apply(ctx context.Context, a game.Action) error {
 	text := r.s.ActionString(a)
 	before := len(r.rec.Actions)
+	mover := r.s.ToAct()
+	oldClock := r.rec.Clock
+	if c := r.rec.Clock; c != nil && mover >= 0 {
+		nc := *c
+		now := time.Now().UnixMilli()
+		nc.LeftMS[mover] -= now - nc.SinceMS
+		nc.SinceMS = now
+		if nc.LeftMS[mover] <= 0 {
+			nc.LeftMS[mover] = 0
+			r.rec.Clock = &nc
+			if err := r.end(ctx, r.g.PlayerName(1-mover), r.g.PlayerName(mover)+" lost on time"); err != nil {
+				r.rec.Clock = oldClock
+				return err
+			}
+			return errOver
+		}
+		r.rec.Clock = &nc
+	}
 	next := r.s.Clone()
 	next.Apply(a)
+	if c := r.rec.Clock; c != nil && mover >= 0 && next.ToAct() != mover {
+		c.LeftMS[mover] += c.IncMS
+	}
 	r.rec.Actions = append(r.rec.Actions, text)
 	r.rec.DrawOffer = -1
 	if next.IsTerminal() {
@@ -122,12 +150,50 @@ func (r *room) apply(ctx context.Context, a game.Action) error {
 	if err := r.srv.store.Update(ctx, r.rec, before); err != nil {
 		r.rec.Actions = r.rec.Actions[:before]
 		r.rec.Status, r.rec.Result, r.rec.Reason = "playing", "", ""
+		r.rec.Clock = oldClock
 		return err
 	}
 	r.s = next
 	r.broadcast()
 	r.kick()
+	r.arm()
 	return nil
+}
+
+// arm sets the timer for the player to act; the mutex is held.
+func (r *room) arm() {
+	if r.timer != nil {
+		r.timer.Stop()
+	}
+	c := r.rec.Clock
+	p := r.s.ToAct()
+	if c == nil || p < 0 || r.rec.Status != "playing" {
+		return
+	}
+	left := time.Duration(c.LeftMS[p]-(time.Now().UnixMilli()-c.SinceMS)) * time.Millisecond
+	ply := len(r.rec.Actions)
+	r.timer = time.AfterFunc(max(left, 0)+10*time.Millisecond, func() {
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		if len(r.rec.Actions) != ply || r.rec.Status != "playing" || r.srv.ctx.Err() != nil {
+			return
+		}
+		c := *r.rec.Clock
+		now := time.Now().UnixMilli()
+		c.LeftMS[p] -= now - c.SinceMS
+		c.SinceMS = now
+		if c.LeftMS[p] > 0 {
+			r.arm()
+			return
+		}
+		c.LeftMS[p] = 0
+		old := r.rec.Clock
+		r.rec.Clock = &c
+		if err := r.end(r.srv.ctx, r.g.PlayerName(1-p), r.g.PlayerName(p)+" lost on time"); err != nil {
+			r.rec.Clock = old
+			r.srv.log.Printf("game %s: %v", r.rec.ID, err)
+		}
+	})
 }
 
 // end finishes the game by resignation or agreement; the mutex is held.
@@ -271,6 +337,15 @@ type view struct {
 	Reason    string       `json:"reason,omitempty"`
 	DrawOffer int          `json:"draw_offer"`
 	Thinking  bool         `json:"thinking"`
+	Clock     *clockView   `json:"clock,omitempty"`
+}
+
+// clockView gives each player's time left now, and who is thinking.
+type clockView struct {
+	LeftMS  [2]int64 `json:"left_ms"`
+	Running int      `json:"running"` // the player whose time runs, or -1
+	BaseMS  int64    `json:"base_ms"`
+	IncMS   int64    `json:"inc_ms"`
 }
 
 type seatView struct {
@@ -300,6 +375,14 @@ func (r *room) view() view {
 	} else if p == game.Chance {
 		name := "chance"
 		v.ToAct = &name
+	}
+	if c := r.rec.Clock; c != nil {
+		cv := &clockView{LeftMS: c.LeftMS, Running: -1, BaseMS: c.BaseMS, IncMS: c.IncMS}
+		if p := r.s.ToAct(); p >= 0 && r.rec.Status == "playing" {
+			cv.Running = int(p)
+			cv.LeftMS[p] = max(0, c.LeftMS[p]-(time.Now().UnixMilli()-c.SinceMS))
+		}
+		v.Clock = cv
 	}
 	switch s := r.s.(type) {
 	case *tablut.State:

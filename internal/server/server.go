@@ -108,6 +108,7 @@ func (s *Server) Resume(ctx context.Context) error {
 		}
 		r.mu.Lock()
 		r.kick()
+		r.arm()
 		r.mu.Unlock()
 	}
 	return nil
@@ -116,6 +117,15 @@ func (s *Server) Resume(ctx context.Context) error {
 // Close stops the agents and waits for them.
 func (s *Server) Close() {
 	s.stop()
+	s.mu.Lock()
+	for _, r := range s.rooms {
+		r.mu.Lock()
+		if r.timer != nil {
+			r.timer.Stop()
+		}
+		r.mu.Unlock()
+	}
+	s.mu.Unlock()
 	s.wg.Wait()
 }
 
@@ -272,6 +282,9 @@ type createRequest struct {
 	Level    string `json:"level"`
 	// Side is the creator's player name, or "random".
 	Side string `json:"side"`
+	// Minutes and Increment (seconds) set a clock; 0 minutes: none.
+	Minutes   float64 `json:"minutes,omitempty"`
+	Increment float64 `json:"increment,omitempty"`
 }
 
 type createResponse struct {
@@ -355,6 +368,13 @@ func (s *Server) newGame(r *http.Request, req createRequest, actions []string) (
 		return createResponse{}, http.StatusBadRequest, fmt.Errorf("unknown opponent %q (known: ai, friend, local)", req.Opponent)
 	}
 	rec := &store.Game{ID: newID(), Spec: g.Spec(), Seats: seats, Owner: owner, Actions: actions, DrawOffer: -1}
+	switch {
+	case req.Minutes < 0 || req.Minutes > 600 || req.Increment < 0 || req.Increment > 600:
+		return createResponse{}, http.StatusBadRequest, errors.New("a clock is 0 to 600 minutes with 0 to 600 seconds a turn")
+	case req.Minutes > 0:
+		base := int64(req.Minutes * 60000)
+		rec.Clock = &store.Clock{BaseMS: base, IncMS: int64(req.Increment * 1000), LeftMS: [2]int64{base, base}, SinceMS: time.Now().UnixMilli()}
+	}
 	st := g.NewState()
 	for _, a := range actions {
 		x, err := st.ParseAction(a)
@@ -379,6 +399,7 @@ func (s *Server) newGame(r *http.Request, req createRequest, actions []string) (
 	}
 	room.mu.Lock()
 	room.kick()
+	room.arm()
 	room.mu.Unlock()
 	return resp, http.StatusCreated, nil
 }

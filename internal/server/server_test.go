@@ -378,3 +378,35 @@ func FuzzRequests(f *testing.F) {
 		}
 	})
 }
+
+// TestClock: a player out of time loses, by the server's timer; the
+// increment is added when a turn ends.
+func TestClock(t *testing.T) {
+	h := newHarness(t, "", testConfig())
+	var c createResponse
+	h.call("POST", "/api/games", createRequest{Game: "tablut", Opponent: "local", Side: "attackers", Minutes: 1, Increment: 2}, &c)
+	var v view
+	if code := h.call("POST", "/api/games/"+c.ID+"/act", actRequest{Secret: c.Secrets[0], Action: "a4-a3"}, &v); code != 200 {
+		t.Fatalf("move: %d", code)
+	}
+	if v.Clock == nil || v.Clock.Running != 1 || v.Clock.LeftMS[0] < 61000 || v.Clock.LeftMS[0] > 62000 {
+		t.Fatalf("clock after a quick move with a 2 s increment: %+v", v.Clock)
+	}
+	// A clock of 0.3 s runs out.
+	h.call("POST", "/api/games", createRequest{Game: "lanrick", Opponent: "local", Side: "black", Minutes: 0.005}, &c)
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		h.call("GET", "/api/games/"+c.ID, nil, &v)
+		if v.Status == "over" || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if v.Status != "over" || v.Result != "white" || !strings.Contains(v.Reason, "black lost on time") {
+		t.Fatalf("out of time: %s %s %s", v.Status, v.Result, v.Reason)
+	}
+	var e map[string]string
+	if code := h.call("POST", "/api/games", createRequest{Game: "tablut", Opponent: "local", Minutes: -1}, &e); code != 400 {
+		t.Fatalf("negative clock: %d", code)
+	}
+}

@@ -46,6 +46,18 @@ type Game struct {
 	Owner string
 	// DrawOffer is the seat that offers a draw, or -1.
 	DrawOffer int
+	// Clock is the time control, nil for none.
+	Clock *Clock
+}
+
+// Clock is a time control: each player's time left, with an increment
+// added when his turn ends.
+type Clock struct {
+	BaseMS int64    `json:"base_ms"`
+	IncMS  int64    `json:"inc_ms"`
+	LeftMS [2]int64 `json:"left_ms"`
+	// SinceMS is when the player to act began thinking (Unix ms).
+	SinceMS int64 `json:"since_ms"`
 }
 
 // ErrNotFound is returned for an unknown game id.
@@ -77,6 +89,7 @@ var migrations = []string{
 	)`,
 	`CREATE INDEX games_owner ON games(owner, created)`,
 	`ALTER TABLE games ADD COLUMN draw_offer INTEGER NOT NULL DEFAULT -1`,
+	`ALTER TABLE games ADD COLUMN clock TEXT NOT NULL DEFAULT ''`,
 }
 
 // Open opens (or creates) the database at path and brings its schema up
@@ -140,13 +153,21 @@ func (s *Store) Create(ctx context.Context, g *Game) error {
 	if g.Status == "" {
 		g.Status = "playing"
 	}
-	_, err := s.db.ExecContext(ctx, `INSERT INTO games (id, spec, created, updated, actions, seats, status, result, reason, owner, ply, draw_offer)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		g.ID, g.Spec, now.UnixMilli(), now.UnixMilli(), string(actions), string(seats), g.Status, g.Result, g.Reason, g.Owner, len(g.Actions), g.DrawOffer)
+	_, err := s.db.ExecContext(ctx, `INSERT INTO games (id, spec, created, updated, actions, seats, status, result, reason, owner, ply, draw_offer, clock)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		g.ID, g.Spec, now.UnixMilli(), now.UnixMilli(), string(actions), string(seats), g.Status, g.Result, g.Reason, g.Owner, len(g.Actions), g.DrawOffer, clockText(g.Clock))
 	if err != nil {
 		return fmt.Errorf("store: create %s: %w", g.ID, err)
 	}
 	return nil
+}
+
+func clockText(c *Clock) string {
+	if c == nil {
+		return ""
+	}
+	b, _ := json.Marshal(c)
+	return string(b)
 }
 
 func nonNil(a []string) []string {
@@ -158,7 +179,7 @@ func nonNil(a []string) []string {
 
 // Get reads a game.
 func (s *Store) Get(ctx context.Context, id string) (*Game, error) {
-	row := s.db.QueryRowContext(ctx, `SELECT id, spec, created, updated, actions, seats, status, result, reason, owner, draw_offer FROM games WHERE id = ?`, id)
+	row := s.db.QueryRowContext(ctx, `SELECT id, spec, created, updated, actions, seats, status, result, reason, owner, draw_offer, clock FROM games WHERE id = ?`, id)
 	return scan(row)
 }
 
@@ -167,8 +188,8 @@ type scanner interface{ Scan(dest ...any) error }
 func scan(row scanner) (*Game, error) {
 	var g Game
 	var created, updated int64
-	var actions, seats string
-	err := row.Scan(&g.ID, &g.Spec, &created, &updated, &actions, &seats, &g.Status, &g.Result, &g.Reason, &g.Owner, &g.DrawOffer)
+	var actions, seats, clock string
+	err := row.Scan(&g.ID, &g.Spec, &created, &updated, &actions, &seats, &g.Status, &g.Result, &g.Reason, &g.Owner, &g.DrawOffer, &clock)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, ErrNotFound
 	}
@@ -182,6 +203,12 @@ func scan(row scanner) (*Game, error) {
 	if err := json.Unmarshal([]byte(seats), &g.Seats); err != nil {
 		return nil, fmt.Errorf("store: game %s: seats: %w", g.ID, err)
 	}
+	if clock != "" {
+		g.Clock = &Clock{}
+		if err := json.Unmarshal([]byte(clock), g.Clock); err != nil {
+			return nil, fmt.Errorf("store: game %s: clock: %w", g.ID, err)
+		}
+	}
 	return &g, nil
 }
 
@@ -192,9 +219,9 @@ func (s *Store) Update(ctx context.Context, g *Game, ply int) error {
 	actions, _ := json.Marshal(nonNil(g.Actions))
 	seats, _ := json.Marshal(g.Seats)
 	g.Updated = time.Now()
-	res, err := s.db.ExecContext(ctx, `UPDATE games SET actions = ?, seats = ?, status = ?, result = ?, reason = ?, updated = ?, ply = ?, draw_offer = ?
+	res, err := s.db.ExecContext(ctx, `UPDATE games SET actions = ?, seats = ?, status = ?, result = ?, reason = ?, updated = ?, ply = ?, draw_offer = ?, clock = ?
 		WHERE id = ? AND ply = ?`,
-		string(actions), string(seats), g.Status, g.Result, g.Reason, g.Updated.UnixMilli(), len(g.Actions), g.DrawOffer, g.ID, ply)
+		string(actions), string(seats), g.Status, g.Result, g.Reason, g.Updated.UnixMilli(), len(g.Actions), g.DrawOffer, clockText(g.Clock), g.ID, ply)
 	if err != nil {
 		return fmt.Errorf("store: update %s: %w", g.ID, err)
 	}
@@ -234,7 +261,7 @@ func (s *Store) Playing(ctx context.Context) ([]string, error) {
 
 // Recent lists the latest games, newest first.
 func (s *Store) Recent(ctx context.Context, n int) ([]*Game, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT id, spec, created, updated, actions, seats, status, result, reason, owner, draw_offer FROM games ORDER BY updated DESC LIMIT ?`, n)
+	rows, err := s.db.QueryContext(ctx, `SELECT id, spec, created, updated, actions, seats, status, result, reason, owner, draw_offer, clock FROM games ORDER BY updated DESC LIMIT ?`, n)
 	if err != nil {
 		return nil, err
 	}

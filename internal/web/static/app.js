@@ -55,6 +55,8 @@ async function home() {
     h("option", { value: "friend" }, "a friend (invitation link)"),
     h("option", { value: "local" }, "two people at this screen"));
   const level = h("select", { id: "level" }, cat.levels.map((l) => h("option", { value: l, selected: l === "medium" }, l)));
+  const minutes = h("input", { id: "minutes", type: "number", min: 0, max: 600, step: 1, value: 0, size: 4 });
+  const increment = h("input", { id: "increment", type: "number", min: 0, max: 600, step: 1, value: 0, size: 4 });
   const fill = () => {
     const g = cat.games.find((x) => x.Name === gameSel.value);
     rulesetSel.replaceChildren(...g.Rulesets.map((r) => h("option", { value: r.ID, selected: r.Default }, r.ID + (r.Default ? " (default)" : ""))));
@@ -68,7 +70,7 @@ async function home() {
   const start = async () => {
     err.textContent = "";
     try {
-      const res = await api("POST", "/api/games", { game: gameSel.value, ruleset: rulesetSel.value, opponent: opponent.value, level: level.value, side: sideSel.value });
+      const res = await api("POST", "/api/games", { game: gameSel.value, ruleset: rulesetSel.value, opponent: opponent.value, level: level.value, side: sideSel.value, minutes: parseFloat(minutes.value) || 0, increment: parseFloat(increment.value) || 0 });
       if (res.secrets) res.secrets.forEach((s, i) => hold(res.id, i, s));
       else hold(res.id, res.seat, res.secret);
       if (res.invite) sessionStorage.setItem("invite:" + res.id, res.invite);
@@ -91,6 +93,7 @@ async function home() {
       h("label", {}, "Ruleset ", rulesetSel),
       h("label", {}, "Opponent ", opponent, " level ", level),
       h("label", {}, "Your side ", sideSel),
+      h("label", {}, "Clock ", minutes, " minutes each, + ", increment, " seconds a turn (0: no clock)"),
       h("button", { class: "primary", id: "start", onclick: start }, "Start")),
     err,
     h("h2", {}, "Rulesets"), list,
@@ -188,13 +191,15 @@ class GameView {
     this.boardBox = h("div", { class: "board-wrap", id: "board" });
     this.board.container = this.boardBox;
     this.status = h("div", { class: "status", id: "status", "aria-live": "polite" });
+    this.clock = h("div", { class: "clock", id: "clock" });
+    setInterval(() => this.tick(), 250);
     this.info = h("div", { class: "muted", id: "info" });
     this.choices = h("div", { class: "choices", id: "choices" });
     this.moves = h("div", { class: "moves", id: "moves" });
     this.controls = h("div", { id: "controls" });
     this.invite = h("div", { class: "invite", id: "invite" });
     app.replaceChildren(h("div", { class: "play" }, this.boardBox,
-      h("div", { class: "side" }, this.status, this.info, this.choices, this.err, this.controls, this.invite,
+      h("div", { class: "side" }, this.status, this.clock, this.info, this.choices, this.err, this.controls, this.invite,
         h("h3", {}, "Moves"), this.moves,
         h("div", {},
           h("button", { onclick: () => this.step(-Infinity), title: "to the start", id: "first" }, "|◀"),
@@ -210,6 +215,15 @@ class GameView {
     }
   }
 
+  // tick shows the clocks, counting down the running one.
+  tick() {
+    const c = this.view && this.view.clock;
+    if (!c) { this.clock.textContent = ""; return; }
+    const fmt = (ms) => { const s = Math.max(0, Math.ceil(ms / 1000)); return Math.floor(s / 60) + ":" + String(s % 60).padStart(2, "0"); };
+    const gone = Date.now() - this.received;
+    this.clock.textContent = this.view.players.map((p, i) => `${p} ${fmt(c.left_ms[i] - (c.running === i && this.view.status === "playing" ? gone : 0))}${c.running === i ? " ◀" : ""}`).join("   ");
+  }
+
   update(v) {
     if (v.error) { this.err.textContent = v.error; return; }
     // Views come by WebSocket and as answers to requests, in either order:
@@ -217,6 +231,7 @@ class GameView {
     if (this.view && (v.ply < this.view.ply || (v.ply === this.view.ply && this.view.status === "over" && v.status !== "over"))) return;
     const moved = !this.view || v.ply !== this.view.ply;
     this.view = v;
+    this.received = Date.now();
     if (moved) { this.selected = null; this.history = null; this.showPly = null; }
     this.draw();
   }
