@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/device"
+	"github.com/chromedp/chromedp/kb"
 
 	"github.com/muster-games/muster/agent"
 	"github.com/muster-games/muster/game"
@@ -409,4 +411,41 @@ func TestRestartMidGame(t *testing.T) {
 		t.Fatalf("the agent did not answer after the restart: ply %d", v.Ply)
 	}
 	shot(t, ctx, "restart")
+}
+
+// TestKeyboardAndTouch: the board is played with the keyboard (arrows move
+// a cursor, Enter picks) and by touch.
+func TestKeyboardAndTouch(t *testing.T) {
+	a := startApp(t, "", "")
+	ctx, cancel := browser(t)
+	defer cancel()
+	newGame(t, ctx, a, "tablut", "linnaeus", "local", "easy", "attackers")
+	waitMyTurn(t, ctx, "attackers")
+	// The cursor starts on e5: four left to a5, one down to a4, Enter;
+	// one down to a3, Enter: a4-a3.
+	keys := []string{"ArrowLeft", "ArrowLeft", "ArrowLeft", "ArrowLeft", "ArrowDown", "Enter", "ArrowDown", "Enter"}
+	if err := chromedp.Do(ctx, chromedp.Focus(chromedp.CSS("svg.board"))); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range keys {
+		code := map[string]string{"ArrowLeft": kb.ArrowLeft, "ArrowDown": kb.ArrowDown, "Enter": kb.Enter}[k]
+		if err := chromedp.Do(ctx, chromedp.KeyEvent(code)); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(30 * time.Millisecond)
+	}
+	v := waitPast(t, ctx, 0)
+	if len(v.History) != 1 || v.History[0] != "a4-a3" {
+		t.Fatalf("keyboard move: %v", v.History)
+	}
+	// Touch: the defenders tap e3, then d3.
+	waitMyTurn(t, ctx, "defenders")
+	if err := chromedp.Do(ctx, chromedp.Emulate(device.IPad), chromedp.Tap(chromedp.CSS(`rect[data-sq="e3"]`)), chromedp.Tap(chromedp.CSS(`rect[data-sq="d3"]`))); err != nil {
+		t.Fatal(err)
+	}
+	v = waitPast(t, ctx, 1)
+	if len(v.History) != 2 || v.History[1] != "e3-d3" {
+		t.Fatalf("touch move: %v", v.History)
+	}
+	shot(t, ctx, "keyboard-and-touch")
 }

@@ -100,8 +100,10 @@ export class Board {
     }
     if (this.cursor) ring(this.cursor, "#d9531e", 3);
     svg.addEventListener("keydown", (e) => this.key(e));
+    const hadFocus = this.svg && document.activeElement === this.svg;
     this.container.replaceChildren(svg);
     this.svg = svg;
+    if (hadFocus) svg.focus();
   }
 
   key(e) {
