@@ -33,6 +33,8 @@ type room struct {
 	rng      *rand.Rand
 	// timer ends the game when the player to act runs out of time.
 	timer *time.Timer
+	// used is when the room was last used, for evicting idle rooms.
+	used time.Time
 }
 
 // Errors of actions, shown to the player.
@@ -56,7 +58,7 @@ func newRoom(srv *Server, rec *store.Game) (*room, error) {
 		}
 		s.Apply(a)
 	}
-	r := &room{srv: srv, rec: rec, g: g, s: s, subs: map[chan []byte]struct{}{}, rng: rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 1))}
+	r := &room{srv: srv, rec: rec, g: g, s: s, subs: map[chan []byte]struct{}{}, rng: rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 1)), used: time.Now()}
 	if rec.Clock != nil {
 		// Time does not run while the server is down.
 		rec.Clock.SinceMS = time.Now().UnixMilli()
@@ -355,6 +357,7 @@ type seatView struct {
 }
 
 func (r *room) view() view {
+	r.used = time.Now()
 	v := view{
 		ID: r.rec.ID, Spec: r.g.Spec(), Game: r.g.Name(), Position: r.s.String(), History: append([]string{}, r.rec.Actions...),
 		Ply: len(r.rec.Actions), Status: r.rec.Status, Result: r.rec.Result, Reason: r.rec.Reason, DrawOffer: r.rec.DrawOffer,
@@ -418,4 +421,12 @@ func (r *room) viewJSON() []byte {
 		return []byte(`{"error":"internal"}`)
 	}
 	return b
+}
+
+// idle reports whether the room can leave memory: nobody watches, no agent
+// thinks, no clock runs, and it has not been used for a while. The mutex
+// is held.
+func (r *room) idle(after time.Duration) bool {
+	running := r.timer != nil && r.rec.Clock != nil && r.rec.Status == "playing"
+	return len(r.subs) == 0 && !r.thinking && !running && time.Since(r.used) > after
 }

@@ -90,7 +90,41 @@ func New(st *store.Store, cfg Config) *Server {
 	mux.HandleFunc("POST /api/games/{id}/draw", s.draw)
 	mux.HandleFunc("GET /ws/games/{id}", s.watch)
 	s.mux = mux
+	s.wg.Add(1)
+	go s.sweep(time.Minute, 10*time.Minute)
 	return s
+}
+
+// sweep drops idle rooms from memory every period; they are loaded again
+// from the store when needed.
+func (s *Server) sweep(period, idle time.Duration) {
+	defer s.wg.Done()
+	t := time.NewTicker(period)
+	defer t.Stop()
+	for {
+		select {
+		case <-s.ctx.Done():
+			return
+		case <-t.C:
+			s.evict(idle)
+		}
+	}
+}
+
+// evict drops the rooms idle for longer than idle and returns how many.
+func (s *Server) evict(idle time.Duration) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := 0
+	for id, r := range s.rooms {
+		r.mu.Lock()
+		if r.idle(idle) {
+			delete(s.rooms, id)
+			n++
+		}
+		r.mu.Unlock()
+	}
+	return n
 }
 
 // Resume starts the agents of the games in play whose turn is theirs (after

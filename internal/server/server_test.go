@@ -410,3 +410,19 @@ func TestClock(t *testing.T) {
 		t.Fatalf("negative clock: %d", code)
 	}
 }
+
+// TestEvict: idle rooms leave memory and come back from the store intact.
+func TestEvict(t *testing.T) {
+	h := newHarness(t, "", testConfig())
+	var c createResponse
+	h.call("POST", "/api/games", createRequest{Game: "tablut", Opponent: "local", Side: "attackers"}, &c)
+	h.call("POST", "/api/games/"+c.ID+"/act", actRequest{Secret: c.Secrets[0], Action: "a4-a3"}, nil)
+	if n := h.srv.evict(0); n != 1 {
+		t.Fatalf("evicted %d rooms, want 1", n)
+	}
+	var v view
+	h.call("GET", "/api/games/"+c.ID, nil, &v)
+	if v.Ply != 1 || v.History[0] != "a4-a3" {
+		t.Fatalf("reloaded: %+v", v)
+	}
+}
