@@ -46,7 +46,7 @@ func level(name string, g game.Game) string {
 		"easy":   "mcts(iterations=200)",
 		"medium": "mcts(iterations=2000)",
 		"hard":   "mcts(iterations=10000)",
-		"max":    "mcts(iterations=200000,threads=0)",
+		"max":    "mcts(iterations=60000,threads=0)",
 	}[name]
 }
 
