@@ -287,22 +287,16 @@ func (g *Game) Parse(text string) (*State, error) {
 					}
 				}
 			}
-		case "setter", "lost":
-			p := int8(-1)
-			switch v {
-			case "black":
-				p = Black
-			case "white":
-				p = White
-			case "-":
-			default:
-				err = fmt.Errorf("%s=%q: want black, white or -", k, v)
-			}
-			if k == "setter" {
-				s.setter = p
-			} else {
-				s.lastLoser = p
-			}
+		case "setter":
+			s.setter, err = parseOptPlayer(k, v)
+		case "lost":
+			s.lastLoser, err = parseOptPlayer(k, v)
+		case "placer":
+			s.placer, err = parseOptPlayer(k, v)
+		case "first":
+			s.first, err = parseOptPlayer(k, v)
+		case "mstart":
+			s.marshalStart, err = parseOptPlayer(k, v)
 		case "budget":
 			var n int
 			n, err = parseInt(v, 0, 12)
@@ -336,25 +330,6 @@ func (g *Game) Parse(text string) (*State, error) {
 			var n int
 			n, err = parseInt(v, 0, 30000)
 			s.noProgress = int16(n)
-		case "placer", "first", "mstart":
-			p := int8(-1)
-			switch v {
-			case "black":
-				p = Black
-			case "white":
-				p = White
-			case "-":
-			default:
-				err = fmt.Errorf("%s=%q: want black, white or -", k, v)
-			}
-			switch k {
-			case "placer":
-				s.placer = p
-			case "first":
-				s.first = p
-			default:
-				s.marshalStart = p
-			}
 		case "placed":
 			var n int
 			n, err = parseInt(v, 0, 10)
@@ -419,7 +394,7 @@ func (g *Game) Parse(text string) (*State, error) {
 	if !seen["line"] {
 		s.shape.Line = -1
 	}
-	if err := s.check(seen["mark"]); err != nil {
+	if err := s.check(); err != nil {
 		return bad("%v", err)
 	}
 	if (winner != "") != (s.phase == PhaseOver) {
@@ -444,7 +419,7 @@ func (g *Game) Parse(text string) (*State, error) {
 }
 
 // check validates a parsed position and derives the rendezvous.
-func (s *State) check(markGiven bool) error {
+func (s *State) check() error {
 	if s.moved&^(s.men[0]|s.men[1]) != 0 {
 		return fmt.Errorf("moved= names squares without men")
 	}
@@ -502,7 +477,6 @@ func (s *State) check(markGiven bool) error {
 	if s.phase == PhaseMove && s.budget == 0 && !s.over {
 		s.budget = s.budgetFor(s.toAct)
 	}
-	_ = markGiven
 	return nil
 }
 
@@ -539,6 +513,19 @@ func parseBoard(v string) ([2]Bitboard, error) {
 		}
 	}
 	return men, nil
+}
+
+// parseOptPlayer reads black, white or - (none).
+func parseOptPlayer(key, v string) (int8, error) {
+	switch v {
+	case "black":
+		return Black, nil
+	case "white":
+		return White, nil
+	case "-":
+		return -1, nil
+	}
+	return -1, fmt.Errorf("%s=%q: want black, white or -", key, v)
 }
 
 func parseInt(v string, lo, hi int) (int, error) {

@@ -8,7 +8,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"sort"
 	"strings"
 
 	"github.com/muster-games/muster/game"
@@ -194,13 +193,4 @@ func (gf *gameFlags) state(pos []string) (game.Game, game.State, error) {
 		return nil, nil, err
 	}
 	return g, s, nil
-}
-
-func sortedStrings(m map[string]uint64) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

@@ -633,18 +633,18 @@ type secretRequest struct {
 	What string `json:"what,omitempty"`
 }
 
-func (s *Server) resign(w http.ResponseWriter, r *http.Request) {
-	var req secretRequest
-	if err := s.decode(w, r, &req); err != nil {
+// seated reads a request with a seat's secret and returns the game's room,
+// locked, and the seat; it has answered with an error when the room is nil.
+func (s *Server) seated(w http.ResponseWriter, r *http.Request, req *secretRequest) (*room, int) {
+	if err := s.decode(w, r, req); err != nil {
 		writeError(w, http.StatusBadRequest, err)
-		return
+		return nil, -1
 	}
 	rm := s.roomOr404(w, r)
 	if rm == nil {
-		return
+		return nil, -1
 	}
 	rm.mu.Lock()
-	defer rm.mu.Unlock()
 	seat := rm.seatOf(req.Secret)
 	switch {
 	case seat < 0:
@@ -652,36 +652,34 @@ func (s *Server) resign(w http.ResponseWriter, r *http.Request) {
 	case rm.rec.Status == "over":
 		writeError(w, http.StatusConflict, errOver)
 	default:
-		winner := rm.g.PlayerName(game.Player(1 - seat))
-		if err := rm.end(r.Context(), winner, rm.g.PlayerName(game.Player(seat))+" resigned"); err != nil {
-			writeError(w, http.StatusInternalServerError, err)
-			return
-		}
-		writeJSON(w, http.StatusOK, rm.view())
+		return rm, seat
 	}
+	rm.mu.Unlock()
+	return nil, -1
+}
+
+func (s *Server) resign(w http.ResponseWriter, r *http.Request) {
+	var req secretRequest
+	rm, seat := s.seated(w, r, &req)
+	if rm == nil {
+		return
+	}
+	defer rm.mu.Unlock()
+	winner := rm.g.PlayerName(game.Player(1 - seat))
+	if err := rm.end(r.Context(), winner, rm.g.PlayerName(game.Player(seat))+" resigned"); err != nil {
+		writeError(w, http.StatusInternalServerError, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, rm.view())
 }
 
 func (s *Server) draw(w http.ResponseWriter, r *http.Request) {
 	var req secretRequest
-	if err := s.decode(w, r, &req); err != nil {
-		writeError(w, http.StatusBadRequest, err)
-		return
-	}
-	rm := s.roomOr404(w, r)
+	rm, seat := s.seated(w, r, &req)
 	if rm == nil {
 		return
 	}
-	rm.mu.Lock()
 	defer rm.mu.Unlock()
-	seat := rm.seatOf(req.Secret)
-	if seat < 0 {
-		writeError(w, http.StatusForbidden, errBadSecret)
-		return
-	}
-	if rm.rec.Status == "over" {
-		writeError(w, http.StatusConflict, errOver)
-		return
-	}
 	ply := len(rm.rec.Actions)
 	switch req.What {
 	case "offer":
