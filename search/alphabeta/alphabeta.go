@@ -78,11 +78,12 @@ func NewTable(n int) *Table {
 
 // data packs move (32 bits), score (24), depth (6) and flag (2).
 func pack(move game.Action, score, depth int, flag uint8) uint64 {
+	depth = min(depth, 63)
 	return uint64(move) | uint64(uint32(score)&0xFFFFFF)<<32 | uint64(depth&63)<<56 | uint64(flag)<<62
 }
 
 func unpackData(d uint64) (move game.Action, score, depth int, flag uint8) {
-	sc := int32(uint32(d>>32&0xFFFFFF) << 8 >> 8)
+	sc := int32(uint32(d>>32&0xFFFFFF)<<8) >> 8 // sign-extend the 24 bits
 	return game.Action(uint32(d)), int(sc), int(d >> 56 & 63), uint8(d >> 62)
 }
 

@@ -82,3 +82,20 @@ func pos(s *tablut.State) alphabeta.Position { return tpos{tablut.NewSearchPosit
 type tpos struct{ *tablut.SearchPosition }
 
 func (p tpos) Clone() alphabeta.Position { return tpos{p.SearchPosition.Clone()} }
+
+// TestTablePacking: scores of both signs, depths and flags survive the
+// table's packing.
+func TestTablePacking(t *testing.T) {
+	tt := alphabeta.NewTable(16)
+	for _, c := range []struct {
+		score, depth int
+		flag         uint8
+	}{{-1 << 20, 5, 1}, {1<<20 - 3, 63, 2}, {-1, 0, 3}, {12345, 9, 1}} {
+		key := uint64(c.score*7919+c.depth) | 1<<40
+		alphabeta.StoreForTest(tt, key, 77, c.score, c.depth, c.flag)
+		move, score, depth, flag, ok := alphabeta.ProbeForTest(tt, key)
+		if !ok || move != 77 || score != c.score || depth != c.depth || flag != c.flag {
+			t.Errorf("%+v came back as %d %d %d %d %v", c, move, score, depth, flag, ok)
+		}
+	}
+}
