@@ -122,12 +122,8 @@ func (r *room) apply(ctx context.Context, a game.Action) error {
 	mover := r.s.ToAct()
 	oldClock := r.rec.Clock
 	if c := r.rec.Clock; c != nil && mover >= 0 {
-		nc := *c
-		now := time.Now().UnixMilli()
-		nc.LeftMS[mover] -= now - nc.SinceMS
-		nc.SinceMS = now
-		if nc.LeftMS[mover] <= 0 {
-			nc.LeftMS[mover] = 0
+		nc := c.Charged(int(mover), time.Now().UnixMilli())
+		if nc.LeftMS[mover] == 0 {
 			r.rec.Clock = &nc
 			if err := r.end(ctx, r.g.PlayerName(1-mover), r.g.PlayerName(mover)+" lost on time"); err != nil {
 				r.rec.Clock = oldClock
@@ -180,15 +176,11 @@ func (r *room) arm() {
 		if len(r.rec.Actions) != ply || r.rec.Status != "playing" || r.srv.ctx.Err() != nil {
 			return
 		}
-		c := *r.rec.Clock
-		now := time.Now().UnixMilli()
-		c.LeftMS[p] -= now - c.SinceMS
-		c.SinceMS = now
+		c := r.rec.Clock.Charged(int(p), time.Now().UnixMilli())
 		if c.LeftMS[p] > 0 {
 			r.arm()
 			return
 		}
-		c.LeftMS[p] = 0
 		old := r.rec.Clock
 		r.rec.Clock = &c
 		if err := r.end(r.srv.ctx, r.g.PlayerName(1-p), r.g.PlayerName(p)+" lost on time"); err != nil {
@@ -383,7 +375,7 @@ func (r *room) view() view {
 		cv := &clockView{LeftMS: c.LeftMS, Running: -1, BaseMS: c.BaseMS, IncMS: c.IncMS}
 		if p := r.s.ToAct(); p >= 0 && r.rec.Status == "playing" {
 			cv.Running = int(p)
-			cv.LeftMS[p] = max(0, c.LeftMS[p]-(time.Now().UnixMilli()-c.SinceMS))
+			cv.LeftMS = c.Charged(int(p), time.Now().UnixMilli()).LeftMS
 		}
 		v.Clock = cv
 	}

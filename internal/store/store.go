@@ -60,6 +60,14 @@ type Clock struct {
 	SinceMS int64 `json:"since_ms"`
 }
 
+// Charged returns the clock with the time since SinceMS taken from player
+// p (never below zero) and SinceMS moved to now.
+func (c Clock) Charged(p int, now int64) Clock {
+	c.LeftMS[p] = max(0, c.LeftMS[p]-(now-c.SinceMS))
+	c.SinceMS = now
+	return c
+}
+
 // ErrNotFound is returned for an unknown game id.
 var ErrNotFound = errors.New("store: no such game")
 
