@@ -1,6 +1,9 @@
 package game
 
-import "io"
+import (
+	"io"
+	"strings"
+)
 
 // Record is a game record: the game, where it started, the actions in
 // notation, and tags (event, players, date, result…).
@@ -67,4 +70,19 @@ func NewRecord(start string, s State, tags ...KV) *Record {
 		replay.Apply(a)
 	}
 	return r
+}
+
+// ParseTag reads a record header line "[key:value]".
+func ParseTag(line string) (key, value string, ok bool) {
+	if !strings.HasPrefix(line, "[") || !strings.HasSuffix(line, "]") || !strings.Contains(line, ":") {
+		return "", "", false
+	}
+	key, value, _ = strings.Cut(line[1:len(line)-1], ":")
+	return key, value, true
+}
+
+// FormatTag writes a header line "[key:value]"; brackets and line breaks
+// in the value become parentheses and spaces, so that it reads back.
+func FormatTag(key, value string) string {
+	return "[" + key + ":" + strings.NewReplacer("[", "(", "]", ")", "\n", " ", "\r", " ").Replace(value) + "]"
 }

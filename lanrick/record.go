@@ -44,7 +44,7 @@ func (g *Game) WriteRecord(w io.Writer, rec *game.Record) error {
 		if kv.Key == "game" || kv.Key == "position" {
 			continue
 		}
-		fmt.Fprintf(bw, "[%s:%s]\n", kv.Key, strings.NewReplacer("[", "(", "]", ")", "\n", " ").Replace(kv.Value))
+		fmt.Fprintln(bw, game.FormatTag(kv.Key, kv.Value))
 	}
 	if rec.Start != "" {
 		fmt.Fprintf(bw, "[position:%s]\n", rec.Start)
@@ -98,10 +98,10 @@ func (g *Game) ReadRecord(rd io.Reader) (*game.Record, error) {
 		switch {
 		case text == "":
 		case strings.HasPrefix(text, "["):
-			if !strings.HasSuffix(text, "]") || !strings.Contains(text, ":") {
+			k, v, ok := game.ParseTag(text)
+			if !ok {
 				return nil, fmt.Errorf("lanrick: record line %d: %w: a tag is [key:value]", line, game.ErrSyntax)
 			}
-			k, v, _ := strings.Cut(text[1:len(text)-1], ":")
 			switch k {
 			case "game":
 				rec.Spec = v

@@ -93,7 +93,7 @@ func (g *Game) WriteRecord(w io.Writer, rec *game.Record) error {
 				v = code
 			}
 		}
-		fmt.Fprintf(bw, "[%s:%s]\n", kv.Key, strings.NewReplacer("[", "(", "]", ")", "\n", " ").Replace(v))
+		fmt.Fprintln(bw, game.FormatTag(kv.Key, v))
 	}
 	fmt.Fprintln(bw, g.OTNRules())
 	if rec.Start != "" {
@@ -129,10 +129,10 @@ func ReadRecord(rd io.Reader) (*game.Record, error) {
 		switch {
 		case text == "":
 		case strings.HasPrefix(text, "["):
-			if !strings.HasSuffix(text, "]") || !strings.Contains(text, ":") {
+			k, v, ok := game.ParseTag(text)
+			if !ok {
 				return nil, fmt.Errorf("tablut: record line %d: %w: a tag is [key:value]", line, game.ErrSyntax)
 			}
-			k, v, _ := strings.Cut(text[1:len(text)-1], ":")
 			switch k {
 			case "muster-game":
 				rec.Spec = v
