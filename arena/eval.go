@@ -51,10 +51,10 @@ type Line struct {
 	Decisions int     `json:"decisions"`
 	Branching float64 `json:"branching"`
 	// Repeats counts positions that had occurred before in the game.
-	Repeats  int    `json:"repeats"`
+	Repeats  int     `json:"repeats"`
 	Seconds  float64 `json:"seconds"`
-	Record   string `json:"record"`
-	Finished bool   `json:"finished"` // ended by the rules, not by the action limit
+	Record   string  `json:"record"`
+	Finished bool    `json:"finished"` // ended by the rules, not by the action limit
 }
 
 // job is one game of an evaluation.
