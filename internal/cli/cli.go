@@ -41,6 +41,7 @@ func init() {
 		{"tablutchallenge", "muster tablutchallenge --color white|black [--host H] [--port P] [--name N] [--time S] [--agent SPEC]", "play on a Tablut Challenge server (Bologna's ashton rules)", challengeHelp, runChallenge},
 		{"loadtest", "muster loadtest [--url U] [--game G] [--games N] [--actions N]", "play many games at once against a running server and report speed, latency and errors", loadtestHelp, runLoadtest},
 		{"eval", "muster eval --game G [--rulesets R1,R2] [--options k=v,…] --agents A,B --games N [--workers W] [--seed S] [--shard i/n] --out results.jsonl", "self-play games across rulesets for rule studies, resumable and shardable", evalHelp, runEval},
+		{"report", "muster report results.jsonl… [--html report.html] [--md report.md]", "Ludii-style metrics and plots of self-play results", reportHelp, runReport},
 		{"record", "muster record GAME [--ruleset R] --moves M  |  muster record --read FILE", "write a game record, or read and check one", recordHelp, runRecord},
 	}
 }

@@ -335,3 +335,36 @@ func TestChallengeCommand(t *testing.T) {
 		t.Fatalf("bad colour: exit %d", code)
 	}
 }
+
+// TestEvalAndReport: eval writes a line per game, resumes without playing
+// a game twice, and report reads the lines.
+func TestEvalAndReport(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "results.jsonl")
+	args := []string{"eval", "--game", "tablut", "--rulesets", "linnaeus,walker", "--agents", "random,alphabeta(depth=1)", "--games", "4", "--out", out, "--workers", "2"}
+	if _, errOut, code := run(t, args...); code != 0 {
+		t.Fatalf("eval: %d %s", code, errOut)
+	}
+	got, _, code := run(t, args...)
+	if code != 0 || !strings.Contains(got, "8 already in") {
+		t.Fatalf("resume: %d %s", code, got)
+	}
+	data, _ := os.ReadFile(out)
+	if n := strings.Count(string(data), "\n"); n != 8 {
+		t.Fatalf("%d lines, want 8", n)
+	}
+	report, errOut, code := run(t, "report", out)
+	if code != 0 || !strings.Contains(report, "tablut(walker)") || !strings.Contains(report, "branching factor") {
+		t.Fatalf("report: %d %s %s", code, report, errOut)
+	}
+	html := filepath.Join(dir, "report.html")
+	if _, errOut, code := run(t, "report", out, "--html", html); code != 0 {
+		t.Fatalf("report --html: %s", errOut)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "outcomes.svg")); err != nil {
+		t.Fatal(err)
+	}
+	if _, errOut, code := run(t, "eval", "--game", "tablut", "--agents", "random,easy", "--out", out, "--shard", "3/2"); code != 2 || !strings.Contains(errOut, "shard") {
+		t.Fatalf("bad shard: %d %s", code, errOut)
+	}
+}

@@ -1,0 +1,187 @@
+// Package metrics turns the lines of self-play evaluations (arena.Line) into
+// the Digital Ludeme Project's "reconstruction" metrics, per game string and
+// pair of agents, and draws their plots.
+package metrics
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"sort"
+	"strings"
+
+	"github.com/muster-games/muster/arena"
+	"github.com/muster-games/muster/game"
+)
+
+// Read reads result lines (JSON lines); malformed lines are errors.
+func Read(r io.Reader) ([]arena.Line, error) {
+	var out []arena.Line
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 1<<16), 1<<26)
+	n := 0
+	for sc.Scan() {
+		n++
+		if strings.TrimSpace(sc.Text()) == "" {
+			continue
+		}
+		var l arena.Line
+		if err := json.Unmarshal(sc.Bytes(), &l); err != nil {
+			return nil, fmt.Errorf("metrics: line %d: %w", n, err)
+		}
+		if l.Spec == "" {
+			return nil, fmt.Errorf("metrics: line %d has no game string", n)
+		}
+		out = append(out, l)
+	}
+	return out, sc.Err()
+}
+
+// Interval is a proportion with its 95% Wilson interval.
+type Interval struct {
+	P, Lo, Hi float64
+}
+
+// Wilson returns the proportion k/n with its 95% Wilson score interval.
+func Wilson(k, n float64) Interval {
+	if n == 0 {
+		return Interval{}
+	}
+	const z = 1.96
+	p := k / n
+	centre := (p + z*z/(2*n)) / (1 + z*z/n)
+	half := z / (1 + z*z/n) * math.Sqrt(p*(1-p)/n+z*z/(4*n*n))
+	return Interval{p, math.Max(0, centre-half), math.Min(1, centre+half)}
+}
+
+func (i Interval) String() string { return fmt.Sprintf("%.3f [%.3f, %.3f]", i.P, i.Lo, i.Hi) }
+
+// Group is the metrics of the games of one game string and pair of agents.
+type Group struct {
+	Spec    string
+	Agents  [2]string
+	Players [2]string
+	Games   int
+	// Wins of each player (side), of the player who acts first, draws.
+	PlayerWins   [2]Interval
+	FirstPlayer  string
+	FirstWins    Interval
+	AgentWins    [2]Interval // A's and B's
+	Draws        Interval
+	Balance      float64 // 1 − |player 0 wins − player 1 wins| / games
+	Completion   float64 // share of games with a winner
+	Drawishness  float64 // share of draws
+	Timeouts     float64 // share stopped by a limit: the action limit, a turn limit, no progress
+	MeanLength   float64
+	MedianLength float64
+	Lengths      []int
+	Decisions    float64 // share of actions chosen among more than one
+	Branching    float64 // mean legal actions at a player's turn
+	Repetition   float64 // share of positions seen before in the game
+	Reasons      map[string]int
+}
+
+// Summarize groups the lines by game string and agents, in order.
+func Summarize(lines []arena.Line) []*Group {
+	byKey := map[string][]arena.Line{}
+	var keys []string
+	for _, l := range lines {
+		k := l.Spec + "|" + l.Agents[0] + "|" + l.Agents[1]
+		if _, ok := byKey[k]; !ok {
+			keys = append(keys, k)
+		}
+		byKey[k] = append(byKey[k], l)
+	}
+	sort.Strings(keys)
+	var out []*Group
+	for _, k := range keys {
+		out = append(out, summarize(byKey[k]))
+	}
+	return out
+}
+
+func summarize(ls []arena.Line) *Group {
+	g := &Group{Spec: ls[0].Spec, Agents: ls[0].Agents, Games: len(ls), Reasons: map[string]int{}}
+	first := -1
+	if gm, err := game.Load(g.Spec); err == nil {
+		g.Players = [2]string{gm.PlayerName(0), gm.PlayerName(1)}
+		s := gm.NewState()
+		if p := s.ToAct(); p >= 0 {
+			first = int(p)
+			g.FirstPlayer = gm.PlayerName(p)
+		}
+	}
+	var pw [2]float64
+	var aw [2]float64
+	var draws, timeouts, decided, dec, branch, rep, length float64
+	for _, l := range ls {
+		g.Reasons[l.Reason]++
+		g.Lengths = append(g.Lengths, l.Length)
+		length += float64(l.Length)
+		if l.Length > 0 {
+			dec += float64(l.Decisions) / float64(l.Length)
+			rep += float64(l.Repeats) / float64(l.Length)
+		}
+		branch += l.Branching
+		if !l.Finished || strings.Contains(l.Reason, "limit") || strings.Contains(l.Reason, "without progress") {
+			timeouts++
+		}
+		switch {
+		case l.WinnerAgent == "":
+			draws++
+		default:
+			decided++
+			for p := 0; p < 2; p++ {
+				if l.Winner == g.Players[p] || (g.Players[p] == "" && l.Players[p] == l.WinnerAgent) {
+					pw[p]++
+				}
+			}
+			if l.WinnerAgent == "A" {
+				aw[0]++
+			} else {
+				aw[1]++
+			}
+		}
+	}
+	n := float64(len(ls))
+	for p := 0; p < 2; p++ {
+		g.PlayerWins[p] = Wilson(pw[p], n)
+		g.AgentWins[p] = Wilson(aw[p], n)
+	}
+	if first >= 0 {
+		g.FirstWins = g.PlayerWins[first]
+	}
+	g.Draws = Wilson(draws, n)
+	g.Balance = 1 - math.Abs(pw[0]-pw[1])/n
+	g.Completion = decided / n
+	g.Drawishness = draws / n
+	g.Timeouts = timeouts / n
+	g.MeanLength = length / n
+	g.Decisions = dec / n
+	g.Branching = branch / n
+	g.Repetition = rep / n
+	sorted := append([]int(nil), g.Lengths...)
+	sort.Ints(sorted)
+	if len(sorted)%2 == 1 {
+		g.MedianLength = float64(sorted[len(sorted)/2])
+	} else {
+		g.MedianLength = float64(sorted[len(sorted)/2-1]+sorted[len(sorted)/2]) / 2
+	}
+	return g
+}
+
+// Definitions are the metrics' meanings, for the report.
+var Definitions = []struct{ Name, Meaning string }{
+	{"win rate", "share of games won by each side, with its 95% Wilson interval"},
+	{"first player", "the share won by the player who acts first in the game"},
+	{"balance", "1 − |wins of the one side − wins of the other| / games (1: even)"},
+	{"completion", "share of games that end with a winner"},
+	{"drawishness", "share of games drawn"},
+	{"timeouts", "share of games stopped by a limit: the action limit, a turn limit, or the no-progress rule"},
+	{"duration", "actions per game: mean, median and distribution"},
+	{"decision moves", "share of actions chosen among more than one legal action"},
+	{"branching factor", "mean number of legal actions when a player acts"},
+	{"state repetition", "share of positions that had occurred before in the same game"},
+}

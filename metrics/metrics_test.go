@@ -1,0 +1,80 @@
+package metrics
+
+import (
+	"bytes"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/muster-games/muster/arena"
+	_ "github.com/muster-games/muster/tablut"
+)
+
+func TestWilson(t *testing.T) {
+	for _, c := range []struct {
+		k, n, lo, hi float64
+	}{{10, 20, 0.2993, 0.7007}, {20, 20, 0.8389, 1}, {0, 20, 0, 0.1611}, {31, 56, 0.4246, 0.6760}} {
+		iv := Wilson(c.k, c.n)
+		if math.Abs(iv.Lo-c.lo) > 1e-3 || math.Abs(iv.Hi-c.hi) > 1e-3 {
+			t.Errorf("Wilson(%v, %v) = %v, want [%v, %v]", c.k, c.n, iv, c.lo, c.hi)
+		}
+	}
+}
+
+// TestSummarize: the metrics of hand-made games.
+func TestSummarize(t *testing.T) {
+	mk := func(idx int, winner, agent, reason string, length, decisions, repeats int, finished bool) arena.Line {
+		players := [2]string{"A", "B"}
+		if idx%2 == 1 {
+			players = [2]string{"B", "A"}
+		}
+		return arena.Line{Spec: "tablut(linnaeus)", Index: idx, Agents: [2]string{"x", "y"}, Players: players, Winner: winner, WinnerAgent: agent,
+			Reason: reason, Length: length, Decisions: decisions, Repeats: repeats, Branching: 10, Finished: finished}
+	}
+	lines := []arena.Line{
+		mk(0, "attackers", "A", "king captured", 10, 10, 0, true),
+		mk(1, "defenders", "A", "king escaped", 20, 10, 2, true),
+		mk(2, "draw", "", "threefold repetition", 30, 15, 3, true),
+		mk(3, "draw", "", "stopped after 20000 actions", 40, 40, 0, false),
+	}
+	gs := Summarize(lines)
+	if len(gs) != 1 {
+		t.Fatalf("%d groups", len(gs))
+	}
+	g := gs[0]
+	if g.Games != 4 || g.PlayerWins[0].P != 0.25 || g.PlayerWins[1].P != 0.25 || g.AgentWins[0].P != 0.5 || g.Draws.P != 0.5 {
+		t.Fatalf("wins %+v", g)
+	}
+	if g.FirstPlayer != "attackers" || g.FirstWins.P != 0.25 || g.Balance != 1 || g.Completion != 0.5 || g.Timeouts != 0.25 {
+		t.Fatalf("first %s %v, balance %v, completion %v, timeouts %v", g.FirstPlayer, g.FirstWins, g.Balance, g.Completion, g.Timeouts)
+	}
+	if g.MeanLength != 25 || g.MedianLength != 25 || math.Abs(g.Decisions-(1+0.5+0.5+1)/4) > 1e-9 || math.Abs(g.Repetition-(0.1+0.1)/4) > 1e-9 {
+		t.Fatalf("length %v %v decisions %v repetition %v", g.MeanLength, g.MedianLength, g.Decisions, g.Repetition)
+	}
+	dir := t.TempDir()
+	plots, err := Plots(gs, dir)
+	if err != nil || len(plots) != 3 {
+		t.Fatalf("plots %v %v", plots, err)
+	}
+	for _, p := range plots {
+		if b, err := os.ReadFile(filepath.Join(dir, p)); err != nil || !bytes.Contains(b, []byte("<svg")) {
+			t.Fatalf("%s is not an SVG: %v", p, err)
+		}
+	}
+	var md, html bytes.Buffer
+	Markdown(&md, gs, plots)
+	HTML(&html, gs, plots)
+	for _, want := range []string{"balance", "state repetition", "0.250 [", "outcomes.svg", "threefold repetition: 1"} {
+		if !strings.Contains(md.String(), want) || !strings.Contains(html.String(), want) {
+			t.Errorf("report lacks %q", want)
+		}
+	}
+}
+
+func TestReadErrors(t *testing.T) {
+	if _, err := Read(strings.NewReader("{\"spec\":\"x\"}\nnot json\n")); err == nil || !strings.Contains(err.Error(), "line 2") {
+		t.Fatalf("%v", err)
+	}
+}

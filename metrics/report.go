@@ -1,0 +1,227 @@
+package metrics
+
+import (
+	"fmt"
+	"html"
+	"image/color"
+	"io"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+)
+
+// Plots draws the report's plots as SVG files in dir and returns their
+// file names: outcome shares with intervals, game lengths, and win rate
+// against search effort.
+func Plots(groups []*Group, dir string) ([]string, error) {
+	var files []string
+	if len(groups) == 0 {
+		return nil, nil
+	}
+	// Outcome shares per game string (and agents), with intervals.
+	p := plot.New()
+	p.Title.Text = "Outcomes (95% Wilson intervals)"
+	p.Y.Label.Text = "share of games"
+	p.Y.Min, p.Y.Max = 0, 1
+	var names []string
+	for i, g := range groups {
+		names = append(names, label(g, i))
+	}
+	colours := []color.Color{color.RGBA{0x2b, 0x2b, 0x2b, 255}, color.RGBA{0xb0, 0x80, 0x30, 255}, color.RGBA{0x4f, 0x8f, 0x4f, 255}}
+	for k, what := range []string{"side 1 wins", "side 2 wins", "draws"} {
+		pts := make(plotter.XYs, len(groups))
+		errs := make(plotter.YErrors, len(groups))
+		for i, g := range groups {
+			iv := g.Draws
+			if k < 2 {
+				iv = g.PlayerWins[k]
+			}
+			pts[i].X, pts[i].Y = float64(i)+float64(k-1)*0.2, iv.P
+			errs[i].Low, errs[i].High = iv.P-iv.Lo, iv.Hi-iv.P
+		}
+		sc, err := plotter.NewScatter(pts)
+		if err != nil {
+			return nil, err
+		}
+		sc.Color = colours[k]
+		sc.Radius = vg.Points(4)
+		eb, err := plotter.NewYErrorBars(struct {
+			plotter.XYer
+			plotter.YErrorer
+		}{pts, errs})
+		if err != nil {
+			return nil, err
+		}
+		eb.Color = colours[k]
+		p.Add(sc, eb)
+		p.Legend.Add(what, sc)
+	}
+	p.X.Min, p.X.Max = -0.5, float64(len(groups))-0.5
+	p.Legend.Top = true
+	p.NominalX(names...)
+	if err := save(p, dir, "outcomes.svg", 7+len(groups)); err != nil {
+		return nil, err
+	}
+	files = append(files, "outcomes.svg")
+	// Game lengths.
+	for i, g := range groups {
+		h := plot.New()
+		h.Title.Text = "Game length: " + label(g, i)
+		h.X.Label.Text = "actions"
+		h.Y.Label.Text = "games"
+		vals := make(plotter.Values, len(g.Lengths))
+		for j, n := range g.Lengths {
+			vals[j] = float64(n)
+		}
+		bins := 20
+		if len(vals) < 20 {
+			bins = max(1, len(vals))
+		}
+		hist, err := plotter.NewHist(vals, bins)
+		if err != nil {
+			return nil, err
+		}
+		h.Add(hist)
+		name := fmt.Sprintf("lengths-%d.svg", i+1)
+		if err := save(h, dir, name, 7); err != nil {
+			return nil, err
+		}
+		files = append(files, name)
+	}
+	// Win rate of A against search effort, per game string, when the
+	// results hold several agents A against one B.
+	bySpec := map[string][]*Group{}
+	for _, g := range groups {
+		bySpec[g.Spec+"|"+g.Agents[1]] = append(bySpec[g.Spec+"|"+g.Agents[1]], g)
+	}
+	e := plot.New()
+	e.Title.Text = "Win rate of agent A against its search effort"
+	e.X.Label.Text = "effort (the number in A's settings)"
+	e.Y.Label.Text = "A's score"
+	e.Y.Min, e.Y.Max = 0, 1
+	keys := make([]string, 0, len(bySpec))
+	for k := range bySpec {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		var pts plotter.XYs
+		for _, g := range bySpec[k] {
+			if x, ok := effort(g.Agents[0]); ok {
+				pts = append(pts, plotter.XY{X: x, Y: g.AgentWins[0].P + g.Draws.P/2})
+			}
+		}
+		if len(pts) == 0 {
+			continue
+		}
+		sort.Slice(pts, func(i, j int) bool { return pts[i].X < pts[j].X })
+		line, points, err := plotter.NewLinePoints(pts)
+		if err != nil {
+			return nil, err
+		}
+		e.Add(line, points)
+		e.Legend.Add(strings.Replace(k, "|", " v ", 1), line)
+	}
+	if err := save(e, dir, "effort.svg", 7); err != nil {
+		return nil, err
+	}
+	files = append(files, "effort.svg")
+	return files, nil
+}
+
+// effort reads the first number in an agent spec (iterations, depth…).
+func effort(spec string) (float64, bool) {
+	var x float64
+	for i := 0; i < len(spec); i++ {
+		if spec[i] >= '0' && spec[i] <= '9' {
+			if _, err := fmt.Sscanf(spec[i:], "%g", &x); err == nil {
+				return x, true
+			}
+		}
+	}
+	return 0, false
+}
+
+func save(p *plot.Plot, dir, name string, widthInches int) error {
+	return p.Save(vg.Length(widthInches)*vg.Inch, 4*vg.Inch, filepath.Join(dir, name))
+}
+
+func label(g *Group, i int) string {
+	return fmt.Sprintf("%d. %s", i+1, g.Spec)
+}
+
+// Markdown writes the report as Markdown; plots are linked by name.
+func Markdown(w io.Writer, groups []*Group, plots []string) {
+	fmt.Fprintf(w, "# Self-play report\n\n")
+	for i, g := range groups {
+		fmt.Fprintf(w, "## %d. %s — A = %s, B = %s, %d games\n\n", i+1, g.Spec, g.Agents[0], g.Agents[1], g.Games)
+		fmt.Fprintf(w, "| metric | value |\n|---|---|\n")
+		for _, row := range rows(g) {
+			fmt.Fprintf(w, "| %s | %s |\n", row[0], row[1])
+		}
+		fmt.Fprintln(w)
+	}
+	fmt.Fprintf(w, "## Definitions\n\n")
+	for _, d := range Definitions {
+		fmt.Fprintf(w, "* **%s**: %s\n", d.Name, d.Meaning)
+	}
+	fmt.Fprintf(w, "\n## Plots\n\n")
+	for _, p := range plots {
+		fmt.Fprintf(w, "![%s](%s)\n\n", p, p)
+	}
+}
+
+// HTML writes the report as one HTML page; plots are linked by name.
+func HTML(w io.Writer, groups []*Group, plots []string) {
+	e := html.EscapeString
+	fmt.Fprintf(w, "<!doctype html><html lang=\"en\"><meta charset=\"utf-8\"><title>Self-play report</title>\n<style>body{font-family:Georgia,serif;max-width:1000px;margin:auto;padding:1rem}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.2rem .5rem;text-align:left}</style>\n<h1>Self-play report</h1>\n")
+	for i, g := range groups {
+		fmt.Fprintf(w, "<h2>%d. %s — A = %s, B = %s, %d games</h2>\n<table>\n", i+1, e(g.Spec), e(g.Agents[0]), e(g.Agents[1]), g.Games)
+		for _, row := range rows(g) {
+			fmt.Fprintf(w, "<tr><th>%s</th><td>%s</td></tr>\n", e(row[0]), e(row[1]))
+		}
+		fmt.Fprintf(w, "</table>\n")
+	}
+	fmt.Fprintf(w, "<h2>Definitions</h2>\n<ul>\n")
+	for _, d := range Definitions {
+		fmt.Fprintf(w, "<li><b>%s</b>: %s</li>\n", e(d.Name), e(d.Meaning))
+	}
+	fmt.Fprintf(w, "</ul>\n<h2>Plots</h2>\n")
+	for _, p := range plots {
+		fmt.Fprintf(w, "<p><img src=\"%s\" alt=\"%s\" style=\"max-width:100%%\"></p>\n", e(p), e(p))
+	}
+	fmt.Fprintf(w, "</html>\n")
+}
+
+func rows(g *Group) [][2]string {
+	var out [][2]string
+	add := func(k, v string) { out = append(out, [2]string{k, v}) }
+	for p := 0; p < 2; p++ {
+		add("win rate: "+g.Players[p], g.PlayerWins[p].String())
+	}
+	if g.FirstPlayer != "" {
+		add("win rate: first player ("+g.FirstPlayer+")", g.FirstWins.String())
+	}
+	add("win rate: agent A ("+g.Agents[0]+")", g.AgentWins[0].String())
+	add("win rate: agent B ("+g.Agents[1]+")", g.AgentWins[1].String())
+	add("draws", g.Draws.String())
+	add("balance", fmt.Sprintf("%.3f", g.Balance))
+	add("completion", fmt.Sprintf("%.3f", g.Completion))
+	add("drawishness", fmt.Sprintf("%.3f", g.Drawishness))
+	add("timeouts", fmt.Sprintf("%.3f", g.Timeouts))
+	add("duration (actions)", fmt.Sprintf("mean %.1f, median %.1f", g.MeanLength, g.MedianLength))
+	add("decision moves", fmt.Sprintf("%.3f", g.Decisions))
+	add("branching factor", fmt.Sprintf("%.1f", g.Branching))
+	add("state repetition", fmt.Sprintf("%.3f", g.Repetition))
+	var reasons []string
+	for r, n := range g.Reasons {
+		reasons = append(reasons, fmt.Sprintf("%s: %d", r, n))
+	}
+	sort.Strings(reasons)
+	add("ends", strings.Join(reasons, "; "))
+	return out
+}
