@@ -27,6 +27,7 @@ func runServe(env *Env, args []string) error {
 	db := fs.String("db", "muster.db", "SQLite database file")
 	perHour := fs.Int("games-per-hour", server.DefaultConfig.GamesPerHour, "new games one address may create an hour")
 	conns := fs.Int("conns-per-client", server.DefaultConfig.ConnsPerClient, "WebSocket connections one address may hold")
+	reports := fs.String("reports", "", "a folder of reports (muster report --html) to show under /reports/")
 	pos, err := flags(fs, args)
 	if err != nil {
 		return err
@@ -42,7 +43,7 @@ func runServe(env *Env, args []string) error {
 	srv := server.New(st, server.Config{
 		MaxBody: server.DefaultConfig.MaxBody, GamesPerHour: *perHour,
 		ConnsPerClient: *conns, ConnsPerGame: server.DefaultConfig.ConnsPerGame,
-		AgentTimeout: server.DefaultConfig.AgentTimeout, Log: env.Stderr,
+		AgentTimeout: server.DefaultConfig.AgentTimeout, Log: env.Stderr, Reports: *reports,
 	})
 	defer srv.Close()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)

@@ -45,6 +45,9 @@ type Config struct {
 	AgentTimeout time.Duration
 	// Log receives the server's messages (nil: discard).
 	Log io.Writer
+	// Reports is a folder of reports (muster report --html) served under
+	// /reports/, or "" for none.
+	Reports string
 }
 
 // DefaultConfig are the limits of a public server.
@@ -89,6 +92,10 @@ func New(st *store.Store, cfg Config) *Server {
 	mux.HandleFunc("POST /api/games/{id}/resign", s.resign)
 	mux.HandleFunc("POST /api/games/{id}/draw", s.draw)
 	mux.HandleFunc("GET /ws/games/{id}", s.watch)
+	if cfg.Reports != "" {
+		// http.Dir keeps requests inside the folder.
+		mux.Handle("GET /reports/", http.StripPrefix("/reports/", http.FileServer(http.Dir(cfg.Reports))))
+	}
 	s.mux = mux
 	s.wg.Add(1)
 	go s.sweep(time.Minute, 10*time.Minute)
@@ -303,7 +310,7 @@ func (s *Server) catalogue(w http.ResponseWriter, r *http.Request) {
 		info, _ := game.Lookup(n)
 		games = append(games, info)
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"games": games, "levels": agent.Levels})
+	writeJSON(w, http.StatusOK, map[string]any{"games": games, "levels": agent.Levels, "reports": s.cfg.Reports != ""})
 }
 
 // createRequest is the body of POST /api/games.

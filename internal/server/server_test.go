@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -425,4 +426,26 @@ func TestEvict(t *testing.T) {
 	if v.Ply != 1 || v.History[0] != "a4-a3" {
 		t.Fatalf("reloaded: %+v", v)
 	}
+}
+
+// TestReports: a folder of reports is served under /reports/, and nothing
+// outside it.
+func TestReports(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "report.html"), []byte("<h1>Self-play report</h1>"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg := testConfig()
+	cfg.Reports = dir
+	h := newHarness(t, "", cfg)
+	res, err := http.Get(h.http.URL + "/reports/report.html")
+	if err != nil || res.StatusCode != 200 {
+		t.Fatalf("%v %v", err, res)
+	}
+	res.Body.Close()
+	res, _ = http.Get(h.http.URL + "/reports/../muster.db")
+	if res.StatusCode == 200 {
+		t.Fatal("a file outside the reports folder was served")
+	}
+	res.Body.Close()
 }

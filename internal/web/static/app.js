@@ -98,6 +98,7 @@ async function home() {
     err,
     h("h2", {}, "Rulesets"), list,
     h("fieldset", {}, h("legend", {}, "Import a record"), record, h("br"), h("button", { id: "import", onclick: importIt }, "Import and replay")),
+    cat.reports ? h("p", {}, h("a", { href: "/reports/", id: "reports" }, "Self-play reports: balance and metrics of every ruleset")) : null,
   );
   fill();
 }
