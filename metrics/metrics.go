@@ -80,6 +80,7 @@ type Group struct {
 	Decisions    float64 // share of actions chosen among more than one
 	Branching    float64 // mean legal actions at a player's turn
 	Repetition   float64 // share of positions seen before in the game
+	Coverage     float64 // share of squares ever occupied, mean over games (-1: unknown)
 	Reasons      map[string]int
 }
 
@@ -115,8 +116,12 @@ func summarize(ls []arena.Line) *Group {
 	}
 	var pw [2]float64
 	var aw [2]float64
-	var draws, timeouts, decided, dec, branch, rep, length float64
+	var draws, timeouts, decided, dec, branch, rep, length, cov, covN float64
 	for _, l := range ls {
+		if c := Coverage(l); c >= 0 {
+			cov += c
+			covN++
+		}
 		g.Reasons[l.Reason]++
 		g.Lengths = append(g.Lengths, l.Length)
 		length += float64(l.Length)
@@ -162,6 +167,10 @@ func summarize(ls []arena.Line) *Group {
 	g.Decisions = dec / n
 	g.Branching = branch / n
 	g.Repetition = rep / n
+	g.Coverage = -1
+	if covN > 0 {
+		g.Coverage = cov / covN
+	}
 	sorted := append([]int(nil), g.Lengths...)
 	sort.Ints(sorted)
 	if len(sorted)%2 == 1 {
@@ -184,4 +193,5 @@ var Definitions = []struct{ Name, Meaning string }{
 	{"decision moves", "share of actions chosen among more than one legal action"},
 	{"branching factor", "mean number of legal actions when a player acts"},
 	{"state repetition", "share of positions that had occurred before in the same game"},
+	{"board coverage", "share of the board's squares on which a piece stood at some time, mean over the games (replayed from the records)"},
 }

@@ -73,6 +73,18 @@ func TestSummarize(t *testing.T) {
 	}
 }
 
+// TestCoverage: the squares used in a replayed record.
+func TestCoverage(t *testing.T) {
+	l := arena.Line{Spec: "tablut(linnaeus)", Record: "[muster-game:tablut(linnaeus)]\n1. a4-a3 e3-d3\n"}
+	// The start's 25 squares, then a3 and d3.
+	if got, want := Coverage(l), 27.0/81; math.Abs(got-want) > 1e-9 {
+		t.Fatalf("coverage %v, want %v", got, want)
+	}
+	if c := Coverage(arena.Line{Spec: "tablut", Record: "1. a4-a9"}); c != -1 {
+		t.Fatalf("a bad record: %v", c)
+	}
+}
+
 func TestReadErrors(t *testing.T) {
 	if _, err := Read(strings.NewReader("{\"spec\":\"x\"}\nnot json\n")); err == nil || !strings.Contains(err.Error(), "line 2") {
 		t.Fatalf("%v", err)

@@ -217,6 +217,9 @@ func rows(g *Group) [][2]string {
 	add("decision moves", fmt.Sprintf("%.3f", g.Decisions))
 	add("branching factor", fmt.Sprintf("%.1f", g.Branching))
 	add("state repetition", fmt.Sprintf("%.3f", g.Repetition))
+	if g.Coverage >= 0 {
+		add("board coverage", fmt.Sprintf("%.3f", g.Coverage))
+	}
 	var reasons []string
 	for r, n := range g.Reasons {
 		reasons = append(reasons, fmt.Sprintf("%s: %d", r, n))
