@@ -138,8 +138,10 @@ func summarize(ls []arena.Line) *Group {
 			draws++
 		default:
 			decided++
+			// The side whose agent won (scored games name the scores in
+			// Winner, so the seats decide).
 			for p := 0; p < 2; p++ {
-				if l.Winner == g.Players[p] || (g.Players[p] == "" && l.Players[p] == l.WinnerAgent) {
+				if l.Players[p] == l.WinnerAgent {
 					pw[p]++
 				}
 			}

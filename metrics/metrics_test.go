@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/muster-games/muster/arena"
+	_ "github.com/muster-games/muster/lanrick"
 	_ "github.com/muster-games/muster/tablut"
 )
 
@@ -38,6 +39,13 @@ func TestSummarize(t *testing.T) {
 		mk(1, "defenders", "A", "king escaped", 20, 10, 2, true),
 		mk(2, "draw", "", "threefold repetition", 30, 15, 3, true),
 		mk(3, "draw", "", "stopped after 20000 actions", 40, 40, 0, false),
+	}
+	// A scored game (1879-03) names the scores: its winning side comes from
+	// the seats.
+	scored := mk(4, "black 7, white 0", "A", "black scored 7 marks", 10, 5, 0, true)
+	scored.Spec = "lanrick(1879-03)"
+	if g := Summarize([]arena.Line{scored})[0]; g.PlayerWins[0].P != 1 {
+		t.Fatalf("scored game: %+v", g.PlayerWins)
 	}
 	gs := Summarize(lines)
 	if len(gs) != 1 {
