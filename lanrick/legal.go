@@ -273,6 +273,7 @@ func (s *State) Play(a game.Action) error {
 // Apply plays a legal action without checking it.
 func (s *State) Apply(a game.Action) {
 	s.actions = append(s.actions, a)
+	s.removed, s.converted = 0, 0
 	k, x, y := unpack(a)
 	if k != kPass {
 		s.passes = 0
@@ -430,6 +431,7 @@ func (s *State) wonRendezvous(p int) {
 	}
 	// Rule 8: full; the outlying man is removed.
 	s.men[enemy] &^= out
+	s.removed |= out
 	s.progress()
 	s.lastLoser = int8(enemy)
 	if s.men[enemy].count() <= 1 {
@@ -452,6 +454,7 @@ func (s *State) convert(p int, q Square) {
 	enemy := 1 - p
 	s.men[enemy] &^= bitOf(q)
 	s.men[p] |= bitOf(q)
+	s.converted |= bitOf(q)
 	s.progress()
 	s.lastLoser = int8(enemy)
 	if s.men[enemy].count() <= 1 {

@@ -486,3 +486,23 @@ func TestDraws(t *testing.T) {
 		t.Fatalf("want a no-progress draw: %s", s.result.Reason)
 	}
 }
+
+// TestRemovalsShown: the view names the men the last action took off or
+// turned, for the board to show.
+func TestRemovalsShown(t *testing.T) {
+	g := MustLoad("1893")
+	s := position(t, g, "d5 e5 a8 b8 c8", "d3 e3 f3 d4 g4", "to=white phase=move size=9 mark=e4 setter=black opened=bw")
+	playAll(t, s, "g4-f4 x c8")
+	if v := s.View(); len(v.Converted) != 1 || v.Converted[0] != "c8" || len(v.Removed) != 0 {
+		t.Fatalf("after the conversion: %+v", v)
+	}
+	s = position(t, g, "d5 e5 d4 e4 a8", "d3 e3 f3 f4 g6", "to=white phase=move size=9 mark=e4 setter=black opened=bw")
+	playAll(t, s, "g6-f5")
+	if v := s.View(); len(v.Removed) != 1 || v.Removed[0] != "a8" {
+		t.Fatalf("after the removal: %+v", v)
+	}
+	playAll(t, s, "mark d4")
+	if v := s.View(); len(v.Removed) != 0 {
+		t.Fatalf("the next action clears it: %+v", v)
+	}
+}

@@ -172,6 +172,10 @@ type State struct {
 	// noProgress counts turns completed since the last progress.
 	noProgress int16
 
+	// removed and converted are the squares whose man the last action
+	// took off or turned (for displays only: not in the position text).
+	removed, converted Bitboard
+
 	hashes  []uint64 // the hash after every action since the last progress
 	actions []game.Action
 	over    bool

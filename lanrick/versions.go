@@ -249,6 +249,7 @@ func (s *State) oldRemove(q Square) {
 	winner := 1 - loser
 	if q >= 0 {
 		s.men[loser] &^= bitOf(q)
+		s.removed |= bitOf(q)
 	}
 	r := &s.g.Rules
 	switch r.Version {

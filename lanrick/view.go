@@ -20,6 +20,10 @@ type View struct {
 	Bonus      int                 `json:"bonus,omitempty"`
 	LastFrom   string              `json:"last_from,omitempty"`
 	LastTo     string              `json:"last_to,omitempty"`
+	// Removed and Converted are the men the last action took off or
+	// turned (Rules 7–8 of 1893, the removals of the earlier versions).
+	Removed   []string `json:"removed,omitempty"`
+	Converted []string `json:"converted,omitempty"`
 }
 
 // View describes the state for a display.
@@ -57,6 +61,12 @@ func (s *State) View() View {
 	}
 	if s.swapped != 0 {
 		v.Swap = list(s.swapped)
+	}
+	if s.removed != 0 {
+		v.Removed = list(s.removed)
+	}
+	if s.converted != 0 {
+		v.Converted = list(s.converted)
 	}
 	if s.g.Rules.Version == V1879Mar {
 		v.Scores = []int{int(s.scores[Black]), int(s.scores[White])}

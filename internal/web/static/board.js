@@ -38,7 +38,8 @@ export class Board {
     const rdv = new Set((b && b.rendezvous) || []);
     const camps = new Set((b && b.camps) || []);
     const last = new Set([b && b.last_from, b && b.last_to].filter(Boolean));
-    const captured = new Set((b && b.captured) || []);
+    const captured = new Set([...((b && b.captured) || []), ...((b && b.removed) || [])]);
+    const converted = new Set((b && b.converted) || []);
     const moved = new Set((b && b.moved) || []);
     const tset = new Set(targets || []);
     const pos = (name) => {
@@ -94,6 +95,7 @@ export class Board {
       el("rect", { x: x + 2, y: y + 2, width: cell - 4, height: cell - 4, fill: "none", stroke: colour, "stroke-width": width, "pointer-events": "none" }, svg);
     };
     if (selected) ring(selected, "#1e6fd9", 4);
+    for (const c of converted) ring(c, "#a00", 3);
     for (const t of tset) {
       const [x, y] = pos(t);
       el("circle", { cx: x + cell / 2, cy: y + cell / 2, r: 9, fill: "#1e6fd9", opacity: 0.55, "pointer-events": "none", "data-target": t }, svg);
