@@ -468,6 +468,16 @@ func (s *State) check() error {
 	if s.g.Rules.old() && s.phase == PhaseRoll && s.toAct != -1 {
 		return fmt.Errorf("phase roll has to=chance")
 	}
+	if afterWin := s.phase >= PhaseRelocate && s.phase <= PhaseMarshal || s.phase == PhaseRemove && s.g.Rules.old(); afterWin {
+		switch {
+		case s.lastLoser < 0:
+			return fmt.Errorf("phase %s needs lost= (the loser of the rendezvous)", s.phase)
+		case s.toAct < 0:
+			return fmt.Errorf("phase %s needs a player to act", s.phase)
+		case (s.phase == PhaseEqualise || s.phase == PhaseMarshal) && s.marshalStart < 0:
+			return fmt.Errorf("phase %s needs mstart= (who began the re-marshalling)", s.phase)
+		}
+	}
 	if s.toAct == -1 && s.phase != PhaseRoll {
 		return fmt.Errorf("chance acts only in phase roll")
 	}
