@@ -76,6 +76,9 @@ func FuzzParsePosition(f *testing.F) {
 	}
 	f.Add("board=8/8/8/8/8/8/8/8")
 	f.Add("board=1b2w2b/w7/8/7w/b7/8/7b/w2b2w1 phase=swap swap=a1/2 setter=black mark=d4 size=3 line=ne")
+	for _, ph := range phaseNames {
+		f.Add("board=b7/8/8/3bw3/8/8/8/7w to=black phase=" + ph + " mark=e5 setter=white placer=black placed=10 lost=white mstart=black")
+	}
 	games := map[string]*Game{}
 	for _, rs := range rulesets {
 		games[rs] = MustLoad(rs)
