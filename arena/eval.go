@@ -31,6 +31,9 @@ type EvalConfig struct {
 	// Shard i of n plays the jobs whose number is i modulo n.
 	Shard, Shards int
 	Opening       int
+	// Moves are actions played at the start of every game (a position to
+	// study), before the random opening.
+	Moves []string
 }
 
 // Line is one finished game, as written to the results file (JSON lines).
@@ -207,6 +210,9 @@ func evalOne(ctx context.Context, cfg EvalConfig, j job) (Line, error) {
 	rng := rand.New(rand.NewPCG(j.seed, 1))
 	orng := rand.New(rand.NewPCG(jobSeed(cfg.Seed, j.spec, j.index/2), 2))
 	s := g.NewState()
+	if err := game.ApplyNotation(s, cfg.Moves); err != nil {
+		return Line{}, err
+	}
 	start := time.Now()
 	l := Line{Spec: g.Spec(), Game: g.Name(), Index: j.index, Seed: j.seed, Agents: cfg.Agents}
 	seen := map[uint64]bool{}

@@ -104,3 +104,18 @@ func TestResume(t *testing.T) {
 		t.Fatalf("%d games, want 12", len(lines))
 	}
 }
+
+// TestEvalMoves: every game starts after the given actions.
+func TestEvalMoves(t *testing.T) {
+	cfg := EvalConfig{Specs: []string{"lanrick(1893)"}, Agents: [2]string{"random", "random"}, Games: 2, Seed: 1, Workers: 1,
+		Moves: []string{"mark d5", "interchange"}}
+	var b bytes.Buffer
+	if err := Eval(context.Background(), cfg, nil, &b, nil); err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range evalLines(t, b.Bytes()) {
+		if !strings.Contains(l.Record, "1. black: mark d5\n2. white: interchange") {
+			t.Fatalf("record does not start with the moves:\n%s", l.Record[:200])
+		}
+	}
+}

@@ -24,7 +24,8 @@ otherwise. Interrupt it and run the same command again: it resumes, losing
 no finished game and playing none twice. --shard i/n plays every n-th game
 from the i-th (0-based), so that shards run on many machines; their files
 merge by concatenation. Every game is seeded from --seed, its game string
-and its number, so shards and resumed runs play the same games.`
+and its number, so shards and resumed runs play the same games. --moves
+starts every game after the given actions (a position to study).`
 
 func runEval(env *Env, args []string) error {
 	fs := flag.NewFlagSet("eval", flag.ContinueOnError)
@@ -38,6 +39,7 @@ func runEval(env *Env, args []string) error {
 	shard := fs.String("shard", "0/1", "shard i/n")
 	out := fs.String("out", "", "results file (JSON lines), appended to")
 	opening := fs.Int("opening", 2, "uniformly random actions that open each pair of games")
+	moves := fs.String("moves", "", "actions played at the start of every game, before the random opening")
 	pos, err := flags(fs, args)
 	if err != nil {
 		return err
@@ -75,6 +77,7 @@ func runEval(env *Env, args []string) error {
 			return err
 		}
 		cfg.Specs = append(cfg.Specs, g.Spec())
+		cfg.Moves = g.SplitActions(*moves)
 	}
 	done, err := arena.Done(*out)
 	if err != nil {
