@@ -264,3 +264,14 @@ func FuzzReadRecord(f *testing.F) {
 		}
 	})
 }
+
+// TestViewEscapes: the view names the edge squares the king could reach
+// (his raichi/tuichu lines), for the board to draw.
+func TestViewEscapes(t *testing.T) {
+	s := setup(t, MustLoad("linnaeus"), "K c5; A a5 c9", Defenders)
+	v := s.View()
+	got := strings.Join(v.Escapes, " ")
+	if v.Routes != 1 || got != "c1" {
+		t.Fatalf("escapes %q routes %d, want c1 and 1", got, v.Routes)
+	}
+}

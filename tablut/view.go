@@ -2,16 +2,18 @@ package tablut
 
 // View is what a board display needs of a position, as plain data.
 type View struct {
-	Size      int         `json:"size"`
-	Pieces    []PieceView `json:"pieces"`
-	Castle    string      `json:"castle"`
-	Camps     []string    `json:"camps"`
-	ToMove    string      `json:"to_move"`
-	Routes    int         `json:"routes"` // the king's open lines: 1 raichi, 2+ tuichu
-	LastFrom  string      `json:"last_from,omitempty"`
-	LastTo    string      `json:"last_to,omitempty"`
-	Captured  []string    `json:"captured,omitempty"` // by the last move
-	KingTaken bool        `json:"king_taken,omitempty"`
+	Size   int         `json:"size"`
+	Pieces []PieceView `json:"pieces"`
+	Castle string      `json:"castle"`
+	Camps  []string    `json:"camps"`
+	ToMove string      `json:"to_move"`
+	Routes int         `json:"routes"` // the king's open lines: 1 raichi, 2+ tuichu
+	// Escapes are the edge squares the king could reach now.
+	Escapes   []string `json:"escapes,omitempty"`
+	LastFrom  string   `json:"last_from,omitempty"`
+	LastTo    string   `json:"last_to,omitempty"`
+	Captured  []string `json:"captured,omitempty"` // by the last move
+	KingTaken bool     `json:"king_taken,omitempty"`
 }
 
 // PieceView is one piece: "t" attacker, "T" defender, "K" king.
@@ -44,5 +46,16 @@ func (s *State) View() View {
 		}
 	}
 	v.KingTaken = s.over && s.result.Reason == "king captured"
+	if k := s.pos.king; k >= 0 && !s.over {
+		rm, fm := s.g.Rules.targets(&s.pos, k)
+		for _, f := range []int{0, Size - 1} {
+			if rm&(1<<f) != 0 {
+				v.Escapes = append(v.Escapes, sq(f, k.Rank()).String())
+			}
+			if fm&(1<<f) != 0 {
+				v.Escapes = append(v.Escapes, sq(k.File(), f).String())
+			}
+		}
+	}
 	return v
 }

@@ -89,6 +89,14 @@ export class Board {
     };
     if (v.game === "tablut" && b) for (const p of b.pieces || []) piece(p.sq, p.piece);
     if (v.game === "lanrick" && b) for (const colour of ["black", "white"]) for (const s of (b.men || {})[colour] || []) piece(s, colour);
+    // The king's open lines to the edge (raichi, tuichu).
+    const king = v.game === "tablut" && b ? (b.pieces || []).find((p) => p.piece === "K") : null;
+    if (king) {
+      for (const e of b.escapes || []) {
+        const [x1, y1] = pos(king.sq), [x2, y2] = pos(e);
+        el("line", { x1: x1 + cell / 2, y1: y1 + cell / 2, x2: x2 + cell / 2, y2: y2 + cell / 2, stroke: "#c0392b", "stroke-width": 3, "stroke-dasharray": "6 5", "pointer-events": "none", "data-escape": e }, svg);
+      }
+    }
     // Selection, targets and the keyboard cursor.
     const ring = (name, colour, width) => {
       const [x, y] = pos(name);
