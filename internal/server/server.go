@@ -15,6 +15,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"html"
 	"io"
 	"log"
 	"net"
@@ -27,6 +28,7 @@ import (
 	"github.com/coder/websocket"
 
 	"github.com/muster-games/muster/agent"
+	"github.com/muster-games/muster/docs"
 	"github.com/muster-games/muster/game"
 	"github.com/muster-games/muster/internal/store"
 	"github.com/muster-games/muster/internal/web"
@@ -92,6 +94,7 @@ func New(st *store.Store, cfg Config) *Server {
 	mux.HandleFunc("POST /api/games/{id}/resign", s.resign)
 	mux.HandleFunc("POST /api/games/{id}/draw", s.draw)
 	mux.HandleFunc("GET /ws/games/{id}", s.watch)
+	mux.HandleFunc("GET /docs/{name}", s.doc)
 	if cfg.Reports != "" {
 		// http.Dir keeps requests inside the folder.
 		mux.Handle("GET /reports/", http.StripPrefix("/reports/", http.FileServer(http.Dir(cfg.Reports))))
@@ -300,6 +303,19 @@ func (s *Server) page(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("Content-Security-Policy", "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'")
 	w.Write(web.Index())
+}
+
+// doc shows one of Muster's documents as plain text in a page.
+func (s *Server) doc(w http.ResponseWriter, r *http.Request) {
+	name := r.PathValue("name")
+	text, err := docs.Files.ReadFile(name)
+	if err != nil || strings.ContainsAny(name, "/\\") {
+		writeError(w, http.StatusNotFound, errors.New("no such document"))
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'")
+	fmt.Fprintf(w, "<!doctype html><html lang=\"en\"><meta charset=\"utf-8\"><title>%s</title><body style=\"font-family:Georgia,serif;max-width:1000px;margin:auto;padding:1rem\"><p><a href=\"/\">Muster</a></p><pre style=\"white-space:pre-wrap\">%s</pre></body></html>", html.EscapeString(name), html.EscapeString(string(text)))
 }
 
 // catalogue lists the games, their rulesets and options, and the agent

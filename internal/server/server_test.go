@@ -449,3 +449,25 @@ func TestReports(t *testing.T) {
 	}
 	res.Body.Close()
 }
+
+// TestDocs: the documents are shown, escaped; unknown names are 404.
+func TestDocs(t *testing.T) {
+	h := newHarness(t, "", testConfig())
+	res, err := http.Get(h.http.URL + "/docs/carroll.md")
+	if err != nil || res.StatusCode != 200 {
+		t.Fatalf("%v %v", err, res)
+	}
+	var b bytes.Buffer
+	b.ReadFrom(res.Body)
+	res.Body.Close()
+	if !strings.Contains(b.String(), "Q6") || strings.Contains(b.String(), "<h1>") {
+		t.Fatal("the document is not shown as escaped text")
+	}
+	for _, p := range []string{"/docs/nope.md", "/docs/..%2Fgo.mod", "/docs/docs.go"} {
+		res, _ := http.Get(h.http.URL + p)
+		if res.StatusCode != 404 {
+			t.Errorf("%s: %d", p, res.StatusCode)
+		}
+		res.Body.Close()
+	}
+}

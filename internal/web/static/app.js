@@ -130,6 +130,10 @@ async function rules(name) {
     h("ul", { class: "rulesets" }, g.Rulesets.map((r) => h("li", {}, h("strong", {}, r.ID + (r.Default ? " (default)" : "")), " — ", r.Description, h("br"), h("span", { class: "muted" }, "Source: " + r.Source)))),
     h("h2", {}, "Options"),
     h("ul", {}, g.Options.map((o) => h("li", {}, h("code", {}, o.Key), ": ", o.Description, o.Values ? " (" + o.Values.join(", ") + ")" : ""))),
+    h("p", {}, "More: ",
+      h("a", { href: `/docs/${name}.md` }, `the ${name} rulings and notation`), " · ",
+      h("a", { href: "/docs/findings.md" }, "self-play findings"), " · ",
+      name === "lanrick" ? h("a", { href: "/docs/carroll.md", id: "carroll" }, "Carroll's correspondents answered") : h("a", { href: "/docs/strength.md" }, "the agents' strength")),
     h("p", {}, h("a", { href: "/" }, "Back to the games")),
   );
 }
