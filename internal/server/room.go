@@ -253,7 +253,7 @@ func (r *room) kick() {
 func (r *room) subscribe() chan []byte {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	ch := make(chan []byte, 8)
+	ch := make(chan []byte, 1)
 	r.subs[ch] = struct{}{}
 	ch <- r.viewJSON()
 	return ch
@@ -265,14 +265,23 @@ func (r *room) unsubscribe(ch chan []byte) {
 	delete(r.subs, ch)
 }
 
-// broadcast sends the view to every watcher; a watcher too slow to take
-// it misses this one (the next view replaces it). The mutex is held.
+// broadcast sends the view to every watcher. Each view is whole, so a
+// watcher too slow to take every one gets the newest: an older view still
+// waiting is dropped in its favour, never the newest. The mutex is held.
 func (r *room) broadcast() {
 	msg := r.viewJSON()
 	for ch := range r.subs {
 		select {
 		case ch <- msg:
 		default:
+			select {
+			case <-ch: // the stale view
+			default:
+			}
+			select {
+			case ch <- msg:
+			default:
+			}
 		}
 	}
 }

@@ -471,3 +471,28 @@ func TestDocs(t *testing.T) {
 		res.Body.Close()
 	}
 }
+
+// TestSlowWatcherGetsNewest: a watcher that reads nothing while many
+// changes happen still gets the newest view when it reads.
+func TestSlowWatcherGetsNewest(t *testing.T) {
+	h := newHarness(t, "", testConfig())
+	var c createResponse
+	h.call("POST", "/api/games", createRequest{Game: "tablut", Opponent: "local", Side: "attackers"}, &c)
+	rm, err := h.srv.room(context.Background(), c.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ch := rm.subscribe()
+	defer rm.unsubscribe(ch)
+	moves := []string{"a4-a3", "e3-d3", "a3-a4", "d3-e3", "a4-a3", "e3-d3"}
+	for i, m := range moves {
+		if code := h.call("POST", "/api/games/"+c.ID+"/act", actRequest{Secret: c.Secrets[i%2], Action: m, Ply: i}, nil); code != 200 {
+			t.Fatalf("%s: %d", m, code)
+		}
+	}
+	var v view
+	json.Unmarshal(<-ch, &v)
+	if v.Ply != len(moves) {
+		t.Fatalf("the slow watcher got ply %d, want the newest %d", v.Ply, len(moves))
+	}
+}
