@@ -178,7 +178,6 @@ func squareSetOf(names string) squareSet {
 // (Foteviken).
 var (
 	startAttackers = squareSetOf("d1 e1 f1 e2 a4 a5 a6 b5 i4 i5 i6 h5 d9 e9 f9 e8")
-	startDefenders = squareSetOf("e3 e4 e6 e7 c5 d5 f5 g5")
 	centralCamps   = squareSetOf("e1 a5 i5 e9")
 )
 

@@ -84,7 +84,6 @@ type player struct {
 	rng     *rand.Rand
 	in      *bufio.Scanner
 	s       game.State
-	start   string
 	actions []game.Action
 }
 
