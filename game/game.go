@@ -37,6 +37,11 @@ type Result struct {
 	Scores []int
 	// Reason says in a few words why the game ended ("king escaped").
 	Reason string
+	// History says the result was decided by the game's history — a
+	// repeated position, a limit on turns or on turns without progress —
+	// rather than by the position alone. Exact solvers, whose tables forget
+	// the way a position was reached, treat such an ending as unknown.
+	History bool
 }
 
 // Draw reports whether the result is a draw.

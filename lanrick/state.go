@@ -367,6 +367,7 @@ func (s *State) stalled(reason string) {
 		return
 	}
 	s.finish(-1, reason)
+	s.result.History = true
 }
 
 func (s *State) finish(winner int, reason string) {

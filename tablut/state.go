@@ -323,10 +323,13 @@ func (s *State) judge(mover Side) {
 		s.end(-1, "neither side can move")
 	case r.Repetition == RepFirst && s.occurrences(s.pos.hash) >= 2:
 		s.end(-1, "repeated position")
+		s.result.History = true
 	case r.Repetition == RepThird && s.occurrences(s.pos.hash) >= 3:
 		s.end(-1, "threefold repetition")
+		s.result.History = true
 	case r.TurnLimit > 0 && len(s.actions) >= r.TurnLimit:
 		s.end(-1, fmt.Sprintf("turn limit of %d", r.TurnLimit))
+		s.result.History = true
 	case !s.hasLegalMove():
 		switch r.NoMoves {
 		case NoMovesLose:
