@@ -401,3 +401,16 @@ func (s *State) Reset(other game.State) {
 	s.hashes = append(h[:0], from.hashes...)
 	s.actions = append(a[:0], from.actions...)
 }
+
+// TurnStart reports whether the player to act is at the start of a turn
+// of man-moves, none made yet.
+func (s *State) TurnStart() bool { return s.phase == PhaseMove && !s.movedAny && !s.over }
+
+// Opening reports whether the turn is a rendezvous' 2-square opening turn.
+func (s *State) Opening() bool { return s.opening }
+
+// Budget returns the squares left in the turn.
+func (s *State) Budget() int { return int(s.budget) }
+
+// Setter returns the player who set the current mark, or -1.
+func (s *State) Setter() int { return int(s.setter) }

@@ -449,3 +449,34 @@ func TestKeyboardAndTouch(t *testing.T) {
 	}
 	shot(t, ctx, "keyboard-and-touch")
 }
+
+// TestRulesetFindingsLinks: on the Lanrick rules page every ruleset links
+// to its section of docs/carroll.md (the correspondents' questions and what
+// Muster found), and following the link by a click shows that section.
+func TestRulesetFindingsLinks(t *testing.T) {
+	a := startApp(t, "", "")
+	ctx, cancel := browser(t)
+	defer cancel()
+	if err := chromedp.Do(ctx, chromedp.Navigate(a.url("/rules/lanrick")), chromedp.WaitVisible(chromedp.CSS("a.findings"))); err != nil {
+		t.Fatal(err)
+	}
+	ids, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`[...document.querySelectorAll("a.findings")].map(a => a.dataset.ruleset)`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	info, _ := game.Lookup("lanrick")
+	if len(ids) != len(info.Rulesets) {
+		t.Fatalf("links for %v, want one for each of the %d rulesets", ids, len(info.Rulesets))
+	}
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`a.findings[data-ruleset="1893"]`)), chromedp.WaitVisible(chromedp.CSS("#ruleset-1893"))); err != nil {
+		t.Fatal(err)
+	}
+	heading, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS("#ruleset-1893")))
+	if err != nil || !strings.Contains(heading, "1893") {
+		t.Fatalf("heading %q, %v", heading, err)
+	}
+	loc, _ := chromedp.Run(ctx, chromedp.Location())
+	if !strings.HasSuffix(loc, "/docs/carroll.md#ruleset-1893") {
+		t.Fatalf("the link led to %s", loc)
+	}
+}

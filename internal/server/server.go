@@ -315,7 +315,15 @@ func (s *Server) doc(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'")
-	fmt.Fprintf(w, "<!doctype html><html lang=\"en\"><meta charset=\"utf-8\"><title>%s</title><body style=\"font-family:Georgia,serif;max-width:1000px;margin:auto;padding:1rem\"><p><a href=\"/\">Muster</a></p><pre style=\"white-space:pre-wrap\">%s</pre></body></html>", html.EscapeString(name), html.EscapeString(string(text)))
+	body := "<pre style=\"white-space:pre-wrap\">" + html.EscapeString(string(text)) + "</pre>"
+	if strings.HasSuffix(name, ".md") {
+		body = markdown(string(text))
+	}
+	fmt.Fprintf(w, "<!doctype html><html lang=\"en\"><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width\"><title>%s</title>"+
+		"<style>body{font-family:Georgia,serif;max-width:1000px;margin:auto;padding:1rem;line-height:1.45}"+
+		"table{border-collapse:collapse}td,th{border:1px solid #bbb;padding:.2rem .5rem;vertical-align:top}"+
+		"pre{background:#f4f1ea;padding:.5rem;overflow-x:auto}code{background:#f4f1ea}blockquote{border-left:3px solid #ccc;margin-left:0;padding-left:1rem;color:#444}"+
+		":target{background:#fff3c4}</style><body><p><a href=\"/\">Muster</a></p>%s</body></html>", html.EscapeString(name), body)
 }
 
 // catalogue lists the games, their rulesets and options, and the agent

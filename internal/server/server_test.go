@@ -450,7 +450,8 @@ func TestReports(t *testing.T) {
 	res.Body.Close()
 }
 
-// TestDocs: the documents are shown, escaped; unknown names are 404.
+// TestDocs: the documents are shown, rendered from Markdown with their
+// text escaped; unknown names are 404.
 func TestDocs(t *testing.T) {
 	h := newHarness(t, "", testConfig())
 	res, err := http.Get(h.http.URL + "/docs/carroll.md")
@@ -460,8 +461,15 @@ func TestDocs(t *testing.T) {
 	var b bytes.Buffer
 	b.ReadFrom(res.Body)
 	res.Body.Close()
-	if !strings.Contains(b.String(), "Q6") || strings.Contains(b.String(), "<h1>") {
-		t.Fatal("the document is not shown as escaped text")
+	if !strings.Contains(b.String(), "Q6") || strings.Contains(b.String(), "<script") {
+		t.Fatal("the document is not shown, or not escaped")
+	}
+	// Each Lanrick ruleset's page links to its section of the findings.
+	info, _ := game.Lookup("lanrick")
+	for _, r := range info.Rulesets {
+		if !strings.Contains(b.String(), `id="ruleset-`+r.ID+`"`) {
+			t.Errorf("carroll.md has no section for ruleset %s", r.ID)
+		}
 	}
 	for _, p := range []string{"/docs/nope.md", "/docs/..%2Fgo.mod", "/docs/docs.go"} {
 		res, _ := http.Get(h.http.URL + p)

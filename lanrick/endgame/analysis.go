@@ -33,10 +33,7 @@ func (ts *Tables) Marks(black, white lanrick.Bitboard, setter int, noOwnMan bool
 		mine = white
 	}
 	var out []MarkValue
-	for _, l := range Lines() {
-		if noOwnMan && mine&l.Squares != 0 {
-			continue
-		}
+	for _, l := range MarkLines(mine, noOwnMan) {
 		kept, err := ts.Opening(black, white, l.Squares, 1-setter)
 		if err != nil {
 			return nil, err
@@ -48,6 +45,18 @@ func (ts *Tables) Marks(black, white lanrick.Bitboard, setter int, noOwnMan bool
 		out = append(out, MarkValue{Line: l, Kept: kept.forSetter(), Interchanged: inter.forSetter()})
 	}
 	return out, nil
+}
+
+// MarkLines lists the lines a setter with his men on mine may choose;
+// noOwnMan applies 1899's proviso.
+func MarkLines(mine lanrick.Bitboard, noOwnMan bool) []Line {
+	var out []Line
+	for _, l := range Lines() {
+		if !noOwnMan || mine&l.Squares == 0 {
+			out = append(out, l)
+		}
+	}
+	return out
 }
 
 // forSetter turns the value of the opening turn for the player who plays

@@ -1,7 +1,9 @@
 package endgame
 
 import (
+	"bytes"
 	"context"
+	"errors"
 	"github.com/muster-games/muster/search/solve"
 	"math/bits"
 	"math/rand/v2"
@@ -13,76 +15,16 @@ import (
 	"github.com/muster-games/muster/lanrick"
 )
 
-// boardText writes men as the position format's board field.
-func boardText(black, white lanrick.Bitboard) string {
-	var b strings.Builder
-	for r := 7; r >= 0; r-- {
-		empty := 0
-		for f := 0; f < 8; f++ {
-			s := uint(r*8 + f)
-			c := byte(0)
-			switch {
-			case black&(1<<s) != 0:
-				c = 'b'
-			case white&(1<<s) != 0:
-				c = 'w'
-			}
-			if c == 0 {
-				empty++
-				continue
-			}
-			if empty > 0 {
-				b.WriteByte(byte('0' + empty))
-				empty = 0
-			}
-			b.WriteByte(c)
-		}
-		if empty > 0 {
-			b.WriteByte(byte('0' + empty))
-		}
-		if r > 0 {
-			b.WriteByte('/')
-		}
-	}
-	return b.String()
-}
-
 // state returns the rules package's position: the final rendezvous on
 // line, side to move at the start of a turn (an opening turn if asked).
 func state(t *testing.T, g *lanrick.Game, black, white lanrick.Bitboard, l Line, side int, opening bool) *lanrick.State {
 	t.Helper()
-	to, setter := "black", "white"
-	if side == 1 {
-		to, setter = "white", "black"
-	}
-	budget, opened, open := "3", "bw", "no"
-	if opening {
-		budget, opened, open = "2", "-"+to[:1], "yes"
-		if side == 0 {
-			opened = "b-"
-		}
-	}
-	text := "board=" + boardText(black, white) + " to=" + to + " phase=move rdv=5 size=3 mark=" + l.Mark.String() +
-		" line=" + strings.Fields(l.String())[1] + " setter=" + setter + " budget=" + budget + " opening=" + open +
-		" opened=" + opened
+	text := PositionText(black, white, l, side, opening)
 	s, err := g.Parse(text)
 	if err != nil {
 		t.Fatalf("%s: %v", text, err)
 	}
 	return s
-}
-
-// randomPosition places two men a side at random.
-func randomPosition(r *rand.Rand) (black, white lanrick.Bitboard) {
-	for bits.OnesCount64(uint64(black)) < 2 {
-		black |= 1 << uint(r.IntN(64))
-	}
-	for bits.OnesCount64(uint64(white)) < 2 {
-		if s := lanrick.Bitboard(1) << uint(r.IntN(64)); s&black == 0 {
-			white |= s
-		}
-	}
-	return black, white
 }
 
 // rulesTurns plays every turn of the player to move by the rules
@@ -122,7 +64,7 @@ func TestTurnsMatchRules(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	lines := Lines()
 	for n := 0; n < 400; n++ {
-		black, white := randomPosition(r)
+		black, white := RandomPosition(r)
 		l := lines[r.IntN(len(lines))]
 		side := r.IntN(2)
 		opening := n%4 == 0
@@ -219,7 +161,6 @@ func mustLine(t *testing.T, s string) Line {
 	return Line{}
 }
 
-
 // TestTableConsistent checks solved values against their definition: a
 // position's value is that of its best turn.
 func TestTableConsistent(t *testing.T) {
@@ -227,7 +168,7 @@ func TestTableConsistent(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	outcomes := map[int]int{}
 	for n := 0; n < 20000; n++ {
-		black, white := randomPosition(r)
+		black, white := RandomPosition(r)
 		side := r.IntN(2)
 		v, err := tb.Value(black, white, side)
 		if err != nil {
@@ -258,7 +199,7 @@ func TestTableAgreesWithSearch(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
 	seen := map[int]int{}
 	for tries := 0; tries < 200000 && (seen[1] < 6 || seen[2] < 4 || seen[3] < 1 || seen[-3] < 1); tries++ {
-		black, white := randomPosition(r)
+		black, white := RandomPosition(r)
 		side := r.IntN(2)
 		opening := tries%3 == 0
 		v, _ := tb.Value(black, white, side)
@@ -285,4 +226,110 @@ func TestTableAgreesWithSearch(t *testing.T) {
 		}
 	}
 	t.Logf("checked (turns: positions; negative for opening turns): %v", seen)
+}
+
+// TestFileRoundTrip writes a table, reads it back, and refuses damaged
+// files.
+func TestFileRoundTrip(t *testing.T) {
+	tb := built(t)
+	var buf bytes.Buffer
+	if err := tb.Write(&buf); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("table of %d positions in %d bytes", len(tb.d), buf.Len())
+	back, err := Read(bytes.NewReader(buf.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !back.Equal(tb) {
+		t.Fatal("the table read back differs")
+	}
+	data := buf.Bytes()
+	for _, bad := range [][]byte{nil, data[:10], data[:len(data)/2], append([]byte("x"), data...)} {
+		if _, err := Read(bytes.NewReader(bad)); err == nil {
+			t.Errorf("a damaged file of %d bytes was accepted", len(bad))
+		}
+	}
+	// A changed entry is caught by the checksum.
+	flipped := &Table{Line: tb.Line, d: append([]uint8(nil), tb.d...)}
+	flipped.d[12345] ^= 1
+	var fb bytes.Buffer
+	if err := flipped.Write(&fb); err != nil {
+		t.Fatal(err)
+	}
+	raw := fb.Bytes()
+	copy(raw[len(magic)+8:], buf.Bytes()[len(magic)+8:len(magic)+12]) // the original checksum
+	if _, err := Read(bytes.NewReader(raw)); !errors.Is(err, ErrCorrupt) {
+		t.Errorf("a changed entry under the old checksum: %v, want ErrCorrupt", err)
+	}
+}
+
+// FuzzRead feeds Read arbitrary bytes: it must return an error or a
+// table, never panic.
+func FuzzRead(f *testing.F) {
+	f.Add([]byte(magic + "\x07\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00"))
+	f.Add([]byte("garbage"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if tb, err := Read(bytes.NewReader(data)); err == nil && bits.OnesCount64(uint64(tb.Line)) != 3 {
+			t.Fatalf("accepted a table of line %x", uint64(tb.Line))
+		}
+	})
+}
+
+// TestStartsAndMarks checks the positions where the final rendezvous
+// begins and the marks offered to the setter.
+func TestStartsAndMarks(t *testing.T) {
+	starts := Arising()
+	for _, s := range starts {
+		all := s.Black | s.White
+		if bits.OnesCount64(uint64(s.Black)) != 2 || bits.OnesCount64(uint64(s.White)) != 2 || all&^lanrick.Border != 0 {
+			t.Fatalf("start %s / %s: want two men a side on border squares (the ray-ends of Def. 3)", squares(s.Black), squares(s.White))
+		}
+	}
+	// 4-square rendezvous: the marks on the 36 field squares give distinct
+	// sets except where two marks share their four ray-ends.
+	if len(starts) == 0 || len(starts)%12 != 0 {
+		t.Fatalf("%d starts: want 12 (6 ways to colour four squares × 2 setters) per rendezvous", len(starts))
+	}
+	// 1899's proviso: "provided that he, who sets it, has no man in the
+	// Rendezvous". Men on d4 and e5 rule out every line through either.
+	mine := bitsOf(t, "d4 e5")
+	all, allowed := MarkLines(mine, false), MarkLines(mine, true)
+	if len(all) != 168 {
+		t.Fatalf("1893: %d lines, want all 168", len(all))
+	}
+	through := 0
+	for _, l := range all {
+		if l.Squares&mine != 0 {
+			through++
+		}
+	}
+	if through == 0 || len(allowed) != 168-through {
+		t.Fatalf("1899: %d lines allowed, want %d", len(allowed), 168-through)
+	}
+	// The non-setter interchanges when that is better for him, and the
+	// setter takes the mark best for him after that.
+	win := func(n int) Value { return Value{Outcome: 1, Turns: n} }
+	loss := func(n int) Value { return Value{Outcome: -1, Turns: n} }
+	ms := []MarkValue{
+		{Kept: win(3), Interchanged: loss(4)},
+		{Kept: win(5), Interchanged: win(7)},
+		{Kept: loss(2), Interchanged: loss(6)},
+	}
+	c := Choose(ms)
+	if c.Without.Kept != win(3) || c.With.Chosen() != win(7) {
+		t.Errorf("choice %+v: want the quickest kept win and, with Rule 5, the mark winning either way", c)
+	}
+}
+
+func bitsOf(t *testing.T, s string) lanrick.Bitboard {
+	var b lanrick.Bitboard
+	for _, f := range strings.Fields(s) {
+		q, err := lanrick.ParseSquare(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b |= 1 << uint(q)
+	}
+	return b
 }

@@ -107,7 +107,11 @@ func (t *Table) Value(black, white lanrick.Bitboard, side int) (Value, error) {
 	return decode(t.d[index(side, uint64(black), uint64(white))]), nil
 }
 
-// Build solves the race for one line.
+// Build solves the race for one line. It runs on one goroutine over
+// arrays of its own, so it is left out of the race detector's
+// instrumentation (go:norace), which would make it ten times slower.
+//
+//go:norace
 func Build(line lanrick.Bitboard) (*Table, error) {
 	if bits.OnesCount64(uint64(line)) != 3 {
 		return nil, fmt.Errorf("endgame: a line has 3 squares, not %d", bits.OnesCount64(uint64(line)))

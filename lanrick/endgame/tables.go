@@ -9,6 +9,7 @@ import (
 	"hash/crc32"
 	"io"
 	"math/bits"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"sync"
@@ -17,7 +18,8 @@ import (
 )
 
 // Tables is the set of the 24 tables, loaded from a directory and built
-// there when missing. It is safe for concurrent use.
+// there when missing. It is safe for concurrent use; tables of different
+// lines load or build in parallel.
 type Tables struct {
 	// Dir holds one file per class of lines; empty keeps tables in memory
 	// only.
@@ -26,11 +28,17 @@ type Tables struct {
 	Progress func(line lanrick.Bitboard)
 
 	mu     sync.Mutex
-	tables map[lanrick.Bitboard]*Table
+	tables map[lanrick.Bitboard]*slot
 }
 
-// fileName names the file of the table of a canonical line.
-func fileName(line lanrick.Bitboard) string {
+type slot struct {
+	once sync.Once
+	t    *Table
+	err  error
+}
+
+// FileName names the file of the table of a canonical line.
+func FileName(line lanrick.Bitboard) string {
 	return fmt.Sprintf("lanrick-2v2-%016x.tbl", uint64(line))
 }
 
@@ -39,45 +47,50 @@ func fileName(line lanrick.Bitboard) string {
 func (ts *Tables) Table(line lanrick.Bitboard) (*Table, int, error) {
 	c, t := canonical(line)
 	ts.mu.Lock()
-	defer ts.mu.Unlock()
-	if tb := ts.tables[c]; tb != nil {
-		return tb, t, nil
-	}
 	if ts.tables == nil {
-		ts.tables = map[lanrick.Bitboard]*Table{}
+		ts.tables = map[lanrick.Bitboard]*slot{}
 	}
-	var tb *Table
+	sl := ts.tables[c]
+	if sl == nil {
+		sl = &slot{}
+		ts.tables[c] = sl
+	}
+	ts.mu.Unlock()
+	sl.once.Do(func() { sl.t, sl.err = ts.load(c) })
+	return sl.t, t, sl.err
+}
+
+// load reads the table of a canonical line from its file or builds it.
+func (ts *Tables) load(c lanrick.Bitboard) (*Table, error) {
 	if ts.Dir != "" {
-		f, err := os.Open(filepath.Join(ts.Dir, fileName(c)))
+		f, err := os.Open(filepath.Join(ts.Dir, FileName(c)))
 		if err == nil {
-			tb, err = Read(f)
+			tb, err := Read(f)
 			f.Close()
 			if err != nil {
-				return nil, 0, err
+				return nil, fmt.Errorf("%s: %w", FileName(c), err)
 			}
 			if tb.Line != c {
-				return nil, 0, fmt.Errorf("endgame: %s holds line %016x", fileName(c), uint64(tb.Line))
+				return nil, fmt.Errorf("endgame: %s holds line %016x", FileName(c), uint64(tb.Line))
 			}
+			return tb, nil
 		} else if !errors.Is(err, os.ErrNotExist) {
-			return nil, 0, err
+			return nil, err
 		}
 	}
-	if tb == nil {
-		if ts.Progress != nil {
-			ts.Progress(c)
-		}
-		var err error
-		if tb, err = Build(c); err != nil {
-			return nil, 0, err
-		}
-		if ts.Dir != "" {
-			if err := ts.save(tb); err != nil {
-				return nil, 0, err
-			}
+	if ts.Progress != nil {
+		ts.Progress(c)
+	}
+	tb, err := Build(c)
+	if err != nil {
+		return nil, err
+	}
+	if ts.Dir != "" {
+		if err := ts.save(tb); err != nil {
+			return nil, err
 		}
 	}
-	ts.tables[c] = tb
-	return tb, t, nil
+	return tb, nil
 }
 
 // save writes a table to its file (through a temporary file, renamed).
@@ -85,7 +98,7 @@ func (ts *Tables) save(tb *Table) error {
 	if err := os.MkdirAll(ts.Dir, 0o755); err != nil {
 		return err
 	}
-	name := filepath.Join(ts.Dir, fileName(tb.Line))
+	name := filepath.Join(ts.Dir, FileName(tb.Line))
 	tmp, err := os.CreateTemp(ts.Dir, "tbl-*")
 	if err != nil {
 		return err
@@ -196,19 +209,13 @@ next:
 }
 
 // The file of a table: a magic line, the line's squares, the CRC-32 of the
-// entries, then the entries packed two to a byte (they never exceed 15;
-// Build checks) and compressed with gzip.
-const magic = "muster lanrick 2v2 table v1\n"
+// entries, then the entries, a byte each, compressed with gzip (most
+// positions are won or lost within a few turns, so the bytes repeat and a
+// table of 8.1 million entries takes about 1.5 MB).
+const magic = "muster lanrick 2v2 table v2\n"
 
 // Write writes the table compactly.
 func (t *Table) Write(w io.Writer) error {
-	packed := make([]byte, (len(t.d)+1)/2)
-	for i, n := range t.d {
-		if n > 15 {
-			return fmt.Errorf("endgame: entry %d is %d, too big to pack", i, n)
-		}
-		packed[i/2] |= n << (4 * uint(i%2))
-	}
 	var hdr [12]byte
 	binary.LittleEndian.PutUint64(hdr[:8], uint64(t.Line))
 	binary.LittleEndian.PutUint32(hdr[8:], crc32.ChecksumIEEE(t.d))
@@ -222,7 +229,7 @@ func (t *Table) Write(w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if _, err := zw.Write(packed); err != nil {
+	if _, err := zw.Write(t.d); err != nil {
 		return err
 	}
 	return zw.Close()
@@ -246,16 +253,11 @@ func Read(r io.Reader) (*Table, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrCorrupt, err)
 	}
-	packed := make([]byte, stride+1)
-	n, err := io.ReadFull(zr, packed)
-	if err != io.ErrUnexpectedEOF || n != stride {
-		return nil, ErrCorrupt
-	}
 	t := &Table{Line: line, d: make([]uint8, 2*stride)}
-	for i := range t.d {
-		t.d[i] = packed[i/2] >> (4 * uint(i%2)) & 15
+	if _, err := io.ReadFull(zr, t.d); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrCorrupt, err)
 	}
-	if crc32.ChecksumIEEE(t.d) != sum {
+	if n, _ := zr.Read(make([]byte, 1)); n != 0 || crc32.ChecksumIEEE(t.d) != sum {
 		return nil, ErrCorrupt
 	}
 	return t, nil
@@ -263,3 +265,99 @@ func Read(r io.Reader) (*Table, error) {
 
 // Equal reports whether two tables hold the same line and entries.
 func (t *Table) Equal(u *Table) bool { return t.Line == u.Line && bytes.Equal(t.d, u.d) }
+
+// PositionText writes, in the lanrick position format, the start of a
+// turn of side's in the final rendezvous on line, an opening turn if
+// asked (the other player then set the mark).
+func PositionText(black, white lanrick.Bitboard, l Line, side int, opening bool) string {
+	to, setter := "black", "white"
+	if side == 1 {
+		to, setter = "white", "black"
+	}
+	budget, opened, open := "3", "bw", "no"
+	if opening {
+		budget, open, opened = "2", "yes", "b-"
+		if side == 1 {
+			opened = "-w"
+		}
+	}
+	return "board=" + boardText(black, white) + " to=" + to + " phase=move rdv=5 size=3 mark=" + l.Mark.String() +
+		" line=" + dirName(l.Dir) + " setter=" + setter + " budget=" + budget + " opening=" + open + " opened=" + opened
+}
+
+func dirName(d int) string { return [8]string{"n", "ne", "e", "se", "s", "sw", "w", "nw"}[d] }
+
+// boardText writes men as the position format's board field.
+func boardText(black, white lanrick.Bitboard) string {
+	var b []byte
+	for r := 7; r >= 0; r-- {
+		empty := 0
+		for f := 0; f < 8; f++ {
+			s := uint(r*8 + f)
+			c := byte(0)
+			switch {
+			case black&(1<<s) != 0:
+				c = 'b'
+			case white&(1<<s) != 0:
+				c = 'w'
+			}
+			if c == 0 {
+				empty++
+				continue
+			}
+			if empty > 0 {
+				b = append(b, byte('0'+empty))
+				empty = 0
+			}
+			b = append(b, c)
+		}
+		if empty > 0 {
+			b = append(b, byte('0'+empty))
+		}
+		if r > 0 {
+			b = append(b, '/')
+		}
+	}
+	return string(b)
+}
+
+// RandomPosition places two men a side at random.
+func RandomPosition(r *rand.Rand) (black, white lanrick.Bitboard) {
+	for bits.OnesCount64(uint64(black)) < 2 {
+		black |= 1 << uint(r.IntN(64))
+	}
+	for bits.OnesCount64(uint64(white)) < 2 {
+		if s := lanrick.Bitboard(1) << uint(r.IntN(64)); s&black == 0 {
+			white |= s
+		}
+	}
+	return black, white
+}
+
+// Stats counts a table's positions by value for the player to move.
+type Stats struct {
+	Wins, Losses, Draws int
+	// Longest is the most turns to the end of a won or lost position.
+	Longest int
+}
+
+// Stats counts the table's positions (two men on one square left out).
+func (t *Table) Stats() Stats {
+	var st Stats
+	for i, n := range t.d {
+		switch {
+		case n == 0:
+			rest := i % stride
+			a, b := pairSquares[rest/pairs], pairSquares[rest%pairs]
+			if (bit(a[0])|bit(a[1]))&(bit(b[0])|bit(b[1])) == 0 {
+				st.Draws++
+			}
+		case n%2 == 1:
+			st.Wins++
+		default:
+			st.Losses++
+		}
+		st.Longest = max(st.Longest, int(n))
+	}
+	return st
+}
