@@ -368,3 +368,44 @@ func TestEvalAndReport(t *testing.T) {
 		t.Fatalf("bad shard: %d %s", code, errOut)
 	}
 }
+
+// TestSolve: muster solve proves positions by search, answers the final
+// rendezvous from a table (built into a temporary folder) in agreement
+// with the search, and refuses bad command lines.
+func TestSolve(t *testing.T) {
+	out, errOut, code := run(t, "solve", "lanrick", "--ruleset", "1880-12", "--position",
+		"board=8/8/8/3b4/8/8/8/7w to=white phase=mark setter=white", "--depth", "10")
+	if code != 0 || !strings.Contains(out, "value: white to act: loss in 4 actions") || !strings.Contains(out, "line: mark ") {
+		t.Fatalf("exit %d\n%s%s", code, out, errOut)
+	}
+	// After white's a7-c7 black wins in 3 turns: the table and the search
+	// say so independently.
+	dir := t.TempDir()
+	pos := "board=7b/w7/8/8/8/8/8/b5w1 to=black phase=mark size=3 setter=black rdv=6 lost=black"
+	moves := "mark e5 ne no-interchange a7-c7"
+	out, errOut, code = run(t, "solve", "lanrick", "--position", pos, "--moves", moves, "--tables", dir)
+	if code != 0 || !strings.Contains(out, "method: endgame tables") || !strings.Contains(out, "value: black to move: win in 3 turns") ||
+		!strings.Contains(out, "best turn: ") || !strings.Contains(errOut, "building the table") {
+		t.Fatalf("exit %d\n%s%s", code, out, errOut)
+	}
+	out, errOut, code = run(t, "solve", "lanrick", "--position", pos, "--moves", moves, "--search", "--depth", "10", "--nodes", "0")
+	if code != 0 || !strings.Contains(out, "value: black to act: win in 6 actions") {
+		t.Fatalf("exit %d\n%s%s", code, out, errOut)
+	}
+	// The table is now on disk: a second call reads it instead of building.
+	if _, errOut, code = run(t, "solve", "lanrick", "--position", pos, "--moves", moves, "--tables", dir); code != 0 || strings.Contains(errOut, "building") {
+		t.Fatalf("exit %d, the table was built again: %s", code, errOut)
+	}
+	for _, args := range [][]string{
+		{"solve"},
+		{"solve", "chess"},
+		{"solve", "final", "--ruleset", "1881"},
+		{"solve", "selector", "--ruleset", "1893"},
+		{"solve", "selector", "--men", "2,1"},
+		{"solve", "lanrick", "--ruleset", "1893", "--moves", "mark z9"},
+	} {
+		if _, errOut, code := run(t, args...); code == 0 || errOut == "" {
+			t.Errorf("%v: exit %d, stderr %q: want an error", args, code, errOut)
+		}
+	}
+}

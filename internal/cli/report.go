@@ -3,10 +3,14 @@ package cli
 import (
 	"flag"
 	"fmt"
+	"math/bits"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/muster-games/muster/arena"
+	"github.com/muster-games/muster/game"
+	"github.com/muster-games/muster/lanrick"
 	"github.com/muster-games/muster/metrics"
 )
 
@@ -17,12 +21,19 @@ timeouts, duration (mean, median, distribution), decision moves, branching
 factor and state repetition, each defined in the report; with plots (SVG) of the
 outcome shares with intervals, game lengths, and win rate against search effort,
 written next to the --html or --md file. Without --html or --md it prints the
-Markdown report.`
+Markdown report.
+
+--rendezvous (Lanrick) replays every record and prints, per game string and
+agents, who won each of the first rendezvous — by colour (black acts first: he
+places first, or places all the men, or sets the first mark, by ruleset) and by
+agent — beside who won the game. A rendezvous is won where a player's men
+decrease with no man of his converted (the loser loses a man in every version).`
 
 func runReport(env *Env, args []string) error {
 	fs := flag.NewFlagSet("report", flag.ContinueOnError)
 	htmlOut := fs.String("html", "", "write an HTML report here")
 	mdOut := fs.String("md", "", "write a Markdown report here")
+	byRendezvous := fs.Bool("rendezvous", false, "Lanrick: who won each rendezvous, replayed from the records")
 	files, err := flags(fs, args)
 	if err != nil {
 		return err
@@ -45,6 +56,9 @@ func runReport(env *Env, args []string) error {
 	}
 	if len(lines) == 0 {
 		return fmt.Errorf("no games in %v", files)
+	}
+	if *byRendezvous {
+		return rendezvousReport(env, lines)
 	}
 	groups := metrics.Summarize(lines)
 	write := func(path string, html bool) error {
@@ -77,6 +91,94 @@ func runReport(env *Env, args []string) error {
 	}
 	if *htmlOut == "" && *mdOut == "" {
 		metrics.Markdown(env.Stdout, groups, nil)
+	}
+	return nil
+}
+
+// rendezvousReport replays Lanrick records and tallies the winners of the
+// first rendezvous of each game.
+func rendezvousReport(env *Env, lines []arena.Line) error {
+	type key struct{ spec, a, b string }
+	type tally struct {
+		games        int
+		byColour     [4][2]int // rendezvous 1–3, then the game: black, white
+		byAgent      [4][2]int // A, B
+		rendezvousOK [4]int    // games that reached the end of rendezvous k
+	}
+	var order []key
+	tallies := map[key]*tally{}
+	for _, l := range lines {
+		if l.Game != "lanrick" {
+			continue
+		}
+		k := key{l.Spec, l.Agents[0], l.Agents[1]}
+		t := tallies[k]
+		if t == nil {
+			t = &tally{}
+			tallies[k] = t
+			order = append(order, k)
+		}
+		t.games++
+		g, err := game.Load(l.Spec)
+		if err != nil {
+			return err
+		}
+		rc, ok := g.(game.Recorder)
+		if !ok {
+			return fmt.Errorf("%s: no record format", l.Spec)
+		}
+		rec, err := rc.ReadRecord(strings.NewReader(l.Record))
+		if err != nil {
+			return fmt.Errorf("game %d: %w", l.Index, err)
+		}
+		agentOf := func(colour int) int { // players[colour] is "A" or "B"
+			if l.Players[colour] == "A" {
+				return 0
+			}
+			return 1
+		}
+		s := g.NewState().(*lanrick.State)
+		if rec.Start != "" {
+			st, err := g.ParseState(rec.Start)
+			if err != nil {
+				return err
+			}
+			s = st.(*lanrick.State)
+		}
+		won := 0
+		for _, a := range rec.Actions {
+			before := [2]int{bits.OnesCount64(uint64(s.Men(0))), bits.OnesCount64(uint64(s.Men(1)))}
+			if err := game.ApplyNotation(s, []string{a}); err != nil {
+				return fmt.Errorf("game %d: %w", l.Index, err)
+			}
+			after := [2]int{bits.OnesCount64(uint64(s.Men(0))), bits.OnesCount64(uint64(s.Men(1)))}
+			for p := 0; p < 2; p++ {
+				if after[p] < before[p] && after[1-p] <= before[1-p] && won < 3 {
+					t.byColour[won][1-p]++
+					t.byAgent[won][agentOf(1-p)]++
+					t.rendezvousOK[won]++
+					won++
+				}
+			}
+		}
+		if r := s.Result(); s.IsTerminal() && r.Winner >= 0 {
+			t.byColour[3][r.Winner]++
+			t.byAgent[3][agentOf(int(r.Winner))]++
+		}
+		t.rendezvousOK[3]++
+	}
+	if len(order) == 0 {
+		return fmt.Errorf("no Lanrick games in the files")
+	}
+	w := env.Stdout
+	for _, k := range order {
+		t := tallies[k]
+		fmt.Fprintf(w, "%s, A = %s, B = %s: %d games\n", k.spec, k.a, k.b, t.games)
+		fmt.Fprintf(w, "| | won | by black | by white | by A | by B |\n|---|---|---|---|---|---|\n")
+		for i, name := range []string{"rendezvous 1", "rendezvous 2", "rendezvous 3", "the game"} {
+			fmt.Fprintf(w, "| %s | %d of %d | %d | %d | %d | %d |\n", name, t.byColour[i][0]+t.byColour[i][1], t.games,
+				t.byColour[i][0], t.byColour[i][1], t.byAgent[i][0], t.byAgent[i][1])
+		}
 	}
 	return nil
 }

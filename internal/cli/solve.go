@@ -27,7 +27,7 @@ const solveHelp = `Solves positions exactly.
       turn; before the final mark, every mark's value for the setter with and without
       Rule 5's interchange; at the interchange, the value of each decision. The tables
       are built on first use (about 25 seconds each, 24 in all) into --tables.
-      Any other position of any game is proved by exhaustive search to --depth actions
+      Any other position of any game (or any, with --search) is proved by exhaustive search to --depth actions
       (default 12): "win in n actions", "loss in n actions", or what could be said
       within the horizon. Endings decided by the game's history (repetition, turn
       limits) count as unknown to the search.
@@ -73,6 +73,7 @@ func runSolve(env *Env, args []string) error {
 	sample := fs.Int("sample", 0, "final: also this many random positions")
 	seed := fs.Uint64("seed", 1, "final, selector: seed of the random positions")
 	men := fs.String("men", "1,1", "selector: the selector's men and the other's")
+	bySearch := fs.Bool("search", false, "prove by search even where the tables answer (to check them)")
 	pos, err := flags(fs, args)
 	if err != nil {
 		return err
@@ -115,7 +116,7 @@ func runSolve(env *Env, args []string) error {
 		fmt.Fprintf(env.Stdout, "result: %s (%s)\n", game.ResultName(s), s.Result().Reason)
 		return nil
 	}
-	if ls, ok := s.(*lanrick.State); ok && tablesApply(ls) {
+	if ls, ok := s.(*lanrick.State); ok && !*bySearch && tablesApply(ls) {
 		return solveFromTables(env, ts, ls)
 	}
 	ctx := context.Background()
@@ -428,8 +429,11 @@ func (t tally) String() string {
 	if t.win > 0 {
 		mean = float64(t.turns) / float64(t.win)
 	}
-	return fmt.Sprintf("setter wins %d of %d (%.1f%%), loses %d, draws %d; his wins take %.1f turns on average",
-		t.win, n, 100*float64(t.win)/float64(max(n, 1)), t.loss, t.draw, mean)
+	out := fmt.Sprintf("setter wins %d of %d (%.1f%%), loses %d, draws %d", t.win, n, 100*float64(t.win)/float64(max(n, 1)), t.loss, t.draw)
+	if t.win > 0 {
+		out += fmt.Sprintf("; his wins take %.1f turns on average", mean)
+	}
+	return out
 }
 
 func solveFinal(env *Env, ts *endgame.Tables, noOwnMan bool, sample int, seed uint64) error {
