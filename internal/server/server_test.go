@@ -14,6 +14,7 @@ import (
 
 	"github.com/coder/websocket"
 
+	"github.com/muster-games/muster/game"
 	"github.com/muster-games/muster/internal/store"
 	_ "github.com/muster-games/muster/lanrick"
 	_ "github.com/muster-games/muster/tablut"

@@ -23,8 +23,10 @@ type nim struct {
 	history []game.Action
 }
 
-func (s *nim) Game() game.Game        { return nil }
-func (s *nim) ToAct() game.Player     { return map[bool]game.Player{true: game.Chance, false: s.toAct}[s.chance] }
+func (s *nim) Game() game.Game { return nil }
+func (s *nim) ToAct() game.Player {
+	return map[bool]game.Player{true: game.Chance, false: s.toAct}[s.chance]
+}
 func (s *nim) IsTerminal() bool       { return s.over }
 func (s *nim) Result() game.Result    { return s.result }
 func (s *nim) History() []game.Action { return s.history }
