@@ -26,7 +26,8 @@ const solveHelp = `Solves positions exactly.
       answered from the endgame tables: at the start of a turn, the value and the best
       turn; before the final mark, every mark's value for the setter with and without
       Rule 5's interchange; at the interchange, the value of each decision. The tables
-      are built on first use (about 25 seconds each, 24 in all) into --tables.
+      are built on first use (about 25 seconds each, 24 in all) into --tables (by
+      default muster/lanrick-endgame in the user's cache folder).
       Any other position of any game (or any, with --search) is proved by exhaustive search to --depth actions
       (default 12): "win in n actions", "loss in n actions", or what could be said
       within the horizon. Endings decided by the game's history (repetition, turn
@@ -560,7 +561,7 @@ func solveSelector(env *Env, ruleset, men string, sample int, seed uint64, depth
 		}
 	}
 	n := win + loss + open
-	fmt.Fprintf(env.Stdout, "lanrick(%s), the selector with %d men against %d, %d positions (%s, %.0f s):\n", ruleset, ns, no, n,
+	fmt.Fprintf(env.Stdout, "lanrick(%s), the selector with %s against %d, %d positions (%s, %.0f s):\n", ruleset, plural(ns, "man", "men"), no, n,
 		map[bool]string{true: "all", false: fmt.Sprintf("a sample, seed %d", seed)}[sample == 0], time.Since(start).Seconds())
 	fmt.Fprintf(env.Stdout, "  the selector wins %d (%.1f%%), loses %d (%.1f%%), not proved within %d actions %d", win,
 		100*float64(win)/float64(max(n, 1)), loss, 100*float64(loss)/float64(max(n, 1)), depth, open)
@@ -606,4 +607,12 @@ func boardField(m [2]lanrick.Bitboard) string {
 		}
 	}
 	return b.String()
+}
+
+// plural writes n and the noun's singular or plural.
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return fmt.Sprintf("%d %s", n, one)
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }
