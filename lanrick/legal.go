@@ -402,7 +402,7 @@ func (s *State) afterMark() {
 // startPlay begins play for the rendezvous: he who did not set the mark
 // plays first.
 func (s *State) startPlay() {
-	s.privilege = true // 1880-12 Rule 5: until the non-selector moves a man
+	s.privilege = !s.g.Rules.NoMarkPrivilege // 1880-12 Rule 5: until the non-selector moves a man
 	s.startTurn(1 - s.setter)
 	if s.g.Rules.AwardOnStart {
 		for _, p := range []int{int(1 - s.setter), int(s.setter)} {

@@ -68,6 +68,7 @@ type Rules struct {
 	// 1880-12.
 	PurposiveMarkMove bool // A-D1: the mark move only may not take in his men that are not carried
 	OtherWinsBothIn   bool // A-D6: when both are all in, the player who did not act wins
+	NoMarkPrivilege   bool // 1880-12 Rule 5's mark privilege left out (for study)
 	// 1879-01 A-J2 and 1879-03 A9.
 	OtherMovesFirst bool
 	ReplayStalled   bool
@@ -113,6 +114,7 @@ var options = []game.OptionInfo{
 	{Key: "mark_move_rule", Values: []string{"literal", "purposive"}, Description: "1880-12 A-D1: after a mark move the rendezvous may include none of the mover's men, or none that it did not carry"},
 	{Key: "first_mover", Values: []string{"placer", "other"}, Description: "1879-01 A-J2: in the first rendezvous the player who placed first moves first, or the other"},
 	{Key: "stalled_round", Values: []string{"draw", "replay"}, Description: "1879-03 A9: a stalled round (repetition or no progress) draws the game, or is set up and played again without a score"},
+	{Key: "mark_privilege", Values: yesNo, Description: "1880-12 Rule 5: he who did not select the rendezvous may move the mark instead of his men (no: the privilege left out, for study, Q11)"},
 	{Key: "both_in", Values: []string{"mover", "other"}, Description: "1880-12 A-D6: if both players are all in after an action (purposive mark moves only), the one who acted wins, or the other"},
 	{Key: "open_geometry", Values: []string{"geometric", "check"}, Description: "1893 A-G5: an open rendezvous is the ends of the mark's lines whatever stands on them, or only the border squares a queen on the mark would really check (not recommended)"},
 	{Key: "edition", Values: []string{"3", "2"}, Description: "1881: the Third Edition (October) or the Second (August); their readings differ in words, not in effect (see docs/lanrick.md)"},
@@ -162,7 +164,7 @@ var defaults = map[string]string{
 	"interchange": "no", "opening_turn": "rendezvous", "cap_check": "before_move", "award_on_start": "no",
 	"budget_reading": "A", "later_first": "alternate", "dice_mode": "reroll", "scoring": "mar",
 	"wanderers_set_by": "winner", "bonus_path": "free", "clear_rule": "no_common", "mark_move_rule": "literal", "edition": "3",
-	"first_mover": "placer", "stalled_round": "draw", "both_in": "mover", "open_geometry": "geometric",
+	"first_mover": "placer", "stalled_round": "draw", "mark_privilege": "yes", "both_in": "mover", "open_geometry": "geometric",
 }
 
 // appliesTo lists the rulesets an option means something in; setting it
@@ -190,6 +192,7 @@ var appliesTo = map[string][]string{
 	"first_mover":           {"1879-01"},
 	"stalled_round":         {"1879-03"},
 	"both_in":               {"1880-12"},
+	"mark_privilege":        {"1880-12"},
 	"open_geometry":         {"1893", "1899"},
 }
 
@@ -250,6 +253,7 @@ func compile(version Version, v map[string]string) Rules {
 	r.ClearCentreOnly = v["clear_rule"] == "centre_outside"
 	r.PurposiveMarkMove = v["mark_move_rule"] == "purposive"
 	r.OtherWinsBothIn = v["both_in"] == "other"
+	r.NoMarkPrivilege = v["mark_privilege"] == "no"
 	r.OtherMovesFirst = v["first_mover"] == "other"
 	r.ReplayStalled = v["stalled_round"] == "replay"
 	r.QueenCheck = v["open_geometry"] == "check"

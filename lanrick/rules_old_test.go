@@ -358,6 +358,30 @@ func TestV4Rule5MarkMove(t *testing.T) {
 	}
 }
 
+// TestV4Rule5MarkPrivilegeOption: mark_privilege=no leaves Rule 5's
+// privilege out (to measure its value, Q11): the same position offers no
+// mark move, and a new rendezvous does not grant one; the option means
+// nothing outside 1880-12.
+func TestV4Rule5MarkPrivilegeOption(t *testing.T) {
+	g := MustLoad("1880-12", game.KV{Key: "mark_privilege", Value: "no"})
+	s := position(t, g, "a1 a2 a3 a4 a5", "e5 f6 h1 h2 h3", "to=black phase=move mark=e4 setter=white privilege=yes budget=5 "+oldFields)
+	if legal := strings.Join(legalTexts(s), " "); strings.Contains(legal, "mark>") {
+		t.Fatalf("no mark moves without the privilege: %s", legal)
+	}
+	for _, privilege := range []string{"yes", "no"} {
+		g := MustLoad("1880-12", game.KV{Key: "mark_privilege", Value: privilege})
+		s := position(t, g, "a1 a2 a3 c3 a5", "h1 h2 h3 f6 h5", "to=white phase=mark setter=white "+oldFields)
+		playAll(t, s, "mark d5")
+		legal := strings.Join(legalTexts(s), " ")
+		if s.phase != PhaseMove || s.toAct != Black || strings.Contains(legal, "mark>") != (privilege == "yes") {
+			t.Errorf("mark_privilege=%s, black to play after mark d5: %s: %s", privilege, s, legal)
+		}
+	}
+	if _, err := Load("1880-10", game.KV{Key: "mark_privilege", Value: "no"}); err == nil || !strings.Contains(err.Error(), "1880-12") {
+		t.Errorf("mark_privilege in 1880-10: %v", err)
+	}
+}
+
 // TestV4Rule6: "When a Player has all his men in the rendenzvous, he takes
 // off the board one of those who are not in … The other Player then
 // selects a new rendenzvous … until one Player has no men left."

@@ -597,7 +597,7 @@ func (s *State) removeChosen(q Square) {
 
 // markMoves appends the 1880-12 Rule 5 mark moves of the non-selector.
 func (s *State) markMoves(dst []game.Action) []game.Action {
-	if s.g.Rules.Version != V1880Dec || !s.privilege || s.movedAny || s.toAct == s.setter {
+	if s.g.Rules.Version != V1880Dec || s.g.Rules.NoMarkPrivilege || !s.privilege || s.movedAny || s.toAct == s.setter {
 		return dst
 	}
 	for d := 0; d < 8; d++ {

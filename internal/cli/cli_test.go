@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/muster-games/muster/arena"
+	"github.com/muster-games/muster/game"
 	_ "github.com/muster-games/muster/lanrick"
 	_ "github.com/muster-games/muster/tablut"
 	"github.com/muster-games/muster/tablutchallenge"
@@ -407,5 +409,73 @@ func TestSolve(t *testing.T) {
 		if _, errOut, code := run(t, args...); code == 0 || errOut == "" {
 			t.Errorf("%v: exit %d, stderr %q: want an error", args, code, errOut)
 		}
+	}
+}
+
+// TestReportRendezvous: report --rendezvous replays Lanrick records and
+// tallies who won each rendezvous and, under 1893, how many of the loser's
+// men were outside when the winner got all in (Rule 7, Q9).
+func TestReportRendezvous(t *testing.T) {
+	const (
+		// 1880-12, black plays g4-f4: all in; removes a8, plays c6 out.
+		old = "board=w7/8/2w5/3w4/3b2b1/3bbb2/8/8 to=black phase=move mark=e4 setter=white budget=5 rdv=1 size=9 placer=black placed=10 first=black opened=bw"
+		// 1893, the 3-square line d4–f4: e3-f4 gets black all in with both
+		// white men outside; he converts a8 and white has one man left.
+		final = "board=w6w/8/8/8/3b4/4b3/8/8 to=black phase=move rdv=6 size=3 mark=e4 line=e setter=white budget=3 lost=white"
+	)
+	var buf bytes.Buffer
+	for i, c := range []struct{ spec, start, moves string }{
+		{"lanrick(1880-12)", old, "g4-f4,x a8,c6-c8"},
+		{"lanrick(1893)", final, "e3-f4,x a8"},
+		{"lanrick(1893)", final, "e3-f4,x h8"},
+	} {
+		g, err := game.Load(c.spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := g.ParseState(c.start)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := game.ApplyNotation(s, strings.Split(c.moves, ",")); err != nil {
+			t.Fatal(err)
+		}
+		var rec strings.Builder
+		if err := g.(game.Recorder).WriteRecord(&rec, game.NewRecord(c.start, s)); err != nil {
+			t.Fatal(err)
+		}
+		winner := "draw"
+		if r := s.Result(); s.IsTerminal() && r.Winner == 0 {
+			winner = "black"
+		}
+		line, _ := json.Marshal(arena.Line{Spec: c.spec, Game: "lanrick", Index: i, Agents: [2]string{"x", "y"},
+			Players: [2]string{"A", "B"}, Winner: winner, Record: rec.String(), Finished: s.IsTerminal()})
+		buf.Write(append(line, '\n'))
+	}
+	path := filepath.Join(t.TempDir(), "r.jsonl")
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code := run(t, "report", "--rendezvous", path)
+	if code != 0 {
+		t.Fatalf("report --rendezvous: %d %s", code, errOut)
+	}
+	for _, want := range []string{
+		"lanrick(1880-12), A = x, B = y: 1 games",
+		"| rendezvous 1 | 1 of 1 | 1 | 0 | 1 | 0 |",
+		"| rendezvous 2 | 0 of 1 | 0 | 0 | 0 | 0 |",
+		"lanrick(1893), A = x, B = y: 2 games",
+		"| the game | 2 of 2 | 2 | 0 | 2 | 0 |",
+		"| 3 squares (close) | 0 | 2 |",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %q in\n%s", want, out)
+		}
+	}
+	if strings.Count(out, "Rule 7 conversions") != 1 {
+		t.Errorf("the conversions table belongs to 1893 only:\n%s", out)
+	}
+	if _, errOut, code := run(t, "report", "--rendezvous", filepath.Join("testdata", "none.jsonl")); code == 0 {
+		t.Errorf("a missing file: %s", errOut)
 	}
 }

@@ -3,9 +3,11 @@ package cli
 import (
 	"flag"
 	"fmt"
+	"io"
 	"math/bits"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/muster-games/muster/arena"
@@ -27,7 +29,10 @@ Markdown report.
 agents, who won each of the first rendezvous — by colour (black acts first: he
 places first, or places all the men, or sets the first mark, by ruleset) and by
 agent — beside who won the game. A rendezvous is won where a player's men
-decrease with no man of his converted (the loser loses a man in every version).`
+decrease with no man of his converted (the loser loses a man in every version).
+Under 1893 and 1899 it also counts Rule 7's conversions by how many of the
+loser's men stood outside the rendezvous when the winner got all his in (the
+Hints' "one is generally as much as you can hope ultimately to exclude").`
 
 func runReport(env *Env, args []string) error {
 	fs := flag.NewFlagSet("report", flag.ContinueOnError)
@@ -104,6 +109,9 @@ func rendezvousReport(env *Env, lines []arena.Line) error {
 		byColour     [4][2]int // rendezvous 1–3, then the game: black, white
 		byAgent      [4][2]int // A, B
 		rendezvousOK [4]int    // games that reached the end of rendezvous k
+		// excluded counts 1893's Rule 7 conversions by the rendezvous's
+		// size and the loser's men outside it when the winner got all in.
+		excluded map[[2]int]int
 	}
 	var order []key
 	tallies := map[key]*tally{}
@@ -114,7 +122,7 @@ func rendezvousReport(env *Env, lines []arena.Line) error {
 		k := key{l.Spec, l.Agents[0], l.Agents[1]}
 		t := tallies[k]
 		if t == nil {
-			t = &tally{}
+			t = &tally{excluded: map[[2]int]int{}}
 			tallies[k] = t
 			order = append(order, k)
 		}
@@ -148,11 +156,16 @@ func rendezvousReport(env *Env, lines []arena.Line) error {
 		won := 0
 		for _, a := range rec.Actions {
 			before := [2]int{bits.OnesCount64(uint64(s.Men(0))), bits.OnesCount64(uint64(s.Men(1)))}
+			rdv := s.RendezvousSquares()
+			outside := [2]lanrick.Bitboard{s.Men(0) &^ rdv, s.Men(1) &^ rdv}
 			if err := game.ApplyNotation(s, []string{a}); err != nil {
 				return fmt.Errorf("game %d: %w", l.Index, err)
 			}
 			after := [2]int{bits.OnesCount64(uint64(s.Men(0))), bits.OnesCount64(uint64(s.Men(1)))}
 			for p := 0; p < 2; p++ {
+				if after[p] < before[p] && after[1-p] > before[1-p] { // converted: Rule 7
+					t.excluded[[2]int{bits.OnesCount64(uint64(rdv)), bits.OnesCount64(uint64(outside[p]))}]++
+				}
 				if after[p] < before[p] && after[1-p] <= before[1-p] && won < 3 {
 					t.byColour[won][1-p]++
 					t.byAgent[won][agentOf(1-p)]++
@@ -179,6 +192,41 @@ func rendezvousReport(env *Env, lines []arena.Line) error {
 			fmt.Fprintf(w, "| %s | %d of %d | %d | %d | %d | %d |\n", name, t.byColour[i][0]+t.byColour[i][1], t.games,
 				t.byColour[i][0], t.byColour[i][1], t.byAgent[i][0], t.byAgent[i][1])
 		}
+		if len(t.excluded) > 0 {
+			writeExcluded(w, t.excluded)
+		}
 	}
 	return nil
+}
+
+// writeExcluded prints how many of the loser's men stood outside the
+// rendezvous when the winner got all his in and converted one (1893 Rule
+// 7): the Hints' "one is generally as much as you can hope ultimately to
+// exclude" (Q9), by the rendezvous's size.
+func writeExcluded(w io.Writer, excluded map[[2]int]int) {
+	most, sizes := 0, []int{}
+	for k := range excluded {
+		most = max(most, k[1])
+		if !slices.Contains(sizes, k[0]) {
+			sizes = append(sizes, k[0])
+		}
+	}
+	slices.Sort(sizes)
+	slices.Reverse(sizes)
+	fmt.Fprintf(w, "\nRule 7 conversions, by the loser's men outside when the winner got all in:\n\n| rendezvous |")
+	for n := 1; n <= most; n++ {
+		fmt.Fprintf(w, " %d outside |", n)
+	}
+	fmt.Fprintf(w, "\n|---|%s\n", strings.Repeat("---|", most))
+	for _, size := range sizes {
+		kind := "close"
+		if size%2 == 0 {
+			kind = "open"
+		}
+		fmt.Fprintf(w, "| %d squares (%s) |", size, kind)
+		for n := 1; n <= most; n++ {
+			fmt.Fprintf(w, " %d |", excluded[[2]int{size, n}])
+		}
+		fmt.Fprintln(w)
+	}
 }
