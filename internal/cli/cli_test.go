@@ -405,6 +405,8 @@ func TestSolve(t *testing.T) {
 		{"solve", "selector", "--ruleset", "1893"},
 		{"solve", "selector", "--men", "2,1"},
 		{"solve", "lanrick", "--ruleset", "1893", "--moves", "mark z9"},
+		{"solve", "lanrick", "--depth", "-3"},
+		{"solve", "tables", "--check", "-1", "--tables", dir},
 	} {
 		if _, errOut, code := run(t, args...); code == 0 || errOut == "" {
 			t.Errorf("%v: exit %d, stderr %q: want an error", args, code, errOut)

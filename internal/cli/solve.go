@@ -79,6 +79,9 @@ func runSolve(env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
+	if *depth < 0 || *nodes < 0 || *seconds < 0 || *check < 0 || *sample < 0 {
+		return fmt.Errorf("%w: --depth, --nodes, --seconds, --check and --sample take numbers from 0 up", errUsage)
+	}
 	if *depth == 0 {
 		*depth = 12
 		if len(pos) == 1 && pos[0] == "selector" {
