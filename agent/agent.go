@@ -45,8 +45,8 @@ func level(name string, g game.Game) string {
 	return map[string]string{
 		"easy":   "mcts(iterations=200)",
 		"medium": "mcts(iterations=2000)",
-		"hard":   "mcts(iterations=10000)",
-		"max":    "mcts(iterations=60000,threads=0)",
+		"hard":   "mcts(iterations=10000,endgame=yes)",
+		"max":    "mcts(iterations=60000,threads=0,endgame=yes)",
 	}[name]
 }
 
@@ -77,18 +77,35 @@ func New(spec string, g game.Game, seed uint64) (Agent, error) {
 	for _, kv := range sp.Options {
 		set[kv.Key] = kv.Value
 	}
+	eg, egSet := set["endgame"]
+	delete(set, "endgame")
+	var a Agent
 	switch sp.Name {
 	case "random":
-		if len(set) > 0 {
+		if len(set) > 0 || egSet {
 			return nil, fmt.Errorf("agent: random takes no settings")
 		}
 		return &randomAgent{rng: rand.New(rand.NewPCG(seed, 0x72616e64))}, nil
 	case "mcts":
-		return newMCTS(spec, set, g, seed)
+		a, err = newMCTS(spec, set, g, seed)
 	case "alphabeta":
-		return newAlphaBeta(spec, set, g)
+		a, err = newAlphaBeta(spec, set, g)
+	default:
+		return nil, fmt.Errorf("agent: unknown agent %q (known: random, mcts, alphabeta, %s)", sp.Name, strings.Join(Levels, ", "))
 	}
-	return nil, fmt.Errorf("agent: unknown agent %q (known: random, mcts, alphabeta, %s)", sp.Name, strings.Join(Levels, ", "))
+	if err != nil || !egSet {
+		return a, err
+	}
+	switch eg {
+	case "no":
+		return a, nil
+	case "yes":
+		if _, ok := g.(*lanrick.Game); !ok {
+			return nil, fmt.Errorf("agent: %s: endgame=yes: the endgame tables are Lanrick's (1893, 1899)", spec)
+		}
+		return withEndgame{a}, nil
+	}
+	return nil, fmt.Errorf("agent: %s: endgame=%q: want yes or no", spec, eg)
 }
 
 // named is a level: an agent under another name.
@@ -185,7 +202,7 @@ func newMCTS(spec string, set map[string]string, g game.Game, seed uint64) (Agen
 	if !threadsGiven {
 		cfg.Threads = 1
 	}
-	if err := st.done("time, iterations, threads, c, playout"); err != nil {
+	if err := st.done("time, iterations, threads, c, playout, endgame"); err != nil {
 		return nil, err
 	}
 	if cfg.Threads == 0 {
@@ -235,7 +252,7 @@ func newAlphaBeta(spec string, set map[string]string, g game.Game) (Agent, error
 	_, threadsSet := set["threads"]
 	st := &settings{spec: spec, set: set}
 	lim := search.Limits{Time: st.duration("time"), Depth: st.int("depth"), Nodes: int64(st.int("nodes")), Threads: st.int("threads")}
-	if err := st.done("time, depth, nodes, threads"); err != nil {
+	if err := st.done("time, depth, nodes, threads, endgame"); err != nil {
 		return nil, err
 	}
 	if threadsSet && lim.Threads == 0 {

@@ -55,13 +55,6 @@ const solveHelp = `Solves positions exactly.
       setting the mark) and N random positions of two men a side, it prints how often
       the setter wins, loses or draws with his best mark, without and with Rule 5.`
 
-func defaultTablesDir() string {
-	if d, err := os.UserCacheDir(); err == nil {
-		return filepath.Join(d, "muster", "lanrick-endgame")
-	}
-	return "muster-endgame"
-}
-
 func runSolve(env *Env, args []string) error {
 	fs := flag.NewFlagSet("solve", flag.ContinueOnError)
 	var gf gameFlags
@@ -69,7 +62,7 @@ func runSolve(env *Env, args []string) error {
 	depth := fs.Int("depth", 0, "horizon of the exact search, in actions (default 12; selector: 40)")
 	nodes := fs.Int64("nodes", 50_000_000, "stop the search after this many positions (0: no limit)")
 	seconds := fs.Float64("seconds", 0, "stop the search after this many seconds (0: no limit)")
-	dir := fs.String("tables", defaultTablesDir(), "directory of the Lanrick endgame tables")
+	dir := fs.String("tables", endgame.DefaultDir(), "directory of the Lanrick endgame tables")
 	check := fs.Int("check", 0, "tables: prove this many positions of each table by search")
 	sample := fs.Int("sample", 0, "final: also this many random positions")
 	seed := fs.Uint64("seed", 1, "final, selector: seed of the random positions")

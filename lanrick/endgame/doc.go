@@ -21,4 +21,10 @@
 // The solver's turn generator is written for speed and checked against
 // the rules package: for sampled positions both give the same set of
 // positions after one turn (see the tests).
+//
+// Tables keeps the 24 tables on disk (DefaultDir) and answers any line
+// through its symmetry; Tables.Act plays any position of the final
+// rendezvous perfectly — within a turn, at Rule 5's interchange, and the
+// setting of the final mark — by looking ahead with the rules package's
+// actions to the next start of a turn and reading the tables there.
 package endgame

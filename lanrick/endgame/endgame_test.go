@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"github.com/muster-games/muster/search/solve"
 	"math/bits"
 	"math/rand/v2"
 	"sort"
@@ -13,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/muster-games/muster/lanrick"
+	"github.com/muster-games/muster/search/solve"
 )
 
 // state returns the rules package's position: the final rendezvous on

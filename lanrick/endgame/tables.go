@@ -26,6 +26,8 @@ type Tables struct {
 	Dir string
 	// Progress, if set, is told before a table is built.
 	Progress func(line lanrick.Bitboard)
+	// NoBuild reads tables from Dir only: a missing one is ErrMissing.
+	NoBuild bool
 
 	mu     sync.Mutex
 	tables map[lanrick.Bitboard]*slot
@@ -77,6 +79,9 @@ func (ts *Tables) load(c lanrick.Bitboard) (*Table, error) {
 		} else if !errors.Is(err, os.ErrNotExist) {
 			return nil, err
 		}
+	}
+	if ts.NoBuild {
+		return nil, ErrMissing
 	}
 	if ts.Progress != nil {
 		ts.Progress(c)
