@@ -468,7 +468,8 @@ func TestReportRendezvous(t *testing.T) {
 		"| rendezvous 2 | 0 of 1 | 0 | 0 | 0 | 0 |",
 		"lanrick(1893), A = x, B = y: 2 games",
 		"| the game | 2 of 2 | 2 | 0 | 2 | 0 |",
-		"| 3 squares (close) | 0 | 2 |",
+		"| rendezvous | 2 outside |\n",
+		"| 3 squares (close) | 2 |",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("no %q in\n%s", want, out)

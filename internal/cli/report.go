@@ -204,9 +204,9 @@ func rendezvousReport(env *Env, lines []arena.Line) error {
 // 7): the Hints' "one is generally as much as you can hope ultimately to
 // exclude" (Q9), by the rendezvous's size.
 func writeExcluded(w io.Writer, excluded map[[2]int]int) {
-	most, sizes := 0, []int{}
+	least, most, sizes := 64, 0, []int{}
 	for k := range excluded {
-		most = max(most, k[1])
+		least, most = min(least, k[1]), max(most, k[1])
 		if !slices.Contains(sizes, k[0]) {
 			sizes = append(sizes, k[0])
 		}
@@ -214,17 +214,17 @@ func writeExcluded(w io.Writer, excluded map[[2]int]int) {
 	slices.Sort(sizes)
 	slices.Reverse(sizes)
 	fmt.Fprintf(w, "\nRule 7 conversions, by the loser's men outside when the winner got all in:\n\n| rendezvous |")
-	for n := 1; n <= most; n++ {
+	for n := least; n <= most; n++ {
 		fmt.Fprintf(w, " %d outside |", n)
 	}
-	fmt.Fprintf(w, "\n|---|%s\n", strings.Repeat("---|", most))
+	fmt.Fprintf(w, "\n|---|%s\n", strings.Repeat("---|", most-least+1))
 	for _, size := range sizes {
 		kind := "close"
 		if size%2 == 0 {
 			kind = "open"
 		}
 		fmt.Fprintf(w, "| %d squares (%s) |", size, kind)
-		for n := 1; n <= most; n++ {
+		for n := least; n <= most; n++ {
 			fmt.Fprintf(w, " %d |", excluded[[2]int{size, n}])
 		}
 		fmt.Fprintln(w)
