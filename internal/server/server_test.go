@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -470,6 +471,16 @@ func TestDocs(t *testing.T) {
 	for _, r := range info.Rulesets {
 		if !strings.Contains(b.String(), `id="ruleset-`+r.ID+`"`) {
 			t.Errorf("carroll.md has no section for ruleset %s", r.ID)
+		}
+	}
+	// Every link within the page leads to a heading of it.
+	links := regexp.MustCompile(`href="#([^"]+)"`).FindAllStringSubmatch(b.String(), -1)
+	if len(links) < 12 {
+		t.Errorf("%d links within carroll.md: want one per question at least", len(links))
+	}
+	for _, m := range links {
+		if !strings.Contains(b.String(), `id="`+m[1]+`"`) {
+			t.Errorf("carroll.md links to #%s, which is not there", m[1])
 		}
 	}
 	for _, p := range []string{"/docs/nope.md", "/docs/..%2Fgo.mod", "/docs/docs.go"} {
