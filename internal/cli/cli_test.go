@@ -394,6 +394,18 @@ func TestSolve(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "value: black to act: win in 6 actions") {
 		t.Fatalf("exit %d\n%s%s", code, out, errOut)
 	}
+	// Within a turn: a1-b2 wastes the win (a man moves once a turn); the
+	// look-ahead's value agrees with the table's after the rest of the
+	// turn.
+	out, errOut, code = run(t, "solve", "lanrick", "--position", pos, "--moves", moves+" a1-b2", "--tables", dir)
+	if code != 0 || !strings.Contains(out, "looking ahead") || !strings.Contains(out, "value: black to act: loss in 6 turns") ||
+		!strings.Contains(out, "best action: h8-g7") {
+		t.Fatalf("exit %d\n%s%s", code, out, errOut)
+	}
+	out, errOut, code = run(t, "solve", "lanrick", "--position", pos, "--moves", moves+" a1-b2 h8-g7 end", "--tables", dir)
+	if code != 0 || !strings.Contains(out, "value: white to move: win in 5 turns") {
+		t.Fatalf("exit %d\n%s%s", code, out, errOut)
+	}
 	// The table is now on disk: a second call reads it instead of building.
 	if _, errOut, code = run(t, "solve", "lanrick", "--position", pos, "--moves", moves, "--tables", dir); code != 0 || strings.Contains(errOut, "building") {
 		t.Fatalf("exit %d, the table was built again: %s", code, errOut)

@@ -25,7 +25,8 @@ const solveHelp = `Solves positions exactly.
       Lanrick 1893 and 1899 with two men a side (the final 3-square rendezvous) are
       answered from the endgame tables: at the start of a turn, the value and the best
       turn; before the final mark, every mark's value for the setter with and without
-      Rule 5's interchange; at the interchange, the value of each decision. The tables
+      Rule 5's interchange; at the interchange, the value of each decision; within a turn,
+      the best action, looking ahead to the next start of a turn. The tables
       are built on first use (about 25 seconds each, 24 in all) into --tables (by
       default muster/lanrick-endgame in the user's cache folder).
       Any other position of any game (or any, with --search) is proved by exhaustive search to --depth actions
@@ -113,7 +114,7 @@ func runSolve(env *Env, args []string) error {
 		fmt.Fprintf(env.Stdout, "result: %s (%s)\n", game.ResultName(s), s.Result().Reason)
 		return nil
 	}
-	if ls, ok := s.(*lanrick.State); ok && !*bySearch && tablesApply(ls) {
+	if ls, ok := s.(*lanrick.State); ok && !*bySearch && endgame.Applies(ls) {
 		return solveFromTables(env, ts, ls)
 	}
 	ctx := context.Background()
@@ -190,6 +191,16 @@ func solveFromTables(env *Env, ts *endgame.Tables, s *lanrick.State) error {
 	w := env.Stdout
 	black, white := s.Men(0), s.Men(1)
 	me := int(s.ToAct())
+	if !tablesApply(s) { // within a turn, or choosing the men interchanged
+		a, v, err := ts.Act(s)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(w, "method: endgame tables (2 v 2, line %s), looking ahead to the next start of a turn\n", lineName(s.RendezvousSquares()))
+		fmt.Fprintf(w, "value: %s to act: %s\n", colour(me), v)
+		fmt.Fprintf(w, "best action: %s\n", s.ActionString(a))
+		return nil
+	}
 	switch s.Phase() {
 	case lanrick.PhaseMark:
 		g := s.Game().(*lanrick.Game)
@@ -216,7 +227,7 @@ func solveFromTables(env *Env, ts *endgame.Tables, s *lanrick.State) error {
 			best = "interchange"
 		}
 		fmt.Fprintf(w, "best: %s\n", best)
-	default:
+	case lanrick.PhaseMove:
 		line := s.RendezvousSquares()
 		v, after, err := ts.Best(black, white, line, me, s.Opening())
 		if err != nil {
