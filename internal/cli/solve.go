@@ -158,29 +158,23 @@ func lineName(line lanrick.Bitboard) string {
 	return fmt.Sprintf("%016x", uint64(line))
 }
 
-// tablesApply reports whether the endgame tables answer a state: 1893 or
-// 1899 with the rulings the tables assume, two men a side, and the final
-// rendezvous about to be marked, decided or begun at the start of a turn.
+// tablesApply reports whether the tables answer a state directly: the
+// final rendezvous (endgame.Applies) about to be marked, decided or begun
+// at the start of a turn. Other states they decide are answered by
+// looking ahead (endgame.Tables.Act).
 func tablesApply(s *lanrick.State) bool {
-	g := s.Game().(*lanrick.Game)
-	r := g.Rules
-	if r.Version != lanrick.V1893 && r.Version != lanrick.V1899 || r.OpeningEachPlayer || r.AwardOnStart || r.MultiMove {
-		return false
-	}
-	if bits.OnesCount64(uint64(s.Men(0))) != 2 || bits.OnesCount64(uint64(s.Men(1))) != 2 {
+	if !endgame.Applies(s) {
 		return false
 	}
 	switch s.Phase() {
-	case lanrick.PhaseMark:
+	case lanrick.PhaseMark, lanrick.PhaseInterchange:
 		return true
-	case lanrick.PhaseInterchange:
-		return bits.OnesCount64(uint64(s.RendezvousSquares())) == 3
 	case lanrick.PhaseMove:
 		full := 3
 		if s.Opening() {
 			full = 2
 		}
-		return s.TurnStart() && s.Budget() == full && bits.OnesCount64(uint64(s.RendezvousSquares())) == 3
+		return s.TurnStart() && s.Budget() == full
 	}
 	return false
 }
