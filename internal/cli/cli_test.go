@@ -394,6 +394,12 @@ func TestSolve(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "value: black to act: win in 6 actions") {
 		t.Fatalf("exit %d\n%s%s", code, out, errOut)
 	}
+	// At Rule 5's decision white interchanges: a win in 7 turns rather than
+	// a loss in 4.
+	out, errOut, code = run(t, "solve", "lanrick", "--position", pos, "--moves", "mark e5 ne", "--tables", dir)
+	if code != 0 || !strings.Contains(out, "no-interchange: loss in 4 turns; interchange: win in 7 turns") || !strings.Contains(out, "best: interchange") {
+		t.Fatalf("exit %d\n%s%s", code, out, errOut)
+	}
 	// Within a turn: a1-b2 wastes the win (a man moves once a turn); the
 	// look-ahead's value agrees with the table's after the rest of the
 	// turn.

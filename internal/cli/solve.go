@@ -216,11 +216,11 @@ func solveFromTables(env *Env, ts *endgame.Tables, s *lanrick.State) error {
 		}
 		fmt.Fprintf(w, "method: endgame tables (2 v 2, line %s)\n", lineName(line))
 		fmt.Fprintf(w, "value: %s to decide: no-interchange: %s; interchange: %s\n", colour(me), kept, inter)
-		best := "no-interchange"
-		if inter.Outcome > kept.Outcome || inter.Outcome == kept.Outcome && (inter.Outcome > 0 && inter.Turns < kept.Turns || inter.Outcome < 0 && inter.Turns > kept.Turns) {
-			best = "interchange"
+		best, _, err := ts.Act(s)
+		if err != nil {
+			return err
 		}
-		fmt.Fprintf(w, "best: %s\n", best)
+		fmt.Fprintf(w, "best: %s\n", s.ActionString(best))
 	case lanrick.PhaseMove:
 		line := s.RendezvousSquares()
 		v, after, err := ts.Best(black, white, line, me, s.Opening())

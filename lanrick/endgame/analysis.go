@@ -42,7 +42,7 @@ func (ts *Tables) Marks(black, white lanrick.Bitboard, setter int, noOwnMan bool
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, MarkValue{Line: l, Kept: kept.forSetter(), Interchanged: inter.forSetter()})
+		out = append(out, MarkValue{Line: l, Kept: kept.neg(), Interchanged: inter.neg()})
 	}
 	return out, nil
 }
@@ -58,10 +58,6 @@ func MarkLines(mine lanrick.Bitboard, noOwnMan bool) []Line {
 	}
 	return out
 }
-
-// forSetter turns the value of the opening turn for the player who plays
-// it into its value for the setter.
-func (v Value) forSetter() Value { return Value{Outcome: -v.Outcome, Turns: v.Turns} }
 
 // Choice is the setter's best choice of mark, without Rule 5 (the other
 // cannot interchange) and with it (he interchanges when that is better

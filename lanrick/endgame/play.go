@@ -57,13 +57,19 @@ func (ts *Tables) Act(s *lanrick.State) (game.Action, Value, error) {
 	if !Applies(s) {
 		return 0, Value{}, fmt.Errorf("endgame: not a position of the final rendezvous with two men a side")
 	}
-	me := int(s.ToAct())
 	inTurn := 0
 	if s.Phase() == lanrick.PhaseMove {
 		inTurn = 1
 	}
+	return ts.choose(s, int(s.ToAct()), inTurn)
+}
+
+// choose returns the action best for the player to act in s and the
+// value of s for player me.
+func (ts *Tables) choose(s *lanrick.State, me, inTurn int) (game.Action, Value, error) {
+	mover := int(s.ToAct())
 	var best game.Action
-	var bestV Value
+	var bestV Value // for the mover
 	found := false
 	for _, a := range s.LegalActions(nil) {
 		n := s.Copy()
@@ -72,18 +78,24 @@ func (ts *Tables) Act(s *lanrick.State) (game.Action, Value, error) {
 		if err != nil {
 			return 0, Value{}, err
 		}
+		if mover != me {
+			v = v.neg()
+		}
 		if !found || v.better(bestV) {
 			best, bestV, found = a, v, true
 		}
 	}
 	if !found {
-		return 0, Value{}, fmt.Errorf("endgame: no legal action")
+		return 0, Value{}, fmt.Errorf("endgame: no legal action in %s", s)
+	}
+	if mover != me {
+		bestV = bestV.neg()
 	}
 	return best, bestV, nil
 }
 
 // ahead values s for player me: the tables' value where a turn starts in
-// play, else the best (for the player to act) over the actions.
+// play, else the value of the best action for the player to act.
 func (ts *Tables) ahead(s *lanrick.State, me, inTurn int) (Value, error) {
 	if s.IsTerminal() {
 		r := s.Result()
@@ -95,49 +107,21 @@ func (ts *Tables) ahead(s *lanrick.State, me, inTurn int) (Value, error) {
 		}
 		return Value{Outcome: -1, Turns: inTurn}, nil
 	}
-	if s.TurnStart() {
-		if !Applies(s) {
-			return Value{}, fmt.Errorf("endgame: play left the final rendezvous: %s", s)
-		}
-		look := ts.Value
-		if s.Opening() {
-			look = ts.Opening
-		}
-		side := int(s.ToAct())
-		v, err := look(s.Men(0), s.Men(1), s.RendezvousSquares(), side)
-		if err != nil {
-			return Value{}, err
-		}
-		if side == me {
-			return v, nil
-		}
-		if v.Outcome == 0 {
-			return v, nil
-		}
-		return Value{Outcome: -v.Outcome, Turns: v.Turns + inTurn}, nil
+	if !s.TurnStart() {
+		_, v, err := ts.choose(s, me, inTurn)
+		return v, err
 	}
-	mover := int(s.ToAct())
-	var best Value
-	found := false
-	for _, a := range s.LegalActions(nil) {
-		n := s.Copy()
-		n.Apply(a)
-		v, err := ts.ahead(n, me, inTurn)
-		if err != nil {
-			return Value{}, err
-		}
-		if mover != me { // the other chooses what is worst for me
-			v = Value{Outcome: -v.Outcome, Turns: v.Turns}
-		}
-		if !found || v.better(best) {
-			best, found = v, true
-		}
+	if !Applies(s) {
+		return Value{}, fmt.Errorf("endgame: play left the final rendezvous: %s", s)
 	}
-	if !found {
-		return Value{}, fmt.Errorf("endgame: no legal action in %s", s)
+	look := ts.Value
+	if s.Opening() {
+		look = ts.Opening
 	}
-	if mover != me {
-		best = Value{Outcome: -best.Outcome, Turns: best.Turns}
+	side := int(s.ToAct())
+	v, err := look(s.Men(0), s.Men(1), s.RendezvousSquares(), side)
+	if err != nil || side == me || v.Outcome == 0 {
+		return v, err
 	}
-	return best, nil
+	return Value{Outcome: -v.Outcome, Turns: v.Turns + inTurn}, nil
 }

@@ -63,6 +63,10 @@ func (v Value) better(w Value) bool {
 	return v.Turns > w.Turns
 }
 
+// neg is v for the other player, over the same turns (the setter's value
+// of the opening turn the other plays, say).
+func (v Value) neg() Value { return Value{Outcome: -v.Outcome, Turns: v.Turns} }
+
 // after returns the value, for the player who moved into a position, of
 // that position worth v to the player then to move.
 func (v Value) after() Value {
