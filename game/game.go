@@ -74,6 +74,9 @@ type Game interface {
 	// ParseState reads a position in the game's text format (the format
 	// State.String writes); the state starts a fresh history there.
 	ParseState(text string) (State, error)
+	// Traits describe the game under its ruleset: players, board, pieces,
+	// regions, whether chance acts.
+	Traits() Traits
 }
 
 // State is a position of a game with the history that the rules need.
@@ -116,6 +119,8 @@ type State interface {
 	Hash() uint64
 	// History is the actions applied since the state was made.
 	History() []Action
+	// Describer says what the state and its actions mean for people.
+	Describer
 }
 
 // ErrIllegal is wrapped by the errors that reject an action.

@@ -139,6 +139,9 @@ type Info struct {
 	Description string
 	Rulesets    []RulesetInfo
 	Options     []OptionInfo
+	// Traits are the game's traits; Chance is true when some ruleset
+	// throws dice.
+	Traits Traits
 }
 
 // RulesetInfo describes one named preset.
@@ -149,6 +152,8 @@ type RulesetInfo struct {
 	Source      string
 	// Settings are the option values of the preset, in option order.
 	Settings []KV
+	// Chance says that chance acts in this ruleset.
+	Chance bool
 }
 
 // OptionInfo describes one option.

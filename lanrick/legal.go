@@ -273,7 +273,7 @@ func (s *State) Play(a game.Action) error {
 // Apply plays a legal action without checking it.
 func (s *State) Apply(a game.Action) {
 	s.actions = append(s.actions, a)
-	s.removed, s.converted = 0, 0
+	s.removed, s.converted, s.wonBy, s.began, s.scored = 0, 0, 0, false, false
 	k, x, y := unpack(a)
 	if k != kPass {
 		s.passes = 0
@@ -417,6 +417,7 @@ func (s *State) startPlay() {
 // wonRendezvous: p has all his men in (1893 Rules 7–9).
 func (s *State) wonRendezvous(p int) {
 	s.clearTurn()
+	s.wonBy = int8(p) + 1
 	if s.g.Rules.old() {
 		s.oldWon(p)
 		s.settle()

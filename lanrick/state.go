@@ -173,8 +173,13 @@ type State struct {
 	noProgress int16
 
 	// removed and converted are the squares whose man the last action
-	// took off or turned (for displays only: not in the position text).
+	// took off or turned; wonBy is 1 + the player who won a rendezvous by
+	// it (0: none), began says it began a rendezvous, scored that it
+	// ended a scored round. They are for descriptions only: not in the
+	// position text, reset by every action.
 	removed, converted Bitboard
+	wonBy              int8
+	began, scored      bool
 
 	hashes  []uint64 // the hash after every action since the last progress
 	actions []game.Action
@@ -269,6 +274,7 @@ func (s *State) clearTurn() {
 func (s *State) beginRendezvous(setter int8) {
 	s.clearTurn()
 	s.rendezvous++
+	s.began = true
 	s.setter = setter
 	s.phase = PhaseMark
 	s.toAct = setter

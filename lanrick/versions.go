@@ -51,6 +51,7 @@ func (s *State) afterSetting() {
 	switch s.g.Rules.Version {
 	case V1879Jan, V1879Mar:
 		s.rendezvous++
+		s.began = true
 		s.startRoll()
 	case V1880Oct, V1880Dec:
 		s.beginRendezvous(1 - s.placer) // the other selects
@@ -259,6 +260,7 @@ func (s *State) oldRemove(q Square) {
 			return
 		}
 		s.rendezvous++
+		s.began = true
 		s.startRoll()
 	case V1879Mar:
 		if s.men[loser].count() <= 2 {
@@ -297,6 +299,7 @@ func (s *State) roundEnd(winner int8) {
 		target = 3
 	}
 	s.scores[winner] += int8(score)
+	s.scored = true
 	if s.scores[winner] >= target {
 		s.finish(int(winner), fmt.Sprintf("%s scored %d marks", colourName(int(winner)), s.scores[winner]))
 		s.result.Scores = []int{int(s.scores[Black]), int(s.scores[White])}
@@ -428,6 +431,7 @@ func (s *State) auxApply(k kind, x, y int) {
 	case PhaseBonus:
 		if k == kEnd || s.bonus <= 0 {
 			s.rendezvous++
+			s.began = true
 			s.startRoll()
 		}
 	case PhaseRadiate:
@@ -582,6 +586,7 @@ func (s *State) afterRadiate() {
 		return
 	}
 	s.rendezvous++
+	s.began = true
 	s.startRoll()
 }
 

@@ -265,13 +265,22 @@ func FuzzReadRecord(f *testing.F) {
 	})
 }
 
-// TestViewEscapes: the view names the edge squares the king could reach
-// (his raichi/tuichu lines), for the board to draw.
+// TestViewEscapes: the view draws the king's open lines to the edge (his
+// raichi/tuichu), each from beside him to the edge square, and names the
+// raichi in its facts.
 func TestViewEscapes(t *testing.T) {
 	s := setup(t, MustLoad("linnaeus"), "K c5; A a5 c9", Defenders)
 	v := s.View()
-	got := strings.Join(v.Escapes, " ")
-	if v.Routes != 1 || got != "c1" {
-		t.Fatalf("escapes %q routes %d, want c1 and 1", got, v.Routes)
+	var lines []string
+	for _, r := range v.Regions {
+		if r.Kind == "open-line" {
+			lines = append(lines, strings.Join(r.Squares, " "))
+		}
+	}
+	if len(lines) != 1 || lines[0] != "c4 c3 c2 c1" {
+		t.Fatalf("open lines %q, want [c4 c3 c2 c1]", lines)
+	}
+	if len(v.Facts) != 1 || v.Facts[0].Label != "Raichi" {
+		t.Fatalf("facts %+v, want Raichi", v.Facts)
 	}
 }

@@ -120,6 +120,7 @@ var Info = game.Info{
 	Name:        "tablut",
 	Description: "Tablut, the tafl game Linnaeus recorded in Lapland in 1732 (Iter Lapponicum), in its reconstructions.",
 	Options:     options,
+	Traits:      traits,
 	Rulesets: []game.RulesetInfo{
 		{ID: "linnaeus", Default: true,
 			Description: "the best modern reading of Linnaeus's Latin: no entering or crossing the castle, empty castle hostile to all, the Linnaean capture, king captured by 2 (4 on, 3 + castle beside the castle)",

@@ -302,9 +302,9 @@ func (s *State) ApplyMove(m Move) {
 	s.hashes = append(s.hashes, s.pos.hash)
 	switch {
 	case kingTaken:
-		s.end(Attackers, "king captured")
+		s.end(Attackers, reasonKingCaptured)
 	case m != Pass && s.pos.board[m.To()] == King && m.To().OnEdge():
-		s.end(Defenders, "king escaped")
+		s.end(Defenders, reasonKingEscaped)
 	default:
 		s.judge(mover)
 	}
@@ -316,7 +316,7 @@ func (s *State) judge(mover Side) {
 	r := &s.g.Rules
 	switch {
 	case s.pos.king >= 0 && s.pos.king.OnEdge():
-		s.end(Defenders, "king escaped")
+		s.end(Defenders, reasonKingEscaped)
 	case r.Encirclement && mover == Attackers && s.pos.Enclosed():
 		s.end(Attackers, "defenders enclosed")
 	case s.passes >= 2:

@@ -36,7 +36,15 @@ type Options struct {
 //   - an action that is not legal is refused by Play, which changes
 //     nothing;
 //   - the game ends, and a terminal state has no legal actions and
-//     returns that sum to zero for a win or draw.
+//     returns that sum to zero for a win or draw;
+//   - the description (describe.go): the traits fit the game, every view
+//     has its pieces, regions and marks on the board, every legal action
+//     has a descriptor whose squares lie on the board (actions on the same
+//     squares told apart by their labels), the prompt's squares are
+//     exactly the first squares of the legal actions, an action that does
+//     not end its turn leaves its player to act, every event is said in
+//     words, the game's end is announced, and the turns partition the
+//     history.
 func Run(t *testing.T, g game.Game, o Options) {
 	t.Helper()
 	if o.Games == 0 {
@@ -45,6 +53,7 @@ func Run(t *testing.T, g game.Game, o Options) {
 	if o.MaxActions == 0 {
 		o.MaxActions = 20000
 	}
+	checkTraits(t, g)
 	rng := rand.New(rand.NewPCG(o.Seed, 0x6d7573746572))
 	buf := make([]game.Action, 0, g.MaxActions())
 	var outcomes []game.Outcome
@@ -70,6 +79,9 @@ func Run(t *testing.T, g game.Game, o Options) {
 					t.Fatalf("game %d: chance probabilities sum to %v", i, sum)
 				}
 				a = outcomes[rng.IntN(len(outcomes))].Action
+				if !g.Traits().Chance {
+					t.Fatalf("game %d: chance acts, but the traits say it never does", i)
+				}
 			} else {
 				buf = s.LegalActions(buf[:0])
 				if len(buf) == 0 {
@@ -79,6 +91,7 @@ func Run(t *testing.T, g game.Game, o Options) {
 					t.Fatalf("game %d: %d legal actions, more than MaxActions %d", i, len(buf), g.MaxActions())
 				}
 				checkActions(t, s, buf)
+				checkDescriptors(t, g, s, buf)
 				a = buf[rng.IntN(len(buf))]
 				if o.Policy != nil {
 					a = o.Policy(s, buf, rng)
@@ -101,7 +114,9 @@ func Run(t *testing.T, g game.Game, o Options) {
 				t.Fatalf("game %d: history has %d actions, want %d", i, len(s.History()), n)
 			}
 			checkState(t, g, s)
+			checkEvents(t, g, s)
 		}
+		checkEnd(t, g, s)
 		if got := s.LegalActions(buf[:0]); len(got) != 0 {
 			t.Fatalf("game %d: terminal state has %d legal actions", i, len(got))
 		}
@@ -159,6 +174,7 @@ func checkActions(t *testing.T, s game.State, legal []game.Action) {
 
 func checkState(t *testing.T, g game.Game, s game.State) {
 	t.Helper()
+	checkView(t, g, s)
 	text := s.String()
 	p, err := g.ParseState(text)
 	if err != nil {

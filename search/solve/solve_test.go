@@ -49,6 +49,10 @@ func (s *nim) Clone() game.State {
 	c.history = append([]game.Action(nil), s.history...)
 	return &c
 }
+func (s *nim) View() game.View                        { return game.View{} }
+func (s *nim) Describe(a game.Action) game.ActionInfo { return game.ActionInfo{Text: fmt.Sprint(a)} }
+func (s *nim) Prompt() game.Prompt                    { return game.Prompt{} }
+func (s *nim) Events() []game.Event                   { return nil }
 func (s *nim) Returns() []float64 {
 	if !s.over || s.result.Winner < 0 {
 		return []float64{0, 0}

@@ -1,0 +1,239 @@
+package game
+
+import (
+	"fmt"
+	"strconv"
+)
+
+// This file is the part of the contract that people and tools read: what a
+// game is (Traits), what a position looks like (View), what each legal
+// action picks on the board (ActionInfo), what the player to act is asked
+// to do (Prompt) and what the last action did (Event). The server, the
+// metrics and the page use these and never a game's notation or concrete
+// types.
+//
+// Squares are named as on a chess board: a file letter from 'a' and a rank
+// number from 1, a1 being the bottom-left square seen from the first
+// player's side. SquareName and ParseSquareName convert.
+
+// Traits describe a game for people and tools.
+type Traits struct {
+	// Players are the sides, in player order.
+	Players []PlayerTraits `json:"players"`
+	// Chance says whether chance acts in some ruleset (RulesetInfo.Chance
+	// says which).
+	Chance bool `json:"chance"`
+	// Width and Height are the board's files and ranks.
+	Width  int `json:"width"`
+	Height int `json:"height"`
+	// Pieces are the kinds of pieces on the board.
+	Pieces []PieceTraits `json:"pieces"`
+	// Regions are the kinds of regions a View may hold, with their
+	// meaning in words.
+	Regions []RegionTraits `json:"regions"`
+}
+
+// PlayerTraits describe one side.
+type PlayerTraits struct {
+	// Name is the side's name in notation and results ("attackers").
+	Name string `json:"name"`
+	// Title is the name for people ("Attackers (Muscovites)").
+	Title string `json:"title"`
+	// Colour is the colour of the side's pieces: "dark" or "light".
+	Colour string `json:"colour"`
+}
+
+// PieceTraits describe one kind of piece.
+type PieceTraits struct {
+	Kind string `json:"kind"` // as in View.Pieces, e.g. "king"
+	Name string `json:"name"` // for people, e.g. "the king"
+	Side Player `json:"side"`
+}
+
+// RegionTraits describe one kind of region.
+type RegionTraits struct {
+	Kind string `json:"kind"`
+	Name string `json:"name"`
+}
+
+// View is a position as a board display needs it.
+type View struct {
+	Width  int     `json:"width"`
+	Height int     `json:"height"`
+	Pieces []Piece `json:"pieces"`
+	// Regions are marked areas of the board: a castle, camps, the
+	// rendezvous, the mark, lines. Their kinds are listed in Traits.
+	Regions []Region `json:"regions"`
+	// Last are the squares of the last action (from and to), if it had
+	// any.
+	Last []string `json:"last,omitempty"`
+	// Captured, Removed and Converted are the squares whose piece the last
+	// action took, took off, or turned to the other side.
+	Captured  []string `json:"captured,omitempty"`
+	Removed   []string `json:"removed,omitempty"`
+	Converted []string `json:"converted,omitempty"`
+	// Facts are the state's other facts for people, in order ("Budget":
+	// "3 squares left").
+	Facts []Fact `json:"facts,omitempty"`
+	// Meter is a budget of the turn, if the game has one.
+	Meter *Meter `json:"meter,omitempty"`
+}
+
+// Piece is one piece on the board.
+type Piece struct {
+	Square string `json:"square"`
+	Side   Player `json:"side"`
+	Kind   string `json:"kind"`
+	// Spent marks a piece that may not act again this turn.
+	Spent bool `json:"spent,omitempty"`
+}
+
+// Region is a set of squares with a kind the page styles.
+type Region struct {
+	Kind    string   `json:"kind"`
+	Label   string   `json:"label,omitempty"`
+	Squares []string `json:"squares"`
+}
+
+// Fact is one line of a position's facts.
+type Fact struct {
+	Key   string `json:"key"`
+	Label string `json:"label"`
+	Value string `json:"value"`
+}
+
+// Meter is a budget: Left of Total units, with a cap on what one piece
+// may use (0: none).
+type Meter struct {
+	Label string `json:"label"`
+	Left  int    `json:"left"`
+	Total int    `json:"total"`
+	Cap   int    `json:"cap,omitempty"`
+}
+
+// ActionInfo describes one legal action for a board: what a click picks.
+type ActionInfo struct {
+	// Text is the action in the game's notation, as Play takes it.
+	Text string `json:"text"`
+	// Kind names the action's kind within its game ("move", "mark",
+	// "remove", "end").
+	Kind string `json:"kind"`
+	// Squares are the squares a click picks, in order: none for a button,
+	// one for a square to click, two for a piece and where it goes.
+	Squares []string `json:"squares,omitempty"`
+	// Label is a short text for a button or a choice ("End turn",
+	// "line north–south").
+	Label string `json:"label"`
+	// EndsTurn says that the action ends its player's turn.
+	EndsTurn bool `json:"ends_turn"`
+}
+
+// Prompt is what the player to act is asked to do now.
+type Prompt struct {
+	Player Player `json:"player"`
+	// Text is a sentence ("Set the mark on one of the four squares
+	// shown").
+	Text string `json:"text"`
+	// Squares are the squares that answer it: the first square of every
+	// legal action that has one.
+	Squares []string `json:"squares,omitempty"`
+}
+
+// Event is something an action did.
+type Event struct {
+	// Kind names the event ("capture", "king-escaped", "rendezvous-won",
+	// "converted", "removed", "dice", "score", "game-over").
+	Kind string `json:"kind"`
+	// Player is the side it is credited to, or -1.
+	Player Player `json:"player"`
+	// Squares are where it happened.
+	Squares []string `json:"squares,omitempty"`
+	// Text says it in a sentence.
+	Text string `json:"text"`
+}
+
+// Describer is the part of State that describes it for people.
+type Describer interface {
+	// View is the position for a board display.
+	View() View
+	// Describe describes an action legal in this state (or a chance
+	// action).
+	Describe(a Action) ActionInfo
+	// Prompt is what the player to act is asked to do; its Text says who
+	// has won when the game is over.
+	Prompt() Prompt
+	// Events are what the last action did, in order; none at the start.
+	Events() []Event
+}
+
+// SquareName names the square on a file and rank counted from 0.
+func SquareName(file, rank int) string {
+	return string(rune('a'+file)) + strconv.Itoa(rank+1)
+}
+
+// ParseSquareName reads a square name on a board of the given size.
+func ParseSquareName(name string, width, height int) (file, rank int, err error) {
+	if len(name) < 2 || len(name) > 3 {
+		return 0, 0, fmt.Errorf("game: %w: bad square %q", ErrSyntax, name)
+	}
+	file = int(name[0]) - 'a'
+	rank, err = strconv.Atoi(name[1:])
+	rank--
+	if err != nil || name[1] == '+' || file < 0 || file >= width || rank < 0 || rank >= height {
+		return 0, 0, fmt.Errorf("game: %w: no square %q on a %d×%d board", ErrSyntax, name, width, height)
+	}
+	return file, rank, nil
+}
+
+// DescribeLegal describes every legal action of s.
+func DescribeLegal(s State) []ActionInfo {
+	legal := s.LegalActions(nil)
+	out := make([]ActionInfo, len(legal))
+	for i, a := range legal {
+		out[i] = s.Describe(a)
+	}
+	return out
+}
+
+// Turn is one turn of a game: the actions one player made in a row, with
+// the chance actions that came before them.
+type Turn struct {
+	// Number counts the turns from 1.
+	Number int `json:"number"`
+	// Player made the turn; Chance for a turn of chance actions alone.
+	Player Player `json:"player"`
+	// First is the ply of the turn's first action (0-based).
+	First int `json:"first"`
+	// Actions are the turn's actions in notation.
+	Actions []string `json:"actions"`
+	// Labels are the actions' short labels.
+	Labels []string `json:"labels"`
+}
+
+// Turns replays the actions from start and groups them into turns: a turn
+// ends with an action that ends it or when the player to act changes.
+// Chance actions join the turn of the player who acts after them.
+func Turns(start State, actions []Action) []Turn {
+	s := start.Clone()
+	var out []Turn
+	open := false
+	for i, a := range actions {
+		p := s.ToAct()
+		info := s.Describe(a)
+		cur := len(out) - 1
+		switch {
+		case !open,
+			p == Chance && out[cur].Player != Chance,
+			p >= 0 && out[cur].Player >= 0 && out[cur].Player != p:
+			out = append(out, Turn{Number: len(out) + 1, Player: p, First: i})
+		case out[cur].Player == Chance && p >= 0:
+			out[cur].Player = p
+		}
+		cur = len(out) - 1
+		out[cur].Actions = append(out[cur].Actions, s.ActionString(a))
+		out[cur].Labels = append(out[cur].Labels, info.Label)
+		open = !info.EndsTurn
+		s.Apply(a)
+	}
+	return out
+}

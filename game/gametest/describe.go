@@ -1,0 +1,164 @@
+package gametest
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/muster-games/muster/game"
+)
+
+// checkTraits checks that a game's traits fit it.
+func checkTraits(t *testing.T, g game.Game) {
+	t.Helper()
+	tr := g.Traits()
+	if len(tr.Players) != g.NumPlayers() {
+		t.Fatalf("%s: traits name %d players, the game has %d", g.Spec(), len(tr.Players), g.NumPlayers())
+	}
+	for p, pt := range tr.Players {
+		if pt.Name != g.PlayerName(game.Player(p)) || pt.Title == "" || (pt.Colour != "dark" && pt.Colour != "light") {
+			t.Fatalf("%s: player %d's traits %+v do not fit the name %q", g.Spec(), p, pt, g.PlayerName(game.Player(p)))
+		}
+	}
+	if tr.Width <= 0 || tr.Height <= 0 || tr.Width > 26 || len(tr.Pieces) == 0 {
+		t.Fatalf("%s: traits without a board or pieces: %+v", g.Spec(), tr)
+	}
+	info, err := game.Lookup(g.Name())
+	if err != nil {
+		t.Fatalf("%s: %v", g.Spec(), err)
+	}
+	if tr.Chance && !info.Traits.Chance {
+		t.Fatalf("%s: chance acts in this ruleset, but the game's traits say it never does", g.Spec())
+	}
+}
+
+func onBoard(t *testing.T, g game.Game, what string, squares []string) {
+	t.Helper()
+	tr := g.Traits()
+	for _, q := range squares {
+		if _, _, err := game.ParseSquareName(q, tr.Width, tr.Height); err != nil {
+			t.Fatalf("%s: %s: %v", g.Spec(), what, err)
+		}
+	}
+}
+
+// checkView checks that the view's pieces, regions and marks lie on the
+// board and are of the kinds the traits list.
+func checkView(t *testing.T, g game.Game, s game.State) {
+	t.Helper()
+	tr := g.Traits()
+	v := s.View()
+	if v.Width != tr.Width || v.Height != tr.Height {
+		t.Fatalf("%s: view %d×%d, traits %d×%d", g.Spec(), v.Width, v.Height, tr.Width, tr.Height)
+	}
+	seen := map[string]bool{}
+	for _, pc := range v.Pieces {
+		onBoard(t, g, "piece", []string{pc.Square})
+		if seen[pc.Square] {
+			t.Fatalf("%s: two pieces on %s at %s", g.Spec(), pc.Square, s)
+		}
+		seen[pc.Square] = true
+		if !slices.ContainsFunc(tr.Pieces, func(k game.PieceTraits) bool { return k.Kind == pc.Kind && k.Side == pc.Side }) {
+			t.Fatalf("%s: piece %+v of a kind the traits do not list", g.Spec(), pc)
+		}
+	}
+	for _, r := range v.Regions {
+		onBoard(t, g, "region "+r.Kind, r.Squares)
+		if !slices.ContainsFunc(tr.Regions, func(k game.RegionTraits) bool { return k.Kind == r.Kind }) {
+			t.Fatalf("%s: region kind %q not in the traits", g.Spec(), r.Kind)
+		}
+	}
+	for _, marks := range [][]string{v.Last, v.Captured, v.Removed, v.Converted} {
+		onBoard(t, g, "marks", marks)
+	}
+	if m := v.Meter; m != nil && (m.Left < 0 || m.Left > m.Total || m.Label == "") {
+		t.Fatalf("%s: meter %+v", g.Spec(), *m)
+	}
+}
+
+// checkDescriptors checks the descriptors of the legal actions and the
+// prompt.
+func checkDescriptors(t *testing.T, g game.Game, s game.State, legal []game.Action) {
+	t.Helper()
+	type pick struct{ squares, label string }
+	picks := map[pick]bool{}
+	var first []string
+	for _, a := range legal {
+		d := s.Describe(a)
+		if d.Text != s.ActionString(a) || d.Kind == "" || d.Label == "" || len(d.Squares) > 2 {
+			t.Fatalf("%s: descriptor %+v of %s at %s", g.Spec(), d, s.ActionString(a), s)
+		}
+		onBoard(t, g, "action "+d.Text, d.Squares)
+		k := pick{strings.Join(d.Squares, " "), d.Label}
+		if picks[k] {
+			t.Fatalf("%s: two actions pick %q with the label %q at %s", g.Spec(), k.squares, k.label, s)
+		}
+		picks[k] = true
+		if len(d.Squares) > 0 && !slices.Contains(first, d.Squares[0]) {
+			first = append(first, d.Squares[0])
+		}
+		if !d.EndsTurn {
+			c := s.Clone()
+			c.Apply(a)
+			if !c.IsTerminal() && c.ToAct() != s.ToAct() {
+				t.Fatalf("%s: %s does not end the turn, but %d acts after it at %s", g.Spec(), d.Text, c.ToAct(), s)
+			}
+		}
+	}
+	p := s.Prompt()
+	if p.Player != s.ToAct() || p.Text == "" {
+		t.Fatalf("%s: prompt %+v at %s (to act %d)", g.Spec(), p, s, s.ToAct())
+	}
+	got := slices.Clone(p.Squares)
+	slices.Sort(got)
+	slices.Sort(first)
+	if !slices.Equal(got, first) {
+		t.Fatalf("%s: prompt %q asks for %v; the legal actions pick %v at %s", g.Spec(), p.Text, got, first, s)
+	}
+}
+
+// checkEvents checks that the last action's events are said in words and
+// lie on the board.
+func checkEvents(t *testing.T, g game.Game, s game.State) {
+	t.Helper()
+	for _, e := range s.Events() {
+		if e.Kind == "" || e.Text == "" {
+			t.Fatalf("%s: event %+v without a kind or words", g.Spec(), e)
+		}
+		onBoard(t, g, "event "+e.Kind, e.Squares)
+	}
+}
+
+// checkEnd checks that a finished game announces its end and that its
+// turns partition its history.
+func checkEnd(t *testing.T, g game.Game, s game.State) {
+	t.Helper()
+	if !slices.ContainsFunc(s.Events(), func(e game.Event) bool { return e.Kind == "game-over" }) {
+		t.Fatalf("%s: the last action's events %+v do not announce the end", g.Spec(), s.Events())
+	}
+	if p := s.Prompt(); p.Player != game.Terminal || p.Text == "" || len(p.Squares) > 0 {
+		t.Fatalf("%s: prompt at the end %+v", g.Spec(), p)
+	}
+	hist := s.History()
+	turns := game.Turns(g.NewState(), hist)
+	replay := g.NewState()
+	ply := 0
+	for i, tu := range turns {
+		if tu.Number != i+1 || tu.First != ply || len(tu.Actions) == 0 || len(tu.Labels) != len(tu.Actions) {
+			t.Fatalf("%s: turn %d %+v does not follow ply %d", g.Spec(), i+1, tu, ply)
+		}
+		for _, text := range tu.Actions {
+			if p := replay.ToAct(); p != game.Chance && p != tu.Player {
+				t.Fatalf("%s: turn %d is %d's, but %d made %s", g.Spec(), tu.Number, tu.Player, p, text)
+			}
+			if want := replay.ActionString(hist[ply]); text != want {
+				t.Fatalf("%s: turn %d holds %s at ply %d, the history %s", g.Spec(), tu.Number, text, ply, want)
+			}
+			replay.Apply(hist[ply])
+			ply++
+		}
+	}
+	if ply != len(hist) {
+		t.Fatalf("%s: the turns hold %d actions of %d", g.Spec(), ply, len(hist))
+	}
+}

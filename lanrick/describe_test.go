@@ -1,0 +1,108 @@
+package lanrick
+
+import (
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/muster-games/muster/game"
+)
+
+// TestPromptsAskWithSquares: in every phase that is answered on the board
+// (setting men, the mark, the interchange's choice, moving, removing, and
+// the 1879–1881 phases after a win) the prompt names squares to click, and
+// every action of such a phase but "end" and "pass" picks squares; only
+// the dice, the interchange's question and a spent turn are buttons.
+// Greedy games of every ruleset visit the phases.
+func TestPromptsAskWithSquares(t *testing.T) {
+	buttons := map[Phase]bool{PhaseRoll: true, PhaseInterchange: true}
+	for i, rs := range rulesets {
+		rng := rand.New(rand.NewPCG(uint64(i), 77))
+		seen := map[Phase]bool{}
+		for n := 0; n < 6; n++ {
+			s := MustLoad(rs).Start()
+			for steps := 0; !s.over && steps < 5000; steps++ {
+				if s.toAct == -1 {
+					outs := s.ChanceOutcomes(nil)
+					s.Apply(outs[rng.IntN(len(outs))].Action)
+					continue
+				}
+				legal := s.LegalActions(nil)
+				seen[s.phase] = true
+				p := s.Prompt()
+				for _, a := range legal {
+					d := s.Describe(a)
+					if !buttons[s.phase] && d.Kind != "end" && d.Kind != "pass" && len(d.Squares) == 0 {
+						t.Fatalf("%s %s: %s picks no square", rs, s.phase, d.Text)
+					}
+				}
+				if !buttons[s.phase] && len(p.Squares) == 0 && !(len(legal) == 1 && (s.Describe(legal[0]).Kind == "end" || s.Describe(legal[0]).Kind == "pass")) {
+					t.Fatalf("%s %s: the prompt %q names no square at %s", rs, s.phase, p.Text, s)
+				}
+				s.Apply(greedy(s, legal, rng))
+			}
+		}
+		need := []Phase{PhaseMove, PhaseRemove}
+		if !strings.HasPrefix(rs, "1879") {
+			need = append(need, PhaseMark) // the 1879 dice fix the rendezvous
+		}
+		for _, ph := range need {
+			if !seen[ph] {
+				t.Errorf("%s: greedy games never reached the %s phase (%v)", rs, ph, seen)
+			}
+		}
+	}
+}
+
+// TestEventsOfARendezvous: Carroll's Rule 7 and 8 of 1893 announced as
+// they happen — a rendezvous won and by whom, the man converted, the
+// outlying man removed and the next rendezvous with its setter.
+func TestEventsOfARendezvous(t *testing.T) {
+	g := MustLoad("1893")
+	kinds := func(s *State) []string {
+		var out []string
+		for _, e := range s.Events() {
+			out = append(out, e.Kind+":"+strings.Join(e.Squares, ","))
+		}
+		return out
+	}
+	s := position(t, g, "d5 e5 a8 b8 c8", "d3 e3 f3 d4 g4", "to=white phase=move size=9 mark=e4 setter=black opened=bw")
+	playAll(t, s, "g4-f4")
+	if got := kinds(s); len(got) != 1 || !strings.HasPrefix(got[0], "rendezvous-won:") || s.Events()[0].Player != White {
+		t.Fatalf("after white fills the rendezvous: %v", got)
+	}
+	if p := s.Prompt(); !strings.Contains(p.Text, "convert") || strings.Join(p.Squares, " ") != "a8 b8 c8" {
+		t.Fatalf("prompt %+v, want the three outlying men to convert", p)
+	}
+	playAll(t, s, "x c8")
+	if got := kinds(s); !slices.Equal(got, []string{"converted:c8"}) || !strings.Contains(s.Events()[0].Text, "black man on c8 became white's") {
+		t.Fatalf("after the conversion: %v %+v", got, s.Events())
+	}
+	s = position(t, g, "d5 e5 d4 e4 a8", "d3 e3 f3 f4 g6", "to=white phase=move size=9 mark=e4 setter=black opened=bw")
+	playAll(t, s, "g6-f5")
+	got := kinds(s)
+	if len(got) != 3 || !strings.HasPrefix(got[0], "rendezvous-won") || got[1] != "removed:a8" || got[2] != "rendezvous-begun:" {
+		t.Fatalf("after the rendezvous filled with one man outside: %v", got)
+	}
+	if e := s.Events()[2]; e.Player != Black || !strings.Contains(e.Text, "black sets the mark") {
+		t.Fatalf("the next setter: %+v", e)
+	}
+}
+
+// TestTurnsGroupActions: the move list's turns hold each player's actions
+// of a turn, the mark and the interchange decision as turns of their own.
+func TestTurnsGroupActions(t *testing.T) {
+	g := MustLoad("1893")
+	s := g.Start()
+	playAll(t, s, "mark d5 no-interchange g1-g3 b8-b7 end")
+	turns := game.Turns(g.Start(), s.History())
+	var got []string
+	for _, tu := range turns {
+		got = append(got, g.PlayerName(tu.Player)+": "+strings.Join(tu.Actions, " "))
+	}
+	want := []string{"black: mark d5", "white: no-interchange", "white: g1-g3", "black: b8-b7 end"}
+	if !slices.Equal(got, want) {
+		t.Fatalf("turns %q, want %q", got, want)
+	}
+}

@@ -1,0 +1,70 @@
+package tablut
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/muster-games/muster/game"
+)
+
+func eventKinds(s *State) []string {
+	var out []string
+	for _, e := range s.Events() {
+		out = append(out, e.Kind+":"+strings.Join(e.Squares, ","))
+	}
+	return out
+}
+
+// TestEventsCapture: Linnaeus rule 9, a piece trapped between two enemies
+// is taken — announced as a capture credited to the mover, marked in the
+// view.
+func TestEventsCapture(t *testing.T) {
+	s := setup(t, MustLoad("linnaeus"), "K e5; A c3 e1; D d3", Attackers)
+	playAll(t, s, "e1-e3")
+	if got := eventKinds(s); !slices.Equal(got, []string{"capture:d3"}) || s.Events()[0].Player != game.Player(Attackers) {
+		t.Fatalf("events %v %+v, want a capture on d3 by the attackers", got, s.Events())
+	}
+	if v := s.View(); !slices.Equal(v.Captured, []string{"d3"}) || !slices.Equal(v.Last, []string{"e1", "e3"}) {
+		t.Fatalf("view captured %v last %v", v.Captured, v.Last)
+	}
+}
+
+// TestEventsKing: the king taken by two away from the castle (Linnaeus
+// rule 12 as read) stays on the board, marked as taken, and the end is
+// announced; the king escaping to the edge likewise.
+func TestEventsKing(t *testing.T) {
+	s := setup(t, MustLoad("linnaeus"), "K c7; A b7 d1; D h8", Attackers)
+	playAll(t, s, "d1-d7")
+	if got := eventKinds(s); !slices.Equal(got, []string{"king-captured:c7", "game-over:"}) {
+		t.Fatalf("events %v", got)
+	}
+	if v := s.View(); !slices.Equal(v.Captured, []string{"c7"}) || !slices.ContainsFunc(v.Pieces, func(p game.Piece) bool { return p.Kind == "king" }) {
+		t.Fatalf("view: %+v", v)
+	}
+	if p := s.Prompt(); p.Player != game.Terminal || !strings.Contains(p.Text, "king was captured") {
+		t.Fatalf("prompt %+v", p)
+	}
+	s = setup(t, MustLoad("linnaeus"), "K c7; A a1; D h8", Defenders)
+	playAll(t, s, "c7-c9")
+	if got := eventKinds(s); !slices.Equal(got, []string{"king-escaped:c9", "game-over:"}) {
+		t.Fatalf("events %v", got)
+	}
+}
+
+// TestPromptNamesMovers: the prompt's squares are the pieces of the side
+// to move that have a move.
+func TestPromptNamesMovers(t *testing.T) {
+	s := setup(t, MustLoad("linnaeus"), "K e5; A a1 b1; D e4 e6 d5 f5", Defenders)
+	p := s.Prompt()
+	if p.Player != game.Player(Defenders) || !slices.Equal(p.Squares, []string{"e4", "d5", "f5", "e6"}) {
+		t.Fatalf("prompt %+v", p)
+	}
+}
+
+func playAll(t *testing.T, s *State, moves string) {
+	t.Helper()
+	if err := game.ApplyNotation(s, strings.Fields(moves)); err != nil {
+		t.Fatal(err)
+	}
+}
