@@ -26,6 +26,8 @@ type Traits struct {
 	// Width and Height are the board's files and ranks.
 	Width  int `json:"width"`
 	Height int `json:"height"`
+	// Chequered says the board's squares alternate light and dark.
+	Chequered bool `json:"chequered"`
 	// Pieces are the kinds of pieces on the board.
 	Pieces []PieceTraits `json:"pieces"`
 	// Regions are the kinds of regions a View may hold, with their

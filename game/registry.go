@@ -142,6 +142,18 @@ type Info struct {
 	// Traits are the game's traits; Chance is true when some ruleset
 	// throws dice.
 	Traits Traits
+	// HowTo explains the game to a newcomer in a few paragraphs.
+	HowTo []string
+	// Docs are the documents about the game (files of the repository's
+	// docs folder), most useful first.
+	Docs []DocLink
+}
+
+// DocLink names a document of the repository's docs folder, with an
+// optional heading id after '#'.
+type DocLink struct {
+	Title string
+	File  string
 }
 
 // RulesetInfo describes one named preset.
@@ -154,6 +166,8 @@ type RulesetInfo struct {
 	Settings []KV
 	// Chance says that chance acts in this ruleset.
 	Chance bool
+	// Notes is a document with findings about this ruleset, if any.
+	Notes *DocLink `json:",omitempty"`
 }
 
 // OptionInfo describes one option.

@@ -14,7 +14,7 @@ var traits = game.Traits{
 		{Name: "white", Title: "White", Colour: "light"},
 	},
 	Chance: true,
-	Width:  Size, Height: Size,
+	Width:  Size, Height: Size, Chequered: true,
 	Pieces: []game.PieceTraits{
 		{Kind: "man", Name: "a black man", Side: Black},
 		{Kind: "man", Name: "a white man", Side: White},

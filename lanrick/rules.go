@@ -126,7 +126,14 @@ var Info = game.Info{
 	Description: "Lanrick, Lewis Carroll's game for two players (1879–1893): each side plays its men into a 'rendezvous' that has room for all but one of them.",
 	Options:     options,
 	Traits:      traits,
-	Rulesets: []game.RulesetInfo{
+	HowTo: []string{
+		"Lanrick is Lewis Carroll's game for two players (1879–1899). Each side has men on a chess-board; a coin marks a 'rendezvous', a set of squares with room for all the men but one, and both try to play all their men into it.",
+		"Men move in a straight line, straight or slanting, through empty squares, never jumping. A turn has a budget of squares that may be shared among several men; then press End turn (or the turn ends when the budget is spent).",
+		"In 1893 the rendezvous shrinks as men are lost: odd sizes are 'close' (the mark and squares round it), even sizes 'open' (border squares a queen on the mark would check, where men may slide along the border). The non-setter may demand an interchange of men. Whoever gets all his men in first converts or removes an outlying enemy man; a side left with one man loses.",
+		"The earlier versions use a 3×3 rendezvous: thrown with dice (1879), chosen by the other player (1880), or set by the beginner (1881), with removals and moves back to the border after each win.",
+	},
+	Docs: []game.DocLink{{Title: "the Lanrick rulings and notation", File: "lanrick.md"}, {Title: "Carroll's correspondents answered", File: "carroll.md"}, {Title: "self-play findings", File: "findings.md"}},
+	Rulesets: withNotes([]game.RulesetInfo{
 		{ID: "1879-01",
 			Description: "the first printed sheet: the men set alternately on the border, two dice fix a 3×3 rendezvous in the inner 6×6, queen moves, 6 squares a turn, then the men a player had in the last rendezvous and one more; the loser removes one of his own",
 			Source:      "Lanrick, printed sheet of 16 January 1879 (with Carroll's manuscript correction)",
@@ -155,7 +162,7 @@ var Info = game.Info{
 			Description: "the 1893 rules as reprinted in 1899: the first mark anywhere, the setter may have no man in the rendezvous, no claim formality",
 			Source:      "The Lewis Carroll Picture Book (1899), pp. 274–278 (seed documents 002, 003)",
 			Settings:    presetOf("setter_no_own_man=yes", "interchange=yes")},
-	},
+	}),
 }
 
 // defaults are the option values every preset starts from.
@@ -268,4 +275,12 @@ func versionOf(id string) Version {
 		}
 	}
 	return V1893
+}
+
+// withNotes links each ruleset to the answers about it in docs/carroll.md.
+func withNotes(rs []game.RulesetInfo) []game.RulesetInfo {
+	for i := range rs {
+		rs[i].Notes = &game.DocLink{Title: "What Carroll's correspondents asked about " + rs[i].ID + ", answered", File: "carroll.md#ruleset-" + rs[i].ID}
+	}
+	return rs
 }

@@ -71,11 +71,11 @@ func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond)
 type view struct {
 	Ply    int    `json:"ply"`
 	Status string `json:"status"`
-	ToAct  string `json:"to_act"`
-	Legal  []struct {
+	// ToAct is the seat to act (the game's player number).
+	ToAct int `json:"to_act"`
+	Legal []struct {
 		Text string `json:"text"`
 	} `json:"legal"`
-	Players []string `json:"players"`
 	History []string `json:"history"`
 }
 
@@ -179,8 +179,8 @@ func playGame(ctx context.Context, cfg Config, rng *rand.Rand) (lat []time.Durat
 		return nil, 0, 0, err
 	}
 	var sent []string
-	for played < cfg.Actions && v.Status == "playing" && len(v.Legal) > 0 {
-		seat := slices.Index(v.Players, v.ToAct)
+	for played < cfg.Actions && v.Status == "playing" && len(v.Legal) > 0 && v.ToAct >= 0 {
+		seat := v.ToAct
 		text := v.Legal[rng.IntN(len(v.Legal))].Text
 		t0 := time.Now()
 		var ans view

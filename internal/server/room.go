@@ -2,24 +2,23 @@ package server
 
 import (
 	"context"
-	"errors"
 	"fmt"
+	"io"
+	"net/http"
 	"math/rand/v2"
-	"regexp"
-	"strings"
 	"sync"
 	"time"
 
 	"github.com/muster-games/muster/agent"
 	"github.com/muster-games/muster/game"
 	"github.com/muster-games/muster/internal/store"
-	"github.com/muster-games/muster/lanrick"
-	"github.com/muster-games/muster/tablut"
 )
 
 // room is a game in play in memory: its state, the stored record and the
-// connections watching it. Every change goes through its mutex, is checked
-// by the rules, stored, and then sent to the watchers.
+// connections watching it. It is the one owner of a game: every change
+// goes through its methods, which hold its mutex, check the change by the
+// rules and the seats' secrets, store it, and then send the new view to
+// the watchers. Nothing outside holds its lock.
 type room struct {
 	srv    *Server
 	mu     sync.Mutex
@@ -35,15 +34,10 @@ type room struct {
 	timer *time.Timer
 	// used is when the room was last used, for evicting idle rooms.
 	used time.Time
+	// turns caches the move list for the ply it was made at.
+	turns   []game.Turn
+	turnsAt int
 }
-
-// Errors of actions, shown to the player.
-var (
-	errNotYourTurn = errors.New("it is not your turn")
-	errBadSecret   = errors.New("this seat's secret is wrong: you may only watch")
-	errStale       = errors.New("the game has moved on: reload it")
-	errOver        = errors.New("the game is over")
-)
 
 func newRoom(srv *Server, rec *store.Game) (*room, error) {
 	g, err := game.Load(rec.Spec)
@@ -51,20 +45,16 @@ func newRoom(srv *Server, rec *store.Game) (*room, error) {
 		return nil, err
 	}
 	s := g.NewState()
-	for i, text := range rec.Actions {
-		a, err := s.ParseAction(text)
-		if err != nil {
-			return nil, fmt.Errorf("game %s: stored action %d %q: %w", rec.ID, i+1, text, err)
-		}
-		s.Apply(a)
+	if err := game.ApplyNotation(s, rec.Actions); err != nil {
+		return nil, fmt.Errorf("game %s: stored actions: %w", rec.ID, err)
 	}
-	r := &room{srv: srv, rec: rec, g: g, s: s, subs: map[chan []byte]struct{}{}, rng: rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 1)), used: time.Now()}
+	r := &room{srv: srv, rec: rec, g: g, s: s, subs: map[chan []byte]struct{}{}, rng: rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 1)), used: time.Now(), turnsAt: -1}
 	if rec.Clock != nil {
 		// Time does not run while the server is down.
 		rec.Clock.SinceMS = time.Now().UnixMilli()
 	}
 	for p, seat := range rec.Seats {
-		if seat.Kind == "ai" {
+		if seat.Kind == store.SeatAI {
 			ag, err := agent.New(seat.Agent, g, uint64(time.Now().UnixNano())+uint64(p))
 			if err != nil {
 				return nil, err
@@ -73,6 +63,14 @@ func newRoom(srv *Server, rec *store.Game) (*room, error) {
 		}
 	}
 	return r, nil
+}
+
+// start sets the agents and the clock going where it is their turn.
+func (r *room) start() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.kick()
+	r.arm()
 }
 
 // seatOf returns the seat whose secret this is, or -1.
@@ -89,28 +87,125 @@ func (r *room) seatOf(secret string) int {
 	return -1
 }
 
-// play checks and plays an action for the seat holding secret, at ply.
-func (r *room) play(ctx context.Context, secret, text string, ply int) error {
+// seated checks a seat's secret on a game in play; the mutex is held.
+func (r *room) seated(secret string) (int, error) {
+	seat := r.seatOf(secret)
+	switch {
+	case seat < 0:
+		return -1, errBadSecret
+	case r.rec.Status == store.StatusOver:
+		return -1, errOver
+	}
+	return seat, nil
+}
+
+// play checks and plays an action for the seat holding secret, at ply,
+// and returns the new view.
+func (r *room) play(ctx context.Context, secret, text string, ply int) (view, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.s.IsTerminal() || r.rec.Status == "over" {
-		return errOver
+	if r.s.IsTerminal() {
+		return view{}, errOver
 	}
-	seat := r.seatOf(secret)
-	if seat < 0 {
-		return errBadSecret
+	seat, err := r.seated(secret)
+	if err != nil {
+		return view{}, err
 	}
 	if ply != len(r.rec.Actions) {
-		return errStale
+		return view{}, errStale
 	}
 	if p := r.s.ToAct(); p < 0 || int(p) != seat {
-		return errNotYourTurn
+		return view{}, errNotYourTurn
 	}
 	a, err := r.s.ParseAction(text)
 	if err != nil {
-		return err
+		return view{}, err
 	}
-	return r.apply(ctx, a)
+	if err := r.apply(ctx, a); err != nil {
+		return view{}, err
+	}
+	return r.view(), nil
+}
+
+// join gives the seat left for a friend to the holder of its invitation,
+// once, and returns the seat and its new secret.
+func (r *room) join(ctx context.Context, token string) (int, string, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	h := hashSecret(token)
+	for p, seat := range r.rec.Seats {
+		if seat.JoinHash == "" || token == "" || !equalHash(seat.JoinHash, h) {
+			continue
+		}
+		secret := randomToken(16)
+		r.rec.Seats[p].JoinHash = ""
+		r.rec.Seats[p].SecretHash = hashSecret(secret)
+		if err := r.srv.store.Update(ctx, r.rec, len(r.rec.Actions)); err != nil {
+			r.rec.Seats[p] = seat
+			return -1, "", err
+		}
+		r.broadcast()
+		return p, secret, nil
+	}
+	return -1, "", errBadInvite
+}
+
+// resign ends the game for the seat holding secret, lost.
+func (r *room) resign(ctx context.Context, secret string) (view, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	seat, err := r.seated(secret)
+	if err != nil {
+		return view{}, err
+	}
+	winner := r.g.PlayerName(game.Player(1 - seat))
+	if err := r.end(ctx, winner, r.g.PlayerName(game.Player(seat))+" resigned"); err != nil {
+		return view{}, err
+	}
+	return r.view(), nil
+}
+
+// Draw requests.
+const (
+	drawOffer   = "offer"
+	drawAccept  = "accept"
+	drawDecline = "decline"
+)
+
+// draw offers, accepts or declines a draw for the seat holding secret.
+func (r *room) draw(ctx context.Context, secret, what string) (view, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	seat, err := r.seated(secret)
+	if err != nil {
+		return view{}, err
+	}
+	old := r.rec.DrawOffer
+	switch what {
+	case drawOffer:
+		if r.agents[1-seat] != nil {
+			return view{}, errDeclines
+		}
+		r.rec.DrawOffer = seat
+	case drawAccept:
+		if r.rec.DrawOffer != 1-seat {
+			return view{}, errNoOffer
+		}
+		if err := r.end(ctx, "draw", "draw agreed"); err != nil {
+			return view{}, err
+		}
+		return r.view(), nil
+	case drawDecline:
+		r.rec.DrawOffer = -1
+	default:
+		return view{}, fmt.Errorf("%w: unknown draw request %q (known: offer, accept, decline)", game.ErrSyntax, what)
+	}
+	if err := r.srv.store.Update(ctx, r.rec, len(r.rec.Actions)); err != nil {
+		r.rec.DrawOffer = old
+		return view{}, err
+	}
+	r.broadcast()
+	return r.view(), nil
 }
 
 // apply plays a legal action, stores it and tells the watchers; the room's
@@ -123,15 +218,14 @@ func (r *room) apply(ctx context.Context, a game.Action) error {
 	oldClock := r.rec.Clock
 	if c := r.rec.Clock; c != nil && mover >= 0 {
 		nc := c.Charged(int(mover), time.Now().UnixMilli())
+		r.rec.Clock = &nc
 		if nc.LeftMS[mover] == 0 {
-			r.rec.Clock = &nc
 			if err := r.end(ctx, r.g.PlayerName(1-mover), r.g.PlayerName(mover)+" lost on time"); err != nil {
 				r.rec.Clock = oldClock
 				return err
 			}
 			return errOver
 		}
-		r.rec.Clock = &nc
 	}
 	next := r.s.Clone()
 	next.Apply(a)
@@ -139,16 +233,17 @@ func (r *room) apply(ctx context.Context, a game.Action) error {
 		c.LeftMS[mover] += c.IncMS
 	}
 	r.rec.Actions = append(r.rec.Actions, text)
+	oldOffer := r.rec.DrawOffer
 	r.rec.DrawOffer = -1
 	if next.IsTerminal() {
-		r.rec.Status = "over"
+		r.rec.Status = store.StatusOver
 		r.rec.Result = game.ResultName(next)
 		r.rec.Reason = next.Result().Reason
 	}
 	if err := r.srv.store.Update(ctx, r.rec, before); err != nil {
 		r.rec.Actions = r.rec.Actions[:before]
-		r.rec.Status, r.rec.Result, r.rec.Reason = "playing", "", ""
-		r.rec.Clock = oldClock
+		r.rec.Status, r.rec.Result, r.rec.Reason = store.StatusPlaying, "", ""
+		r.rec.Clock, r.rec.DrawOffer = oldClock, oldOffer
 		return err
 	}
 	r.s = next
@@ -158,6 +253,15 @@ func (r *room) apply(ctx context.Context, a game.Action) error {
 	return nil
 }
 
+// stopTimer stops the clock's timer.
+func (r *room) stopTimer() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.timer != nil {
+		r.timer.Stop()
+	}
+}
+
 // arm sets the timer for the player to act; the mutex is held.
 func (r *room) arm() {
 	if r.timer != nil {
@@ -165,38 +269,46 @@ func (r *room) arm() {
 	}
 	c := r.rec.Clock
 	p := r.s.ToAct()
-	if c == nil || p < 0 || r.rec.Status != "playing" {
+	if c == nil || p < 0 || r.rec.Status != store.StatusPlaying {
 		return
 	}
 	left := time.Duration(c.LeftMS[p]-(time.Now().UnixMilli()-c.SinceMS)) * time.Millisecond
 	ply := len(r.rec.Actions)
-	r.timer = time.AfterFunc(max(left, 0)+10*time.Millisecond, func() {
-		r.mu.Lock()
-		defer r.mu.Unlock()
-		if len(r.rec.Actions) != ply || r.rec.Status != "playing" || r.srv.ctx.Err() != nil {
-			return
-		}
-		c := r.rec.Clock.Charged(int(p), time.Now().UnixMilli())
-		if c.LeftMS[p] > 0 {
-			r.arm()
-			return
-		}
-		old := r.rec.Clock
-		r.rec.Clock = &c
-		if err := r.end(r.srv.ctx, r.g.PlayerName(1-p), r.g.PlayerName(p)+" lost on time"); err != nil {
-			r.rec.Clock = old
-			r.srv.log.Printf("game %s: %v", r.rec.ID, err)
-		}
-	})
+	r.timer = time.AfterFunc(max(left, 0)+10*time.Millisecond, func() { r.flag(p, ply) })
 }
 
-// end finishes the game by resignation or agreement; the mutex is held.
+// flag ends the game when p, to act at ply, has run out of time.
+func (r *room) flag(p game.Player, ply int) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if len(r.rec.Actions) != ply || r.rec.Status != store.StatusPlaying || r.srv.ctx.Err() != nil {
+		return
+	}
+	c := r.rec.Clock.Charged(int(p), time.Now().UnixMilli())
+	if c.LeftMS[p] > 0 {
+		r.arm()
+		return
+	}
+	old := r.rec.Clock
+	r.rec.Clock = &c
+	if err := r.end(r.srv.ctx, r.g.PlayerName(1-p), r.g.PlayerName(p)+" lost on time"); err != nil {
+		r.rec.Clock = old
+		r.srv.log.Error("flagging a game", "game", r.rec.ID, "err", err)
+	}
+}
+
+// end finishes the game by resignation, time or agreement; the mutex is
+// held.
 func (r *room) end(ctx context.Context, result, reason string) error {
 	ply := len(r.rec.Actions)
-	r.rec.Status, r.rec.Result, r.rec.Reason, r.rec.DrawOffer = "over", result, reason, -1
+	offer := r.rec.DrawOffer
+	r.rec.Status, r.rec.Result, r.rec.Reason, r.rec.DrawOffer = store.StatusOver, result, reason, -1
 	if err := r.srv.store.Update(ctx, r.rec, ply); err != nil {
-		r.rec.Status, r.rec.Result, r.rec.Reason = "playing", "", ""
+		r.rec.Status, r.rec.Result, r.rec.Reason, r.rec.DrawOffer = store.StatusPlaying, "", "", offer
 		return err
+	}
+	if r.timer != nil {
+		r.timer.Stop()
 	}
 	r.broadcast()
 	return nil
@@ -204,7 +316,7 @@ func (r *room) end(ctx context.Context, result, reason string) error {
 
 // kick starts the agent or the dice if they are to act; the mutex is held.
 func (r *room) kick() {
-	if r.thinking || r.s.IsTerminal() || r.rec.Status == "over" {
+	if r.thinking || r.s.IsTerminal() || r.rec.Status == store.StatusOver {
 		return
 	}
 	p := r.s.ToAct()
@@ -215,38 +327,42 @@ func (r *room) kick() {
 	s := r.s.Clone()
 	ply := len(r.rec.Actions)
 	r.srv.wg.Add(1)
-	go func() {
-		defer r.srv.wg.Done()
-		var a game.Action
-		var err error
-		if p == game.Chance {
-			r.mu.Lock()
-			a, _ = game.RandomAction(s, r.rng, nil)
-			r.mu.Unlock()
-		} else {
-			ctx, cancel := context.WithTimeout(r.srv.ctx, r.srv.cfg.AgentTimeout)
-			res, aerr := r.agents[p].Act(ctx, s)
-			cancel()
-			a, err = res.Action, aerr
-		}
-		r.mu.Lock()
-		defer r.mu.Unlock()
-		r.thinking = false
-		if err != nil || r.srv.ctx.Err() != nil {
-			if err != nil {
-				r.srv.log.Printf("game %s: agent: %v", r.rec.ID, err)
-			}
-			return
-		}
-		if len(r.rec.Actions) != ply || r.rec.Status == "over" {
-			r.kick()
-			return
-		}
-		if err := r.apply(r.srv.ctx, a); err != nil {
-			r.srv.log.Printf("game %s: %v", r.rec.ID, err)
-		}
-	}()
+	go r.think(p, s, ply)
 	r.broadcast()
+}
+
+// think finds the action of the agent or the dice and plays it, unless
+// the game has moved on meanwhile.
+func (r *room) think(p game.Player, s game.State, ply int) {
+	defer r.srv.wg.Done()
+	var a game.Action
+	var err error
+	if p == game.Chance {
+		r.mu.Lock()
+		a, _ = game.RandomAction(s, r.rng, nil)
+		r.mu.Unlock()
+	} else {
+		ctx, cancel := context.WithTimeout(r.srv.ctx, r.srv.cfg.AgentTimeout)
+		res, aerr := r.agents[p].Act(ctx, s)
+		cancel()
+		a, err = res.Action, aerr
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.thinking = false
+	switch {
+	case err != nil:
+		r.srv.log.Error("agent failed", "game", r.rec.ID, "err", err)
+		return
+	case r.srv.ctx.Err() != nil:
+		return
+	case len(r.rec.Actions) != ply || r.rec.Status == store.StatusOver:
+		r.kick()
+		return
+	}
+	if err := r.apply(r.srv.ctx, a); err != nil {
+		r.srv.log.Error("playing the agent's action", "game", r.rec.ID, "err", err)
+	}
 }
 
 // subscribe adds a watcher; it gets the current view at once.
@@ -286,148 +402,37 @@ func (r *room) broadcast() {
 	}
 }
 
-// actionView is a legal action with its squares, for the board's clicks.
-type actionView struct {
-	Text    string   `json:"text"`
-	Kind    string   `json:"kind"`
-	Squares []string `json:"squares,omitempty"`
-}
-
-var squareRE = regexp.MustCompile(`[a-i][1-9]`)
-
-func describeAction(text string) actionView {
-	v := actionView{Text: text, Squares: squareRE.FindAllString(text, -1)}
-	switch {
-	case strings.HasPrefix(text, "@"):
-		v.Kind = "place"
-	case strings.HasPrefix(text, "roll"):
-		v.Kind = "roll"
-	case strings.HasPrefix(text, "mark>"):
-		v.Kind = "markmove"
-	case strings.HasPrefix(text, "mark"):
-		v.Kind = "mark"
-	case strings.HasPrefix(text, "swap"):
-		v.Kind = "swap"
-	case strings.HasPrefix(text, "x "):
-		v.Kind = "remove"
-	case strings.Contains(text, "~"):
-		v.Kind = "slide"
-	case len(v.Squares) >= 2:
-		v.Kind = "move"
-		v.Squares = v.Squares[:2]
-	default:
-		v.Kind = text // interchange, no-interchange, end, pass
-		v.Squares = nil
-	}
-	return v
-}
-
-// view is what every client receives.
-type view struct {
-	ID        string       `json:"id"`
-	Spec      string       `json:"spec"`
-	Game      string       `json:"game"`
-	Players   []string     `json:"players"`
-	Seats     []seatView   `json:"seats"`
-	Position  string       `json:"position"`
-	ToAct     *string      `json:"to_act"`
-	Board     any          `json:"board"`
-	Legal     []actionView `json:"legal"`
-	History   []string     `json:"history"`
-	Ply       int          `json:"ply"`
-	Status    string       `json:"status"`
-	Result    string       `json:"result,omitempty"`
-	Reason    string       `json:"reason,omitempty"`
-	DrawOffer int          `json:"draw_offer"`
-	Thinking  bool         `json:"thinking"`
-	Clock     *clockView   `json:"clock,omitempty"`
-}
-
-// clockView gives each player's time left now, and who is thinking.
-type clockView struct {
-	LeftMS  [2]int64 `json:"left_ms"`
-	Running int      `json:"running"` // the player whose time runs, or -1
-	BaseMS  int64    `json:"base_ms"`
-	IncMS   int64    `json:"inc_ms"`
-}
-
-type seatView struct {
-	Kind    string `json:"kind"`
-	Agent   string `json:"agent,omitempty"`
-	Claimed bool   `json:"claimed"`
-}
-
-func (r *room) view() view {
-	r.used = time.Now()
-	v := view{
-		ID: r.rec.ID, Spec: r.g.Spec(), Game: r.g.Name(), Position: r.s.String(), History: append([]string{}, r.rec.Actions...),
-		Ply: len(r.rec.Actions), Status: r.rec.Status, Result: r.rec.Result, Reason: r.rec.Reason, DrawOffer: r.rec.DrawOffer,
-		Thinking: r.thinking, Legal: []actionView{},
-	}
-	for p := 0; p < r.g.NumPlayers(); p++ {
-		v.Players = append(v.Players, r.g.PlayerName(game.Player(p)))
-	}
-	for _, seat := range r.rec.Seats {
-		v.Seats = append(v.Seats, seatView{Kind: seat.Kind, Agent: seat.Agent, Claimed: seat.SecretHash != "" || seat.Kind == "ai"})
-	}
-	if p := r.s.ToAct(); p >= 0 && r.rec.Status == "playing" {
-		name := r.g.PlayerName(p)
-		v.ToAct = &name
-		for _, a := range r.s.LegalActions(nil) {
-			v.Legal = append(v.Legal, describeAction(r.s.ActionString(a)))
-		}
-	} else if p == game.Chance {
-		name := "chance"
-		v.ToAct = &name
-	}
-	if c := r.rec.Clock; c != nil {
-		cv := &clockView{LeftMS: c.LeftMS, Running: -1, BaseMS: c.BaseMS, IncMS: c.IncMS}
-		if p := r.s.ToAct(); p >= 0 && r.rec.Status == "playing" {
-			cv.Running = int(p)
-			cv.LeftMS = c.Charged(int(p), time.Now().UnixMilli()).LeftMS
-		}
-		v.Clock = cv
-	}
-	switch s := r.s.(type) {
-	case *tablut.State:
-		v.Board = s.View()
-	case *lanrick.State:
-		v.Board = s.View()
-	}
-	return v
-}
-
-// viewAt is the view of the game as it was after ply actions, for
-// stepping through it; nothing is legal there.
-func (r *room) viewAt(ply int) view {
-	s := r.g.NewState()
-	for _, text := range r.rec.Actions[:ply] {
-		a, err := s.ParseAction(text)
-		if err != nil {
-			break
-		}
-		s.Apply(a)
-	}
-	cur := r.s
-	r.s = s
-	v := r.view()
-	r.s = cur
-	v.Legal, v.ToAct, v.Ply, v.History = []actionView{}, nil, ply, v.History[:ply]
-	return v
-}
-
-func (r *room) viewJSON() []byte {
-	b, err := marshal(r.view())
-	if err != nil {
-		return []byte(`{"error":"internal"}`)
-	}
-	return b
-}
-
 // idle reports whether the room can leave memory: nobody watches, no agent
-// thinks, no clock runs, and it has not been used for a while. The mutex
-// is held.
+// thinks, no clock runs, and it has not been used for a while.
 func (r *room) idle(after time.Duration) bool {
-	running := r.timer != nil && r.rec.Clock != nil && r.rec.Status == "playing"
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	running := r.timer != nil && r.rec.Clock != nil && r.rec.Status == store.StatusPlaying
 	return len(r.subs) == 0 && !r.thinking && !running && time.Since(r.used) > after
+}
+
+// id is the game's id, which never changes.
+func (r *room) id() string { return r.rec.ID }
+
+// writeRecord writes the game's record in its game's own format, with
+// the site, date, players and result as tags.
+func (r *room) writeRecord(w io.Writer) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	rc, ok := r.g.(game.Recorder)
+	if !ok {
+		return withCode(http.StatusNotFound, fmt.Errorf("%s has no record format", r.g.Name()))
+	}
+	tags := []game.KV{{Key: "site", Value: "Muster"}, {Key: "date", Value: r.rec.Created.Format("2006.01.02")}}
+	for p, seat := range r.rec.Seats {
+		who := "person"
+		if seat.Kind == store.SeatAI {
+			who = "Muster " + seat.Agent
+		}
+		tags = append(tags, game.KV{Key: r.g.PlayerName(game.Player(p)), Value: who})
+	}
+	if r.rec.Status == store.StatusOver {
+		tags = append(tags, game.KV{Key: "result", Value: r.rec.Result}, game.KV{Key: "termination", Value: r.rec.Reason})
+	}
+	return rc.WriteRecord(w, game.NewRecord("", r.s, tags...))
 }

@@ -68,6 +68,9 @@ func (h *harness) call(method, path string, body any, out any) int {
 		rd = bytes.NewReader(b)
 	}
 	req, _ := http.NewRequest(method, h.http.URL+path, rd)
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
 	res, err := http.DefaultClient.Do(req)
 	if err != nil {
 		h.t.Fatal(err)
@@ -78,6 +81,9 @@ func (h *harness) call(method, path string, body any, out any) int {
 	}
 	return res.StatusCode
 }
+
+// at points to a ply, as an act request needs.
+func at(ply int) *int { return &ply }
 
 func testConfig() Config {
 	c := DefaultConfig
@@ -112,7 +118,7 @@ func TestPlayAgainstAgent(t *testing.T) {
 	}
 	var v view
 	h.call("GET", "/api/games/"+c.ID, nil, &v)
-	if v.Ply != 0 || v.ToAct == nil || *v.ToAct != "attackers" || len(v.Legal) != 80 || v.Game != "tablut" {
+	if v.Ply != 0 || v.ToAct != 0 || len(v.Legal) != 80 || v.Game != "tablut" {
 		t.Fatalf("view %+v", v)
 	}
 	var e map[string]string
@@ -121,29 +127,29 @@ func TestPlayAgainstAgent(t *testing.T) {
 		code int
 		says string
 	}{
-		{actRequest{Secret: "nope", Action: "a4-a3"}, 403, "secret"},
-		{actRequest{Secret: c.Secret, Action: "a4-a9"}, 422, "blocked"},
-		{actRequest{Secret: c.Secret, Action: "zz"}, 422, "bad move"},
-		{actRequest{Secret: c.Secret, Action: "a4-a3", Ply: 5}, 409, "moved on"},
+		{actRequest{Secret: "nope", Action: "a4-a3", Ply: at(0)}, 403, "secret"},
+		{actRequest{Secret: c.Secret, Action: "a4-a9", Ply: at(0)}, 422, "blocked"},
+		{actRequest{Secret: c.Secret, Action: "zz", Ply: at(0)}, 422, "bad move"},
+		{actRequest{Secret: c.Secret, Action: "a4-a3", Ply: at(5)}, 409, "moved on"},
 		{`{"secret": "x", "action": "a4-a3", "extra": 1}`, 400, "unknown field"},
 		{`{"secret": `, 400, "bad request"},
-		{`{"action": "` + strings.Repeat("a", 70<<10) + `"}`, 400, "larger than"},
-		{actRequest{Secret: c.Secret, Action: strings.Repeat("a", 65)}, 400, "64 characters"},
+		{`{"action": "` + strings.Repeat("a", 70<<10) + `"}`, 413, "larger than"},
+		{actRequest{Secret: c.Secret, Action: strings.Repeat("a", 65), Ply: at(0)}, 400, "64 characters"},
 	} {
 		e = nil
 		if code := h.call("POST", "/api/games/"+c.ID+"/act", bad.body, &e); code != bad.code || !strings.Contains(e["error"], bad.says) {
-			t.Errorf("%v: %d %q, want %d %q", bad.body, code, e["error"], bad.code, bad.says)
+			t.Errorf("%.100v: %d %q, want %d %q", bad.body, code, e["error"], bad.code, bad.says)
 		}
 	}
 	h.call("GET", "/api/games/"+c.ID, nil, &v)
 	if v.Ply != 0 {
 		t.Fatal("a refused request changed the game")
 	}
-	if code := h.call("POST", "/api/games/"+c.ID+"/act", actRequest{Secret: c.Secret, Action: "a4-a3", Ply: 0}, &v); code != 200 {
+	if code := h.call("POST", "/api/games/"+c.ID+"/act", actRequest{Secret: c.Secret, Action: "a4-a3", Ply: at(0)}, &v); code != 200 {
 		t.Fatalf("legal move: %d", code)
 	}
 	v = h.waitPly(c.ID, 2)
-	if v.History[0] != "a4-a3" || *v.ToAct != "attackers" {
+	if v.History[0] != "a4-a3" || v.ToAct != 0 {
 		t.Fatalf("after the agent: %+v", v)
 	}
 	if code := h.call("GET", "/api/games/zzzzzzzzzzzz", nil, &e); code != 404 {
@@ -190,14 +196,14 @@ func TestFriendAndSpectator(t *testing.T) {
 		t.Fatalf("second join: %d", code)
 	}
 	// Black sets the mark; white (the creator) may not do it for him.
-	if code := h.call("POST", "/api/games/"+c.ID+"/act", actRequest{Secret: c.Secret, Action: "mark d5"}, &e); code != 422 || !strings.Contains(e["error"], "not your turn") {
+	if code := h.call("POST", "/api/games/"+c.ID+"/act", actRequest{Secret: c.Secret, Action: "mark d5", Ply: at(0)}, &e); code != 422 || !strings.Contains(e["error"], "not your turn") {
 		t.Fatalf("white acting for black: %d %v", code, e)
 	}
-	if code := h.call("POST", "/api/games/"+c.ID+"/act", actRequest{Action: "mark d5"}, &e); code != 403 {
+	if code := h.call("POST", "/api/games/"+c.ID+"/act", actRequest{Action: "mark d5", Ply: at(0)}, &e); code != 403 {
 		t.Fatalf("spectator: %d", code)
 	}
 	var v view
-	if code := h.call("POST", "/api/games/"+c.ID+"/act", actRequest{Secret: j.Secret, Action: "mark d5"}, &v); code != 200 || v.Ply != 1 {
+	if code := h.call("POST", "/api/games/"+c.ID+"/act", actRequest{Secret: j.Secret, Action: "mark d5", Ply: at(0)}, &v); code != 200 || v.Ply != 1 {
 		t.Fatalf("black's mark: %d", code)
 	}
 	// Draws: white offers, black accepts.
@@ -212,7 +218,7 @@ func TestFriendAndSpectator(t *testing.T) {
 	if v.Status != "over" || v.Result != "draw" {
 		t.Fatalf("after accepting: %s %s", v.Status, v.Result)
 	}
-	if code := h.call("POST", "/api/games/"+c.ID+"/act", actRequest{Secret: c.Secret, Action: "no-interchange", Ply: 1}, &e); code != 422 {
+	if code := h.call("POST", "/api/games/"+c.ID+"/act", actRequest{Secret: c.Secret, Action: "no-interchange", Ply: at(1)}, &e); code != 409 {
 		t.Fatalf("a move after the end: %d", code)
 	}
 }
@@ -228,7 +234,7 @@ func TestRestart(t *testing.T) {
 	var v view
 	for i, a := range []string{"mark d5", "no-interchange", "a7-a5"} {
 		p := map[int]int{0: 0, 1: 1, 2: 1}[i]
-		if code := h.call("POST", "/api/games/"+c.ID+"/act", actRequest{Secret: c.Secrets[p], Action: a, Ply: i}, &v); code != 200 {
+		if code := h.call("POST", "/api/games/"+c.ID+"/act", actRequest{Secret: c.Secrets[p], Action: a, Ply: at(i)}, &v); code != 200 {
 			t.Fatalf("%s: %d", a, code)
 		}
 	}
@@ -240,10 +246,10 @@ func TestRestart(t *testing.T) {
 	// the person moves on the new server, and the agent answers there.
 	h2 := newHarness(t, db, testConfig())
 	h2.call("GET", "/api/games/"+c.ID, nil, &v)
-	if v.Ply != 3 || v.Position != pos || *v.ToAct != "black" {
+	if v.Ply != 3 || v.Position != pos || v.ToAct != 0 {
 		t.Fatalf("after the restart: ply %d, %s", v.Ply, v.Position)
 	}
-	if code := h2.call("POST", "/api/games/"+ai.ID+"/act", actRequest{Secret: ai.Secret, Action: "a4-a3", Ply: 0}, &v); code != 200 {
+	if code := h2.call("POST", "/api/games/"+ai.ID+"/act", actRequest{Secret: ai.Secret, Action: "a4-a3", Ply: at(0)}, &v); code != 200 {
 		t.Fatalf("move after restart: %d", code)
 	}
 	h2.waitPly(ai.ID, 2)
@@ -275,7 +281,7 @@ func TestWebSocket(t *testing.T) {
 	if v := read(); v.Ply != 0 {
 		t.Fatalf("first view ply %d", v.Ply)
 	}
-	h.call("POST", "/api/games/"+c.ID+"/act", actRequest{Secret: c.Secrets[0], Action: "a4-a3"}, nil)
+	h.call("POST", "/api/games/"+c.ID+"/act", actRequest{Secret: c.Secrets[0], Action: "a4-a3", Ply: at(0)}, nil)
 	if v := read(); v.Ply != 1 || v.History[0] != "a4-a3" {
 		t.Fatalf("pushed view %+v", v)
 	}
@@ -389,7 +395,7 @@ func TestClock(t *testing.T) {
 	var c createResponse
 	h.call("POST", "/api/games", createRequest{Game: "tablut", Opponent: "local", Side: "attackers", Minutes: 1, Increment: 2}, &c)
 	var v view
-	if code := h.call("POST", "/api/games/"+c.ID+"/act", actRequest{Secret: c.Secrets[0], Action: "a4-a3"}, &v); code != 200 {
+	if code := h.call("POST", "/api/games/"+c.ID+"/act", actRequest{Secret: c.Secrets[0], Action: "a4-a3", Ply: at(0)}, &v); code != 200 {
 		t.Fatalf("move: %d", code)
 	}
 	if v.Clock == nil || v.Clock.Running != 1 || v.Clock.LeftMS[0] < 61000 || v.Clock.LeftMS[0] > 62000 {
@@ -419,7 +425,7 @@ func TestEvict(t *testing.T) {
 	h := newHarness(t, "", testConfig())
 	var c createResponse
 	h.call("POST", "/api/games", createRequest{Game: "tablut", Opponent: "local", Side: "attackers"}, &c)
-	h.call("POST", "/api/games/"+c.ID+"/act", actRequest{Secret: c.Secrets[0], Action: "a4-a3"}, nil)
+	h.call("POST", "/api/games/"+c.ID+"/act", actRequest{Secret: c.Secrets[0], Action: "a4-a3", Ply: at(0)}, nil)
 	if n := h.srv.evict(0); n != 1 {
 		t.Fatalf("evicted %d rooms, want 1", n)
 	}
@@ -506,7 +512,7 @@ func TestSlowWatcherGetsNewest(t *testing.T) {
 	defer rm.unsubscribe(ch)
 	moves := []string{"a4-a3", "e3-d3", "a3-a4", "d3-e3", "a4-a3", "e3-d3"}
 	for i, m := range moves {
-		if code := h.call("POST", "/api/games/"+c.ID+"/act", actRequest{Secret: c.Secrets[i%2], Action: m, Ply: i}, nil); code != 200 {
+		if code := h.call("POST", "/api/games/"+c.ID+"/act", actRequest{Secret: c.Secrets[i%2], Action: m, Ply: at(i)}, nil); code != 200 {
 			t.Fatalf("%s: %d", m, code)
 		}
 	}

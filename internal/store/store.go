@@ -14,10 +14,28 @@ import (
 	_ "modernc.org/sqlite" // the database/sql driver "sqlite"
 )
 
+// SeatKind says who holds a seat.
+type SeatKind string
+
+// The kinds of seats.
+const (
+	SeatHuman SeatKind = "human"
+	SeatAI    SeatKind = "ai"
+)
+
+// Status says whether a game goes on.
+type Status string
+
+// The statuses of a game.
+const (
+	StatusPlaying Status = "playing"
+	StatusOver    Status = "over"
+)
+
 // Seat is one side of a game.
 type Seat struct {
-	// Kind is "human" or "ai".
-	Kind string `json:"kind"`
+	// Kind is a person or an agent.
+	Kind SeatKind `json:"kind"`
 	// Agent is the agent spec or level of an AI seat.
 	Agent string `json:"agent,omitempty"`
 	// SecretHash is the SHA-256 of the seat's secret, hex; empty until a
@@ -38,8 +56,7 @@ type Game struct {
 	Updated time.Time
 	Actions []string
 	Seats   []Seat
-	// Status is "playing" or "over".
-	Status string
+	Status Status
 	Result string
 	Reason string
 	// Owner is the client that created the game (for per-client limits).
@@ -159,7 +176,7 @@ func (s *Store) Create(ctx context.Context, g *Game) error {
 	now := time.Now()
 	g.Created, g.Updated = now, now
 	if g.Status == "" {
-		g.Status = "playing"
+		g.Status = StatusPlaying
 	}
 	_, err := s.db.ExecContext(ctx, `INSERT INTO games (id, spec, created, updated, actions, seats, status, result, reason, owner, ply, draw_offer, clock)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,

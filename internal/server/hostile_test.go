@@ -1,0 +1,113 @@
+package server
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+	"strings"
+	"testing"
+)
+
+// TestFramingRefused: every response — page, API, static file, document,
+// error — forbids being framed by another site.
+func TestFramingRefused(t *testing.T) {
+	h := newHarness(t, "", testConfig())
+	for _, p := range []string{"/", "/rules/tablut", "/api/games", "/static/app.js", "/docs/tablut.md", "/api/games/zzzzzzzzzzzz", "/nope"} {
+		res, err := http.Get(h.http.URL + p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		if csp := res.Header.Get("Content-Security-Policy"); !strings.Contains(csp, "frame-ancestors 'none'") || res.Header.Get("X-Frame-Options") != "DENY" {
+			t.Errorf("%s: CSP %q, X-Frame-Options %q", p, csp, res.Header.Get("X-Frame-Options"))
+		}
+	}
+}
+
+// post sends a raw body with the given headers.
+func (h *harness) post(path, body string, header map[string]string) (int, string) {
+	h.t.Helper()
+	req, _ := http.NewRequest("POST", h.http.URL+path, strings.NewReader(body))
+	for k, v := range header {
+		req.Header.Set(k, v)
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var e map[string]string
+	json.NewDecoder(res.Body).Decode(&e)
+	return res.StatusCode, e["error"]
+}
+
+// TestCrossSiteRefused: a page of another site can send a simple POST
+// (text/plain or a form, no preflight) with the visitor's address; such
+// requests, and any request whose Origin is another site, change nothing
+// and spend none of the visitor's allowance of new games.
+func TestCrossSiteRefused(t *testing.T) {
+	cfg := testConfig()
+	cfg.GamesPerHour = 1
+	h := newHarness(t, "", cfg)
+	body := `{"game":"tablut","opponent":"local"}`
+	for _, hdr := range []map[string]string{
+		{"Content-Type": "text/plain"},
+		{"Content-Type": "application/x-www-form-urlencoded"},
+		{},
+		{"Content-Type": "application/json", "Origin": "http://evil.example"},
+		{"Content-Type": "application/json", "Sec-Fetch-Site": "cross-site"},
+	} {
+		if code, msg := h.post("/api/games", body, hdr); code != http.StatusUnsupportedMediaType && code != http.StatusForbidden {
+			t.Errorf("%v: %d %q, want 415 or 403", hdr, code, msg)
+		}
+	}
+	if code, msg := h.post("/api/games", body, map[string]string{"Content-Type": "application/json", "Origin": h.http.URL}); code != http.StatusCreated {
+		t.Fatalf("a request from the site's own page, after the refused ones: %d %q", code, msg)
+	}
+}
+
+// TestActNeedsPly: an action without the ply it was made at could land on
+// a position its player never saw; it is refused.
+func TestActNeedsPly(t *testing.T) {
+	h := newHarness(t, "", testConfig())
+	var c createResponse
+	h.call("POST", "/api/games", createRequest{Game: "tablut", Opponent: "local"}, &c)
+	code, msg := h.post("/api/games/"+c.ID+"/act", `{"secret":"`+c.Secrets[0]+`","action":"a4-a3"}`, map[string]string{"Content-Type": "application/json"})
+	if code != http.StatusBadRequest || !strings.Contains(msg, "ply") {
+		t.Fatalf("act without ply: %d %q", code, msg)
+	}
+	var v view
+	h.call("GET", "/api/games/"+c.ID, nil, &v)
+	if v.Ply != 0 {
+		t.Fatal("the action was played")
+	}
+}
+
+// TestEmptyImportRefused: an empty record is not a game.
+func TestEmptyImportRefused(t *testing.T) {
+	h := newHarness(t, "", testConfig())
+	for _, rec := range []string{"", "  \n\t"} {
+		var e map[string]string
+		if code := h.call("POST", "/api/import", importRequest{createRequest: createRequest{Game: "tablut", Opponent: "local"}, Record: rec}, &e); code != 400 || !strings.Contains(e["error"], "empty") {
+			t.Errorf("import %q: %d %v", rec, code, e)
+		}
+	}
+}
+
+// TestServerErrorsHidden: when the database fails, the browser learns
+// that something went wrong, not the database's words; the log has them.
+func TestServerErrorsHidden(t *testing.T) {
+	var log bytes.Buffer
+	cfg := testConfig()
+	cfg.Log = &log
+	h := newHarness(t, "", cfg)
+	h.st.Close()
+	var e map[string]string
+	code := h.call("POST", "/api/games", createRequest{Game: "tablut", Opponent: "local"}, &e)
+	if code != http.StatusInternalServerError || strings.Contains(strings.ToLower(e["error"]), "sql") || !strings.Contains(e["error"], "internal error") {
+		t.Fatalf("%d %q", code, e["error"])
+	}
+	if !strings.Contains(log.String(), "request failed") || !strings.Contains(log.String(), "sql") {
+		t.Fatalf("log: %q", log.String())
+	}
+}

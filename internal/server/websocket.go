@@ -1,0 +1,80 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"time"
+
+	"github.com/coder/websocket"
+)
+
+var errTooMany = errors.New("too many connections: close some of this game's tabs, or wait")
+
+// watch sends a game's views over a WebSocket as it changes. Clients send
+// nothing but pings; a larger message closes the connection.
+func (s *Server) watch(w http.ResponseWriter, r *http.Request) {
+	rm, err := s.roomOf(r)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	id, who := rm.id(), client(r)
+	if !s.takeConn(id, who) {
+		s.writeError(w, r, withCode(http.StatusTooManyRequests, errTooMany))
+		return
+	}
+	defer s.dropConn(id, who)
+	// websocket.Accept checks that the Origin is this host.
+	conn, err := websocket.Accept(w, r, nil)
+	if err != nil {
+		return
+	}
+	defer conn.CloseNow()
+	conn.SetReadLimit(1024)
+	ctx := conn.CloseRead(r.Context())
+	ch := rm.subscribe()
+	defer rm.unsubscribe(ch)
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-s.ctx.Done():
+			conn.Close(websocket.StatusGoingAway, "server stopping")
+			return
+		case msg := <-ch:
+			wctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+			err := conn.Write(wctx, websocket.MessageText, msg)
+			cancel()
+			if err != nil {
+				return
+			}
+		}
+	}
+}
+
+// takeConn counts a new connection of a client to a game, unless either
+// is at its limit.
+func (s *Server) takeConn(id, who string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.conns[who] >= s.cfg.ConnsPerClient || s.gameConns[id] >= s.cfg.ConnsPerGame {
+		return false
+	}
+	s.conns[who]++
+	s.gameConns[id]++
+	return true
+}
+
+func (s *Server) dropConn(id, who string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.conns[who]--
+	s.gameConns[id]--
+	if s.conns[who] == 0 {
+		delete(s.conns, who)
+	}
+	if s.gameConns[id] == 0 {
+		delete(s.gameConns, id)
+	}
+}
