@@ -1,13 +1,10 @@
 package metrics
 
 import (
-	"math/bits"
 	"strings"
 
 	"github.com/muster-games/muster/arena"
 	"github.com/muster-games/muster/game"
-	"github.com/muster-games/muster/lanrick"
-	"github.com/muster-games/muster/tablut"
 )
 
 // Coverage replays a game's record and returns the share of the board's
@@ -27,7 +24,7 @@ func Coverage(l arena.Line) float64 {
 		return -1
 	}
 	s := g.NewState()
-	used := map[int]bool{}
+	used := map[string]bool{}
 	total := mark(s, used)
 	for _, text := range rec.Actions {
 		a, err := s.ParseAction(text)
@@ -43,23 +40,12 @@ func Coverage(l arena.Line) float64 {
 	return float64(len(used)) / float64(total)
 }
 
-// mark records the occupied squares and returns the board's size.
-func mark(s game.State, used map[int]bool) int {
-	switch st := s.(type) {
-	case *tablut.State:
-		for q := tablut.Square(0); q < tablut.Squares; q++ {
-			if st.At(q) != tablut.Empty {
-				used[int(q)] = true
-			}
-		}
-		return tablut.Squares
-	case *lanrick.State:
-		for p := 0; p < 2; p++ {
-			for w := uint64(st.Men(p)); w != 0; w &= w - 1 {
-				used[bits.TrailingZeros64(w)] = true
-			}
-		}
-		return lanrick.Squares
+// mark records the occupied squares, read from the game's board view, and
+// returns the number of squares of the board.
+func mark(s game.State, used map[string]bool) int {
+	v := s.View()
+	for _, p := range v.Pieces {
+		used[p.Square] = true
 	}
-	return 0
+	return v.Width * v.Height
 }

@@ -93,7 +93,7 @@ async function home() {
     } catch (e) { err.textContent = e.message; }
   };
   app.replaceChildren(
-    h("h1", {}, "Play Lanrick or Tablut"),
+    h("h1", {}, "Play " + cat.games.map((g) => g.Name[0].toUpperCase() + g.Name.slice(1)).join(" or ")),
     h("fieldset", {}, h("legend", {}, "New game"),
       h("label", {}, "Game ", gameSel, " ", rulesLink),
       h("label", {}, "Ruleset ", rulesetSel),

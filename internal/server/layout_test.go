@@ -1,0 +1,57 @@
+package server
+
+import (
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// TestNoConcreteGame: the server, the metrics, the load tool and the page
+// know games only through the game contract. Their code (tests aside)
+// imports no game package, and the page never names a game: a test fails
+// if one does.
+func TestNoConcreteGame(t *testing.T) {
+	games := []string{"tablut", "lanrick"}
+	for _, dir := range []string{".", "../../metrics", "../loadtest", "../store"} {
+		files, _ := filepath.Glob(filepath.Join(dir, "*.go"))
+		if len(files) == 0 {
+			t.Fatalf("no Go files in %s", dir)
+		}
+		for _, f := range files {
+			if strings.HasSuffix(f, "_test.go") {
+				continue
+			}
+			file, err := parser.ParseFile(token.NewFileSet(), f, nil, parser.ImportsOnly)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, imp := range file.Imports {
+				for _, g := range games {
+					if strings.Contains(imp.Path.Value, "/muster/"+g) {
+						t.Errorf("%s imports %s", f, imp.Path.Value)
+					}
+				}
+			}
+		}
+	}
+	name := regexp.MustCompile(`(?i)\b(tablut|lanrick)\b`)
+	for _, f := range []string{"../web/static/app.js", "../web/static/board.js"} {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, line := range strings.Split(string(src), "\n") {
+			code, _, _ := strings.Cut(line, "//")
+			if strings.HasPrefix(strings.TrimSpace(line), "//") {
+				continue
+			}
+			if m := name.FindString(code); m != "" {
+				t.Errorf("%s:%d names the game %q: %s", f, i+1, m, strings.TrimSpace(line))
+			}
+		}
+	}
+}
