@@ -4,8 +4,8 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"net/http"
 	"math/rand/v2"
+	"net/http"
 	"sync"
 	"time"
 

@@ -56,9 +56,9 @@ type Game struct {
 	Updated time.Time
 	Actions []string
 	Seats   []Seat
-	Status Status
-	Result string
-	Reason string
+	Status  Status
+	Result  string
+	Reason  string
 	// Owner is the client that created the game (for per-client limits).
 	Owner string
 	// DrawOffer is the seat that offers a draw, or -1.
