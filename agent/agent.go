@@ -4,6 +4,7 @@
 package agent
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math/rand/v2"
@@ -13,11 +14,9 @@ import (
 	"time"
 
 	"github.com/muster-games/muster/game"
-	"github.com/muster-games/muster/lanrick"
 	"github.com/muster-games/muster/search"
 	"github.com/muster-games/muster/search/alphabeta"
 	"github.com/muster-games/muster/search/mcts"
-	"github.com/muster-games/muster/tablut"
 )
 
 // Agent chooses actions.
@@ -34,20 +33,10 @@ var Levels = []string{"easy", "medium", "hard", "max"}
 
 // level returns the spec a named level stands for in a game.
 func level(name string, g game.Game) string {
-	if g.Name() == "tablut" {
-		return map[string]string{
-			"easy":   "alphabeta(depth=1)",
-			"medium": "alphabeta(depth=2)",
-			"hard":   "alphabeta(depth=4)",
-			"max":    "alphabeta(time=5s)",
-		}[name]
+	if spec, ok := supportOf(g).Levels[name]; ok {
+		return spec
 	}
-	return map[string]string{
-		"easy":   "mcts(iterations=200)",
-		"medium": "mcts(iterations=2000)",
-		"hard":   "mcts(iterations=10000,endgame=yes)",
-		"max":    "mcts(iterations=60000,threads=0,endgame=yes)",
-	}[name]
+	return defaultLevels[name]
 }
 
 // New makes an agent for game g from a spec: random, a level, or a search
@@ -100,10 +89,11 @@ func New(spec string, g game.Game, seed uint64) (Agent, error) {
 	case "no":
 		return a, nil
 	case "yes":
-		if _, ok := g.(*lanrick.Game); !ok {
-			return nil, fmt.Errorf("agent: %s: endgame=yes: the endgame tables are Lanrick's (1893, 1899)", spec)
+		oracle := supportOf(g).Oracle
+		if oracle == nil {
+			return nil, fmt.Errorf("agent: %s: endgame=yes: %s has no endgame tables", spec, g.Name())
 		}
-		return withEndgame{a}, nil
+		return withOracle{a, oracle}, nil
 	}
 	return nil, fmt.Errorf("agent: %s: endgame=%q: want yes or no", spec, eg)
 }
@@ -211,17 +201,10 @@ func newMCTS(spec string, set map[string]string, g game.Game, seed uint64) (Agen
 	if lim.Time == 0 && lim.Iterations == 0 {
 		lim.Iterations = 2000
 	}
-	switch g.Name() {
-	case "lanrick":
-		cfg.Eval = lanrick.Evaluate
-		if cfg.PlayoutLimit == 0 {
-			cfg.PlayoutLimit = 24
-		}
-	case "tablut":
-		cfg.Eval = tablut.Value
-		if cfg.PlayoutLimit == 0 {
-			cfg.PlayoutLimit = 40
-		}
+	sup := supportOf(g)
+	cfg.Eval = sup.Eval
+	if cfg.PlayoutLimit == 0 {
+		cfg.PlayoutLimit = cmp.Or(sup.PlayoutLimit, 30)
 	}
 	return &mctsAgent{spec: spec, m: mcts.New(cfg), lim: lim}, nil
 }
@@ -240,14 +223,16 @@ func (a *mctsAgent) Act(ctx context.Context, s game.State) (search.Result, error
 }
 
 type abAgent struct {
-	spec string
-	lim  search.Limits
-	tt   *alphabeta.Table
+	spec     string
+	lim      search.Limits
+	tt       *alphabeta.Table
+	position func(game.State) (alphabeta.Position, bool)
+	eval     func(game.State, game.Player) float64
 }
 
 func newAlphaBeta(spec string, set map[string]string, g game.Game) (Agent, error) {
-	if lg, ok := g.(*lanrick.Game); ok && lg.Rules.Version <= lanrick.V1879Mar {
-		return nil, fmt.Errorf("agent: alphabeta cannot search %s's dice; use mcts or a level (%s)", lg.Ruleset(), strings.Join(Levels, ", "))
+	if g.Traits().Chance {
+		return nil, fmt.Errorf("agent: alphabeta cannot search the dice of %s; use mcts or a level (%s)", g.Spec(), strings.Join(Levels, ", "))
 	}
 	_, threadsSet := set["threads"]
 	st := &settings{spec: spec, set: set}
@@ -261,7 +246,8 @@ func newAlphaBeta(spec string, set map[string]string, g game.Game) (Agent, error
 	if lim.Time == 0 && lim.Depth == 0 && lim.Nodes == 0 {
 		lim.Depth = 4
 	}
-	return &abAgent{spec: spec, lim: lim, tt: alphabeta.NewTable(1 << 20)}, nil
+	sup := supportOf(g)
+	return &abAgent{spec: spec, lim: lim, tt: alphabeta.NewTable(1 << 20), position: sup.Position, eval: sup.Eval}, nil
 }
 
 func (a *abAgent) Spec() string { return a.spec }
@@ -270,21 +256,16 @@ func (a *abAgent) Act(ctx context.Context, s game.State) (search.Result, error) 
 	if s.IsTerminal() || s.ToAct() == game.Chance {
 		return search.Result{}, fmt.Errorf("agent: nothing for a player to do")
 	}
-	if ts, ok := s.(*tablut.State); ok {
-		return alphabeta.Search(ctx, TablutPosition(ts), a.lim, a.tt), nil
+	if a.position != nil {
+		if pos, ok := a.position(s); ok {
+			return alphabeta.Search(ctx, pos, a.lim, a.tt), nil
+		}
 	}
-	return alphabeta.Search(ctx, alphabeta.FromState(s, lanrickEval), a.lim, a.tt), nil
+	eval := func(s game.State, p game.Player) int {
+		if a.eval == nil {
+			return 0
+		}
+		return int(1000 * a.eval(s, p))
+	}
+	return alphabeta.Search(ctx, alphabeta.FromState(s, eval), a.lim, a.tt), nil
 }
-
-// lanrickEval scales Lanrick's evaluation to alpha-beta's units.
-func lanrickEval(s game.State, p game.Player) int { return int(1000 * lanrick.Evaluate(s, p)) }
-
-// TablutPosition adapts a Tablut state to the alpha-beta search (a copy is
-// searched).
-func TablutPosition(s *tablut.State) alphabeta.Position {
-	return tablutPos{tablut.NewSearchPosition(s)}
-}
-
-type tablutPos struct{ *tablut.SearchPosition }
-
-func (p tablutPos) Clone() alphabeta.Position { return tablutPos{p.SearchPosition.Clone()} }

@@ -1,14 +1,16 @@
-package agent
+package agent_test
 
 import (
 	"context"
 	"strings"
 	"testing"
 
+	"github.com/muster-games/muster/agent"
 	"github.com/muster-games/muster/game"
 	"github.com/muster-games/muster/lanrick"
-	"github.com/muster-games/muster/lanrick/endgame"
+	_ "github.com/muster-games/muster/lanrick/ai"
 	"github.com/muster-games/muster/tablut"
+	_ "github.com/muster-games/muster/tablut/ai"
 )
 
 func TestSpecs(t *testing.T) {
@@ -34,10 +36,10 @@ func TestSpecs(t *testing.T) {
 		{"mcts(iterations=100,endgame=yes)", lg, ""},
 		{"alphabeta(depth=2,endgame=no)", tg, ""},
 		{"mcts(endgame=maybe)", lg, "want yes or no"},
-		{"alphabeta(depth=2,endgame=yes)", tg, "Lanrick's"},
+		{"alphabeta(depth=2,endgame=yes)", tg, "has no endgame tables"},
 		{"random(endgame=yes)", lg, "no settings"},
 	} {
-		a, err := New(c.spec, c.g, 1)
+		a, err := agent.New(c.spec, c.g, 1)
 		switch {
 		case c.err == "" && err != nil:
 			t.Errorf("%s: %v", c.spec, err)
@@ -54,7 +56,7 @@ func TestSpecs(t *testing.T) {
 func TestAgentsPlayLegalActions(t *testing.T) {
 	for _, g := range []game.Game{tablut.MustLoad("linnaeus"), lanrick.MustLoad("1893")} {
 		for _, spec := range []string{"random", "mcts(iterations=50)", "alphabeta(depth=1)", "alphabeta(depth=2,threads=2)"} {
-			a, err := New(spec, g, 3)
+			a, err := agent.New(spec, g, 3)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -70,40 +72,4 @@ func TestAgentsPlayLegalActions(t *testing.T) {
 			}
 		}
 	}
-}
-
-// TestEndgameTables: with endgame=yes an agent plays the final rendezvous
-// from the tables where they are on disk — the tables' own best action,
-// proved — and searches as usual where they are not.
-func TestEndgameTables(t *testing.T) {
-	g := lanrick.MustLoad("1893")
-	// White to move wins in 3 turns (the tables say; it is checked below).
-	s, err := g.Parse("board=8/8/8/8/1w6/8/1w4b1/b7 to=white phase=move rdv=5 size=3 mark=e5 line=ne setter=black budget=3 opening=no opened=bw")
-	if err != nil {
-		t.Fatal(err)
-	}
-	EndgameDir = t.TempDir()
-	a, err := New("mcts(iterations=50,endgame=yes)", g, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := a.Act(context.Background(), s)
-	if err != nil || !s.IsLegal(res.Action) {
-		t.Fatalf("without tables: %v %v", res, err)
-	}
-	// Build the line's table into a new folder and play again.
-	ts := &endgame.Tables{Dir: t.TempDir()}
-	if _, _, err := ts.Table(s.RendezvousSquares()); err != nil {
-		t.Fatal(err)
-	}
-	best, v, err := ts.Act(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	EndgameDir = ts.Dir
-	res, err = a.Act(context.Background(), s)
-	if err != nil || res.Action != best || res.Proven != v.Outcome || v != (endgame.Value{Outcome: 1, Turns: 3}) {
-		t.Fatalf("with tables: %s, proven %d; the tables: %s, %v (err %v)", s.ActionString(res.Action), res.Proven, s.ActionString(best), v, err)
-	}
-	t.Logf("%s: %s, %v", s, s.ActionString(best), v)
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/muster-games/muster/search"
 	"github.com/muster-games/muster/search/alphabeta"
 	"github.com/muster-games/muster/tablut"
+	tablutai "github.com/muster-games/muster/tablut/ai"
 )
 
 // Engine holds the game as OpenTafl has described it.
@@ -282,7 +283,7 @@ func (e *Engine) search(ctx context.Context, t time.Duration) (search.Result, er
 		}
 		return a.Act(ctx, e.s)
 	}
-	return alphabeta.Search(ctx, agent.TablutPosition(e.s), search.Limits{Time: t}, e.tt), nil
+	return alphabeta.Search(ctx, tablutai.Position(e.s), search.Limits{Time: t}, e.tt), nil
 }
 
 // opponentMove plays the other side's move; if it does not fit, the

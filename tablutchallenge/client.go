@@ -24,6 +24,7 @@ import (
 	"github.com/muster-games/muster/search"
 	"github.com/muster-games/muster/search/alphabeta"
 	"github.com/muster-games/muster/tablut"
+	tablutai "github.com/muster-games/muster/tablut/ai"
 )
 
 // Ports of the server.
@@ -244,5 +245,5 @@ func (c *Client) choose(ctx context.Context, s *tablut.State, tt *alphabeta.Tabl
 	if t <= 0 {
 		t = 50 * time.Second
 	}
-	return alphabeta.Search(ctx, agent.TablutPosition(s), search.Limits{Time: t}, tt), nil
+	return alphabeta.Search(ctx, tablutai.Position(s), search.Limits{Time: t}, tt), nil
 }

@@ -6,8 +6,10 @@ import (
 	"os"
 
 	"github.com/muster-games/muster/internal/cli"
-	_ "github.com/muster-games/muster/lanrick" // registers lanrick
-	_ "github.com/muster-games/muster/tablut"  // registers tablut
+	_ "github.com/muster-games/muster/lanrick"    // registers lanrick
+	_ "github.com/muster-games/muster/lanrick/ai" // Lanrick's evaluation and endgame tables for the agents
+	_ "github.com/muster-games/muster/tablut"     // registers tablut
+	_ "github.com/muster-games/muster/tablut/ai"  // Tablut's evaluation, search position and levels
 )
 
 func main() {

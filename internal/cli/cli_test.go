@@ -14,7 +14,9 @@ import (
 	"github.com/muster-games/muster/arena"
 	"github.com/muster-games/muster/game"
 	_ "github.com/muster-games/muster/lanrick"
+	_ "github.com/muster-games/muster/lanrick/ai"
 	_ "github.com/muster-games/muster/tablut"
+	_ "github.com/muster-games/muster/tablut/ai"
 	"github.com/muster-games/muster/tablutchallenge"
 )
 

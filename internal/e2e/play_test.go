@@ -20,7 +20,9 @@ import (
 	"github.com/muster-games/muster/internal/server"
 	"github.com/muster-games/muster/internal/store"
 	_ "github.com/muster-games/muster/lanrick"
+	_ "github.com/muster-games/muster/lanrick/ai"
 	_ "github.com/muster-games/muster/tablut"
+	_ "github.com/muster-games/muster/tablut/ai"
 )
 
 // app is a running web app on a fixed address, which can be restarted on

@@ -9,7 +9,9 @@ import (
 	"github.com/muster-games/muster/internal/server"
 	"github.com/muster-games/muster/internal/store"
 	_ "github.com/muster-games/muster/lanrick"
+	_ "github.com/muster-games/muster/lanrick/ai"
 	_ "github.com/muster-games/muster/tablut"
+	_ "github.com/muster-games/muster/tablut/ai"
 )
 
 // TestLoad plays 8 games of each game at once against an in-process

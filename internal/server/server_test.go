@@ -18,7 +18,9 @@ import (
 	"github.com/muster-games/muster/game"
 	"github.com/muster-games/muster/internal/store"
 	_ "github.com/muster-games/muster/lanrick"
+	_ "github.com/muster-games/muster/lanrick/ai"
 	_ "github.com/muster-games/muster/tablut"
+	_ "github.com/muster-games/muster/tablut/ai"
 )
 
 type harness struct {

@@ -1,0 +1,46 @@
+package ai
+
+import (
+	"context"
+	"testing"
+
+	"github.com/muster-games/muster/agent"
+	"github.com/muster-games/muster/lanrick"
+	"github.com/muster-games/muster/lanrick/endgame"
+)
+
+// TestEndgameTables: with endgame=yes an agent plays the final rendezvous
+// from the tables where they are on disk — the tables' own best action,
+// proved — and searches as usual where they are not.
+func TestEndgameTables(t *testing.T) {
+	g := lanrick.MustLoad("1893")
+	// White to move wins in 3 turns (the tables say; it is checked below).
+	s, err := g.Parse("board=8/8/8/8/1w6/8/1w4b1/b7 to=white phase=move rdv=5 size=3 mark=e5 line=ne setter=black budget=3 opening=no opened=bw")
+	if err != nil {
+		t.Fatal(err)
+	}
+	EndgameDir = t.TempDir()
+	a, err := agent.New("mcts(iterations=50,endgame=yes)", g, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := a.Act(context.Background(), s)
+	if err != nil || !s.IsLegal(res.Action) {
+		t.Fatalf("without tables: %v %v", res, err)
+	}
+	// Build the line's table into a new folder and play again.
+	ts := &endgame.Tables{Dir: t.TempDir()}
+	if _, _, err := ts.Table(s.RendezvousSquares()); err != nil {
+		t.Fatal(err)
+	}
+	best, v, err := ts.Act(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	EndgameDir = ts.Dir
+	res, err = a.Act(context.Background(), s)
+	if err != nil || res.Action != best || res.Proven != v.Outcome || v != (endgame.Value{Outcome: 1, Turns: 3}) {
+		t.Fatalf("with tables: %s, proven %d; the tables: %s, %v (err %v)", s.ActionString(res.Action), res.Proven, s.ActionString(best), v, err)
+	}
+	t.Logf("%s: %s, %v", s, s.ActionString(best), v)
+}
