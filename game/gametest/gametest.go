@@ -117,25 +117,31 @@ func Run(t *testing.T, g game.Game, o Options) {
 			checkEvents(t, g, s)
 		}
 		checkEnd(t, g, s)
-		if got := s.LegalActions(buf[:0]); len(got) != 0 {
-			t.Fatalf("game %d: terminal state has %d legal actions", i, len(got))
+		checkTerminal(t, s, buf, i)
+	}
+}
+
+// checkTerminal checks a finished game: nothing legal, nobody to act,
+// returns that sum to zero for a win or draw, and a result with a name.
+func checkTerminal(t *testing.T, s game.State, buf []game.Action, i int) {
+	t.Helper()
+	if got := s.LegalActions(buf[:0]); len(got) != 0 {
+		t.Fatalf("game %d: terminal state has %d legal actions", i, len(got))
+	}
+	if s.ToAct() != game.Terminal {
+		t.Fatalf("game %d: terminal state says %d is to act", i, s.ToAct())
+	}
+	if r := s.Result(); r.Scores == nil {
+		sum := 0.0
+		for _, v := range s.Returns() {
+			sum += v
 		}
-		if s.ToAct() != game.Terminal {
-			t.Fatalf("game %d: terminal state says %d is to act", i, s.ToAct())
+		if sum != 0 {
+			t.Fatalf("game %d: returns %v do not sum to zero", i, s.Returns())
 		}
-		r := s.Result()
-		if r.Scores == nil {
-			sum := 0.0
-			for _, v := range s.Returns() {
-				sum += v
-			}
-			if sum != 0 {
-				t.Fatalf("game %d: returns %v do not sum to zero", i, s.Returns())
-			}
-		}
-		if game.ResultName(s) == "" {
-			t.Fatalf("game %d: no result name", i)
-		}
+	}
+	if game.ResultName(s) == "" {
+		t.Fatalf("game %d: no result name", i)
 	}
 }
 
