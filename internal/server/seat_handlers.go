@@ -13,13 +13,8 @@ type joinRequest struct {
 // once.
 func (s *Server) join(w http.ResponseWriter, r *http.Request) {
 	var req joinRequest
-	if err := s.decode(w, r, &req); err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	rm, err := s.roomOf(r)
-	if err != nil {
-		s.writeError(w, r, err)
+	rm, ok := s.decodeFor(w, r, &req)
+	if !ok {
 		return
 	}
 	seat, secret, err := rm.join(r.Context(), req.Token)
@@ -90,13 +85,8 @@ func (s *Server) draw(w http.ResponseWriter, r *http.Request) {
 // game's room and answers with the new view.
 func (s *Server) seatRequest(w http.ResponseWriter, r *http.Request, do func(*room, secretRequest) (view, error)) {
 	var req secretRequest
-	if err := s.decode(w, r, &req); err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	rm, err := s.roomOf(r)
-	if err != nil {
-		s.writeError(w, r, err)
+	rm, ok := s.decodeFor(w, r, &req)
+	if !ok {
 		return
 	}
 	v, err := do(rm, req)
@@ -105,4 +95,19 @@ func (s *Server) seatRequest(w http.ResponseWriter, r *http.Request, do func(*ro
 		return
 	}
 	s.writeJSON(w, http.StatusOK, v)
+}
+
+// decodeFor reads a request's body into req and finds the game's room; it
+// has answered with the error when it reports false.
+func (s *Server) decodeFor(w http.ResponseWriter, r *http.Request, req any) (*room, bool) {
+	if err := s.decode(w, r, req); err != nil {
+		s.writeError(w, r, err)
+		return nil, false
+	}
+	rm, err := s.roomOf(r)
+	if err != nil {
+		s.writeError(w, r, err)
+		return nil, false
+	}
+	return rm, true
 }
