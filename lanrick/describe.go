@@ -135,21 +135,15 @@ func (s *State) Describe(a game.Action) game.ActionInfo {
 	if int(k) < len(kindNames) {
 		info.Kind = kindNames[k]
 	}
+	info.Squares = s.picks(a)
 	switch k {
-	case kPlace, kSwap, kRemove:
-		info.Squares = []string{Square(x).String()}
 	case kMark:
-		info.Squares = []string{Square(x).String()}
 		if y > 0 {
 			info.Label = "mark " + Square(x).String() + ", line " + lineNames[dirNames[y-1]]
 		}
-	case kMove, kSlide:
-		info.Squares = []string{Square(x).String(), Square(y).String()}
-		if k == kSlide {
-			info.Label += " (along the border)"
-		}
+	case kSlide:
+		info.Label += " (along the border)"
 	case kMarkMove:
-		info.Squares = []string{s.mark.String(), Square(y).String()}
 		info.Label = "move the mark to " + Square(y).String()
 	case kEnd:
 		info.Label = "End turn"
@@ -170,6 +164,21 @@ func (s *State) Describe(a game.Action) game.ActionInfo {
 	return info
 }
 
+// picks are the squares a click picks for an action: the square of a man
+// to set, a mark, a man to swap or remove; a man and his target; the mark
+// and where it goes.
+func (s *State) picks(a game.Action) []string {
+	switch k, x, y := unpack(a); k {
+	case kPlace, kSwap, kRemove, kMark:
+		return []string{Square(x).String()}
+	case kMove, kSlide:
+		return []string{Square(x).String(), Square(y).String()}
+	case kMarkMove:
+		return []string{s.mark.String(), Square(y).String()}
+	}
+	return nil
+}
+
 // Prompt says what the player to act is asked to do, with the squares
 // that answer it.
 func (s *State) Prompt() game.Prompt {
@@ -179,7 +188,7 @@ func (s *State) Prompt() game.Prompt {
 	p := game.Prompt{Player: s.ToAct(), Text: s.phaseSentence()}
 	seen := map[string]bool{}
 	for _, a := range s.LegalActions(nil) {
-		if sq := s.Describe(a).Squares; len(sq) > 0 && !seen[sq[0]] {
+		if sq := s.picks(a); len(sq) > 0 && !seen[sq[0]] {
 			seen[sq[0]] = true
 			p.Squares = append(p.Squares, sq[0])
 		}
