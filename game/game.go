@@ -168,3 +168,15 @@ func ApplyNotation(s State, moves []string) error {
 	}
 	return nil
 }
+
+// Notation writes actions, played in turn from s, in the game's notation;
+// s is not changed.
+func Notation(s State, actions []Action) []string {
+	c := s.Clone()
+	out := make([]string, len(actions))
+	for i, a := range actions {
+		out[i] = c.ActionString(a)
+		c.Apply(a)
+	}
+	return out
+}

@@ -5,22 +5,10 @@ import (
 	"math/bits"
 )
 
-// The board is 8×8, squares numbered rank by rank from a1 as the player
-// at the bottom (white, the 1893 first edition's yellow) sees it; black
-// sits at the top, behind rank 8:
-//
-//	8 | 56 57 58 59 60 61 62 63     black's edge
-//	7 | 48 49 50 51 52 53 54 55
-//	6 | 40 41 42 43 44 45 46 47
-//	5 | 32 33 34 35 36 37 38 39
-//	4 | 24 25 26 27 28 29 30 31
-//	3 | 16 17 18 19 20 21 22 23
-//	2 |  8  9 10 11 12 13 14 15
-//	1 |  0  1  2  3  4  5  6  7     white's edge
-//	    a  b  c  d  e  f  g  h
-//
-// The 28 border squares form the border, the other 36 the field. Sets of
-// squares are bitboards (bit s for square s).
+// Size is the board's edge and Squares its number of squares; the
+// numbering is drawn in the package comment. The 28 border squares form
+// the border, the other 36 the field. Sets of squares are bitboards (bit s
+// for square s).
 const (
 	Size    = 8
 	Squares = Size * Size
@@ -83,6 +71,16 @@ const (
 )
 
 var dirNames = [8]string{"n", "ne", "e", "se", "s", "sw", "w", "nw"}
+
+// dirIndex is the direction named n (see dirNames), or -1.
+func dirIndex(n string) int {
+	for d, name := range dirNames {
+		if name == n {
+			return d
+		}
+	}
+	return -1
+}
 
 var dirSteps = [8][2]int{{0, 1}, {1, 1}, {1, 0}, {1, -1}, {0, -1}, {-1, -1}, {-1, 0}, {-1, 1}}
 

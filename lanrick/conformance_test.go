@@ -8,7 +8,7 @@ import (
 	"github.com/muster-games/muster/game/gametest"
 )
 
-// rulesets are every ruleset id of rules/lanrick.md that is implemented.
+// rulesets are every ruleset id of docs/lanrick-rules.md that is implemented.
 var rulesets = []string{"1879-01", "1879-03", "1880-10", "1880-12", "1881", "1893", "1899"}
 
 // TestConformance runs the shared suite on every ruleset: random games to

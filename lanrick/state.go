@@ -117,8 +117,11 @@ func (g *Game) SplitActions(text string) []string { return splitActions(text) }
 
 // State is a game of Lanrick in progress; it implements game.State.
 type State struct {
-	g     *Game
+	g *Game
+	// men are each player's men; setMen writes them and keeps key, their
+	// Zobrist hash, up to date.
 	men   [2]Bitboard
+	key   uint64
 	phase Phase
 	toAct int8 // the player to act; -1 chance
 	mark  Square
@@ -146,7 +149,31 @@ type State struct {
 	// lastLoser lost the last man (Rule 8's tie-break, and the loser of
 	// the last rendezvous in 1879–1881).
 	lastLoser int8
-	// 1879–1881: placer places first in this setting and placed counts
+	// early holds what only the 3×3 versions, 1879–1881, need.
+	early
+
+	passes int8
+	// noProgress counts turns completed since the last progress.
+	noProgress int16
+
+	// removed and converted are the squares whose man the last action
+	// took off or turned; wonBy is 1 + the player who won a rendezvous by
+	// it (0: none), began says it began a rendezvous, scored that it
+	// ended a scored round. They are for descriptions only: not in the
+	// position text, reset by every action.
+	removed, converted Bitboard
+	wonBy              int8
+	began, scored      bool
+
+	hashes  []uint64 // the hash after every action since the last progress
+	actions []game.Action
+	over    bool
+	result  game.Result
+}
+
+// early is the state of the 1879–1881 rules.
+type early struct {
+	// placer places first in this setting and placed counts
 	// the men set; first is the 'first Player' (1879-03); budgets are the
 	// 1879-01 budgets of each player for this rendezvous; privilege says
 	// the 1880-12 non-selector has not yet moved a man; bonus is the
@@ -168,23 +195,6 @@ type State struct {
 	// marshalStart began 1881's re-marshalling and sets the next mark.
 	prevRdv      Bitboard
 	marshalStart int8
-	passes       int8
-	// noProgress counts turns completed since the last progress.
-	noProgress int16
-
-	// removed and converted are the squares whose man the last action
-	// took off or turned; wonBy is 1 + the player who won a rendezvous by
-	// it (0: none), began says it began a rendezvous, scored that it
-	// ended a scored round. They are for descriptions only: not in the
-	// position text, reset by every action.
-	removed, converted Bitboard
-	wonBy              int8
-	began, scored      bool
-
-	hashes  []uint64 // the hash after every action since the last progress
-	actions []game.Action
-	over    bool
-	result  game.Result
 }
 
 // Start returns the start of a game.
@@ -194,11 +204,11 @@ func (g *Game) Start() *State {
 	case V1893, V1899:
 		for _, n := range []string{"b8", "h8", "a4", "h2", "d1"} {
 			q, _ := ParseSquare(n)
-			s.men[Black] |= bitOf(q)
+			s.setMen(Black, s.men[Black]|bitOf(q))
 		}
 		for _, n := range []string{"e8", "a7", "h5", "a1", "g1"} {
 			q, _ := ParseSquare(n)
-			s.men[White] |= bitOf(q)
+			s.setMen(White, s.men[White]|bitOf(q))
 		}
 		s.beginRendezvous(int8(g.Rules.First))
 	default:

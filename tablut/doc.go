@@ -1,6 +1,6 @@
 // Package tablut is Tablut, the tafl game Linnaeus recorded in Lapland in
 // 1732, in its reconstructions: each ruleset is a preset of named options
-// (see Info), and rules/tablut.md of the project gives the sources.
+// (see Info), and docs/tablut-rules.md gives the sources.
 //
 // Position is the fast core: the 9×9 board as rank and file occupancy
 // masks with a Zobrist hash, copied by value. Rules (compiled from the

@@ -11,7 +11,7 @@ import (
 
 // TestNotation: moves are written from-to with OpenTafl's capture suffix;
 // input takes a move with or without its suffix, and a wrong suffix is an
-// error (rules/tablut.md, Notation).
+// error (docs/tablut-rules.md, Notation).
 func TestNotation(t *testing.T) {
 	g := MustLoad("linnaeus")
 	s := setup(t, g, "K g7; A c4 e4 d3; D b4 f4 d2 d8", Defenders)

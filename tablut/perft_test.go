@@ -6,7 +6,7 @@ import (
 	"github.com/muster-games/muster/game/gametest"
 )
 
-// TestPerft checks the reference counts of rules/tablut.md §8.3 to depth 4
+// TestPerft checks the reference counts of docs/tablut-rules.md §8.3 to depth 4
 // (depth 5 of ludii-linnaeus, 1,611,600,656 leaves, runs without -short).
 func TestPerft(t *testing.T) {
 	walker := []uint64{80, 4400, 353200, 19913864}

@@ -9,7 +9,7 @@ import (
 	"github.com/muster-games/muster/game"
 )
 
-// rulesets are every ruleset id of rules/tablut.md.
+// rulesets are every ruleset id of docs/tablut-rules.md.
 var rulesets = []string{"linnaeus", "ludii-linnaeus", "ludii-smith", "walker", "cartier", "opentafl", "foteviken", "ashton"}
 
 // setup builds a position from a list such as "K e5; A e6 d5 f5; D e4",
@@ -89,7 +89,7 @@ func outcome(t testing.TB, s *State, move string) string {
 	return "cap " + strings.Join(caps, " ")
 }
 
-// column maps our ruleset ids to the columns of rules/tablut.md §8.1. The
+// column maps our ruleset ids to the columns of docs/tablut-rules.md §8.1. The
 // default linnaeus and cartier behave as walker except T14 (nobody may
 // cross the empty castle).
 var column = map[string]int{"ludii-linnaeus": 0, "ludii-smith": 1, "walker": 2, "opentafl": 3, "ashton": 4, "foteviken": 5, "linnaeus": 2, "cartier": 2}
@@ -155,7 +155,7 @@ var scenarios = []scenario{
 	{"T20", "KingBesideCastleThreePlusCastle", "K d5; A d6 d4 c8", "c8-c5", [6]string{"K✝", "K✝", "K✝", "K✝", "K✝", "K✝"}},
 }
 
-// TestScenarios runs every row of rules/tablut.md §8.1 under every ruleset.
+// TestScenarios runs every row of docs/tablut-rules.md §8.1 under every ruleset.
 func TestScenarios(t *testing.T) {
 	for _, sc := range scenarios {
 		for _, rs := range rulesets {

@@ -4,7 +4,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"math/bits"
 	"os"
 	"path/filepath"
 	"slices"
@@ -12,7 +11,7 @@ import (
 
 	"github.com/muster-games/muster/arena"
 	"github.com/muster-games/muster/game"
-	"github.com/muster-games/muster/lanrick"
+	"github.com/muster-games/muster/lanrick/study"
 	"github.com/muster-games/muster/metrics"
 )
 
@@ -101,16 +100,13 @@ func runReport(env *Env, args []string) error {
 }
 
 // rendezvousReport replays Lanrick records and tallies the winners of the
-// first rendezvous of each game.
+// first rendezvous of each game, by colour and by agent.
 func rendezvousReport(env *Env, lines []arena.Line) error {
 	type key struct{ spec, a, b string }
 	type tally struct {
-		games        int
-		byColour     [4][2]int // rendezvous 1–3, then the game: black, white
-		byAgent      [4][2]int // A, B
-		rendezvousOK [4]int    // games that reached the end of rendezvous k
-		// excluded counts 1893's Rule 7 conversions by the rendezvous's
-		// size and the loser's men outside it when the winner got all in.
+		games    int
+		byColour [4][2]int // rendezvous 1–3, then the game: black, white
+		byAgent  [4][2]int // A, B
 		excluded map[[2]int]int
 	}
 	var order []key
@@ -118,6 +114,10 @@ func rendezvousReport(env *Env, lines []arena.Line) error {
 	for _, l := range lines {
 		if l.Game != "lanrick" {
 			continue
+		}
+		r, err := replayLine(l)
+		if err != nil {
+			return err
 		}
 		k := key{l.Spec, l.Agents[0], l.Agents[1]}
 		t := tallies[k]
@@ -127,58 +127,15 @@ func rendezvousReport(env *Env, lines []arena.Line) error {
 			order = append(order, k)
 		}
 		t.games++
-		g, err := game.Load(l.Spec)
-		if err != nil {
-			return err
-		}
-		rc, ok := g.(game.Recorder)
-		if !ok {
-			return fmt.Errorf("%s: no record format", l.Spec)
-		}
-		rec, err := rc.ReadRecord(strings.NewReader(l.Record))
-		if err != nil {
-			return fmt.Errorf("game %d: %w", l.Index, err)
-		}
-		agentOf := func(colour int) int { // players[colour] is "A" or "B"
-			if l.Players[colour] == "A" {
-				return 0
-			}
-			return 1
-		}
-		s := g.NewState().(*lanrick.State)
-		if rec.Start != "" {
-			st, err := g.ParseState(rec.Start)
-			if err != nil {
-				return err
-			}
-			s = st.(*lanrick.State)
-		}
-		won := 0
-		for _, a := range rec.Actions {
-			before := [2]int{bits.OnesCount64(uint64(s.Men(0))), bits.OnesCount64(uint64(s.Men(1)))}
-			rdv := s.RendezvousSquares()
-			outside := [2]lanrick.Bitboard{s.Men(0) &^ rdv, s.Men(1) &^ rdv}
-			if err := game.ApplyNotation(s, []string{a}); err != nil {
-				return fmt.Errorf("game %d: %w", l.Index, err)
-			}
-			after := [2]int{bits.OnesCount64(uint64(s.Men(0))), bits.OnesCount64(uint64(s.Men(1)))}
-			for p := 0; p < 2; p++ {
-				if after[p] < before[p] && after[1-p] > before[1-p] { // converted: Rule 7
-					t.excluded[[2]int{bits.OnesCount64(uint64(rdv)), bits.OnesCount64(uint64(outside[p]))}]++
-				}
-				if after[p] < before[p] && after[1-p] <= before[1-p] && won < 3 {
-					t.byColour[won][1-p]++
-					t.byAgent[won][agentOf(1-p)]++
-					t.rendezvousOK[won]++
-					won++
-				}
+		for i, c := range append(r.Won[:], r.Winner) {
+			if c >= 0 {
+				t.byColour[i][c]++
+				t.byAgent[i][agentIndex(l, c)]++
 			}
 		}
-		if r := s.Result(); s.IsTerminal() && r.Winner >= 0 {
-			t.byColour[3][r.Winner]++
-			t.byAgent[3][agentOf(int(r.Winner))]++
+		for x, n := range r.Excluded {
+			t.excluded[x] += n
 		}
-		t.rendezvousOK[3]++
 	}
 	if len(order) == 0 {
 		return fmt.Errorf("no Lanrick games in the files")
@@ -197,6 +154,35 @@ func rendezvousReport(env *Env, lines []arena.Line) error {
 		}
 	}
 	return nil
+}
+
+// replayLine reads the record of one line of results and replays it.
+func replayLine(l arena.Line) (study.Rendezvous, error) {
+	g, err := game.Load(l.Spec)
+	if err != nil {
+		return study.Rendezvous{}, err
+	}
+	rc, ok := g.(game.Recorder)
+	if !ok {
+		return study.Rendezvous{}, fmt.Errorf("%s: no record format", l.Spec)
+	}
+	rec, err := rc.ReadRecord(strings.NewReader(l.Record))
+	if err != nil {
+		return study.Rendezvous{}, fmt.Errorf("game %d: %w", l.Index, err)
+	}
+	r, err := study.Replay(g, rec)
+	if err != nil {
+		return r, fmt.Errorf("game %d: %w", l.Index, err)
+	}
+	return r, nil
+}
+
+// agentIndex is 0 if agent A played colour in the line's game, else 1.
+func agentIndex(l arena.Line, colour int) int {
+	if l.Players[colour] == "A" {
+		return 0
+	}
+	return 1
 }
 
 // writeExcluded prints how many of the loser's men stood outside the

@@ -4,18 +4,14 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"math/bits"
-	"math/rand/v2"
-	"os"
-	"path/filepath"
-	"runtime"
+	"io"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/muster-games/muster/game"
 	"github.com/muster-games/muster/lanrick"
 	"github.com/muster-games/muster/lanrick/endgame"
+	"github.com/muster-games/muster/lanrick/study"
 	"github.com/muster-games/muster/search/solve"
 )
 
@@ -83,7 +79,7 @@ func runSolve(env *Env, args []string) error {
 		}
 	}
 	ts := &endgame.Tables{Dir: *dir, Progress: func(line lanrick.Bitboard) {
-		fmt.Fprintf(env.Stderr, "building the table of line %s (about 25 s) into %s\n", lineName(line), *dir)
+		fmt.Fprintf(env.Stderr, "building the table of line %s (about 25 s) into %s\n", study.LineName(line), *dir)
 	}}
 	if len(pos) == 1 && pos[0] == "tables" {
 		return solveTables(env, ts, *check)
@@ -93,7 +89,7 @@ func runSolve(env *Env, args []string) error {
 		if rs == "" {
 			rs = "1880-12"
 		}
-		return solveSelector(env, rs, *men, *sample, *seed, *depth, *nodes)
+		return solveSelector(env, rs, *men, *sample, *seed, solve.Limits{Depth: *depth, Nodes: *nodes})
 	}
 	if len(pos) == 1 && pos[0] == "final" {
 		rs := gf.ruleset
@@ -114,8 +110,8 @@ func runSolve(env *Env, args []string) error {
 		fmt.Fprintf(env.Stdout, "result: %s (%s)\n", game.ResultName(s), s.Result().Reason)
 		return nil
 	}
-	if ls, ok := s.(*lanrick.State); ok && !*bySearch && endgame.Applies(ls) {
-		return solveFromTables(env, ts, ls)
+	if ls, ok := s.(*lanrick.State); ok && !*bySearch && study.Applies(ls) {
+		return printAnswer(env, ts, ls)
 	}
 	ctx := context.Background()
 	if *seconds > 0 {
@@ -138,137 +134,43 @@ func runSolve(env *Env, args []string) error {
 	}
 	fmt.Fprintf(env.Stdout, "value: %s to act: %s\n", who, res)
 	if len(res.Line) > 0 {
-		var line []string
-		c := s.Clone()
-		for _, a := range res.Line {
-			line = append(line, c.ActionString(a))
-			c.Apply(a)
-		}
-		fmt.Fprintf(env.Stdout, "line: %s\n", strings.Join(line, " "))
+		fmt.Fprintf(env.Stdout, "line: %s\n", strings.Join(game.Notation(s, res.Line), " "))
 	}
 	return nil
-}
-
-func lineName(line lanrick.Bitboard) string {
-	for _, l := range endgame.Lines() {
-		if l.Squares == line {
-			return l.String()
-		}
-	}
-	return fmt.Sprintf("%016x", uint64(line))
-}
-
-// tablesApply reports whether the tables answer a state directly: the
-// final rendezvous (endgame.Applies) about to be marked, decided or begun
-// at the start of a turn. Other states they decide are answered by
-// looking ahead (endgame.Tables.Act).
-func tablesApply(s *lanrick.State) bool {
-	if !endgame.Applies(s) {
-		return false
-	}
-	switch s.Phase() {
-	case lanrick.PhaseMark, lanrick.PhaseInterchange:
-		return true
-	case lanrick.PhaseMove:
-		full := 3
-		if s.Opening() {
-			full = 2
-		}
-		return s.TurnStart() && s.Budget() == full
-	}
-	return false
 }
 
 func colour(p int) string { return [2]string{"black", "white"}[p] }
 
-func solveFromTables(env *Env, ts *endgame.Tables, s *lanrick.State) error {
-	w := env.Stdout
-	black, white := s.Men(0), s.Men(1)
-	me := int(s.ToAct())
-	if !tablesApply(s) { // within a turn, or choosing the men interchanged
-		a, v, err := ts.Act(s)
-		if err != nil {
-			return err
-		}
-		fmt.Fprintf(w, "method: endgame tables (2 v 2, line %s), looking ahead to the next start of a turn\n", lineName(s.RendezvousSquares()))
-		fmt.Fprintf(w, "value: %s to act: %s\n", colour(me), v)
-		fmt.Fprintf(w, "best action: %s\n", s.ActionString(a))
-		return nil
+// printAnswer prints what the endgame tables say of s.
+func printAnswer(env *Env, ts *endgame.Tables, s *lanrick.State) error {
+	ans, err := study.Ask(ts, s)
+	if err != nil {
+		return err
 	}
-	switch s.Phase() {
-	case lanrick.PhaseMark:
-		g := s.Game().(*lanrick.Game)
-		ms, err := ts.Marks(black, white, me, g.Rules.SetterNoOwnMan)
-		if err != nil {
-			return err
-		}
+	w, me := env.Stdout, int(s.ToAct())
+	switch {
+	case ans.LookAhead:
+		fmt.Fprintf(w, "method: endgame tables (2 v 2, line %s), looking ahead to the next start of a turn\n", study.LineName(ans.Line))
+		fmt.Fprintf(w, "value: %s to act: %s\n", colour(me), ans.Value)
+		fmt.Fprintf(w, "best action: %s\n", s.ActionString(ans.Best[0]))
+	case ans.Phase == lanrick.PhaseMark:
 		fmt.Fprintf(w, "method: endgame tables (2 v 2, the final 3-square rendezvous)\n")
-		printMarks(w, colour(me), colour(1-me), ms)
-	case lanrick.PhaseInterchange:
-		line := s.RendezvousSquares()
-		kept, err := ts.Opening(black, white, line, me)
-		if err != nil {
-			return err
-		}
-		inter, err := ts.Opening(white, black, line, me)
-		if err != nil {
-			return err
-		}
-		fmt.Fprintf(w, "method: endgame tables (2 v 2, line %s)\n", lineName(line))
-		fmt.Fprintf(w, "value: %s to decide: no-interchange: %s; interchange: %s\n", colour(me), kept, inter)
-		best, _, err := ts.Act(s)
-		if err != nil {
-			return err
-		}
-		fmt.Fprintf(w, "best: %s\n", s.ActionString(best))
-	case lanrick.PhaseMove:
-		line := s.RendezvousSquares()
-		v, after, err := ts.Best(black, white, line, me, s.Opening())
-		if err != nil {
-			return err
-		}
-		fmt.Fprintf(w, "method: endgame tables (2 v 2, line %s)\n", lineName(line))
-		fmt.Fprintf(w, "value: %s to move: %s\n", colour(me), v)
-		if acts := turnTo(s, after); acts != nil {
-			fmt.Fprintf(w, "best turn: %s\n", strings.Join(acts, " "))
+		printMarks(w, colour(me), colour(1-me), ans.Marks)
+	case ans.Phase == lanrick.PhaseInterchange:
+		fmt.Fprintf(w, "method: endgame tables (2 v 2, line %s)\n", study.LineName(ans.Line))
+		fmt.Fprintf(w, "value: %s to decide: no-interchange: %s; interchange: %s\n", colour(me), ans.Kept, ans.Interchanged)
+		fmt.Fprintf(w, "best: %s\n", s.ActionString(ans.Best[0]))
+	default:
+		fmt.Fprintf(w, "method: endgame tables (2 v 2, line %s)\n", study.LineName(ans.Line))
+		fmt.Fprintf(w, "value: %s to move: %s\n", colour(me), ans.Value)
+		if ans.Best != nil {
+			fmt.Fprintf(w, "best turn: %s\n", strings.Join(game.Notation(s, ans.Best), " "))
 		}
 	}
 	return nil
 }
 
-// turnTo finds actions of the player to move that end his turn with his
-// men on after (or win on the way there).
-func turnTo(s *lanrick.State, after lanrick.Bitboard) []string {
-	me := s.ToAct()
-	var walk func(c *lanrick.State, acts []string) []string
-	walk = func(c *lanrick.State, acts []string) []string {
-		for _, a := range c.LegalActions(nil) {
-			name := c.ActionString(a)
-			if name == "end" {
-				if c.Men(int(me)) == after {
-					return append(acts, name)
-				}
-				continue
-			}
-			n := c.Copy()
-			n.Apply(a)
-			next := append(acts[:len(acts):len(acts)], name)
-			if n.IsTerminal() || n.Phase() == lanrick.PhaseRemove || n.ToAct() != me {
-				if n.Men(int(me)) == after {
-					return next
-				}
-				continue
-			}
-			if found := walk(n, next); found != nil {
-				return found
-			}
-		}
-		return nil
-	}
-	return walk(s.Copy(), nil)
-}
-
-func printMarks(w interface{ Write([]byte) (int, error) }, setter, other string, ms []endgame.MarkValue) {
+func printMarks(w io.Writer, setter, other string, ms []endgame.MarkValue) {
 	if len(ms) == 0 {
 		fmt.Fprintf(w, "%s has no legal mark\n", setter)
 		return
@@ -291,323 +193,97 @@ func printMarks(w interface{ Write([]byte) (int, error) }, setter, other string,
 }
 
 func solveTables(env *Env, ts *endgame.Tables, check int) error {
-	classes := endgame.Classes()
-	workers := min(runtime.NumCPU(), len(classes))
-	type done struct {
-		i   int
-		t   *endgame.Table
-		dur time.Duration
-		err error
-	}
-	jobs := make(chan int)
-	results := make(chan done)
-	var wg sync.WaitGroup
-	for k := 0; k < workers; k++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range jobs {
-				start := time.Now()
-				t, _, err := ts.Table(classes[i])
-				results <- done{i, t, time.Since(start), err}
-			}
-		}()
-	}
-	go func() {
-		for i := range classes {
-			jobs <- i
-		}
-		close(jobs)
-		wg.Wait()
-		close(results)
-	}()
-	var firstErr error
 	var total int64
-	tables := make([]*endgame.Table, len(classes))
-	for d := range results {
-		if d.err != nil {
-			fmt.Fprintf(env.Stderr, "line %s: %v\n", lineName(classes[d.i]), d.err)
-			if firstErr == nil {
-				firstErr = d.err
-			}
-			continue
-		}
-		tables[d.i] = d.t
-		st := d.t.Stats()
-		size := int64(0)
-		if fi, err := os.Stat(filepath.Join(ts.Dir, endgame.FileName(d.t.Line))); err == nil {
-			size = fi.Size()
-		}
-		total += size
+	tables, err := study.BuildTables(ts, func(b study.Built) {
+		st := b.Table.Stats()
+		total += b.Bytes
 		fmt.Fprintf(env.Stdout, "line %-6s wins %d losses %d draws %d longest %d turns  file %d bytes  %.1f s\n",
-			lineName(d.t.Line), st.Wins, st.Losses, st.Draws, st.Longest, size, d.dur.Seconds())
-	}
-	if firstErr != nil {
-		return firstErr
-	}
-	// Read each file back and compare.
-	for _, t := range tables {
-		f, err := os.Open(filepath.Join(ts.Dir, endgame.FileName(t.Line)))
-		if err != nil {
-			return err
-		}
-		back, err := endgame.Read(f)
-		f.Close()
-		if err != nil {
-			return fmt.Errorf("reading back line %s: %w", lineName(t.Line), err)
-		}
-		if !back.Equal(t) {
-			return fmt.Errorf("line %s: the file differs from the table built", lineName(t.Line))
-		}
+			study.LineName(b.Table.Line), st.Wins, st.Losses, st.Draws, st.Longest, b.Bytes, b.Took.Seconds())
+	})
+	if err != nil {
+		return err
 	}
 	fmt.Fprintf(env.Stdout, "%d tables in %s, %d bytes, read back and equal\n", len(tables), ts.Dir, total)
 	if check > 0 {
-		return checkTables(env, tables, check)
+		n, err := study.CheckTables(tables, check, 7)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(env.Stdout, "checked %d positions by search: all agree\n", n)
 	}
 	return nil
 }
 
-// checkTables proves n positions of each table by search over the rules
-// package's actions: won or lost within 3 turns (a turn being at most
-// three actions), as the table says.
-func checkTables(env *Env, tables []*endgame.Table, n int) error {
-	g := lanrick.MustLoad("1893")
-	r := rand.New(rand.NewPCG(7, 8))
-	checked := 0
-	for _, t := range tables {
-		var line endgame.Line
-		for _, l := range endgame.Lines() {
-			if l.Squares == t.Line {
-				line = l
-			}
-		}
-		for k, tries := 0, 0; k < n && tries < 1_000_000; tries++ {
-			black, white := endgame.RandomPosition(r)
-			side := r.IntN(2)
-			v, err := t.Value(black, white, side)
-			if err != nil {
-				return err
-			}
-			if v.Turns > 2+k%2 {
-				continue
-			}
-			k++
-			s, err := g.Parse(endgame.PositionText(black, white, line, side, false))
-			if err != nil {
-				return err
-			}
-			res, err := solve.Solve(context.Background(), s, solve.Limits{Depth: 3*v.Turns + 1})
-			if err != nil {
-				return err
-			}
-			if !res.Proved || int(res.Lo) != v.Outcome {
-				return fmt.Errorf("line %s: %s: table says %v, search %v", line, s, v, res)
-			}
-			checked++
-		}
-	}
-	fmt.Fprintf(env.Stdout, "checked %d positions by search: all agree\n", checked)
-	return nil
-}
-
-// tally counts the setter's results.
-type tally struct{ win, loss, draw, turns int }
-
-func (t *tally) add(v endgame.Value) {
-	switch v.Outcome {
-	case 1:
-		t.win++
-		t.turns += v.Turns
-	case -1:
-		t.loss++
-	default:
-		t.draw++
-	}
-}
-
-func (t tally) String() string {
-	n := t.win + t.loss + t.draw
-	mean := 0.0
-	if t.win > 0 {
-		mean = float64(t.turns) / float64(t.win)
-	}
-	out := fmt.Sprintf("setter wins %d of %d (%.1f%%), loses %d, draws %d", t.win, n, 100*float64(t.win)/float64(max(n, 1)), t.loss, t.draw)
-	if t.win > 0 {
-		out += fmt.Sprintf("; his wins take %.1f turns on average", mean)
+// tallyText writes the setter's results.
+func tallyText(t study.Tally) string {
+	n := t.Positions()
+	out := fmt.Sprintf("setter wins %d of %d (%.1f%%), loses %d, draws %d", t.Win, n, 100*float64(t.Win)/float64(max(n, 1)), t.Loss, t.Draw)
+	if t.Win > 0 {
+		out += fmt.Sprintf("; his wins take %.1f turns on average", float64(t.WinTurns)/float64(t.Win))
 	}
 	return out
 }
 
 func solveFinal(env *Env, ts *endgame.Tables, noOwnMan bool, sample int, seed uint64) error {
-	w := env.Stdout
 	for _, c := range endgame.Classes() { // load or build every table first
 		if _, _, err := ts.Table(c); err != nil {
 			return err
 		}
 	}
 	run := func(name string, starts []endgame.Start) error {
-		var without, with tally
-		noMark := 0
-		for _, st := range starts {
-			ms, err := ts.Marks(st.Black, st.White, st.Setter, noOwnMan)
-			if err != nil {
-				return err
-			}
-			if len(ms) == 0 {
-				noMark++
-				continue
-			}
-			c := endgame.Choose(ms)
-			without.add(c.Without.Kept)
-			with.add(c.With.Chosen())
+		r, err := study.Final(ts, starts, noOwnMan)
+		if err != nil {
+			return err
 		}
-		fmt.Fprintf(w, "%s: %d positions", name, len(starts))
-		if noMark > 0 {
-			fmt.Fprintf(w, " (%d with no legal mark, left out)", noMark)
+		fmt.Fprintf(env.Stdout, "%s: %d positions", name, r.Positions)
+		if r.NoMark > 0 {
+			fmt.Fprintf(env.Stdout, " (%d with no legal mark, left out)", r.NoMark)
 		}
-		fmt.Fprintf(w, "\n  without Rule 5: %s\n  with Rule 5:    %s\n", without, with)
+		fmt.Fprintf(env.Stdout, "\n  without Rule 5: %s\n  with Rule 5:    %s\n", tallyText(r.Without), tallyText(r.With))
 		return nil
 	}
 	if err := run("positions where the final rendezvous can begin", endgame.Arising()); err != nil {
 		return err
 	}
 	if sample > 0 {
-		r := rand.New(rand.NewPCG(seed, 1893))
-		starts := make([]endgame.Start, sample)
-		for i := range starts {
-			black, white := endgame.RandomPosition(r)
-			starts[i] = endgame.Start{Black: black, White: white, Setter: r.IntN(2)}
-		}
-		if err := run(fmt.Sprintf("random positions of two men a side (seed %d)", seed), starts); err != nil {
-			return err
-		}
+		return run(fmt.Sprintf("random positions of two men a side (seed %d)", seed), study.RandomStarts(sample, seed))
 	}
 	return nil
 }
 
 // solveSelector solves the last rendezvous of the 3×3 versions from the
 // choice of the rendezvous: the selector's men against the other's.
-func solveSelector(env *Env, ruleset, men string, sample int, seed uint64, depth int, nodes int64) error {
+func solveSelector(env *Env, ruleset, men string, sample int, seed uint64, lim solve.Limits) error {
 	g, err := lanrick.Load(ruleset)
 	if err != nil {
 		return err
 	}
-	switch g.Rules.Version {
-	case lanrick.V1880Oct, lanrick.V1880Dec, lanrick.V1881:
-	default:
-		return fmt.Errorf("%w: solve selector takes --ruleset 1880-10, 1880-12 or 1881, not %q", errUsage, ruleset)
-	}
 	var ns, no int
-	if _, err := fmt.Sscanf(men, "%d,%d", &ns, &no); err != nil || ns < 1 || no < 1 || ns > 5 || no > 5 {
+	if _, err := fmt.Sscanf(men, "%d,%d", &ns, &no); err != nil {
 		return fmt.Errorf("%w: --men wants S,O with 1 to 5 men each, not %q", errUsage, men)
 	}
-	if sample == 0 && (ns != 1 || no != 1) {
-		return fmt.Errorf("%w: give --sample N for more than one man a side", errUsage)
-	}
-	// The selector is white, the other black (the mover first).
-	var boards [][2]lanrick.Bitboard
-	if sample == 0 {
-		for a := 0; a < 64; a++ {
-			for b := 0; b < 64; b++ {
-				if a != b {
-					boards = append(boards, [2]lanrick.Bitboard{1 << uint(b), 1 << uint(a)})
-				}
-			}
-		}
-	} else {
-		r := rand.New(rand.NewPCG(seed, 1881))
-		for len(boards) < sample {
-			var m [2]lanrick.Bitboard
-			for p, n := range [2]int{no, ns} {
-				for bits.OnesCount64(uint64(m[p])) < n {
-					if q := lanrick.Bitboard(1) << uint(r.IntN(64)); (m[0]|m[1])&q == 0 {
-						m[p] |= q
-					}
-				}
-			}
-			boards = append(boards, m)
-		}
-	}
-	var win, loss, open, noMark int
-	var winOther, lossOther int // the selector's man on the border or not (1,1)
 	start := time.Now()
-	for _, m := range boards {
-		text := "board=" + boardField(m) + " to=white phase=mark setter=white"
-		s, err := g.Parse(text)
-		if err != nil {
-			return fmt.Errorf("%s: %w", text, err)
-		}
-		if s.IsTerminal() || len(s.LegalActions(nil)) == 0 {
-			noMark++
-			continue
-		}
-		res, err := solve.Solve(context.Background(), s, solve.Limits{Depth: depth, Nodes: nodes})
-		if err != nil {
-			return err
-		}
-		onBorder := m[1]&lanrick.Border != 0
-		switch {
-		case res.Proved && res.Lo == 1:
-			win++
-			if !onBorder {
-				winOther++
-			}
-		case res.Proved && res.Lo == -1:
-			loss++
-			if !onBorder {
-				lossOther++
-			}
-		default:
-			open++
-		}
+	r, err := study.Selector(g, ns, no, sample, seed, lim)
+	if err != nil {
+		return fmt.Errorf("%w: solve selector: %v", errUsage, err)
 	}
-	n := win + loss + open
-	fmt.Fprintf(env.Stdout, "lanrick(%s), the selector with %s against %d, %d positions (%s, %.0f s):\n", ruleset, plural(ns, "man", "men"), no, n,
-		map[bool]string{true: "all", false: fmt.Sprintf("a sample, seed %d", seed)}[sample == 0], time.Since(start).Seconds())
-	fmt.Fprintf(env.Stdout, "  the selector wins %d (%.1f%%), loses %d (%.1f%%), not proved within %d actions %d", win,
-		100*float64(win)/float64(max(n, 1)), loss, 100*float64(loss)/float64(max(n, 1)), depth, open)
-	if noMark > 0 {
-		fmt.Fprintf(env.Stdout, "; %d positions with no legal rendezvous left out", noMark)
+	n := r.Positions
+	which := "all"
+	if sample > 0 {
+		which = fmt.Sprintf("a sample, seed %d", seed)
+	}
+	fmt.Fprintf(env.Stdout, "lanrick(%s), the selector with %s against %d, %d positions (%s, %.0f s):\n", ruleset,
+		plural(ns, "man", "men"), no, n, which, time.Since(start).Seconds())
+	fmt.Fprintf(env.Stdout, "  the selector wins %d (%.1f%%), loses %d (%.1f%%), not proved within %d actions %d", r.Win,
+		100*float64(r.Win)/float64(max(n, 1)), r.Loss, 100*float64(r.Loss)/float64(max(n, 1)), lim.Depth, r.Open)
+	if r.NoMark > 0 {
+		fmt.Fprintf(env.Stdout, "; %d positions with no legal rendezvous left out", r.NoMark)
 	}
 	fmt.Fprintln(env.Stdout)
 	if ns == 1 && no == 1 {
-		fmt.Fprintf(env.Stdout, "  with the selector's man on a field square: wins %d, loses %d\n", winOther, lossOther)
+		fmt.Fprintf(env.Stdout, "  with the selector's man on a field square: wins %d, loses %d\n", r.WinField, r.LossField)
 	}
 	return nil
-}
-
-// boardField writes the board field of a position: black m[0], white m[1].
-func boardField(m [2]lanrick.Bitboard) string {
-	var b strings.Builder
-	for r := 7; r >= 0; r-- {
-		empty := 0
-		for f := 0; f < 8; f++ {
-			q := lanrick.Bitboard(1) << uint(r*8+f)
-			c := byte(0)
-			switch {
-			case m[0]&q != 0:
-				c = 'b'
-			case m[1]&q != 0:
-				c = 'w'
-			}
-			if c == 0 {
-				empty++
-				continue
-			}
-			if empty > 0 {
-				b.WriteByte(byte('0' + empty))
-				empty = 0
-			}
-			b.WriteByte(c)
-		}
-		if empty > 0 {
-			b.WriteByte(byte('0' + empty))
-		}
-		if r > 0 {
-			b.WriteByte('/')
-		}
-	}
-	return b.String()
 }
 
 // plural writes n and the noun's singular or plural.

@@ -19,10 +19,9 @@ import (
 // line, side to move at the start of a turn (an opening turn if asked).
 func state(t *testing.T, g *lanrick.Game, black, white lanrick.Bitboard, l Line, side int, opening bool) *lanrick.State {
 	t.Helper()
-	text := PositionText(black, white, l, side, opening)
-	s, err := g.Parse(text)
+	s, err := g.Build(l.Setup(black, white, side, opening))
 	if err != nil {
-		t.Fatalf("%s: %v", text, err)
+		t.Fatalf("%v %v %s side %d: %v", black, white, l, side, err)
 	}
 	return s
 }

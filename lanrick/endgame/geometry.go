@@ -144,7 +144,7 @@ type Line struct {
 
 // String writes the line as the mark action does ("d5 ne").
 func (l Line) String() string {
-	return l.Mark.String() + " " + dirName(l.Dir)
+	return l.Mark.String() + " " + lanrick.Directions()[l.Dir]
 }
 
 // Lines lists the 168 3-square rendezvous of Def. 2 (any non-corner mark;

@@ -102,14 +102,14 @@ func TestActInterchange(t *testing.T) {
 			continue
 		}
 		// Black sets the mark; white decides.
-		text := "board=" + boardText(black, white) + " to=black phase=mark size=3 setter=black rdv=6 lost=black"
-		s, err := g.Parse(text)
+		s, err := g.Build(lanrick.Setup{Black: black, White: white, ToAct: lanrick.Black, Phase: lanrick.PhaseMark,
+			Rendezvous: 6, Setter: lanrick.Black, Mark: lanrick.NoSquare, Size: 3, Line: -1})
 		if err != nil {
 			t.Fatal(err)
 		}
 		a, err := s.ParseAction("mark " + line.String())
 		if err != nil {
-			t.Fatalf("%s: %v", text, err)
+			t.Fatalf("%s: %v", s, err)
 		}
 		s.Apply(a)
 		if s.Phase() != lanrick.PhaseInterchange {

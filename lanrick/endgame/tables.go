@@ -271,59 +271,18 @@ func Read(r io.Reader) (*Table, error) {
 // Equal reports whether two tables hold the same line and entries.
 func (t *Table) Equal(u *Table) bool { return t.Line == u.Line && bytes.Equal(t.d, u.d) }
 
-// PositionText writes, in the lanrick position format, the start of a
-// turn of side's in the final rendezvous on line, an opening turn if
-// asked (the other player then set the mark).
-func PositionText(black, white lanrick.Bitboard, l Line, side int, opening bool) string {
-	to, setter := "black", "white"
-	if side == 1 {
-		to, setter = "white", "black"
-	}
-	budget, opened, open := "3", "bw", "no"
+// Setup is the start of a turn of side's in the final rendezvous on line
+// (the fifth rendezvous of 1893: three squares), an opening turn if asked
+// (the other player then set the mark), for lanrick's Game.Build.
+func (l Line) Setup(black, white lanrick.Bitboard, side int, opening bool) lanrick.Setup {
+	u := lanrick.Setup{Black: black, White: white, ToAct: side, Phase: lanrick.PhaseMove, Rendezvous: 5,
+		Setter: 1 - side, Mark: l.Mark, Size: 3, Line: l.Dir, Budget: 3, Opened: [2]bool{true, true}}
 	if opening {
-		budget, open, opened = "2", "yes", "b-"
-		if side == 1 {
-			opened = "-w"
-		}
+		u.Budget, u.Opening = 2, true
+		u.Opened = [2]bool{}
+		u.Opened[side] = true
 	}
-	return "board=" + boardText(black, white) + " to=" + to + " phase=move rdv=5 size=3 mark=" + l.Mark.String() +
-		" line=" + dirName(l.Dir) + " setter=" + setter + " budget=" + budget + " opening=" + open + " opened=" + opened
-}
-
-func dirName(d int) string { return [8]string{"n", "ne", "e", "se", "s", "sw", "w", "nw"}[d] }
-
-// boardText writes men as the position format's board field.
-func boardText(black, white lanrick.Bitboard) string {
-	var b []byte
-	for r := 7; r >= 0; r-- {
-		empty := 0
-		for f := 0; f < 8; f++ {
-			s := uint(r*8 + f)
-			c := byte(0)
-			switch {
-			case black&(1<<s) != 0:
-				c = 'b'
-			case white&(1<<s) != 0:
-				c = 'w'
-			}
-			if c == 0 {
-				empty++
-				continue
-			}
-			if empty > 0 {
-				b = append(b, byte('0'+empty))
-				empty = 0
-			}
-			b = append(b, c)
-		}
-		if empty > 0 {
-			b = append(b, byte('0'+empty))
-		}
-		if r > 0 {
-			b = append(b, '/')
-		}
-	}
-	return string(b)
+	return u
 }
 
 // RandomPosition places two men a side at random.

@@ -27,48 +27,6 @@ import (
 // turn of black's with no mark set. A parsed position starts a fresh
 // history for the repetition rule.
 
-// Hash returns a hash of everything that affects what may follow.
-func (s *State) Hash() uint64 {
-	h := uint64(0x6c616e7269636b)
-	mix := func(x uint64) {
-		h ^= x
-		h *= 0x9E3779B97F4A7C15
-		h ^= h >> 29
-	}
-	mix(uint64(s.men[Black]))
-	mix(uint64(s.men[White]))
-	mix(uint64(s.moved))
-	mix(uint64(s.swapped))
-	flags := uint64(uint8(s.phase)) | uint64(uint8(s.toAct))<<8 | uint64(uint8(s.mark))<<16 |
-		uint64(uint8(s.shape.Size))<<24 | uint64(uint8(s.shape.Line))<<32 | uint64(uint8(s.setter))<<40 |
-		uint64(uint8(s.budget))<<48 | uint64(uint8(s.swapLeft))<<56
-	mix(flags)
-	var b uint64
-	for i, f := range [...]bool{s.movedAny, s.opening, s.openingDone[0], s.openingDone[1], s.over} {
-		if f {
-			b |= 1 << i
-		}
-	}
-	mix(b | uint64(uint8(s.lone))<<8 | uint64(uint8(s.lastLoser))<<16 | uint64(uint8(s.passes))<<24)
-	if s.g.Rules.old() {
-		mix(uint64(s.prevRdv))
-		mix(uint64(uint8(s.placer)) | uint64(uint8(s.placed))<<8 | uint64(uint8(s.first))<<16 |
-			uint64(uint8(s.budgets[0]))<<24 | uint64(uint8(s.budgets[1]))<<32 | uint64(uint8(s.bonus))<<40 |
-			uint64(uint8(s.roll))<<48 | uint64(uint8(s.rollRow))<<56)
-		priv := uint64(0)
-		if s.privilege {
-			priv = 1
-		}
-		mix(priv | uint64(uint8(s.scores[0]))<<8 | uint64(uint8(s.scores[1]))<<16 |
-			uint64(uint8(s.wanderers))<<24 | uint64(uint8(s.marshalStart))<<32 | uint64(uint16(s.rendezvous))<<40)
-		for w := s.moved; w != 0; w &= w - 1 {
-			q := trailing(w)
-			mix(uint64(q)<<8 | uint64(uint8(s.lines[q])))
-		}
-	}
-	return h
-}
-
 func boardText(men [2]Bitboard) string {
 	var b strings.Builder
 	for rank := 7; rank >= 0; rank-- {
@@ -212,173 +170,36 @@ func (s *State) parseLines(v string) error {
 		if !ok || err != nil {
 			return fmt.Errorf("lines=%q: want square:direction items", v)
 		}
-		found := false
-		for d, n := range dirNames {
-			if n == dir {
-				s.lines[q], found = int8(d+1), true
-			}
-		}
-		if !found {
+		d := dirIndex(dir)
+		if d < 0 {
 			return fmt.Errorf("lines=%q: unknown direction %q", v, dir)
 		}
+		s.lines[q] = int8(d + 1)
 	}
 	return nil
 }
 
 // Parse reads a position in the one-line format.
 func (g *Game) Parse(text string) (*State, error) {
-	s := &State{g: g, mark: NoSquare, setter: -1, lastLoser: -1, lone: NoSquare, phase: PhaseMove, rendezvous: 1,
-		placer: -1, first: -1, marshalStart: -1}
+	s := g.blank()
 	bad := func(format string, a ...any) (*State, error) {
 		return nil, fmt.Errorf("lanrick: %w: position: %s", game.ErrSyntax, fmt.Sprintf(format, a...))
 	}
 	seen := map[string]bool{}
-	var winner, reason string
-	for _, field := range strings.Fields(text) {
-		k, v, ok := strings.Cut(field, "=")
+	for _, f := range strings.Fields(text) {
+		k, v, ok := strings.Cut(f, "=")
 		if !ok {
-			return bad("field %q is not key=value", field)
+			return bad("field %q is not key=value", f)
 		}
 		if seen[k] {
 			return bad("field %s given twice", k)
 		}
 		seen[k] = true
-		var err error
-		switch k {
-		case "board":
-			s.men, err = parseBoard(v)
-		case "to":
-			switch v {
-			case "black", "yellow":
-				s.toAct = Black
-			case "white":
-				s.toAct = White
-			case "chance":
-				s.toAct = -1
-			case "-":
-				s.toAct = -2
-			default:
-				err = fmt.Errorf("to=%q: want black, white or chance", v)
-			}
-		case "phase":
-			err = fmt.Errorf("unknown phase %q (known: %s)", v, strings.Join(phaseNames, ", "))
-			for i, n := range phaseNames {
-				if n == v {
-					s.phase, err = Phase(i), nil
-				}
-			}
-		case "rdv":
-			var n int
-			n, err = parseInt(v, 0, 10000)
-			s.rendezvous = int16(n)
-		case "size":
-			s.shape.Size, err = parseInt(v, 3, 9)
-		case "mark":
-			s.mark, err = parseOptSquare(v)
-		case "line":
-			s.shape.Line = -1
-			if v != "-" {
-				if !isLineDir(v) {
-					err = fmt.Errorf("line=%q: want n, e, ne, nw or -", v)
-				}
-				for d, n := range dirNames {
-					if n == v {
-						s.shape.Line = d
-					}
-				}
-			}
-		case "setter":
-			s.setter, err = parseOptPlayer(k, v)
-		case "lost":
-			s.lastLoser, err = parseOptPlayer(k, v)
-		case "placer":
-			s.placer, err = parseOptPlayer(k, v)
-		case "first":
-			s.first, err = parseOptPlayer(k, v)
-		case "mstart":
-			s.marshalStart, err = parseOptPlayer(k, v)
-		case "budget":
-			var n int
-			n, err = parseInt(v, 0, 12)
-			s.budget = int8(n)
-		case "opening":
-			s.opening, err = parseYN(v)
-		case "opened":
-			if len(v) != 2 || (v[0] != 'b' && v[0] != '-') || (v[1] != 'w' && v[1] != '-') {
-				err = fmt.Errorf("opened=%q: want two characters, b or - then w or -", v)
-			} else {
-				s.openingDone = [2]bool{v[0] == 'b', v[1] == 'w'}
-			}
-		case "moved":
-			s.moved, err = parseSquares(v)
-			s.movedAny = s.moved != 0
-		case "lone":
-			s.lone, err = parseOptSquare(v)
-		case "swap":
-			set, left, _ := strings.Cut(v, "/")
-			s.swapped, err = parseSquares(set)
-			if err == nil && left != "" {
-				var n int
-				n, err = parseInt(left, 0, 8)
-				s.swapLeft = int8(n)
-			}
-		case "passes":
-			var n int
-			n, err = parseInt(v, 0, 1)
-			s.passes = int8(n)
-		case "quiet":
-			var n int
-			n, err = parseInt(v, 0, 30000)
-			s.noProgress = int16(n)
-		case "placed":
-			var n int
-			n, err = parseInt(v, 0, 10)
-			s.placed = int8(n)
-		case "budgets", "roll", "scores":
-			a, b, ok := strings.Cut(v, ",")
-			var x, y int
-			if !ok {
-				err = fmt.Errorf("%s=%q: want two numbers with a comma", k, v)
-				break
-			}
-			if x, err = parseInt(a, 0, 20); err == nil {
-				y, err = parseInt(b, 0, 20)
-			}
-			switch k {
-			case "budgets":
-				s.budgets = [2]int8{int8(x), int8(y)}
-			case "roll":
-				s.roll, s.rollRow = int8(x), int8(y)
-			default:
-				s.scores = [2]int8{int8(x), int8(y)}
-			}
-		case "privilege":
-			s.privilege, err = parseYN(v)
-		case "bonus", "wanderers":
-			var n int
-			n, err = parseInt(v, 0, 20)
-			if k == "bonus" {
-				s.bonus = int8(n)
-			} else {
-				s.wanderers = int8(n)
-			}
-		case "prev":
-			s.prevRdv, err = parseSquares(v)
-		case "squares":
-			s.rdv, err = parseSquares(v)
-			if !g.Rules.QueenCheck {
-				err = fmt.Errorf("squares= is for open_geometry=check")
-			}
-		case "lines":
-			err = s.parseLines(v)
-		case "result":
-			winner = v
-		case "reason":
-			reason = strings.ReplaceAll(v, "_", " ")
-		default:
-			return bad("unknown field %q (known: board, to, phase, rdv, size, mark, line, setter, budget, opening, opened, moved, lone, swap, lost, passes, quiet, placer, placed, first, budgets, privilege, bonus, roll, scores, wanderers, prev, mstart, lines, result, reason)", k)
+		read := fieldReader(k)
+		if read == nil {
+			return bad("unknown field %q (known: %s)", k, fieldNames())
 		}
-		if err != nil {
+		if err := read(s, v); err != nil {
 			return bad("%v", err)
 		}
 	}
@@ -391,31 +212,244 @@ func (g *Game) Parse(text string) (*State, error) {
 			s.shape.Size = 9
 		}
 	}
-	if !seen["line"] {
-		s.shape.Line = -1
-	}
-	if err := s.check(); err != nil {
+	if err := s.ready(); err != nil {
 		return bad("%v", err)
 	}
-	if (winner != "") != (s.phase == PhaseOver) {
-		return bad("result= goes with phase=over")
-	}
-	if winner != "" {
-		s.over, s.phase, s.toAct = true, PhaseOver, -2
-		switch winner {
-		case "black":
-			s.result.Winner = Black
-		case "white":
-			s.result.Winner = White
-		case "draw":
-			s.result.Winner = -1
-		default:
-			return bad("result=%q: want black, white or draw", winner)
-		}
-		s.result.Reason = reason
-	}
-	s.hashes = append(s.hashes, s.Hash())
 	return s, nil
+}
+
+// A Setup is a position to build from Go without writing text: the men,
+// who acts, what the rules want and the rendezvous. The 1879–1881 fields
+// take the values Parse gives when they are left out.
+type Setup struct {
+	Black, White Bitboard
+	ToAct        int   // Black or White
+	Phase        Phase // as a rule PhaseMark or PhaseMove
+	Rendezvous   int   // the number of the rendezvous, from 1 (0: 1)
+	Setter       int   // who set the mark, or is to set it; -1 for nobody
+	Mark         Square
+	Size         int  // the squares of the rendezvous (0: as Parse defaults it)
+	Line         int  // a direction (see Directions) for a 3-square rendezvous, else -1
+	Budget       int  // squares left in the turn (0: the player's whole budget)
+	Opening      bool // a 2-square opening turn
+	Opened       [2]bool
+}
+
+// Directions names the eight directions in the order of Setup.Line.
+func Directions() [8]string { return dirNames }
+
+// Build makes the position u describes, checked as Parse checks a text.
+func (g *Game) Build(u Setup) (*State, error) {
+	s := g.blank()
+	s.men = [2]Bitboard{u.Black, u.White}
+	s.toAct, s.phase, s.setter, s.mark = int8(u.ToAct), u.Phase, int8(u.Setter), u.Mark
+	s.rendezvous = int16(max(1, u.Rendezvous))
+	s.shape = Shape{Size: u.Size, Line: u.Line}
+	if u.Size == 0 {
+		s.shape.Size = max(3, min(9, s.all().count()-1))
+		if g.Rules.old() {
+			s.shape.Size = 9
+		}
+	}
+	s.budget, s.opening, s.openingDone = int8(u.Budget), u.Opening, u.Opened
+	switch {
+	case u.Black&u.White != 0:
+		return nil, fmt.Errorf("lanrick: %w: position: a square holds men of both sides", game.ErrSyntax)
+	case u.ToAct != Black && u.ToAct != White, u.Setter < -1 || u.Setter > White:
+		return nil, fmt.Errorf("lanrick: %w: position: ToAct is Black or White, Setter -1, Black or White", game.ErrSyntax)
+	case u.Phase < 0 || u.Phase > PhaseOver, u.Line < -1 || u.Line > 7, u.Mark < NoSquare || u.Mark >= Squares:
+		return nil, fmt.Errorf("lanrick: %w: position: phase, line or mark out of range", game.ErrSyntax)
+	case u.Line >= 0 && !isLineDir(dirNames[u.Line]):
+		return nil, fmt.Errorf("lanrick: %w: position: the line of a rendezvous is n, e, ne or nw", game.ErrSyntax)
+	}
+	if err := s.ready(); err != nil {
+		return nil, fmt.Errorf("lanrick: %w: position: %v", game.ErrSyntax, err)
+	}
+	return s, nil
+}
+
+// blank is a position with nothing set: the start of a turn of black's in
+// the first rendezvous, no mark, no men.
+func (g *Game) blank() *State {
+	return &State{g: g, mark: NoSquare, setter: -1, lastLoser: -1, lone: NoSquare, phase: PhaseMove, rendezvous: 1,
+		shape: Shape{Line: -1}, early: early{placer: -1, first: -1, marshalStart: -1}}
+}
+
+// ready checks a position built by Parse or Build, derives what follows
+// from its fields and starts its history.
+func (s *State) ready() error {
+	if err := s.check(); err != nil {
+		return err
+	}
+	if s.over != (s.phase == PhaseOver) {
+		return fmt.Errorf("result= goes with phase=over")
+	}
+	if s.over {
+		s.toAct = -2
+	}
+	s.key = keyOf(Black, s.men[Black]) ^ keyOf(White, s.men[White])
+	s.hashes = append(s.hashes[:0], s.Hash())
+	return nil
+}
+
+// A field reads the value of one key of the position format.
+type field struct {
+	key  string
+	read func(s *State, v string) error
+}
+
+// fields are the keys of the position format in the order String writes them.
+var fields = []field{
+	{"board", func(s *State, v string) (err error) { s.men, err = parseBoard(v); return }},
+	{"to", func(s *State, v string) error {
+		to, ok := map[string]int8{"black": Black, "yellow": Black, "white": White, "chance": -1, "-": -2}[v]
+		if !ok {
+			return fmt.Errorf("to=%q: want black, white or chance", v)
+		}
+		s.toAct = to
+		return nil
+	}},
+	{"phase", func(s *State, v string) error {
+		for i, n := range phaseNames {
+			if n == v {
+				s.phase = Phase(i)
+				return nil
+			}
+		}
+		return fmt.Errorf("unknown phase %q (known: %s)", v, strings.Join(phaseNames, ", "))
+	}},
+	{"rdv", intField(0, 10000, func(s *State, n int) { s.rendezvous = int16(n) })},
+	{"size", intField(3, 9, func(s *State, n int) { s.shape.Size = n })},
+	{"mark", func(s *State, v string) (err error) { s.mark, err = parseOptSquare(v); return }},
+	{"line", func(s *State, v string) error {
+		if v == "-" {
+			return nil
+		}
+		if !isLineDir(v) {
+			return fmt.Errorf("line=%q: want n, e, ne, nw or -", v)
+		}
+		s.shape.Line = dirIndex(v)
+		return nil
+	}},
+	{"setter", playerField(func(s *State) *int8 { return &s.setter })},
+	{"budget", intField(0, 12, func(s *State, n int) { s.budget = int8(n) })},
+	{"opening", ynField(func(s *State) *bool { return &s.opening })},
+	{"opened", func(s *State, v string) error {
+		if len(v) != 2 || (v[0] != 'b' && v[0] != '-') || (v[1] != 'w' && v[1] != '-') {
+			return fmt.Errorf("opened=%q: want two characters, b or - then w or -", v)
+		}
+		s.openingDone = [2]bool{v[0] == 'b', v[1] == 'w'}
+		return nil
+	}},
+	{"moved", func(s *State, v string) (err error) {
+		s.moved, err = parseSquares(v)
+		s.movedAny = s.moved != 0
+		return
+	}},
+	{"lone", func(s *State, v string) (err error) { s.lone, err = parseOptSquare(v); return }},
+	{"swap", func(s *State, v string) (err error) {
+		set, left, _ := strings.Cut(v, "/")
+		if s.swapped, err = parseSquares(set); err != nil || left == "" {
+			return err
+		}
+		n, err := parseInt(left, 0, 8)
+		s.swapLeft = int8(n)
+		return err
+	}},
+	{"lost", playerField(func(s *State) *int8 { return &s.lastLoser })},
+	{"passes", intField(0, 1, func(s *State, n int) { s.passes = int8(n) })},
+	{"quiet", intField(0, 30000, func(s *State, n int) { s.noProgress = int16(n) })},
+	{"squares", func(s *State, v string) (err error) {
+		if !s.g.Rules.QueenCheck {
+			return fmt.Errorf("squares= is for open_geometry=check")
+		}
+		s.rdv, err = parseSquares(v)
+		return
+	}},
+	{"placer", playerField(func(s *State) *int8 { return &s.placer })},
+	{"placed", intField(0, 10, func(s *State, n int) { s.placed = int8(n) })},
+	{"first", playerField(func(s *State) *int8 { return &s.first })},
+	{"budgets", pairField(func(s *State, x, y int) { s.budgets = [2]int8{int8(x), int8(y)} })},
+	{"privilege", ynField(func(s *State) *bool { return &s.privilege })},
+	{"bonus", intField(0, 20, func(s *State, n int) { s.bonus = int8(n) })},
+	{"roll", pairField(func(s *State, x, y int) { s.roll, s.rollRow = int8(x), int8(y) })},
+	{"scores", pairField(func(s *State, x, y int) { s.scores = [2]int8{int8(x), int8(y)} })},
+	{"wanderers", intField(0, 20, func(s *State, n int) { s.wanderers = int8(n) })},
+	{"prev", func(s *State, v string) (err error) { s.prevRdv, err = parseSquares(v); return }},
+	{"mstart", playerField(func(s *State) *int8 { return &s.marshalStart })},
+	{"lines", (*State).parseLines},
+	{"result", func(s *State, v string) error {
+		w, ok := map[string]int{"black": Black, "white": White, "draw": -1}[v]
+		if !ok {
+			return fmt.Errorf("result=%q: want black, white or draw", v)
+		}
+		s.over, s.result.Winner = true, game.Player(w)
+		return nil
+	}},
+	{"reason", func(s *State, v string) error { s.result.Reason = strings.ReplaceAll(v, "_", " "); return nil }},
+}
+
+func fieldReader(key string) func(*State, string) error {
+	for _, f := range fields {
+		if f.key == key {
+			return f.read
+		}
+	}
+	return nil
+}
+
+func fieldNames() string {
+	names := make([]string, len(fields))
+	for i, f := range fields {
+		names[i] = f.key
+	}
+	return strings.Join(names, ", ")
+}
+
+// intField reads a number from lo to hi into the state.
+func intField(lo, hi int, set func(*State, int)) func(*State, string) error {
+	return func(s *State, v string) error {
+		n, err := parseInt(v, lo, hi)
+		set(s, n)
+		return err
+	}
+}
+
+// pairField reads two numbers from 0 to 20 with a comma.
+func pairField(set func(*State, int, int)) func(*State, string) error {
+	return func(s *State, v string) error {
+		a, b, ok := strings.Cut(v, ",")
+		if !ok {
+			return fmt.Errorf("%q: want two numbers with a comma", v)
+		}
+		x, err := parseInt(a, 0, 20)
+		if err != nil {
+			return err
+		}
+		y, err := parseInt(b, 0, 20)
+		set(s, x, y)
+		return err
+	}
+}
+
+// playerField reads black, white or - (none).
+func playerField(at func(*State) *int8) func(*State, string) error {
+	return func(s *State, v string) error {
+		p, ok := map[string]int8{"black": Black, "white": White, "-": -1}[v]
+		if !ok {
+			return fmt.Errorf("%q: want black, white or -", v)
+		}
+		*at(s) = p
+		return nil
+	}
+}
+
+// ynField reads yes or no.
+func ynField(at func(*State) *bool) func(*State, string) error {
+	return func(s *State, v string) (err error) {
+		*at(s), err = parseYN(v)
+		return
+	}
 }
 
 // check validates a parsed position and derives the rendezvous.
@@ -525,19 +559,6 @@ func parseBoard(v string) ([2]Bitboard, error) {
 	return men, nil
 }
 
-// parseOptPlayer reads black, white or - (none).
-func parseOptPlayer(key, v string) (int8, error) {
-	switch v {
-	case "black":
-		return Black, nil
-	case "white":
-		return White, nil
-	case "-":
-		return -1, nil
-	}
-	return -1, fmt.Errorf("%s=%q: want black, white or -", key, v)
-}
-
 func parseInt(v string, lo, hi int) (int, error) {
 	n, err := strconv.Atoi(v)
 	if err != nil || n < lo || n > hi {
@@ -584,21 +605,4 @@ func (g *Game) ParseState(text string) (game.State, error) {
 		return nil, err
 	}
 	return s, nil
-}
-
-func (s *State) ActionString(a game.Action) string { return actionText(a) }
-
-// ParseAction reads an action and checks that it is legal here.
-func (s *State) ParseAction(text string) (game.Action, error) {
-	a, err := parseActionText(text)
-	if err != nil {
-		return 0, err
-	}
-	if s.over {
-		return 0, fmt.Errorf("lanrick: %w %s: the game is over", game.ErrIllegal, text)
-	}
-	if !s.IsLegal(a) {
-		return 0, fmt.Errorf("lanrick: %w %s: %s", game.ErrIllegal, text, s.whyIllegal(a))
-	}
-	return a, nil
 }
