@@ -17,7 +17,7 @@ import (
 type Limits struct {
 	Time       time.Duration
 	Iterations int // MCTS iterations (playouts)
-	Depth      int // alpha-beta depth in plies
+	Depth      int // depth in plies (alpha-beta) or actions (the exact solver)
 	Nodes      int64
 	// Threads searches in parallel (alpha-beta's Lazy SMP); 0 or 1: one.
 	Threads int
@@ -37,7 +37,18 @@ type Result struct {
 	Elapsed    time.Duration
 	// Proven is +1 or -1 when the search proved a win or loss.
 	Proven int
+	// An exact search (search/solve) says what it proved: Lo and Hi bound
+	// the value for the player to act (-1 lost, 0 drawn, +1 won), Plies
+	// counts the actions to the end of a proved win or loss, and Stopped
+	// says a limit or the context ended it before the value was proved.
+	Exact   bool
+	Lo, Hi  float64
+	Plies   int
+	Stopped bool
 }
+
+// Proved reports whether an exact search proved the value.
+func (r Result) Proved() bool { return r.Exact && r.Lo == r.Hi }
 
 // Rate returns nodes (or iterations) per second.
 func (r Result) Rate() float64 {

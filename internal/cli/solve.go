@@ -12,6 +12,7 @@ import (
 	"github.com/muster-games/muster/lanrick"
 	"github.com/muster-games/muster/lanrick/endgame"
 	"github.com/muster-games/muster/lanrick/study"
+	"github.com/muster-games/muster/search"
 	"github.com/muster-games/muster/search/solve"
 )
 
@@ -89,7 +90,7 @@ func runSolve(env *Env, args []string) error {
 		if rs == "" {
 			rs = "1880-12"
 		}
-		return solveSelector(env, rs, *men, *sample, *seed, solve.Limits{Depth: *depth, Nodes: *nodes})
+		return solveSelector(env, rs, *men, *sample, *seed, search.Limits{Depth: *depth, Nodes: *nodes})
 	}
 	if len(pos) == 1 && pos[0] == "final" {
 		rs := gf.ruleset
@@ -113,14 +114,8 @@ func runSolve(env *Env, args []string) error {
 	if ls, ok := s.(*lanrick.State); ok && !*bySearch && study.Applies(ls) {
 		return printAnswer(env, ts, ls)
 	}
-	ctx := context.Background()
-	if *seconds > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, time.Duration(*seconds*float64(time.Second)))
-		defer cancel()
-	}
-	start := time.Now()
-	res, err := solve.Solve(ctx, s, solve.Limits{Depth: *depth, Nodes: *nodes})
+	lim := search.Limits{Depth: *depth, Nodes: *nodes, Time: time.Duration(*seconds * float64(time.Second))}
+	res, err := solve.Solve(context.Background(), s, lim)
 	if err != nil {
 		return err
 	}
@@ -128,13 +123,13 @@ func runSolve(env *Env, args []string) error {
 	if p := s.ToAct(); p >= 0 {
 		who = g.PlayerName(p)
 	}
-	fmt.Fprintf(env.Stdout, "method: exact search to %d actions (%d positions, %.1f s)\n", res.Depth, res.Nodes, time.Since(start).Seconds())
+	fmt.Fprintf(env.Stdout, "method: exact search to %d actions (%d positions, %.1f s)\n", res.Depth, res.Nodes, res.Elapsed.Seconds())
 	if res.Stopped {
 		fmt.Fprintf(env.Stdout, "stopped: the node or time limit ended the search during depth %d\n", res.Depth+1)
 	}
-	fmt.Fprintf(env.Stdout, "value: %s to act: %s\n", who, res)
-	if len(res.Line) > 0 {
-		fmt.Fprintf(env.Stdout, "line: %s\n", strings.Join(game.Notation(s, res.Line), " "))
+	fmt.Fprintf(env.Stdout, "value: %s to act: %s\n", who, solve.Verdict(res))
+	if len(res.PV) > 0 {
+		fmt.Fprintf(env.Stdout, "line: %s\n", strings.Join(game.Notation(s, res.PV), " "))
 	}
 	return nil
 }
@@ -253,7 +248,7 @@ func solveFinal(env *Env, ts *endgame.Tables, noOwnMan bool, sample int, seed ui
 
 // solveSelector solves the last rendezvous of the 3×3 versions from the
 // choice of the rendezvous: the selector's men against the other's.
-func solveSelector(env *Env, ruleset, men string, sample int, seed uint64, lim solve.Limits) error {
+func solveSelector(env *Env, ruleset, men string, sample int, seed uint64, lim search.Limits) error {
 	g, err := lanrick.Load(ruleset)
 	if err != nil {
 		return err

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/muster-games/muster/lanrick"
+	"github.com/muster-games/muster/search"
 	"github.com/muster-games/muster/search/solve"
 )
 
@@ -218,7 +219,7 @@ func TestTableAgreesWithSearch(t *testing.T) {
 		// Proofs of wins in 3 turns take from 0.1 to 4.5 million positions;
 		// the test keeps to those of at most 400,000 (about half), so as to
 		// run in seconds, and tries other positions until it has them.
-		lim := solve.Limits{Depth: 3*v.Turns + 1}
+		lim := search.Limits{Depth: 3*v.Turns + 1}
 		if v.Turns == 3 {
 			lim.Nodes = 400_000
 		}
@@ -230,7 +231,7 @@ func TestTableAgreesWithSearch(t *testing.T) {
 			continue
 		}
 		seen[key]++
-		if !res.Proved || int(res.Lo) != v.Outcome {
+		if !res.Proved() || int(res.Lo) != v.Outcome {
 			t.Fatalf("%s: table %v, search %v", s, v, res)
 		}
 	}

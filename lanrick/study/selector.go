@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/muster-games/muster/lanrick"
+	"github.com/muster-games/muster/search"
 	"github.com/muster-games/muster/search/solve"
 )
 
@@ -25,7 +26,7 @@ type SelectorResult struct {
 // 1880-12, 1881) from the choice of the rendezvous: the selector (white)
 // with selector men against other men of black's, the mover. With sample 0
 // it solves every position of one man a side, else sample random ones.
-func Selector(g *lanrick.Game, selector, other, sample int, seed uint64, lim solve.Limits) (SelectorResult, error) {
+func Selector(g *lanrick.Game, selector, other, sample int, seed uint64, lim search.Limits) (SelectorResult, error) {
 	var r SelectorResult
 	switch g.Rules.Version {
 	case lanrick.V1880Oct, lanrick.V1880Dec, lanrick.V1881:
@@ -55,12 +56,12 @@ func Selector(g *lanrick.Game, selector, other, sample int, seed uint64, lim sol
 		r.Positions++
 		field := m[1]&lanrick.Border == 0
 		switch {
-		case res.Proved && res.Lo == 1:
+		case res.Proved() && res.Lo == 1:
 			r.Win++
 			if field {
 				r.WinField++
 			}
-		case res.Proved && res.Lo == -1:
+		case res.Proved() && res.Lo == -1:
 			r.Loss++
 			if field {
 				r.LossField++

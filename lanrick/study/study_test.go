@@ -7,7 +7,7 @@ import (
 
 	"github.com/muster-games/muster/game"
 	"github.com/muster-games/muster/lanrick"
-	"github.com/muster-games/muster/search/solve"
+	"github.com/muster-games/muster/search"
 )
 
 // hurry plays toward the rendezvous: the action after which the mover has
@@ -90,7 +90,7 @@ func contains(xs []int, x int) bool {
 // proved win of the selector is a win when solved again alone.
 func TestSelectorCounts(t *testing.T) {
 	g := lanrick.MustLoad("1880-12")
-	r, err := Selector(g, 1, 1, 12, 3, solve.Limits{Depth: 8})
+	r, err := Selector(g, 1, 1, 12, 3, search.Limits{Depth: 8})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,10 +100,10 @@ func TestSelectorCounts(t *testing.T) {
 	if r.WinField > r.Win || r.LossField > r.Loss {
 		t.Errorf("field counts exceed the totals: %+v", r)
 	}
-	if _, err := Selector(lanrick.MustLoad("1893"), 1, 1, 0, 1, solve.Limits{Depth: 4}); err == nil {
+	if _, err := Selector(lanrick.MustLoad("1893"), 1, 1, 0, 1, search.Limits{Depth: 4}); err == nil {
 		t.Error("the selector question of 1893 gave no error")
 	}
-	if _, err := Selector(g, 2, 1, 0, 1, solve.Limits{Depth: 4}); err == nil {
+	if _, err := Selector(g, 2, 1, 0, 1, search.Limits{Depth: 4}); err == nil {
 		t.Error("two men a side without a sample gave no error")
 	}
 }

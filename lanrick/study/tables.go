@@ -13,6 +13,7 @@ import (
 	"github.com/muster-games/muster/game"
 	"github.com/muster-games/muster/lanrick"
 	"github.com/muster-games/muster/lanrick/endgame"
+	"github.com/muster-games/muster/search"
 	"github.com/muster-games/muster/search/solve"
 )
 
@@ -214,11 +215,11 @@ func CheckTables(tables []*endgame.Table, n int, seed uint64) (int, error) {
 			if err != nil {
 				return checked, err
 			}
-			res, err := solve.Solve(context.Background(), s, solve.Limits{Depth: 3*v.Turns + 1})
+			res, err := solve.Solve(context.Background(), s, search.Limits{Depth: 3*v.Turns + 1})
 			if err != nil {
 				return checked, err
 			}
-			if !res.Proved || int(res.Lo) != v.Outcome {
+			if !res.Proved() || int(res.Lo) != v.Outcome {
 				return checked, fmt.Errorf("line %s: %s: table says %v, search %v", line, s, v, res)
 			}
 			checked++

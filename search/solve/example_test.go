@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/muster-games/muster/lanrick"
+	"github.com/muster-games/muster/search"
 	"github.com/muster-games/muster/search/solve"
 )
 
@@ -17,10 +18,10 @@ func ExampleSolve() {
 	if err != nil {
 		panic(err)
 	}
-	res, err := solve.Solve(context.Background(), s, solve.Limits{Depth: 10})
+	res, err := solve.Solve(context.Background(), s, search.Limits{Depth: 10})
 	if err != nil {
 		panic(err)
 	}
-	fmt.Println("white:", res)
+	fmt.Println("white:", solve.Verdict(res))
 	// Output: white: loss in 4 actions
 }

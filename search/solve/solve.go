@@ -20,42 +20,21 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"time"
 
 	"github.com/muster-games/muster/game"
+	"github.com/muster-games/muster/search"
 )
 
-// Limits bound a search. Depth is the horizon in actions (required);
-// Nodes, if positive, stops the search after that many positions.
-type Limits struct {
-	Depth int
-	Nodes int64
-}
-
-// Result is what a search proved about a position.
-type Result struct {
-	// Lo and Hi bound the value for the player to act.
-	Lo, Hi float64
-	// Depth is the horizon of the last completed iteration, in actions;
-	// Proved says Lo == Hi.
-	Depth  int
-	Proved bool
-	// Plies is, for a proved win or loss, the number of actions to the end
-	// of the quickest win or the slowest loss found; Line is that line.
-	Plies int
-	Line  []game.Action
-	Nodes int64
-	// Stopped says the node limit or the context ended the search early.
-	Stopped bool
-}
-
-// String describes the result for the player to act.
-func (r Result) String() string {
+// Verdict says what an exact search proved, for the player to act: "win
+// in 5 actions", "not lost within 12 actions".
+func Verdict(r search.Result) string {
 	switch {
-	case r.Proved && r.Lo == 1:
+	case r.Proved() && r.Lo == 1:
 		return fmt.Sprintf("win in %d actions", r.Plies)
-	case r.Proved && r.Lo == -1:
+	case r.Proved() && r.Lo == -1:
 		return fmt.Sprintf("loss in %d actions", r.Plies)
-	case r.Proved:
+	case r.Proved():
 		return fmt.Sprintf("value %g", r.Lo)
 	case r.Lo > -1 && r.Hi < 1:
 		return fmt.Sprintf("between %g and %g within %d actions", r.Lo, r.Hi, r.Depth)
@@ -76,7 +55,7 @@ type entry struct {
 
 type solver struct {
 	ctx     context.Context
-	lim     Limits
+	lim     search.Limits
 	tt      map[uint64]entry
 	nodes   int64
 	stopped bool
@@ -86,15 +65,22 @@ type solver struct {
 // ErrOver says the position is already over.
 var ErrOver = errors.New("solve: the game is over")
 
-// Solve searches st to depth 1, 2, … up to lim.Depth actions, stopping
-// as soon as the value is proved, and returns what it proved. st is not
-// changed.
-func Solve(ctx context.Context, st game.State, lim Limits) (Result, error) {
+// Solve searches st to depth 1, 2, … up to lim.Depth actions (required),
+// stopping as soon as the value is proved or at lim.Nodes positions or
+// lim.Time, and returns what it proved as an exact result (Exact, Lo, Hi;
+// PV the line of a proved win or loss). st is not changed.
+func Solve(ctx context.Context, st game.State, lim search.Limits) (search.Result, error) {
 	if st.IsTerminal() {
-		return Result{}, ErrOver
+		return search.Result{}, ErrOver
 	}
+	if lim.Time > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, lim.Time)
+		defer cancel()
+	}
+	start := time.Now()
 	s := &solver{ctx: ctx, lim: lim, tt: map[uint64]entry{}}
-	res := Result{Lo: -1, Hi: 1}
+	res := search.Result{Exact: true, Lo: -1, Hi: 1}
 	for d := 1; d <= lim.Depth; d++ {
 		e := s.search(st.Clone(), d, 0)
 		if s.stopped {
@@ -103,13 +89,16 @@ func Solve(ctx context.Context, st game.State, lim Limits) (Result, error) {
 		}
 		res.Lo, res.Hi, res.Depth, res.Plies = e.lo, e.hi, d, e.plies
 		if e.lo == e.hi {
-			res.Proved = true
 			break
 		}
 	}
-	res.Nodes = s.nodes
-	if res.Proved && res.Lo != 0 {
-		res.Line = s.line(st.Clone(), res.Plies)
+	res.Nodes, res.Elapsed, res.Value = s.nodes, time.Since(start), (res.Lo+res.Hi)/2
+	if res.Proved() && res.Lo != 0 {
+		res.Proven = int(res.Lo)
+		res.PV = s.line(st.Clone(), res.Plies)
+		if len(res.PV) > 0 {
+			res.Action = res.PV[0]
+		}
 	}
 	return res, nil
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/muster-games/muster/game"
+	"github.com/muster-games/muster/search"
 )
 
 // nim is a small game for the tests: players take 1 or 2 from a pile and
@@ -100,7 +101,7 @@ func (s *nim) Apply(a game.Action) {
 // in the fewest actions and the loss in the most.
 func TestNim(t *testing.T) {
 	for n := 1; n <= 12; n++ {
-		res, err := Solve(context.Background(), &nim{pile: n}, Limits{Depth: 20})
+		res, err := Solve(context.Background(), &nim{pile: n}, search.Limits{Depth: 20})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -108,7 +109,7 @@ func TestNim(t *testing.T) {
 		if n%3 == 0 {
 			want = -1
 		}
-		if !res.Proved || res.Lo != want {
+		if !res.Proved() || res.Lo != want {
 			t.Fatalf("pile %d: %v, want value %g", n, res, want)
 		}
 		// Optimal play ends a won pile in 2·⌊n/3⌋+1 actions and a lost one,
@@ -117,16 +118,16 @@ func TestNim(t *testing.T) {
 		if n%3 == 0 {
 			plies = 2 * (n / 3)
 		}
-		if res.Plies != plies || len(res.Line) != plies {
-			t.Errorf("pile %d: %d actions, line %v, want %d", n, res.Plies, res.Line, plies)
+		if res.Plies != plies || len(res.PV) != plies {
+			t.Errorf("pile %d: %d actions, line %v, want %d", n, res.Plies, res.PV, plies)
 		}
 	}
 }
 
 // TestHorizon: nothing is claimed beyond the horizon.
 func TestHorizon(t *testing.T) {
-	res, _ := Solve(context.Background(), &nim{pile: 9}, Limits{Depth: 4})
-	if res.Proved || res.Lo != -1 || res.Hi != 1 || res.Depth != 4 {
+	res, _ := Solve(context.Background(), &nim{pile: 9}, search.Limits{Depth: 4})
+	if res.Proved() || res.Lo != -1 || res.Hi != 1 || res.Depth != 4 {
 		t.Fatalf("pile 9 to depth 4: %+v, want nothing proved", res)
 	}
 }
@@ -134,8 +135,8 @@ func TestHorizon(t *testing.T) {
 // TestChance: chance nodes are averaged: a pile of 3 or 4, even odds, is
 // worth 0 to the player to move after the throw.
 func TestChance(t *testing.T) {
-	res, _ := Solve(context.Background(), &nim{chance: true}, Limits{Depth: 10})
-	if !res.Proved || res.Lo != 0 {
+	res, _ := Solve(context.Background(), &nim{chance: true}, search.Limits{Depth: 10})
+	if !res.Proved() || res.Lo != 0 {
 		t.Fatalf("%v: want the value 0 proved", res)
 	}
 }
@@ -143,26 +144,26 @@ func TestChance(t *testing.T) {
 // TestHistoryIsUnknown: an ending decided by the game's history does not
 // count as a draw, for either side; a real win at hand still counts.
 func TestHistoryIsUnknown(t *testing.T) {
-	res, _ := Solve(context.Background(), &nim{pile: 3, wait: true}, Limits{Depth: 10})
-	if res.Proved || res.Hi != 1 {
+	res, _ := Solve(context.Background(), &nim{pile: 3, wait: true}, search.Limits{Depth: 10})
+	if res.Proved() || res.Hi != 1 {
 		t.Fatalf("pile 3 with a history draw at hand: %v, want not proved (the draw is not a value)", res)
 	}
-	res, _ = Solve(context.Background(), &nim{pile: 4, wait: true}, Limits{Depth: 10})
-	if res.Proved {
+	res, _ = Solve(context.Background(), &nim{pile: 4, wait: true}, search.Limits{Depth: 10})
+	if res.Proved() {
 		t.Fatalf("pile 4, the loser able to escape by history: %v, want no proof", res)
 	}
-	res, _ = Solve(context.Background(), &nim{pile: 2, wait: true}, Limits{Depth: 10})
-	if !res.Proved || res.Lo != 1 || res.Plies != 1 {
+	res, _ = Solve(context.Background(), &nim{pile: 2, wait: true}, search.Limits{Depth: 10})
+	if !res.Proved() || res.Lo != 1 || res.Plies != 1 {
 		t.Fatalf("pile 2: %v, want a win in 1", res)
 	}
 }
 
 func TestLimits(t *testing.T) {
-	res, _ := Solve(context.Background(), &nim{pile: 30}, Limits{Depth: 60, Nodes: 5})
-	if !res.Stopped || res.Proved {
+	res, _ := Solve(context.Background(), &nim{pile: 30}, search.Limits{Depth: 60, Nodes: 5})
+	if !res.Stopped || res.Proved() {
 		t.Fatalf("%+v: want stopped by the node limit", res)
 	}
-	if _, err := Solve(context.Background(), &nim{over: true}, Limits{Depth: 3}); !errors.Is(err, ErrOver) {
+	if _, err := Solve(context.Background(), &nim{over: true}, search.Limits{Depth: 3}); !errors.Is(err, ErrOver) {
 		t.Fatalf("a finished game: %v, want ErrOver", err)
 	}
 }
