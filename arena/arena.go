@@ -6,8 +6,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"math/rand/v2"
-	"runtime"
 	"sync"
 
 	"github.com/muster-games/muster/agent"
@@ -25,36 +23,6 @@ type Game struct {
 	Record  *game.Record
 }
 
-// MaxActions ends a game that has not ended as a draw (a safety net; every
-// ruleset ends by its own rules much sooner).
-const MaxActions = 20000
-
-// Play plays a game on from s to its end; agents[p] plays player p.
-// Chance actions are drawn with rng.
-func Play(ctx context.Context, s game.State, agents [2]agent.Agent, rng *rand.Rand) (game.State, error) {
-	var buf []game.Action
-	for n := 0; !s.IsTerminal() && n < MaxActions; n++ {
-		if err := ctx.Err(); err != nil {
-			return s, err
-		}
-		p := s.ToAct()
-		if p == game.Chance {
-			var a game.Action
-			a, buf = game.RandomAction(s, rng, buf)
-			s.Apply(a)
-			continue
-		}
-		res, err := agents[p].Act(ctx, s)
-		if err != nil {
-			return s, fmt.Errorf("%s: %w", agents[p].Spec(), err)
-		}
-		if err := s.Play(res.Action); err != nil {
-			return s, fmt.Errorf("%s played an illegal action: %w", agents[p].Spec(), err)
-		}
-	}
-	return s, nil
-}
-
 // Options tune a match.
 type Options struct {
 	// Opening is the number of uniformly random actions that start each
@@ -68,92 +36,39 @@ type Options struct {
 
 // Match plays n games between the agents of specs a and b, A taking
 // player 0 in even games and player 1 in odd ones. Each game's opening,
-// agents and dice are seeded from seed and the game's index, so a match is
-// repeatable whatever the workers. done is called as each game ends.
+// agents and dice are seeded from seed, the game string and the game's
+// index, as in Eval, so a match is repeatable whatever the workers. done is
+// called as each game ends.
 func Match(ctx context.Context, g game.Game, a, b string, n int, seed uint64, o Options, done func(Game)) ([]Game, error) {
-	workers := o.Workers
-	if workers <= 0 {
-		workers = runtime.NumCPU()
-	}
 	for _, spec := range []string{a, b} {
 		if _, err := agent.New(spec, g, 0); err != nil {
 			return nil, err
 		}
 	}
 	games := make([]Game, n)
-	jobs := make(chan int)
 	var mu sync.Mutex
-	var firstErr error
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range jobs {
-				gm, err := playOne(ctx, g, a, b, i, seed, o.Opening)
-				mu.Lock()
-				if err != nil && firstErr == nil {
-					firstErr = err
-				}
-				games[i] = gm
-				if err == nil && done != nil {
-					done(gm)
-				}
-				mu.Unlock()
-			}
-		}()
-	}
-	for i := 0; i < n && ctx.Err() == nil; i++ {
-		jobs <- i
-	}
-	close(jobs)
-	wg.Wait()
-	if firstErr == nil {
-		firstErr = ctx.Err()
-	}
-	return games, firstErr
-}
-
-func playOne(ctx context.Context, g game.Game, a, b string, i int, seed uint64, opening int) (Game, error) {
-	seats := [2]int{0, 1}
-	if i%2 == 1 {
-		seats = [2]int{1, 0}
-	}
-	specs := [2]string{a, b}
-	var agents [2]agent.Agent
-	for p := 0; p < 2; p++ {
-		ag, err := agent.New(specs[seats[p]], g, seed*1000003+uint64(i)*2+uint64(p))
+	err := inParallel(ctx, o.Workers, n, func(i int) error {
+		pl, err := pairing{g: g, specs: [2]string{a, b}, index: i, seed: seed, random: o.Opening}.play(ctx)
 		if err != nil {
-			return Game{}, err
+			return err
 		}
-		agents[p] = ag
-	}
-	rng := rand.New(rand.NewPCG(seed, uint64(i)))
-	start := g.NewState()
-	orng := rand.New(rand.NewPCG(seed, uint64(i/2)+0x6f70656e))
-	var buf []game.Action
-	for k := 0; k < opening && !start.IsTerminal(); k++ {
-		var x game.Action
-		x, buf = game.RandomAction(start, orng, buf)
-		start.Apply(x)
-	}
-	s, err := Play(ctx, start, agents, rng)
-	if err != nil {
-		return Game{}, err
-	}
-	gm := Game{Index: i, Seats: seats, Result: s.Result(), Winner: -1, Actions: len(s.History())}
-	if s.IsTerminal() && s.Result().Winner >= 0 {
-		gm.Winner = seats[s.Result().Winner]
-	}
-	if !s.IsTerminal() {
-		gm.Result = game.Result{Winner: -1, Reason: fmt.Sprintf("stopped after %d actions", MaxActions)}
-	}
-	gm.Record = game.NewRecord("", s,
-		game.KV{Key: g.PlayerName(0), Value: specs[seats[0]]},
-		game.KV{Key: g.PlayerName(1), Value: specs[seats[1]]},
-		game.KV{Key: "seed", Value: fmt.Sprintf("%d/%d", seed, i)},
-	)
-	return gm, nil
+		s := pl.state
+		gm := Game{Index: i, Seats: pl.seats, Result: s.Result(), Winner: -1, Actions: len(s.History()), Record: pl.record([2]string{a, b})}
+		if s.IsTerminal() && s.Result().Winner >= 0 {
+			gm.Winner = pl.seats[s.Result().Winner]
+		}
+		if !s.IsTerminal() {
+			gm.Result = game.Result{Winner: -1, Reason: fmt.Sprintf("stopped after %d actions", MaxActions)}
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		games[i] = gm
+		if done != nil {
+			done(gm)
+		}
+		return nil
+	})
+	return games, err
 }
 
 // Score sums a match from A's side.

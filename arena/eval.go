@@ -9,12 +9,9 @@ import (
 	"fmt"
 	"hash/fnv"
 	"io"
-	"math/rand/v2"
 	"os"
-	"runtime"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/muster-games/muster/agent"
 	"github.com/muster-games/muster/game"
@@ -73,7 +70,7 @@ func (c *EvalConfig) jobs() []job {
 	for _, spec := range c.Specs {
 		for i := 0; i < c.Games; i++ {
 			if c.Shards <= 1 || n%c.Shards == c.Shard {
-				out = append(out, job{spec: spec, index: i, seed: jobSeed(c.Seed, spec, i)})
+				out = append(out, job{spec: spec, index: i, seed: gameSeed(c.Seed, spec, i)})
 			}
 			n++
 		}
@@ -81,9 +78,9 @@ func (c *EvalConfig) jobs() []job {
 	return out
 }
 
-// jobSeed derives a game's seed from the evaluation's seed, the game
+// gameSeed derives a game's seed from the match's seed, the game
 // string and the index, so shards and resumed runs play the same games.
-func jobSeed(seed uint64, spec string, i int) uint64 {
+func gameSeed(seed uint64, spec string, i int) uint64 {
 	h := fnv.New64a()
 	fmt.Fprintf(h, "%d|%s|%d", seed, spec, i)
 	return h.Sum64()
@@ -142,54 +139,28 @@ func Eval(ctx context.Context, cfg EvalConfig, done map[string]bool, w io.Writer
 			todo = append(todo, j)
 		}
 	}
-	workers := cfg.Workers
-	if workers <= 0 {
-		workers = runtime.NumCPU()
-	}
-	jobs := make(chan job)
 	var mu sync.Mutex
-	var firstErr error
 	finished := 0
-	var wg sync.WaitGroup
-	for i := 0; i < workers; i++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for j := range jobs {
-				l, err := evalOne(ctx, cfg, j)
-				mu.Lock()
-				if err == nil {
-					var b []byte
-					b, err = json.Marshal(l)
-					if err == nil {
-						_, err = w.Write(append(b, '\n'))
-					}
-				}
-				if err != nil && firstErr == nil && ctx.Err() == nil {
-					firstErr = err
-				}
-				if err == nil {
-					finished++
-					if progress != nil {
-						progress(finished, len(todo))
-					}
-				}
-				mu.Unlock()
-			}
-		}()
-	}
-	for _, j := range todo {
-		if ctx.Err() != nil {
-			break
+	return inParallel(ctx, cfg.Workers, len(todo), func(i int) error {
+		l, err := evalOne(ctx, cfg, todo[i])
+		if err != nil {
+			return err
 		}
-		jobs <- j
-	}
-	close(jobs)
-	wg.Wait()
-	if firstErr != nil {
-		return firstErr
-	}
-	return ctx.Err()
+		b, err := json.Marshal(l)
+		if err != nil {
+			return err
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		if _, err := w.Write(append(b, '\n')); err != nil {
+			return err
+		}
+		finished++
+		if progress != nil {
+			progress(finished, len(todo))
+		}
+		return nil
+	})
 }
 
 func evalOne(ctx context.Context, cfg EvalConfig, j job) (Line, error) {
@@ -197,66 +168,18 @@ func evalOne(ctx context.Context, cfg EvalConfig, j job) (Line, error) {
 	if err != nil {
 		return Line{}, err
 	}
-	seats := [2]int{0, 1}
-	if j.index%2 == 1 {
-		seats = [2]int{1, 0}
-	}
-	var agents [2]agent.Agent
-	for p := 0; p < 2; p++ {
-		if agents[p], err = agent.New(cfg.Agents[seats[p]], g, j.seed+uint64(p)); err != nil {
-			return Line{}, err
-		}
-	}
-	rng := rand.New(rand.NewPCG(j.seed, 1))
-	orng := rand.New(rand.NewPCG(jobSeed(cfg.Seed, j.spec, j.index/2), 2))
-	s := g.NewState()
-	if err := game.ApplyNotation(s, cfg.Moves); err != nil {
+	pl, err := pairing{g: g, specs: cfg.Agents, index: j.index, seed: cfg.Seed, random: cfg.Opening, moves: cfg.Moves}.play(ctx)
+	if err != nil {
 		return Line{}, err
 	}
-	start := time.Now()
-	l := Line{Spec: g.Spec(), Game: g.Name(), Index: j.index, Seed: j.seed, Agents: cfg.Agents}
-	seen := map[uint64]bool{}
-	var legalSum, turns int
-	var buf []game.Action
-	for n := 0; !s.IsTerminal() && n < MaxActions; n++ {
-		if err := ctx.Err(); err != nil {
-			return Line{}, err
-		}
-		if seen[s.Hash()] {
-			l.Repeats++
-		}
-		seen[s.Hash()] = true
-		p := s.ToAct()
-		var a game.Action
-		switch {
-		case p == game.Chance:
-			a, buf = game.RandomAction(s, rng, buf)
-		default:
-			buf = s.LegalActions(buf[:0])
-			legalSum += len(buf)
-			turns++
-			if len(buf) > 1 {
-				l.Decisions++
-			}
-			if n < cfg.Opening {
-				a = buf[orng.IntN(len(buf))]
-				break
-			}
-			res, err := agents[p].Act(ctx, s)
-			if err != nil {
-				return Line{}, err
-			}
-			a = res.Action
-		}
-		s.Apply(a)
+	s, tl := pl.state, pl.tally
+	l := Line{Spec: g.Spec(), Game: g.Name(), Index: j.index, Seed: pl.seed, Agents: cfg.Agents,
+		Length: len(s.History()), Seconds: tl.took.Seconds(), Decisions: tl.decisions, Repeats: tl.repeats}
+	if tl.turns > 0 {
+		l.Branching = float64(tl.legal) / float64(tl.turns)
 	}
-	l.Length = len(s.History())
-	l.Seconds = time.Since(start).Seconds()
-	if turns > 0 {
-		l.Branching = float64(legalSum) / float64(turns)
-	}
-	for p := 0; p < 2; p++ {
-		l.Players[p] = "AB"[seats[p] : seats[p]+1]
+	for p := range l.Players {
+		l.Players[p] = "AB"[pl.seats[p] : pl.seats[p]+1]
 	}
 	l.Finished = s.IsTerminal()
 	if l.Finished {
@@ -270,8 +193,7 @@ func evalOne(ctx context.Context, cfg EvalConfig, j job) (Line, error) {
 	}
 	if rc, ok := g.(game.Recorder); ok {
 		var b strings.Builder
-		tags := []game.KV{{Key: g.PlayerName(0), Value: cfg.Agents[seats[0]]}, {Key: g.PlayerName(1), Value: cfg.Agents[seats[1]]}, {Key: "seed", Value: fmt.Sprint(j.seed)}}
-		if err := rc.WriteRecord(&b, game.NewRecord("", s, tags...)); err == nil {
+		if err := rc.WriteRecord(&b, pl.record(cfg.Agents)); err == nil {
 			l.Record = b.String()
 		}
 	}

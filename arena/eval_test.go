@@ -9,6 +9,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/muster-games/muster/game"
 )
 
 func evalLines(t *testing.T, data []byte) []Line {
@@ -117,5 +119,45 @@ func TestEvalMoves(t *testing.T) {
 		if !strings.Contains(l.Record, "1. black: mark d5\n2. white: interchange") {
 			t.Fatalf("record does not start with the moves:\n%s", l.Record[:200])
 		}
+	}
+}
+
+// TestMatchAndEvalPlayTheSameGames: a match and an evaluation with the same
+// seed, agents and opening play the same games, move for move, because
+// they share one game loop and one seeding scheme.
+func TestMatchAndEvalPlayTheSameGames(t *testing.T) {
+	cfg := EvalConfig{Specs: []string{"tablut(linnaeus)"}, Agents: [2]string{"random", "mcts(iterations=50)"}, Games: 4, Seed: 5, Workers: 2, Opening: 3}
+	var out bytes.Buffer
+	if err := Eval(context.Background(), cfg, nil, &out, nil); err != nil {
+		t.Fatal(err)
+	}
+	lines := evalLines(t, out.Bytes())
+	g, err := game.Load(cfg.Specs[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	games, err := Match(context.Background(), g, cfg.Agents[0], cfg.Agents[1], cfg.Games, cfg.Seed, Options{Workers: 1, Opening: cfg.Opening}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	differ := false
+	for i, gm := range games {
+		l := lines[i]
+		if l.Index != gm.Index || l.Length != gm.Actions || l.Players[0] != "AB"[gm.Seats[0]:gm.Seats[0]+1] {
+			t.Errorf("game %d: eval played %d actions (%v), match %d (seats %v)", i, l.Length, l.Players, gm.Actions, gm.Seats)
+		}
+		rec, err := g.(game.Recorder).ReadRecord(strings.NewReader(l.Record))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Join(rec.Actions, " ") != strings.Join(gm.Record.Actions, " ") {
+			t.Errorf("game %d: the moves differ", i)
+		}
+		if i > 0 && strings.Join(gm.Record.Actions, " ") != strings.Join(games[0].Record.Actions, " ") {
+			differ = true
+		}
+	}
+	if !differ {
+		t.Error("every game is the same: the seeds do not reach the games")
 	}
 }
