@@ -14,31 +14,34 @@ import (
 	"strings"
 	"time"
 
-	"github.com/muster-games/muster/agent"
 	"github.com/muster-games/muster/game"
 	"github.com/muster-games/muster/search"
-	"github.com/muster-games/muster/search/alphabeta"
 	"github.com/muster-games/muster/tablut"
-	tablutai "github.com/muster-games/muster/tablut/ai"
 )
+
+// A Player chooses the engine's moves; Muster's agents are players. The
+// context's deadline is the time for the move.
+type Player interface {
+	Act(ctx context.Context, s game.State) (search.Result, error)
+}
 
 // Engine holds the game as OpenTafl has described it.
 type Engine struct {
-	// Agent is the spec of the agent that plays; "" for alpha-beta with
-	// the clock's time.
-	Agent string
+	// NewPlayer makes the player for a game, once per "rules" message, so
+	// that its tree or table lives for the whole game.
+	NewPlayer func(g game.Game) (Player, error)
 	// MoveTime is the time per move when OpenTafl gives no clock.
 	MoveTime time.Duration
 	// Log receives diagnostics (standard error).
 	Log io.Writer
 
-	out   io.Writer
-	g     *tablut.Game
-	s     *tablut.State
-	side  tablut.Side
-	clock [2]time.Duration // -1: untimed
-	over  time.Duration    // an overtime period
-	tt    *alphabeta.Table
+	out    io.Writer
+	g      *tablut.Game
+	s      *tablut.State
+	side   tablut.Side
+	clock  [2]time.Duration // -1: untimed
+	over   time.Duration    // an overtime period
+	player Player
 }
 
 const maxLine = 1 << 16
@@ -53,7 +56,6 @@ func (e *Engine) Run(ctx context.Context, in io.Reader, out io.Writer) error {
 		e.MoveTime = 5 * time.Second
 	}
 	e.clock = [2]time.Duration{-1, -1}
-	e.tt = alphabeta.NewTable(1 << 20)
 	e.send("hello")
 	sc := bufio.NewScanner(in)
 	sc.Buffer(make([]byte, 0, 4096), maxLine)
@@ -187,7 +189,11 @@ func (e *Engine) rules(text string) error {
 	if err != nil {
 		return fmt.Errorf("rules not supported: start position: %w", err)
 	}
-	e.g, e.s = g, s
+	p, err := e.NewPlayer(g)
+	if err != nil {
+		return err
+	}
+	e.g, e.s, e.player = g, s, p
 	fmt.Fprintf(e.Log, "otep: playing %s\n", g.Spec())
 	return nil
 }
@@ -210,24 +216,28 @@ func (e *Engine) position(text string) {
 	e.s = s
 }
 
+// setClock reads "clock <attacker> <defender> <overtime> <attacker
+// overtimes> <defender overtimes>". OpenTafl's protocol text says seconds,
+// but OpenTafl sends milliseconds (captured from OpenTafl 0.4.8.0b:
+// "clock 119738 121000 0 0 0" on a 2-minute clock); -1 is untimed.
 func (e *Engine) setClock(text string) {
 	f := strings.Fields(text)
 	if len(f) < 2 {
 		return
 	}
 	for i := 0; i < 2; i++ {
-		sec, err := strconv.ParseFloat(strings.TrimSuffix(f[i], "*"), 64)
+		ms, err := strconv.ParseFloat(strings.TrimSuffix(f[i], "*"), 64)
 		if err == nil {
-			if sec < 0 {
+			if ms < 0 {
 				e.clock[i] = -1
 			} else {
-				e.clock[i] = time.Duration(sec * float64(time.Second))
+				e.clock[i] = time.Duration(ms * float64(time.Millisecond))
 			}
 		}
 	}
 	if len(f) > 2 {
-		if sec, err := strconv.ParseFloat(f[2], 64); err == nil && sec > 0 {
-			e.over = time.Duration(sec * float64(time.Second))
+		if ms, err := strconv.ParseFloat(f[2], 64); err == nil && ms > 0 {
+			e.over = time.Duration(ms * float64(time.Millisecond))
 		}
 	}
 }
@@ -276,14 +286,9 @@ func (e *Engine) play(ctx context.Context, side tablut.Side) {
 }
 
 func (e *Engine) search(ctx context.Context, t time.Duration) (search.Result, error) {
-	if e.Agent != "" {
-		a, err := agent.New(e.Agent, e.g, 1)
-		if err != nil {
-			return search.Result{}, err
-		}
-		return a.Act(ctx, e.s)
-	}
-	return alphabeta.Search(ctx, tablutai.Position(e.s), search.Limits{Time: t}, e.tt), nil
+	ctx, cancel := context.WithTimeout(ctx, t)
+	defer cancel()
+	return e.player.Act(ctx, e.s)
 }
 
 // opponentMove plays the other side's move; if it does not fit, the

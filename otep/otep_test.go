@@ -7,20 +7,26 @@ import (
 	"testing"
 	"time"
 
+	"github.com/muster-games/muster/agent"
 	"github.com/muster-games/muster/game"
+	"github.com/muster-games/muster/search"
 	"github.com/muster-games/muster/tablut"
+	_ "github.com/muster-games/muster/tablut/ai"
 )
 
 // session runs the engine on a script and returns its output lines.
 func session(t *testing.T, script ...string) []string {
 	t.Helper()
 	var out, log bytes.Buffer
-	e := &Engine{MoveTime: 50 * time.Millisecond, Log: &log}
+	e := &Engine{NewPlayer: alphaBeta, MoveTime: 50 * time.Millisecond, Log: &log}
 	if err := e.Run(context.Background(), strings.NewReader(strings.Join(script, "\n")+"\n"), &out); err != nil {
 		t.Fatal(err)
 	}
 	return strings.Split(strings.TrimSpace(out.String()), "\n")
 }
+
+// alphaBeta is the player muster engine otep gives by default.
+func alphaBeta(g game.Game) (Player, error) { return agent.New("alphabeta(depth=64)", g, 1) }
 
 // OpenTafl's Tablut 9x9 as OpenTafl writes it.
 const rules = "rules dim:9 esc:e surf:y atkf:y tfr:d ka:y ks:n cenp:tcnkTCNK cens: cenh:tcnk cenhe:tcnkTCNK linc:y start:/3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3/"
@@ -28,7 +34,7 @@ const rules = "rules dim:9 esc:e surf:y atkf:y tfr:d ka:y ks:n cenp:tcnkTCNK cen
 // TestSession plays a scripted game: hello first, a legal move on play,
 // the opponent's move taken, an analysis line, and exit on goodbye.
 func TestSession(t *testing.T) {
-	lines := session(t, "hello", rules, "side attackers", "start", "clock 3 3 0 0 0", "play attackers",
+	lines := session(t, "hello", rules, "side attackers", "start", "clock 3000 3000 0 0 0", "play attackers",
 		"opponent-move e3-d3 /3ttt3/4t4/3T5/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3/", "play attackers", "analyze 1 0.2", "finish 1", "goodbye", "play attackers")
 	if lines[0] != "hello" {
 		t.Fatalf("first line %q", lines[0])
@@ -84,3 +90,41 @@ func TestDefenderFirstRules(t *testing.T) {
 }
 
 func kvFirst() game.KV { return game.KV{Key: "first", Value: "defenders"} }
+
+// counting is a player that takes the first legal move and notes the
+// time it was given.
+type counting struct {
+	made  *int
+	given []time.Duration
+}
+
+func (c *counting) Act(ctx context.Context, s game.State) (search.Result, error) {
+	d, ok := ctx.Deadline()
+	if !ok {
+		return search.Result{}, context.DeadlineExceeded
+	}
+	c.given = append(c.given, time.Until(d))
+	return search.Result{Action: s.LegalActions(nil)[0]}, nil
+}
+
+// TestOnePlayerPerGame: the engine makes its player once per rules
+// message, not once per move, and hands it the move's time as the
+// context's deadline (OpenTafl's clock comes in milliseconds).
+func TestOnePlayerPerGame(t *testing.T) {
+	made := 0
+	p := &counting{made: &made}
+	e := &Engine{NewPlayer: func(game.Game) (Player, error) { made++; return p, nil }, Log: &bytes.Buffer{}}
+	var out bytes.Buffer
+	script := []string{rules, "side attackers", "clock 60000 60000 0 0 0", "play attackers", "play attackers", "goodbye"}
+	if err := e.Run(context.Background(), strings.NewReader(strings.Join(script, "\n")+"\n"), &out); err != nil {
+		t.Fatal(err)
+	}
+	if made != 1 || len(p.given) != 2 {
+		t.Fatalf("players made %d, moves asked %d; want 1 and 2\n%s", made, len(p.given), out.String())
+	}
+	for _, d := range p.given {
+		if d <= 0 || d > 60*time.Second {
+			t.Errorf("a move was given %v of a 60 s clock", d)
+		}
+	}
+}

@@ -20,11 +20,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/muster-games/muster/agent"
+	"github.com/muster-games/muster/game"
 	"github.com/muster-games/muster/search"
-	"github.com/muster-games/muster/search/alphabeta"
 	"github.com/muster-games/muster/tablut"
-	tablutai "github.com/muster-games/muster/tablut/ai"
 )
 
 // Ports of the server.
@@ -144,8 +142,14 @@ type Client struct {
 	// MoveTime is the time per move (the server allows 60 s by default;
 	// keep a margin for the network).
 	MoveTime time.Duration
-	// Agent is an agent spec; "" for alpha-beta on MoveTime.
-	Agent string
+	// Player chooses the moves, the same player for the whole game.
+	Player Player
+}
+
+// A Player chooses the client's moves; Muster's agents are players. The
+// context's deadline is the time for the move.
+type Player interface {
+	Act(ctx context.Context, s game.State) (search.Result, error)
 }
 
 // Play connects to addr and plays until the game ends; it returns the
@@ -176,7 +180,6 @@ func (c *Client) PlayOn(ctx context.Context, conn io.ReadWriter) (string, error)
 		me = "WHITE"
 	}
 	var game *tablut.State
-	tt := alphabeta.NewTable(1 << 20)
 	for {
 		var st State
 		if err := ReadMessage(r, &st); err != nil {
@@ -200,7 +203,7 @@ func (c *Client) PlayOn(ctx context.Context, conn io.ReadWriter) (string, error)
 		if st.Turn != me {
 			continue
 		}
-		res, err := c.choose(ctx, game, tt)
+		res, err := c.choose(ctx, game)
 		if err != nil {
 			return "", err
 		}
@@ -233,17 +236,12 @@ func follow(game, pos *tablut.State) *tablut.State {
 	return pos
 }
 
-func (c *Client) choose(ctx context.Context, s *tablut.State, tt *alphabeta.Table) (search.Result, error) {
-	if c.Agent != "" {
-		a, err := agent.New(c.Agent, s.Game(), 1)
-		if err != nil {
-			return search.Result{}, err
-		}
-		return a.Act(ctx, s)
-	}
+func (c *Client) choose(ctx context.Context, s *tablut.State) (search.Result, error) {
 	t := c.MoveTime
 	if t <= 0 {
 		t = 50 * time.Second
 	}
-	return alphabeta.Search(ctx, tablutai.Position(s), search.Limits{Time: t}, tt), nil
+	ctx, cancel := context.WithTimeout(ctx, t)
+	defer cancel()
+	return c.Player.Act(ctx, s)
 }

@@ -9,7 +9,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/muster-games/muster/agent"
 	"github.com/muster-games/muster/tablut"
+	_ "github.com/muster-games/muster/tablut/ai"
 )
 
 // board writes a position as the server does: row 0 is rank 1.
@@ -139,7 +141,11 @@ func TestClientAgainstServer(t *testing.T) {
 		addr  string
 	}{{true, white.Addr().String()}, {false, black.Addr().String()}} {
 		// Both search on the clock, well inside the server's limit.
-		cl := &Client{Name: "muster", White: c.white, MoveTime: 100 * time.Millisecond}
+		player, err := agent.New("alphabeta(depth=64)", tablut.MustLoad("ashton"), 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cl := &Client{Name: "muster", White: c.white, MoveTime: 100 * time.Millisecond, Player: player}
 		go func(addr string) {
 			end, err := cl.Play(ctx, addr)
 			ends <- end

@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/muster-games/muster/agent"
+	"github.com/muster-games/muster/tablut"
 	"github.com/muster-games/muster/tablutchallenge"
 )
 
@@ -17,7 +19,8 @@ const challengeHelp = `Plays a game on a Tablut Challenge server (University of 
 ruleset). White (the defenders) connects to port 5800, black (the attackers) to
 5801, unless --port is given. --time is the server's limit per move in seconds
 (default 60); Muster answers within it, keeping a margin of 10% and at least
-half a second for the network. --agent chooses another agent than alpha-beta.`
+half a second for the network. One agent plays the whole game (by default
+alpha-beta, deepening until the move's time is up); --agent chooses another.`
 
 func runChallenge(env *Env, args []string) error {
 	fs := flag.NewFlagSet("tablutchallenge", flag.ContinueOnError)
@@ -26,7 +29,8 @@ func runChallenge(env *Env, args []string) error {
 	port := fs.Int("port", 0, "server port (default 5800 for white, 5801 for black)")
 	name := fs.String("name", "Muster", "player name sent to the server")
 	limit := fs.Float64("time", 60, "the server's time per move, seconds")
-	spec := fs.String("agent", "", "agent spec (default: alpha-beta within the time)")
+	spec := fs.String("agent", clockAgent, "agent spec; each move stops within the server's time")
+	seed := fs.Uint64("seed", 1, "seed of the agent's random choices")
 	pos, err := flags(fs, args)
 	if err != nil {
 		return err
@@ -58,7 +62,11 @@ func runChallenge(env *Env, args []string) error {
 	if budget < 50*time.Millisecond {
 		budget = 50 * time.Millisecond
 	}
-	c := &tablutchallenge.Client{Name: *name, White: white, MoveTime: budget, Agent: *spec}
+	player, err := agent.New(*spec, tablut.MustLoad("ashton"), *seed)
+	if err != nil {
+		return fmt.Errorf("%w: %v", errUsage, err)
+	}
+	c := &tablutchallenge.Client{Name: *name, White: white, MoveTime: budget, Player: player}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	addr := net.JoinHostPort(*host, strconv.Itoa(*port))

@@ -7,23 +7,33 @@ import (
 	"os"
 	"time"
 
+	"github.com/muster-games/muster/agent"
+	"github.com/muster-games/muster/game"
 	"github.com/muster-games/muster/otep"
+	"github.com/muster-games/muster/tablut"
 )
 
 const engineHelp = `Runs an engine on standard input and output.
   muster engine otep [--agent SPEC] [--movetime D]
 speaks OpenTafl's engine protocol (hello, rules, position, side, clock, play,
 opponent-move, analyze, finish, goodbye) for the Tablut rules OpenTafl can
-express with an edge escape on 9×9; it plays alpha-beta within the clock (or
---movetime per move when untimed), or the given agent. For OpenTafl, point its
+express with an edge escape on 9×9. One agent (by default alpha-beta, which
+deepens its search until the move's time is up) plays the whole game, its
+table kept from move to move; each move gets a share of the clock OpenTafl
+sends (in milliseconds), or --movetime when the game is untimed. For OpenTafl, point its
 engine .ini at a script that runs "muster engine otep".`
+
+// clockAgent searches deeper and deeper until the time for the move, which
+// the protocols give as a deadline, is up.
+const clockAgent = "alphabeta(depth=64)"
 
 func runEngine(env *Env, args []string) error {
 	if len(args) == 0 || args[0] != "otep" {
 		return fmt.Errorf("%w: the engine protocol is otep", errUsage)
 	}
 	fs := flag.NewFlagSet("engine", flag.ContinueOnError)
-	spec := fs.String("agent", "", "agent spec (default: alpha-beta on the clock)")
+	spec := fs.String("agent", clockAgent, "agent spec; each move stops at the time the clock allows")
+	seed := fs.Uint64("seed", 1, "seed of the agent's random choices")
 	moveTime := fs.Duration("movetime", 5*time.Second, "time per move when untimed")
 	pos, err := flags(fs, args[1:])
 	if err != nil {
@@ -36,6 +46,10 @@ func runEngine(env *Env, args []string) error {
 	if in == nil {
 		in = os.Stdin
 	}
-	e := &otep.Engine{Agent: *spec, MoveTime: *moveTime, Log: env.Stderr}
+	if _, err := agent.New(*spec, tablut.MustLoad("opentafl"), *seed); err != nil {
+		return fmt.Errorf("%w: %v", errUsage, err)
+	}
+	newPlayer := func(g game.Game) (otep.Player, error) { return agent.New(*spec, g, *seed) }
+	e := &otep.Engine{NewPlayer: newPlayer, MoveTime: *moveTime, Log: env.Stderr}
 	return e.Run(context.Background(), in, env.Stdout)
 }
