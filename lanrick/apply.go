@@ -33,97 +33,130 @@ func (s *State) Apply(a game.Action) {
 	}
 	switch k {
 	case kPlace:
-		_, colour := s.placeTurn()
-		s.setMen(colour, s.men[colour]|bitOf(Square(x)))
-		s.placed++
-		if s.placed == 10 {
-			s.afterSetting()
-		} else {
-			s.toAct, _ = s.placeTurn()
-		}
+		s.place(Square(x))
 	case kRoll:
 		s.applyRoll(int8(x))
 	case kMarkMove:
 		s.applyMarkMove(Square(y))
 	case kMark:
-		s.mark = Square(x)
-		s.shape.Line = y - 1
-		s.rdv, _ = s.markOK(s.mark, s.shape.Line)
-		if s.g.Rules.old() {
-			s.rdv, _ = Rendezvous(s.mark, s.shape)
-			setter := int(s.setter)
-			s.startPlay()
-			if s.g.Rules.Version == V1880Dec {
-				s.checkBothIn(setter) // A-D7: a selection over all his men wins it for the other
-			}
-			break
-		}
-		s.afterMark()
+		s.setMark(Square(x), y-1)
 	case kInterchange:
-		if s.men[s.setter].count() == s.men[1-s.setter].count() {
-			b, w := s.men[Black], s.men[White]
-			s.setMen(Black, w)
-			s.setMen(White, b)
-			s.startPlay()
-		} else {
-			s.phase, s.toAct = PhaseSwap, s.setter
-			s.swapLeft, s.swapped = int8(s.men[s.setter].count()), 0
-		}
+		s.interchange()
 	case kNoInterchange:
 		s.startPlay()
 	case kSwap:
-		s.swapped |= bitOf(Square(x))
-		s.swapLeft--
-		if s.swapLeft == 0 {
-			mine := s.men[s.setter]
-			s.setMen(int(s.setter), s.swapped)
-			s.setMen(int(1-s.setter), s.men[1-s.setter]&^s.swapped|mine)
-			s.swapped = 0
-			s.startPlay()
-		}
+		s.swap(Square(x))
 	case kMove, kSlide:
-		from, to := Square(x), Square(y)
-		cost := chebyshev(from, to)
-		if k == kSlide {
-			cost = s.slideCost(from, to)
-		}
-		s.setMen(p, s.men[p]&^bitOf(from)|bitOf(to))
-		if s.g.Rules.MultiMove {
-			if !s.moved.has(from) {
-				s.lines[to] = int8(direction(from, to)) + 1
-			} else {
-				s.lines[to] = s.lines[from]
-			}
-			s.lines[from] = 0
-		}
-		s.moved = s.moved&^bitOf(from) | bitOf(to)
-		s.movedAny = true
-		if int8(p) != s.setter {
-			s.privilege = false
-		}
-		s.budget -= cost
-		switch {
-		case !s.g.Rules.EndOfTurnWin && s.allIn(p):
-			s.wonRendezvous(p)
-		case s.budget <= 0:
-			s.endTurnChecked()
-		}
+		s.move(p, Square(x), Square(y), k == kSlide)
 	case kEnd:
 		s.endTurnChecked()
 	case kPass:
-		s.passes++
-		if s.phase == PhaseMark {
-			s.finish(-1, "no square for the mark")
-		} else if s.passes >= 2 {
-			s.finish(-1, "neither player can move")
-		} else {
-			s.endTurn()
-		}
+		s.pass()
 	case kRemove:
 		s.removeChosen(Square(x))
 	}
 	if k != kRoll { // a neglected throw changes nothing, and is nobody's stalling
 		s.checkRepetition()
+	}
+}
+
+// place sets a man on q (1879–1881).
+func (s *State) place(q Square) {
+	_, colour := s.placeTurn()
+	s.setMen(colour, s.men[colour]|bitOf(q))
+	s.placed++
+	if s.placed == 10 {
+		s.afterSetting()
+	} else {
+		s.toAct, _ = s.placeTurn()
+	}
+}
+
+// setMark sets the mark on m with the line (a direction, or -1).
+func (s *State) setMark(m Square, line int) {
+	s.mark, s.shape.Line = m, line
+	if !s.g.Rules.old() {
+		s.rdv, _ = s.markOK(m, line)
+		s.afterMark()
+		return
+	}
+	s.rdv, _ = Rendezvous(m, s.shape)
+	setter := int(s.setter)
+	s.startPlay()
+	if s.g.Rules.Version == V1880Dec {
+		s.checkBothIn(setter) // A-D7: a selection over all his men wins it for the other
+	}
+}
+
+// interchange: 1893 Rule 5, the other player takes the setter's men (all
+// of them when the sides are equal, else as many as the setter has, which
+// the setter chooses by swaps).
+func (s *State) interchange() {
+	if s.men[s.setter].count() == s.men[1-s.setter].count() {
+		b, w := s.men[Black], s.men[White]
+		s.setMen(Black, w)
+		s.setMen(White, b)
+		s.startPlay()
+		return
+	}
+	s.phase, s.toAct = PhaseSwap, s.setter
+	s.swapLeft, s.swapped = int8(s.men[s.setter].count()), 0
+}
+
+// swap chooses the man on q for the interchange.
+func (s *State) swap(q Square) {
+	s.swapped |= bitOf(q)
+	s.swapLeft--
+	if s.swapLeft > 0 {
+		return
+	}
+	mine := s.men[s.setter]
+	s.setMen(int(s.setter), s.swapped)
+	s.setMen(int(1-s.setter), s.men[1-s.setter]&^s.swapped|mine)
+	s.swapped = 0
+	s.startPlay()
+}
+
+// move moves p's man from one square to another, paying for the squares
+// (a slide costs as slideCost says), and judges the rendezvous.
+func (s *State) move(p int, from, to Square, slide bool) {
+	cost := chebyshev(from, to)
+	if slide {
+		cost = s.slideCost(from, to)
+	}
+	s.setMen(p, s.men[p]&^bitOf(from)|bitOf(to))
+	if s.g.Rules.MultiMove {
+		if !s.moved.has(from) {
+			s.lines[to] = int8(direction(from, to)) + 1
+		} else {
+			s.lines[to] = s.lines[from]
+		}
+		s.lines[from] = 0
+	}
+	s.moved = s.moved&^bitOf(from) | bitOf(to)
+	s.movedAny = true
+	if int8(p) != s.setter {
+		s.privilege = false
+	}
+	s.budget -= cost
+	switch {
+	case !s.g.Rules.EndOfTurnWin && s.allIn(p):
+		s.wonRendezvous(p)
+	case s.budget <= 0:
+		s.endTurnChecked()
+	}
+}
+
+// pass: the player to act can do nothing.
+func (s *State) pass() {
+	s.passes++
+	switch {
+	case s.phase == PhaseMark:
+		s.finish(-1, "no square for the mark")
+	case s.passes >= 2:
+		s.finish(-1, "neither player can move")
+	default:
+		s.endTurn()
 	}
 }
 

@@ -18,11 +18,29 @@ import (
 // file names: outcome shares with intervals, game lengths, and win rate
 // against search effort.
 func Plots(groups []*Group, dir string) ([]string, error) {
-	var files []string
 	if len(groups) == 0 {
 		return nil, nil
 	}
-	// Outcome shares per game string (and agents), with intervals.
+	if err := outcomesPlot(groups, dir); err != nil {
+		return nil, err
+	}
+	files := []string{"outcomes.svg"}
+	for i, g := range groups {
+		name, err := lengthsPlot(g, i, dir)
+		if err != nil {
+			return nil, err
+		}
+		files = append(files, name)
+	}
+	if err := effortPlot(groups, dir); err != nil {
+		return nil, err
+	}
+	return append(files, "effort.svg"), nil
+}
+
+// outcomesPlot draws the outcome shares per game string (and agents),
+// with intervals, into outcomes.svg.
+func outcomesPlot(groups []*Group, dir string) error {
 	p := plot.New()
 	p.Title.Text = "Outcomes (95% Wilson intervals)"
 	p.Y.Label.Text = "share of games"
@@ -45,7 +63,7 @@ func Plots(groups []*Group, dir string) ([]string, error) {
 		}
 		sc, err := plotter.NewScatter(pts)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		sc.Color = colours[k]
 		sc.Radius = vg.Points(4)
@@ -54,7 +72,7 @@ func Plots(groups []*Group, dir string) ([]string, error) {
 			plotter.YErrorer
 		}{pts, errs})
 		if err != nil {
-			return nil, err
+			return err
 		}
 		eb.Color = colours[k]
 		p.Add(sc, eb)
@@ -63,37 +81,31 @@ func Plots(groups []*Group, dir string) ([]string, error) {
 	p.X.Min, p.X.Max = -0.5, float64(len(groups))-0.5
 	p.Legend.Top = true
 	p.NominalX(names...)
-	if err := save(p, dir, "outcomes.svg", 7+len(groups)); err != nil {
-		return nil, err
+	return save(p, dir, "outcomes.svg", 7+len(groups))
+}
+
+// lengthsPlot draws the histogram of the game lengths of group i.
+func lengthsPlot(g *Group, i int, dir string) (string, error) {
+	h := plot.New()
+	h.Title.Text = "Game length: " + label(g, i)
+	h.X.Label.Text = "actions"
+	h.Y.Label.Text = "games"
+	vals := make(plotter.Values, len(g.Lengths))
+	for j, n := range g.Lengths {
+		vals[j] = float64(n)
 	}
-	files = append(files, "outcomes.svg")
-	// Game lengths.
-	for i, g := range groups {
-		h := plot.New()
-		h.Title.Text = "Game length: " + label(g, i)
-		h.X.Label.Text = "actions"
-		h.Y.Label.Text = "games"
-		vals := make(plotter.Values, len(g.Lengths))
-		for j, n := range g.Lengths {
-			vals[j] = float64(n)
-		}
-		bins := 20
-		if len(vals) < 20 {
-			bins = max(1, len(vals))
-		}
-		hist, err := plotter.NewHist(vals, bins)
-		if err != nil {
-			return nil, err
-		}
-		h.Add(hist)
-		name := fmt.Sprintf("lengths-%d.svg", i+1)
-		if err := save(h, dir, name, 7); err != nil {
-			return nil, err
-		}
-		files = append(files, name)
+	hist, err := plotter.NewHist(vals, min(20, max(1, len(vals))))
+	if err != nil {
+		return "", err
 	}
-	// Win rate of A against search effort, per game string, when the
-	// results hold several agents A against one B.
+	h.Add(hist)
+	name := fmt.Sprintf("lengths-%d.svg", i+1)
+	return name, save(h, dir, name, 7)
+}
+
+// effortPlot draws the win rate of A against search effort, per game
+// string, when the results hold several agents A against one B.
+func effortPlot(groups []*Group, dir string) error {
 	bySpec := map[string][]*Group{}
 	for _, g := range groups {
 		bySpec[g.Spec+"|"+g.Agents[1]] = append(bySpec[g.Spec+"|"+g.Agents[1]], g)
@@ -121,16 +133,12 @@ func Plots(groups []*Group, dir string) ([]string, error) {
 		sort.Slice(pts, func(i, j int) bool { return pts[i].X < pts[j].X })
 		line, points, err := plotter.NewLinePoints(pts)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		e.Add(line, points)
 		e.Legend.Add(strings.Replace(k, "|", " v ", 1), line)
 	}
-	if err := save(e, dir, "effort.svg", 7); err != nil {
-		return nil, err
-	}
-	files = append(files, "effort.svg")
-	return files, nil
+	return save(e, dir, "effort.svg", 7)
 }
 
 // effort reads the first number in an agent spec (iterations, depth…).

@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"strconv"
@@ -56,28 +57,8 @@ func runEval(env *Env, args []string) error {
 		return err
 	}
 	cfg := arena.EvalConfig{Agents: [2]string{specs[0], specs[1]}, Games: *games, Seed: *seed, Workers: *workers, Shard: i, Shards: n, Opening: *opening}
-	names := []string{""}
-	if *rulesets != "" {
-		names = strings.Split(*rulesets, ",")
-	}
-	for _, r := range names {
-		parts := []string{}
-		if r = strings.TrimSpace(r); r != "" {
-			parts = append(parts, r)
-		}
-		if *options != "" {
-			parts = append(parts, *options)
-		}
-		spec := *gameName
-		if len(parts) > 0 {
-			spec += "(" + strings.Join(parts, ",") + ")"
-		}
-		g, err := loadGame(spec, "")
-		if err != nil {
-			return err
-		}
-		cfg.Specs = append(cfg.Specs, g.Spec())
-		cfg.Moves = g.SplitActions(*moves)
+	if cfg.Specs, cfg.Moves, err = evalSpecs(*gameName, *rulesets, *options, *moves); err != nil {
+		return err
 	}
 	done, err := arena.Done(*out)
 	if err != nil {
@@ -90,28 +71,10 @@ func runEval(env *Env, args []string) error {
 	defer f.Close()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	var bar *progressbar.ProgressBar
-	isTerm := false
-	if file, ok := env.Stderr.(*os.File); ok && term.IsTerminal(int(file.Fd())) {
-		isTerm = true
-	}
-	progress := func(finished, total int) {
-		switch {
-		case isTerm && bar == nil:
-			bar = progressbar.NewOptions(total, progressbar.OptionSetWriter(env.Stderr), progressbar.OptionShowCount(), progressbar.OptionSetDescription("games"))
-			bar.Set(finished)
-		case isTerm:
-			bar.Set(finished)
-		default:
-			fmt.Fprintf(env.Stderr, "eval: %d/%d games\n", finished, total)
-		}
-	}
+	progress, finish := progressTo(env.Stderr)
 	fmt.Fprintf(env.Stdout, "eval: %d game strings × %d games, shard %d/%d, %d already in %s\n", len(cfg.Specs), *games, i, n, len(done), *out)
 	err = arena.Eval(ctx, cfg, done, f, progress)
-	if bar != nil {
-		bar.Finish()
-		fmt.Fprintln(env.Stderr)
-	}
+	finish()
 	if err := f.Sync(); err != nil {
 		return err
 	}
@@ -119,6 +82,61 @@ func runEval(env *Env, args []string) error {
 		return fmt.Errorf("interrupted: run the same command again to resume")
 	}
 	return err
+}
+
+// evalSpecs makes the game strings of an evaluation: the game with each
+// ruleset (or its default) and the options; and the opening moves, split.
+func evalSpecs(name, rulesets, options, moves string) (specs, split []string, err error) {
+	names := []string{""}
+	if rulesets != "" {
+		names = strings.Split(rulesets, ",")
+	}
+	for _, r := range names {
+		parts := []string{}
+		if r = strings.TrimSpace(r); r != "" {
+			parts = append(parts, r)
+		}
+		if options != "" {
+			parts = append(parts, options)
+		}
+		spec := name
+		if len(parts) > 0 {
+			spec += "(" + strings.Join(parts, ",") + ")"
+		}
+		g, err := loadGame(spec, "")
+		if err != nil {
+			return nil, nil, err
+		}
+		specs = append(specs, g.Spec())
+		split = g.SplitActions(moves)
+	}
+	return specs, split, nil
+}
+
+// progressTo reports an evaluation's progress: a bar on a terminal, a line
+// a game otherwise. finish ends the bar.
+func progressTo(w io.Writer) (progress func(finished, total int), finish func()) {
+	var bar *progressbar.ProgressBar
+	file, ok := w.(*os.File)
+	isTerm := ok && term.IsTerminal(int(file.Fd()))
+	progress = func(finished, total int) {
+		switch {
+		case isTerm && bar == nil:
+			bar = progressbar.NewOptions(total, progressbar.OptionSetWriter(w), progressbar.OptionShowCount(), progressbar.OptionSetDescription("games"))
+			bar.Set(finished)
+		case isTerm:
+			bar.Set(finished)
+		default:
+			fmt.Fprintf(w, "eval: %d/%d games\n", finished, total)
+		}
+	}
+	finish = func() {
+		if bar != nil {
+			bar.Finish()
+			fmt.Fprintln(w)
+		}
+	}
+	return progress, finish
 }
 
 func parseShard(s string) (int, int, error) {

@@ -137,44 +137,12 @@ func playGame(ctx context.Context, cfg Config, rng *rand.Rand) (lat []time.Durat
 	if err := post(ctx, cfg.URL+"/api/games", map[string]string{"game": cfg.Game, "opponent": "local", "side": "random"}, &created); err != nil {
 		return nil, 0, 0, err
 	}
-	wsURL := "ws" + strings.TrimPrefix(cfg.URL, "http") + "/ws/games/" + created.ID
-	conn, _, err := websocket.Dial(ctx, wsURL, nil)
+	w, err := watch(ctx, cfg.URL, created.ID)
 	if err != nil {
 		return nil, 0, 0, err
 	}
-	defer conn.CloseNow()
-	conn.SetReadLimit(1 << 22)
-	views := make(chan view, 64)
-	go func() {
-		defer close(views)
-		for {
-			_, data, err := conn.Read(ctx)
-			if err != nil {
-				return
-			}
-			var v view
-			if json.Unmarshal(data, &v) == nil {
-				views <- v
-			}
-		}
-	}()
-	next := func(ply int) (view, error) {
-		timeout := time.After(10 * time.Second)
-		for {
-			select {
-			case v, ok := <-views:
-				if !ok {
-					return view{}, fmt.Errorf("game %s: the WebSocket closed", created.ID)
-				}
-				if v.Ply >= ply {
-					return v, nil
-				}
-			case <-timeout:
-				return view{}, fmt.Errorf("game %s: ply %d never came on the WebSocket", created.ID, ply)
-			}
-		}
-	}
-	v, err := next(0)
+	defer w.conn.CloseNow()
+	v, err := w.next(0)
 	if err != nil {
 		return nil, 0, 0, err
 	}
@@ -188,27 +156,82 @@ func playGame(ctx context.Context, cfg Config, rng *rand.Rand) (lat []time.Durat
 			return lat, played, 0, err
 		}
 		sent = append(sent, text)
-		if v, err = next(v.Ply + 1); err != nil {
+		if v, err = w.next(v.Ply + 1); err != nil {
 			return lat, played, 0, err
 		}
 		lat = append(lat, time.Since(t0))
 		played++
 	}
-	// Every accepted action is in the stored game.
-	req, _ := http.NewRequestWithContext(ctx, "GET", cfg.URL+"/api/games/"+created.ID, nil)
+	lost, err = missing(ctx, cfg.URL, created.ID, sent)
+	return lat, played, lost, err
+}
+
+// watcher receives a game's views on its WebSocket.
+type watcher struct {
+	id    string
+	conn  *websocket.Conn
+	views chan view
+}
+
+// watch opens the WebSocket of game id and reads its views until it closes.
+func watch(ctx context.Context, base, id string) (*watcher, error) {
+	conn, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(base, "http")+"/ws/games/"+id, nil)
+	if err != nil {
+		return nil, err
+	}
+	conn.SetReadLimit(1 << 22)
+	w := &watcher{id: id, conn: conn, views: make(chan view, 64)}
+	go func() {
+		defer close(w.views)
+		for {
+			_, data, err := conn.Read(ctx)
+			if err != nil {
+				return
+			}
+			var v view
+			if json.Unmarshal(data, &v) == nil {
+				w.views <- v
+			}
+		}
+	}()
+	return w, nil
+}
+
+// next waits up to 10 seconds for a view of the game at ply or later.
+func (w *watcher) next(ply int) (view, error) {
+	timeout := time.After(10 * time.Second)
+	for {
+		select {
+		case v, ok := <-w.views:
+			if !ok {
+				return view{}, fmt.Errorf("game %s: the WebSocket closed", w.id)
+			}
+			if v.Ply >= ply {
+				return v, nil
+			}
+		case <-timeout:
+			return view{}, fmt.Errorf("game %s: ply %d never came on the WebSocket", w.id, ply)
+		}
+	}
+}
+
+// missing counts the accepted actions that are not in the stored game.
+func missing(ctx context.Context, base, id string, sent []string) (int, error) {
+	req, _ := http.NewRequestWithContext(ctx, "GET", base+"/api/games/"+id, nil)
 	res, err := http.DefaultClient.Do(req)
 	if err != nil {
-		return lat, played, 0, err
+		return 0, err
 	}
 	defer res.Body.Close()
 	var final view
 	if err := json.NewDecoder(res.Body).Decode(&final); err != nil {
-		return lat, played, 0, err
+		return 0, err
 	}
+	lost := 0
 	for i, a := range sent {
 		if i >= len(final.History) || final.History[i] != a {
 			lost++
 		}
 	}
-	return lat, played, lost, nil
+	return lost, nil
 }

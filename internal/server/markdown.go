@@ -13,116 +13,168 @@ import (
 // code, tables, and inline code, bold, italics and links. Everything is
 // escaped first; links keep only relative, #anchor and http(s) targets.
 func markdown(src string) string {
-	var b strings.Builder
-	lines := strings.Split(strings.ReplaceAll(src, "\r\n", "\n"), "\n")
-	var para []string
-	list := "" // "ul" or "ol" while a list is open
-	flush := func() {
-		if len(para) > 0 {
-			b.WriteString("<p>" + inline(strings.Join(para, " ")) + "</p>\n")
-			para = nil
-		}
-	}
-	closeList := func() {
-		if list != "" {
-			b.WriteString("</" + list + ">\n")
-			list = ""
-		}
-	}
-	ids := map[string]int{}
-	for i := 0; i < len(lines); i++ {
-		line := lines[i]
+	r := &renderer{lines: strings.Split(strings.ReplaceAll(src, "\r\n", "\n"), "\n"), ids: map[string]int{}}
+	for ; r.i < len(r.lines); r.i++ {
+		line := r.lines[r.i]
 		trim := strings.TrimSpace(line)
 		switch {
-		case strings.HasPrefix(trim, "```"):
-			flush()
-			closeList()
-			b.WriteString("<pre><code>")
-			for i++; i < len(lines) && !strings.HasPrefix(strings.TrimSpace(lines[i]), "```"); i++ {
-				b.WriteString(html.EscapeString(lines[i]) + "\n")
-			}
-			b.WriteString("</code></pre>\n")
-		case trim == "":
-			flush()
-			closeList()
-		case headingRE.MatchString(line):
-			flush()
-			closeList()
-			m := headingRE.FindStringSubmatch(line)
-			n := len(m[1])
-			id := slug(m[2])
-			if k := ids[id]; k > 0 {
-				ids[id]++
-				id = id + "-" + strconv.Itoa(k)
-			} else {
-				ids[id] = 1
-			}
-			b.WriteString("<h" + strconv.Itoa(n) + ` id="` + id + `">` + inline(m[2]) + "</h" + strconv.Itoa(n) + ">\n")
-		case strings.HasPrefix(trim, "|"):
-			flush()
-			closeList()
-			var rows []string
-			for ; i < len(lines) && strings.HasPrefix(strings.TrimSpace(lines[i]), "|"); i++ {
-				rows = append(rows, strings.TrimSpace(lines[i]))
-			}
-			i--
-			b.WriteString("<table>\n")
-			for k, row := range rows {
-				cells := strings.Split(strings.Trim(row, "|"), "|")
-				if k == 1 && separatorRE.MatchString(row) {
-					continue
-				}
-				tag := "td"
-				if k == 0 && len(rows) > 1 && separatorRE.MatchString(rows[1]) {
-					tag = "th"
-				}
-				b.WriteString("<tr>")
-				for _, c := range cells {
-					b.WriteString("<" + tag + ">" + inline(strings.TrimSpace(c)) + "</" + tag + ">")
-				}
-				b.WriteString("</tr>\n")
-			}
-			b.WriteString("</table>\n")
-		case strings.HasPrefix(trim, "> ") || trim == ">":
-			flush()
-			closeList()
-			var quote []string
-			for ; i < len(lines) && strings.HasPrefix(strings.TrimSpace(lines[i]), ">"); i++ {
-				quote = append(quote, strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(lines[i]), ">")))
-			}
-			i--
-			b.WriteString("<blockquote><p>" + inline(strings.Join(quote, " ")) + "</p></blockquote>\n")
-		case bulletRE.MatchString(line) || numberRE.MatchString(line):
-			flush()
-			kind, text := "ul", ""
-			if m := bulletRE.FindStringSubmatch(line); m != nil {
-				text = m[1]
-			} else {
-				kind, text = "ol", numberRE.FindStringSubmatch(line)[1]
-			}
-			if list != kind {
-				closeList()
-				b.WriteString("<" + kind + ">\n")
-				list = kind
-			}
-			// Continuation lines, indented, belong to the item.
-			for i+1 < len(lines) && strings.HasPrefix(lines[i+1], "  ") && strings.TrimSpace(lines[i+1]) != "" &&
-				!bulletRE.MatchString(lines[i+1]) && !numberRE.MatchString(lines[i+1]) {
-				i++
-				text += " " + strings.TrimSpace(lines[i])
-			}
-			b.WriteString("<li>" + inline(text) + "</li>\n")
+		case isBlockStart(line):
+			r.flush()
+			r.closeList()
+			r.block(line)
+		case r.isItem(line):
+			r.flush()
+			r.item(line)
 		default:
-			if list != "" && strings.HasPrefix(line, "  ") {
-				// A lazy continuation of the last item: start a paragraph.
-				closeList()
+			if r.list != "" && strings.HasPrefix(line, "  ") {
+				r.closeList() // a lazy continuation of the last item: start a paragraph
 			}
-			para = append(para, trim)
+			r.para = append(r.para, trim)
 		}
 	}
-	flush()
-	closeList()
-	return b.String()
+	r.flush()
+	r.closeList()
+	return r.b.String()
+}
+
+// block writes a fenced code block, a heading, a table or a quote (a
+// blank line writes nothing).
+func (r *renderer) block(line string) {
+	trim := strings.TrimSpace(line)
+	switch {
+	case strings.HasPrefix(trim, "```"):
+		r.code()
+	case trim == "":
+	case headingRE.MatchString(line):
+		r.heading(line)
+	case strings.HasPrefix(trim, "|"):
+		r.table()
+	default:
+		r.quote()
+	}
+}
+
+// isBlockStart reports whether a line opens a block other than a list
+// item or a paragraph (or is blank, which ends one).
+func isBlockStart(line string) bool {
+	trim := strings.TrimSpace(line)
+	return trim == "" || strings.HasPrefix(trim, "```") || headingRE.MatchString(line) ||
+		strings.HasPrefix(trim, "|") || strings.HasPrefix(trim, "> ") || trim == ">"
+}
+
+// renderer is the state of one rendering: the lines, the line being read,
+// the paragraph gathered, the open list ("ul" or "ol") and the heading ids
+// given.
+type renderer struct {
+	b     strings.Builder
+	lines []string
+	i     int
+	para  []string
+	list  string
+	ids   map[string]int
+}
+
+func (r *renderer) isItem(line string) bool {
+	return bulletRE.MatchString(line) || numberRE.MatchString(line)
+}
+
+func (r *renderer) flush() {
+	if len(r.para) > 0 {
+		r.b.WriteString("<p>" + inline(strings.Join(r.para, " ")) + "</p>\n")
+		r.para = nil
+	}
+}
+
+func (r *renderer) closeList() {
+	if r.list != "" {
+		r.b.WriteString("</" + r.list + ">\n")
+		r.list = ""
+	}
+}
+
+// code copies a fenced block, escaped.
+func (r *renderer) code() {
+	r.b.WriteString("<pre><code>")
+	for r.i++; r.i < len(r.lines) && !strings.HasPrefix(strings.TrimSpace(r.lines[r.i]), "```"); r.i++ {
+		r.b.WriteString(html.EscapeString(r.lines[r.i]) + "\n")
+	}
+	r.b.WriteString("</code></pre>\n")
+}
+
+// heading writes a heading with an id unique in the page.
+func (r *renderer) heading(line string) {
+	m := headingRE.FindStringSubmatch(line)
+	n := strconv.Itoa(len(m[1]))
+	id := slug(m[2])
+	if k := r.ids[id]; k > 0 {
+		r.ids[id]++
+		id = id + "-" + strconv.Itoa(k)
+	} else {
+		r.ids[id] = 1
+	}
+	r.b.WriteString("<h" + n + ` id="` + id + `">` + inline(m[2]) + "</h" + n + ">\n")
+}
+
+// table writes the rows that start with a bar; a separator row under the
+// first makes it the head.
+func (r *renderer) table() {
+	var rows []string
+	for ; r.i < len(r.lines) && strings.HasPrefix(strings.TrimSpace(r.lines[r.i]), "|"); r.i++ {
+		rows = append(rows, strings.TrimSpace(r.lines[r.i]))
+	}
+	r.i--
+	head := len(rows) > 1 && separatorRE.MatchString(rows[1])
+	r.b.WriteString("<table>\n")
+	for k, row := range rows {
+		if k == 1 && head {
+			continue
+		}
+		tag := "td"
+		if k == 0 && head {
+			tag = "th"
+		}
+		r.b.WriteString("<tr>")
+		for _, c := range strings.Split(strings.Trim(row, "|"), "|") {
+			r.b.WriteString("<" + tag + ">" + inline(strings.TrimSpace(c)) + "</" + tag + ">")
+		}
+		r.b.WriteString("</tr>\n")
+	}
+	r.b.WriteString("</table>\n")
+}
+
+// quote writes the lines that start with > as one quoted paragraph.
+func (r *renderer) quote() {
+	var quote []string
+	for ; r.i < len(r.lines) && strings.HasPrefix(strings.TrimSpace(r.lines[r.i]), ">"); r.i++ {
+		quote = append(quote, strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(r.lines[r.i]), ">")))
+	}
+	r.i--
+	r.b.WriteString("<blockquote><p>" + inline(strings.Join(quote, " ")) + "</p></blockquote>\n")
+}
+
+// item writes a list item with its indented continuation lines, opening
+// the list if needed.
+func (r *renderer) item(line string) {
+	kind, text := "ul", ""
+	if m := bulletRE.FindStringSubmatch(line); m != nil {
+		text = m[1]
+	} else {
+		kind, text = "ol", numberRE.FindStringSubmatch(line)[1]
+	}
+	if r.list != kind {
+		r.closeList()
+		r.b.WriteString("<" + kind + ">\n")
+		r.list = kind
+	}
+	for r.i+1 < len(r.lines) {
+		next := r.lines[r.i+1]
+		if !strings.HasPrefix(next, "  ") || strings.TrimSpace(next) == "" || r.isItem(next) {
+			break
+		}
+		r.i++
+		text += " " + strings.TrimSpace(next)
+	}
+	r.b.WriteString("<li>" + inline(text) + "</li>\n")
 }
 
 var (

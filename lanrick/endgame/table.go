@@ -120,16 +120,21 @@ func Build(line lanrick.Bitboard) (*Table, error) {
 	if bits.OnesCount64(uint64(line)) != 3 {
 		return nil, fmt.Errorf("endgame: a line has 3 squares, not %d", bits.OnesCount64(uint64(line)))
 	}
-	rdv := uint64(line)
 	t := &Table{Line: line, d: make([]uint8, 2*stride)}
 	count := make([]uint16, 2*stride)
-	queue := make([]uint32, 0, 1<<20)
-	buf := make([][2]int8, 0, 512)
+	queue, err := t.forward(count, uint64(line))
+	if err != nil {
+		return nil, err
+	}
+	return t, t.backward(count, queue)
+}
 
-	// Entries are laid out so that the men of the player to move vary
-	// fastest: the predecessors of a position differ only in those.
-	//
-	// Forward: won this turn, or count the turns (with multiplicity).
+// forward marks the positions won this turn and counts the turns of every
+// other (with multiplicity); it returns the won ones. Entries are laid out
+// so that the men of the player to move vary fastest: the predecessors of
+// a position differ only in those.
+func (t *Table) forward(count []uint16, rdv uint64) ([]uint32, error) {
+	queue := make([]uint32, 0, 1<<20)
 	for side := 0; side < 2; side++ {
 		for op := 0; op < pairs; op++ {
 			oq := pairSquares[op]
@@ -158,13 +163,17 @@ func Build(line lanrick.Bitboard) (*Table, error) {
 			}
 		}
 	}
+	return queue, nil
+}
 
-	// Backward, in order of distance: a position whose player to move
-	// loses makes every predecessor a win; one he wins takes one turn off
-	// each predecessor's count, and a predecessor with none left is lost.
-	// Predecessors are found by the same generator, turns being reversible
-	// (the reverse of moving A then B is moving B back then A back, over
-	// the same squares).
+// backward works in order of distance: a position whose player to move
+// loses makes every predecessor a win; one he wins takes one turn off each
+// predecessor's count, and a predecessor with none left is lost.
+// Predecessors are found by the same generator, turns being reversible
+// (the reverse of moving A then B is moving B back then A back, over the
+// same squares).
+func (t *Table) backward(count []uint16, queue []uint32) error {
+	buf := make([][2]int8, 0, 512)
 	for head := 0; head < len(queue); head++ {
 		i := int(queue[head])
 		side := i / stride
@@ -174,7 +183,7 @@ func Build(line lanrick.Bitboard) (*Table, error) {
 		moving, fixed := pairSquares[rest/pairs], pairSquares[rest%pairs]
 		n := t.d[i]
 		if n == 255 {
-			return nil, errors.New("endgame: distance overflow")
+			return errors.New("endgame: distance overflow")
 		}
 		lost := n%2 == 0
 		occ := bit(moving[0]) | bit(moving[1]) | bit(fixed[0]) | bit(fixed[1])
@@ -185,17 +194,14 @@ func Build(line lanrick.Bitboard) (*Table, error) {
 			if t.d[j] != 0 {
 				continue
 			}
-			if lost {
-				t.d[j] = n + 1
-				queue = append(queue, uint32(j))
-				continue
+			if !lost {
+				if count[j]--; count[j] != 0 {
+					continue
+				}
 			}
-			count[j]--
-			if count[j] == 0 {
-				t.d[j] = n + 1
-				queue = append(queue, uint32(j))
-			}
+			t.d[j] = n + 1
+			queue = append(queue, uint32(j))
 		}
 	}
-	return t, nil
+	return nil
 }

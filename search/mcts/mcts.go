@@ -464,24 +464,27 @@ func (m *Searcher) result(s game.State, start time.Time) search.Result {
 	case st.proven != 0 && st.proven != 3:
 		res.Proven, res.Value = -1, -1
 	}
-	// The principal variation of the first tree.
-	n := m.trees[0].root
-	for n != nil && len(n.children) > 0 && len(res.PV) < 12 {
+	res.PV = m.trees[0].pv(best, 12)
+	return res
+}
+
+// pv is the principal variation of the tree, best first, then the most
+// visited child at each node, up to n actions.
+func (t *tree) pv(best game.Action, n int) []game.Action {
+	var pv []game.Action
+	for nd := t.root; nd != nil && len(nd.children) > 0 && len(pv) < n; {
 		var next *node
-		for _, c := range n.children {
+		for _, c := range nd.children {
+			if len(pv) == 0 && c.action == best {
+				next = c
+				break
+			}
 			if next == nil || c.visits > next.visits {
 				next = c
 			}
 		}
-		if len(res.PV) == 0 {
-			for _, c := range n.children {
-				if c.action == best {
-					next = c
-				}
-			}
-		}
-		res.PV = append(res.PV, next.action)
-		n = next
+		pv = append(pv, next.action)
+		nd = next
 	}
-	return res
+	return pv
 }
