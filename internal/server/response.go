@@ -26,14 +26,17 @@ func withCode(code int, err error) error { return httpError{code, err} }
 
 // Errors of requests on a game, shown to the player.
 var (
-	errNoGame      = errors.New("no such game")
-	errNotYourTurn = errors.New("it is not your turn")
-	errBadSecret   = errors.New("this seat's secret is wrong: you may only watch")
-	errStale       = errors.New("the game has moved on: reload it")
-	errOver        = errors.New("the game is over")
-	errBadInvite   = errors.New("this invitation is not valid (it may have been used)")
-	errNoOffer     = errors.New("there is no draw offer to accept")
-	errDeclines    = errors.New("the agent declines: it plays on")
+	errNoGame       = errors.New("no such game")
+	errNotYourTurn  = errors.New("it is not your turn")
+	errBadSecret    = errors.New("this seat's secret is wrong: you may only watch")
+	errNoAbort      = errors.New("the game has begun: resign or offer a draw instead")
+	errNotOver      = errors.New("the game is not over yet")
+	errRematchTaken = errors.New("your seat in the rematch is already taken")
+	errStale        = errors.New("the game has moved on: reload it")
+	errOver         = errors.New("the game is over")
+	errBadInvite    = errors.New("this invitation is not valid (it may have been used)")
+	errNoOffer      = errors.New("there is no draw offer to accept")
+	errDeclines     = errors.New("the agent declines: it plays on")
 )
 
 // statusOf is the HTTP status an error answers: its own, one of the
@@ -47,7 +50,8 @@ func statusOf(err error) int {
 		return http.StatusNotFound
 	case errors.Is(err, errBadSecret), errors.Is(err, errBadInvite):
 		return http.StatusForbidden
-	case errors.Is(err, errStale), errors.Is(err, errOver), errors.Is(err, store.ErrConflict):
+	case errors.Is(err, errStale), errors.Is(err, errOver), errors.Is(err, store.ErrConflict), errors.Is(err, errNoAbort),
+		errors.Is(err, errNotOver), errors.Is(err, errRematchTaken):
 		return http.StatusConflict
 	case errors.Is(err, errNotYourTurn), errors.Is(err, errNoOffer), errors.Is(err, errDeclines),
 		errors.Is(err, game.ErrIllegal), errors.Is(err, game.ErrSyntax):

@@ -138,74 +138,23 @@ func (r *room) join(ctx context.Context, token string) (int, string, error) {
 			continue
 		}
 		secret := randomToken(16)
+		oldClock := r.rec.Clock
 		r.rec.Seats[p].JoinHash = ""
 		r.rec.Seats[p].SecretHash = hashSecret(secret)
+		if c := r.rec.Clock; c != nil && r.clockRuns() {
+			nc := *c
+			nc.SinceMS = time.Now().UnixMilli() // the clock starts as the friend arrives
+			r.rec.Clock = &nc
+		}
 		if err := r.srv.store.Update(ctx, r.rec, len(r.rec.Actions)); err != nil {
-			r.rec.Seats[p] = seat
+			r.rec.Seats[p], r.rec.Clock = seat, oldClock
 			return -1, "", err
 		}
 		r.broadcast()
+		r.arm()
 		return p, secret, nil
 	}
 	return -1, "", errBadInvite
-}
-
-// resign ends the game for the seat holding secret, lost.
-func (r *room) resign(ctx context.Context, secret string) (view, error) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	seat, err := r.seated(secret)
-	if err != nil {
-		return view{}, err
-	}
-	winner := r.g.PlayerName(game.Player(1 - seat))
-	if err := r.end(ctx, winner, r.g.PlayerName(game.Player(seat))+" resigned"); err != nil {
-		return view{}, err
-	}
-	return r.view(), nil
-}
-
-// Draw requests.
-const (
-	drawOffer   = "offer"
-	drawAccept  = "accept"
-	drawDecline = "decline"
-)
-
-// draw offers, accepts or declines a draw for the seat holding secret.
-func (r *room) draw(ctx context.Context, secret, what string) (view, error) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	seat, err := r.seated(secret)
-	if err != nil {
-		return view{}, err
-	}
-	old := r.rec.DrawOffer
-	switch what {
-	case drawOffer:
-		if r.agents[1-seat] != nil {
-			return view{}, errDeclines
-		}
-		r.rec.DrawOffer = seat
-	case drawAccept:
-		if r.rec.DrawOffer != 1-seat {
-			return view{}, errNoOffer
-		}
-		if err := r.end(ctx, "draw", "draw agreed"); err != nil {
-			return view{}, err
-		}
-		return r.view(), nil
-	case drawDecline:
-		r.rec.DrawOffer = -1
-	default:
-		return view{}, fmt.Errorf("%w: unknown draw request %q (known: offer, accept, decline)", game.ErrSyntax, what)
-	}
-	if err := r.srv.store.Update(ctx, r.rec, len(r.rec.Actions)); err != nil {
-		r.rec.DrawOffer = old
-		return view{}, err
-	}
-	r.broadcast()
-	return r.view(), nil
 }
 
 // apply plays a legal action, stores it and tells the watchers; the room's
@@ -216,7 +165,13 @@ func (r *room) apply(ctx context.Context, a game.Action) error {
 	before := len(r.rec.Actions)
 	mover := r.s.ToAct()
 	oldClock := r.rec.Clock
-	if c := r.rec.Clock; c != nil && mover >= 0 {
+	running := r.clockRuns()
+	if c := r.rec.Clock; c != nil && !running {
+		// The clock starts now, for whoever acts after this action.
+		nc := *c
+		nc.SinceMS = time.Now().UnixMilli()
+		r.rec.Clock = &nc
+	} else if c != nil && mover >= 0 {
 		nc := c.Charged(int(mover), time.Now().UnixMilli())
 		r.rec.Clock = &nc
 		if nc.LeftMS[mover] == 0 {
@@ -229,7 +184,7 @@ func (r *room) apply(ctx context.Context, a game.Action) error {
 	}
 	next := r.s.Clone()
 	next.Apply(a)
-	if c := r.rec.Clock; c != nil && mover >= 0 && next.ToAct() != mover {
+	if c := r.rec.Clock; c != nil && running && mover >= 0 && next.ToAct() != mover {
 		c.LeftMS[mover] += c.IncMS
 	}
 	r.rec.Actions = append(r.rec.Actions, text)
@@ -262,6 +217,22 @@ func (r *room) stopTimer() {
 	}
 }
 
+// clockRuns reports whether the game's clock runs: a timed game in play,
+// every seat taken, and the first action made (as on lichess, nobody loses
+// time to a seat still empty or before the game has begun). The mutex is
+// held.
+func (r *room) clockRuns() bool {
+	if r.rec.Clock == nil || r.rec.Status != store.StatusPlaying || len(r.rec.Actions) == 0 {
+		return false
+	}
+	for _, seat := range r.rec.Seats {
+		if seat.JoinHash != "" {
+			return false
+		}
+	}
+	return true
+}
+
 // arm sets the timer for the player to act; the mutex is held.
 func (r *room) arm() {
 	if r.timer != nil {
@@ -269,7 +240,7 @@ func (r *room) arm() {
 	}
 	c := r.rec.Clock
 	p := r.s.ToAct()
-	if c == nil || p < 0 || r.rec.Status != store.StatusPlaying {
+	if p < 0 || !r.clockRuns() {
 		return
 	}
 	left := time.Duration(c.LeftMS[p]-(time.Now().UnixMilli()-c.SinceMS)) * time.Millisecond
@@ -295,23 +266,6 @@ func (r *room) flag(p game.Player, ply int) {
 		r.rec.Clock = old
 		r.srv.log.Error("flagging a game", "game", r.rec.ID, "err", err)
 	}
-}
-
-// end finishes the game by resignation, time or agreement; the mutex is
-// held.
-func (r *room) end(ctx context.Context, result, reason string) error {
-	ply := len(r.rec.Actions)
-	offer := r.rec.DrawOffer
-	r.rec.Status, r.rec.Result, r.rec.Reason, r.rec.DrawOffer = store.StatusOver, result, reason, -1
-	if err := r.srv.store.Update(ctx, r.rec, ply); err != nil {
-		r.rec.Status, r.rec.Result, r.rec.Reason, r.rec.DrawOffer = store.StatusPlaying, "", "", offer
-		return err
-	}
-	if r.timer != nil {
-		r.timer.Stop()
-	}
-	r.broadcast()
-	return nil
 }
 
 // kick starts the agent or the dice if they are to act; the mutex is held.

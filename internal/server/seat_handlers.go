@@ -74,6 +74,29 @@ func (s *Server) resign(w http.ResponseWriter, r *http.Request) {
 	})
 }
 
+// abort calls off a game that has not begun.
+func (s *Server) abort(w http.ResponseWriter, r *http.Request) {
+	s.seatRequest(w, r, func(rm *room, req secretRequest) (view, error) {
+		return rm.abort(r.Context(), req.Secret)
+	})
+}
+
+// rematch gives the seat holder his seat in the game that follows,
+// sides swapped.
+func (s *Server) rematch(w http.ResponseWriter, r *http.Request) {
+	var req secretRequest
+	rm, ok := s.decodeFor(w, r, &req)
+	if !ok {
+		return
+	}
+	resp, err := rm.rematch(r.Context(), req.Secret)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	s.writeJSON(w, http.StatusOK, resp)
+}
+
 // draw offers, accepts or declines a draw.
 func (s *Server) draw(w http.ResponseWriter, r *http.Request) {
 	s.seatRequest(w, r, func(rm *room, req secretRequest) (view, error) {

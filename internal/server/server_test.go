@@ -400,11 +400,21 @@ func TestClock(t *testing.T) {
 	if code := h.call("POST", "/api/games/"+c.ID+"/act", actRequest{Secret: c.Secrets[0], Action: "a4-a3", Ply: at(0)}, &v); code != 200 {
 		t.Fatalf("move: %d", code)
 	}
-	if v.Clock == nil || v.Clock.Running != 1 || v.Clock.LeftMS[0] < 61000 || v.Clock.LeftMS[0] > 62000 {
-		t.Fatalf("clock after a quick move with a 2 s increment: %+v", v.Clock)
+	// The first move starts the clock: nothing is charged, nothing added.
+	if v.Clock == nil || v.Clock.Running != 1 || v.Clock.LeftMS[0] != 60000 {
+		t.Fatalf("clock after the first move: %+v", v.Clock)
 	}
-	// A clock of 0.3 s runs out.
+	if code := h.call("POST", "/api/games/"+c.ID+"/act", actRequest{Secret: c.Secrets[1], Action: "e3-f3", Ply: at(1)}, &v); code != 200 {
+		t.Fatalf("move: %d", code)
+	}
+	if v.Clock.Running != 0 || v.Clock.LeftMS[1] < 61000 || v.Clock.LeftMS[1] > 62000 {
+		t.Fatalf("clock after a quick second move with a 2 s increment: %+v", v.Clock)
+	}
+	// A clock of 0.3 s runs out once the first move (black's mark) is made.
 	h.call("POST", "/api/games", createRequest{Game: "lanrick", Opponent: "local", Side: "black", Minutes: 0.005}, &c)
+	if code := h.call("POST", "/api/games/"+c.ID+"/act", actRequest{Secret: c.Secrets[0], Action: "mark d5", Ply: at(0)}, &v); code != 200 {
+		t.Fatalf("mark: %d", code)
+	}
 	deadline := time.Now().Add(5 * time.Second)
 	for {
 		h.call("GET", "/api/games/"+c.ID, nil, &v)
@@ -413,7 +423,7 @@ func TestClock(t *testing.T) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	if v.Status != "over" || v.Result != "white" || !strings.Contains(v.Reason, "black lost on time") {
+	if v.Status != "over" || v.Result != "black" || !strings.Contains(v.Reason, "white lost on time") {
 		t.Fatalf("out of time: %s %s %s", v.Status, v.Result, v.Reason)
 	}
 	var e map[string]string

@@ -38,6 +38,10 @@ type view struct {
 	DrawOffer int        `json:"draw_offer"`
 	Thinking  bool       `json:"thinking"`
 	Clock     *clockView `json:"clock,omitempty"`
+	// CanAbort says the game may still be called off; Rematch is the id
+	// of the game that follows, once asked for.
+	CanAbort bool   `json:"can_abort"`
+	Rematch  string `json:"rematch,omitempty"`
 }
 
 // clockView gives each player's time left now, and who is thinking.
@@ -60,6 +64,7 @@ func (r *room) view() view {
 	v := r.viewOf(r.s)
 	v.History = append([]string{}, r.rec.Actions...)
 	v.Thinking = r.thinking
+	v.CanAbort, v.Rematch = r.canAbort(), r.rec.Rematch
 	if r.rec.Status != store.StatusPlaying {
 		v.Legal, v.ToAct = []game.ActionInfo{}, game.Terminal
 		if !r.s.IsTerminal() {
@@ -70,7 +75,7 @@ func (r *room) view() view {
 	}
 	if c := r.rec.Clock; c != nil {
 		cv := &clockView{LeftMS: c.LeftMS, Running: -1, BaseMS: c.BaseMS, IncMS: c.IncMS}
-		if p := r.s.ToAct(); p >= 0 && r.rec.Status == store.StatusPlaying {
+		if p := r.s.ToAct(); p >= 0 && r.clockRuns() {
 			cv.Running = int(p)
 			cv.LeftMS = c.Charged(int(p), time.Now().UnixMilli()).LeftMS
 		}

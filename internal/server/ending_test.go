@@ -1,0 +1,130 @@
+package server
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+// waitOver polls a game until it is over or the deadline passes.
+func (h *harness) waitOver(id string, within time.Duration) view {
+	var v view
+	for deadline := time.Now().Add(within); ; time.Sleep(40 * time.Millisecond) {
+		h.call("GET", "/api/games/"+id, nil, &v)
+		if v.Status == "over" || time.Now().After(deadline) {
+			return v
+		}
+	}
+}
+
+// TestClockWaitsForTheFriend: a friend game's clock does not run while the
+// friend's seat is empty, nor before the first move; it runs once both
+// have happened, and the friend then loses on time.
+func TestClockWaitsForTheFriend(t *testing.T) {
+	h := newHarness(t, "", testConfig())
+	var c createResponse
+	h.call("POST", "/api/games", createRequest{Game: "tablut", Opponent: "friend", Side: "attackers", Minutes: 0.005}, &c)
+	if v := h.waitOver(c.ID, 600*time.Millisecond); v.Status != "playing" || v.Clock.Running != -1 || v.Clock.LeftMS != [2]int64{300, 300} {
+		t.Fatalf("before anyone moved: %s, clock %+v", v.Status, v.Clock)
+	}
+	var v view
+	if code := h.call("POST", "/api/games/"+c.ID+"/act", actRequest{Secret: c.Secret, Action: "a4-a3", Ply: at(0)}, &v); code != 200 {
+		t.Fatalf("the creator's first move: %d", code)
+	}
+	if v = h.waitOver(c.ID, 600*time.Millisecond); v.Status != "playing" || v.Clock.Running != -1 {
+		t.Fatalf("the friend not come: %s %s, clock %+v", v.Status, v.Reason, v.Clock)
+	}
+	var j struct{ Secret string }
+	if code := h.call("POST", "/api/games/"+c.ID+"/join", joinRequest{Token: c.Invite[strings.Index(c.Invite, "join=")+5:]}, &j); code != 200 {
+		t.Fatalf("join: %d", code)
+	}
+	if v = h.waitOver(c.ID, 5*time.Second); v.Status != "over" || v.Result != "attackers" || !strings.Contains(v.Reason, "defenders lost on time") {
+		t.Fatalf("after the friend came: %s %s %s", v.Status, v.Result, v.Reason)
+	}
+}
+
+// TestAbort: a game may be called off until both sides have moved, by a
+// seat holder only, and not after.
+func TestAbort(t *testing.T) {
+	h := newHarness(t, "", testConfig())
+	var c createResponse
+	h.call("POST", "/api/games", createRequest{Game: "tablut", Opponent: "local", Side: "attackers"}, &c)
+	var v view
+	var e map[string]string
+	h.call("GET", "/api/games/"+c.ID, nil, &v)
+	if !v.CanAbort {
+		t.Fatal("a new game cannot be aborted")
+	}
+	if code := h.call("POST", "/api/games/"+c.ID+"/abort", secretRequest{}, &e); code != 403 {
+		t.Fatalf("a spectator aborts: %d", code)
+	}
+	h.call("POST", "/api/games/"+c.ID+"/act", actRequest{Secret: c.Secrets[0], Action: "a4-a3", Ply: at(0)}, &v)
+	h.call("POST", "/api/games/"+c.ID+"/act", actRequest{Secret: c.Secrets[1], Action: "e3-f3", Ply: at(1)}, &v)
+	if v.CanAbort {
+		t.Fatal("the game can be aborted after both sides moved")
+	}
+	if code := h.call("POST", "/api/games/"+c.ID+"/abort", secretRequest{Secret: c.Secrets[0]}, &e); code != 409 {
+		t.Fatalf("abort after both moved: %d %v", code, e)
+	}
+	h.call("POST", "/api/games", createRequest{Game: "tablut", Opponent: "local", Side: "attackers"}, &c)
+	h.call("POST", "/api/games/"+c.ID+"/act", actRequest{Secret: c.Secrets[0], Action: "a4-a3", Ply: at(0)}, &v)
+	if code := h.call("POST", "/api/games/"+c.ID+"/abort", secretRequest{Secret: c.Secrets[1]}, &v); code != 200 || v.Status != "over" || v.Result != "aborted" {
+		t.Fatalf("abort after one move: %d %s %s", code, v.Status, v.Result)
+	}
+}
+
+// TestRematch: after a game, either player gets a rematch with the sides
+// swapped; the first to ask creates it, the other claims his seat there
+// with his secret of the old game, once; against the computer the agent
+// keeps its level.
+func TestRematch(t *testing.T) {
+	h := newHarness(t, "", testConfig())
+	var c createResponse
+	h.call("POST", "/api/games", createRequest{Game: "tablut", Opponent: "local", Side: "attackers", Minutes: 3, Increment: 1}, &c)
+	var e map[string]string
+	if code := h.call("POST", "/api/games/"+c.ID+"/rematch", secretRequest{Secret: c.Secrets[0]}, &e); code != 409 {
+		t.Fatalf("a rematch during the game: %d", code)
+	}
+	var v view
+	h.call("POST", "/api/games/"+c.ID+"/act", actRequest{Secret: c.Secrets[0], Action: "a4-a3", Ply: at(0)}, &v)
+	h.call("POST", "/api/games/"+c.ID+"/act", actRequest{Secret: c.Secrets[1], Action: "e3-f3", Ply: at(1)}, &v)
+	if code := h.call("POST", "/api/games/"+c.ID+"/resign", secretRequest{Secret: c.Secrets[1]}, &v); code != 200 || v.Status != "over" {
+		t.Fatalf("resign: %d %s", code, v.Status)
+	}
+	if code := h.call("POST", "/api/games/"+c.ID+"/rematch", secretRequest{}, &e); code != 403 {
+		t.Fatalf("a spectator's rematch: %d", code)
+	}
+	var first, second createResponse
+	if code := h.call("POST", "/api/games/"+c.ID+"/rematch", secretRequest{Secret: c.Secrets[0]}, &first); code != 200 || first.Seat != 1 || first.ID == c.ID {
+		t.Fatalf("the attacker's rematch: %d %+v", code, first)
+	}
+	h.call("GET", "/api/games/"+c.ID, nil, &v)
+	if v.Rematch != first.ID {
+		t.Fatalf("the old game names rematch %q, want %q", v.Rematch, first.ID)
+	}
+	var nv view
+	h.call("GET", "/api/games/"+first.ID, nil, &nv)
+	if nv.Status != "playing" || nv.Ply != 0 || nv.Clock == nil || nv.Clock.BaseMS != 180000 || nv.Clock.IncMS != 1000 || nv.Seats[0].Claimed {
+		t.Fatalf("the rematch: %s ply %d clock %+v seats %+v", nv.Status, nv.Ply, nv.Clock, nv.Seats)
+	}
+	if code := h.call("POST", "/api/games/"+c.ID+"/rematch", secretRequest{Secret: c.Secrets[1]}, &second); code != 200 || second.ID != first.ID || second.Seat != 0 {
+		t.Fatalf("the defender's rematch: %d %+v", code, second)
+	}
+	if code := h.call("POST", "/api/games/"+c.ID+"/rematch", secretRequest{Secret: c.Secrets[1]}, &e); code != 409 {
+		t.Fatalf("claiming the seat twice: %d", code)
+	}
+	// The defender of the old game now attacks.
+	if code := h.call("POST", "/api/games/"+first.ID+"/act", actRequest{Secret: second.Secret, Action: "a4-a3", Ply: at(0)}, &nv); code != 200 {
+		t.Fatalf("the new attacker's move: %d", code)
+	}
+	// Against the computer.
+	h.call("POST", "/api/games", createRequest{Game: "tablut", Opponent: "ai", Level: "easy", Side: "defenders"}, &c)
+	h.call("POST", "/api/games/"+c.ID+"/resign", secretRequest{Secret: c.Secret}, &v)
+	if code := h.call("POST", "/api/games/"+c.ID+"/rematch", secretRequest{Secret: c.Secret}, &first); code != 200 || first.Seat != 0 {
+		t.Fatalf("rematch against the computer: %d %+v", code, first)
+	}
+	h.call("GET", "/api/games/"+first.ID, nil, &nv)
+	if nv.Seats[1].Kind != "ai" || nv.Seats[1].Agent != "easy" || !nv.Seats[0].Claimed {
+		t.Fatalf("the rematch's seats: %+v", nv.Seats)
+	}
+}
