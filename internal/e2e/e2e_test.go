@@ -49,20 +49,26 @@ func browser(t *testing.T) (context.Context, context.CancelFunc) {
 	return ctx, func() { cancel3(); cancel2(); cancel1() }
 }
 
-// shot saves a screenshot of the board.
+// shot saves a screenshot of the page's app.
 func shot(t *testing.T, ctx context.Context, name string) {
+	t.Helper()
+	buf, err := chromedp.Run(ctx, chromedp.Screenshot(chromedp.CSS("#app")))
+	if err != nil {
+		t.Logf("screenshot %s: %v", name, err)
+		return
+	}
+	save(t, name+".png", buf)
+}
+
+// save writes a screenshot to $MUSTER_SCREENSHOTS or the temporary folder.
+func save(t *testing.T, name string, buf []byte) {
 	t.Helper()
 	dir := os.Getenv("MUSTER_SCREENSHOTS")
 	if dir == "" {
 		dir = filepath.Join(os.TempDir(), "muster-screenshots")
 	}
 	os.MkdirAll(dir, 0o755)
-	buf, err := chromedp.Run(ctx, chromedp.Screenshot(chromedp.CSS("#app")))
-	if err != nil {
-		t.Logf("screenshot %s: %v", name, err)
-		return
-	}
-	path := filepath.Join(dir, name+".png")
+	path := filepath.Join(dir, name)
 	if err := os.WriteFile(path, buf, 0o644); err == nil {
 		t.Logf("screenshot: %s", path)
 	}

@@ -260,10 +260,18 @@ func choose(t *testing.T, v pageView, spec string) string {
 
 func newGame(t *testing.T, ctx context.Context, a *app, gameName, ruleset, opponent, level, side string) string {
 	t.Helper()
+	return newTimedGame(t, ctx, a, gameName, ruleset, opponent, level, side, "0")
+}
+
+// newTimedGame starts a game from the home page with minutes on each
+// player's clock (0: none) and returns its id.
+func newTimedGame(t *testing.T, ctx context.Context, a *app, gameName, ruleset, opponent, level, side, minutes string) string {
+	t.Helper()
 	if err := chromedp.Do(ctx,
 		chromedp.Navigate(a.url("/")),
 		chromedp.WaitVisible(chromedp.CSS("#start")),
 		chromedp.SetValue(chromedp.CSS("#game"), gameName),
+		chromedp.SetValue(chromedp.CSS("#minutes"), minutes),
 	); err != nil {
 		t.Fatal(err)
 	}
@@ -310,12 +318,14 @@ func TestTablutAgainstAgent(t *testing.T) {
 	if v.Status != "over" {
 		t.Fatalf("the game is not over after 150 moves: %+v", v.History)
 	}
-	if err := chromedp.Do(ctx, chromedp.WaitVisible(chromedp.CSS("#status"))); err != nil {
+	// The end is told from the player's side.
+	if err := chromedp.Do(ctx, chromedp.WaitVisible(chromedp.CSS("#ending .headline"))); err != nil {
 		t.Fatal(err)
 	}
-	status, _ := chromedp.Run(ctx, chromedp.Text(chromedp.CSS("#status")))
-	if !strings.Contains(status, " won: ") && !strings.HasPrefix(status, "Draw: ") {
-		t.Fatalf("status %q", status)
+	status, _ := chromedp.Run(ctx, chromedp.Text(chromedp.CSS("#ending .headline")))
+	want := map[string]string{"defenders": "You won — ", "attackers": "You lost — ", "draw": "Draw — "}[v.Result]
+	if want == "" || !strings.HasPrefix(status, want) {
+		t.Fatalf("the ending says %q after %s", status, v.Result)
 	}
 	shot(t, ctx, "tablut-against-agent")
 	t.Logf("%s after %d actions: %s", v.Result, len(v.History), strings.Join(v.History, " "))

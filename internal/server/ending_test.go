@@ -91,6 +91,9 @@ func TestRematch(t *testing.T) {
 	if code := h.call("POST", "/api/games/"+c.ID+"/resign", secretRequest{Secret: c.Secrets[1]}, &v); code != 200 || v.Status != "over" {
 		t.Fatalf("resign: %d %s", code, v.Status)
 	}
+	if v.Clock == nil || v.Clock.Running != -1 {
+		t.Fatalf("a clock runs after the end: %+v", v.Clock)
+	}
 	if code := h.call("POST", "/api/games/"+c.ID+"/rematch", secretRequest{}, &e); code != 403 {
 		t.Fatalf("a spectator's rematch: %d", code)
 	}

@@ -7,6 +7,7 @@
 // turns). Every text from the server is set with textContent, never as HTML.
 
 import { Board } from "./board.js";
+import { sound } from "./sound.js";
 
 const app = document.getElementById("app");
 
@@ -104,7 +105,7 @@ async function home() {
     err,
     h("h2", {}, "Rulesets"), list,
     h("fieldset", {}, h("legend", {}, "Import a record"), record, h("br"), h("button", { id: "import", onclick: importIt }, "Import and replay")),
-    cat.reports ? h("p", {}, h("a", { href: "/reports/", id: "reports" }, "Self-play reports: balance and metrics of every ruleset")) : null,
+    cat.reports ? h("p", {}, h("a", { href: "/reports/", id: "reports" }, "Self-play reports: balance and metrics of every ruleset")) : "",
   );
   fill();
 }
@@ -171,11 +172,31 @@ class GameView {
     this.connect();
   }
 
+  // connect keeps the live view coming: on a lost connection it says so
+  // and tries again after 1, 2, 4… up to 30 seconds, then reloads the
+  // game, which may have moved on meanwhile.
   connect() {
     const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws/games/${this.id}`);
+    ws.onopen = async () => {
+      const again = this.failures > 0;
+      this.failures = 0;
+      this.showConnection("live", "Live");
+      if (again) { try { this.update(await api("GET", `/api/games/${this.id}`)); } catch { /* the socket's view follows */ } }
+    };
     ws.onmessage = (e) => this.update(JSON.parse(e.data));
-    ws.onclose = () => setTimeout(() => this.connect(), 1500);
+    ws.onclose = () => {
+      this.failures = (this.failures || 0) + 1;
+      const wait = Math.min(30, 2 ** (this.failures - 1));
+      const why = this.failures >= 3 ? " The server may be limiting connections from your address: close other games' tabs." : "";
+      this.showConnection("lost", `Connection lost: trying again in ${wait} s.${why}`);
+      setTimeout(() => this.connect(), wait * 1000);
+    };
     this.ws = ws;
+  }
+
+  showConnection(state, text) {
+    this.conn.dataset.state = state;
+    this.conn.textContent = text;
   }
 
   layout() {
@@ -184,7 +205,10 @@ class GameView {
     this.you = h("div", { class: "you", id: "you" });
     this.status = h("div", { class: "status", id: "status", "aria-live": "polite" });
     this.events = h("ul", { class: "events", id: "events", "aria-live": "polite" });
-    this.clock = h("div", { class: "clock", id: "clock" });
+    this.clock = h("div", { class: "clocks", id: "clock" });
+    this.conn = h("p", { class: "conn", id: "connection", role: "status" }, "Connecting…");
+    this.banner = h("div", { class: "banner", id: "viewing" });
+    this.ending = h("div", { class: "ending", id: "ending", "aria-live": "polite" });
     setInterval(() => this.tick(), 250);
     this.info = h("dl", { class: "facts", id: "info" });
     this.choices = h("div", { class: "choices", id: "choices" });
@@ -192,25 +216,37 @@ class GameView {
     this.controls = h("div", { id: "controls" });
     this.invite = h("div", { class: "invite", id: "invite" });
     app.replaceChildren(h("div", { class: "play" }, this.boardBox,
-      h("div", { class: "side" }, this.you, this.status, this.choices, this.err, this.events, this.clock, this.info, this.controls, this.invite,
+      h("div", { class: "side" }, this.conn, this.clock, this.you, this.banner, this.ending, this.status, this.choices, this.err, this.events, this.info, this.controls, this.invite,
         h("h3", {}, "Moves"), this.moves,
         h("div", { class: "steps" },
           h("button", { onclick: () => this.step(-Infinity), title: "to the start", "aria-label": "to the start", id: "first" }, "|◀"),
           h("button", { onclick: () => this.step(-1), "aria-label": "back", id: "back" }, "◀"),
           h("button", { onclick: () => this.step(1), "aria-label": "forward", id: "forward" }, "▶"),
           h("button", { onclick: () => this.step(Infinity), title: "to the present", "aria-label": "to the present", id: "last" }, "▶|"),
-          h("button", { onclick: () => { this.board.flipped = !this.board.flipped; this.draw(); }, id: "flip" }, "Flip board")),
+          h("button", { onclick: () => { this.board.flipped = !this.board.flipped; this.draw(); }, id: "flip" }, "Flip board"),
+          h("label", { class: "inline" }, h("input", { type: "checkbox", id: "sound", checked: sound.on, onchange: (e) => sound.set(e.target.checked) }), " Sound")),
         h("p", {}, h("a", { href: `/api/games/${this.id}/record`, id: "export" }, "Export the record"), " · ", h("a", { href: "/" }, "New game")))));
   }
 
-  // tick shows the clocks, counting down the running one.
+  // tick shows each side's clock, counting down the running one; under
+  // a tenth of the base time (at most 20 s) it turns red, and your own
+  // clock beeps once as it gets there.
   tick() {
     const v = this.view;
     const c = v && v.clock;
-    if (!c) { this.clock.textContent = ""; return; }
+    if (!c) { this.clock.replaceChildren(); return; }
     const fmt = (ms) => { const s = Math.max(0, Math.ceil(ms / 1000)); return Math.floor(s / 60) + ":" + String(s % 60).padStart(2, "0"); };
     const gone = Date.now() - this.received;
-    this.clock.textContent = v.traits.players.map((p, i) => `${p.title} ${fmt(c.left_ms[i] - (c.running === i && v.status === "playing" ? gone : 0))}${c.running === i ? " ◀" : ""}`).join("   ");
+    const low = Math.min(20000, c.base_ms / 10);
+    const order = this.board.flipped ? [0, 1] : [1, 0]; // the side at the top first
+    this.clock.replaceChildren(...order.map((i) => {
+      const left = c.left_ms[i] - (c.running === i && v.status === "playing" ? gone : 0);
+      const isLow = left < low && v.status === "playing";
+      if (isLow && c.running === i && this.secret(i) && !this.warned) { this.warned = true; sound.play("low"); }
+      return h("div", { class: "clock-side" + (c.running === i ? " running" : "") + (isLow ? " low" : ""), "data-seat": i },
+        h("span", { class: "who" }, v.traits.players[i].title), h("span", { class: "time" }, fmt(left)));
+    }));
+    if (c.running < 0 && v.status === "playing" && v.ply === 0) this.clock.append(h("p", { class: "muted" }, "The clocks start after the first move, once both players are here."));
   }
 
   update(v) {
@@ -220,10 +256,20 @@ class GameView {
     if (this.view && (v.ply < this.view.ply || (v.ply === this.view.ply && this.view.status === "over" && v.status !== "over"))) return;
     const moved = !this.view || v.ply !== this.view.ply;
     if (!this.view) this.board.flipped = this.mySeatIn(v) === 1 && v.traits.players.length === 2;
+    else if (moved) this.sounds(v);
     this.view = v;
     this.received = Date.now();
     if (moved) { this.selected = null; this.past = null; this.showPly = null; }
     this.draw();
+  }
+
+  // sounds plays the sound of what just happened: a capture or removal, a
+  // move, or that it is now your turn.
+  sounds(v) {
+    const b = v.board;
+    if ((b.captured && b.captured.length) || (b.removed && b.removed.length) || (b.converted && b.converted.length)) sound.play("capture");
+    else sound.play("move");
+    if (v.status === "playing" && v.to_act >= 0 && this.secret(v.to_act) && !(this.view && this.view.to_act === v.to_act)) setTimeout(() => sound.play("turn"), 150);
   }
 
   mySeatIn(v) {
@@ -262,6 +308,50 @@ class GameView {
       .map((a) => h("button", { "data-action": a.text, onclick: () => this.play(a.text) }, a.label)));
     this.drawMoves(live);
     this.drawControls(live);
+    this.drawBanner(live);
+    this.drawEnding(live);
+  }
+
+  // drawBanner says that a past position is shown, with a way back.
+  drawBanner(live) {
+    if (!this.past) { this.banner.replaceChildren(); return; }
+    this.banner.replaceChildren(h("span", {}, `Viewing move ${this.showPly} of ${live.ply}. `),
+      h("button", { id: "back-to-game", onclick: () => this.step(Infinity) }, "Back to the game"));
+  }
+
+  // drawEnding shows the end of the game from the player's side, and the
+  // rematch.
+  drawEnding(live) {
+    if (live.status !== "over") { this.ending.replaceChildren(); return; }
+    const names = live.traits.players.map((p) => p.name);
+    const winner = names.indexOf(live.result);
+    const mine = Object.keys(this.seats()).map((k) => parseInt(k, 10));
+    const reason = live.reason ? ` — ${live.reason}` : "";
+    let head;
+    if (live.result === "aborted") head = "Game aborted";
+    else if (winner < 0) head = "Draw" + reason;
+    else if (mine.length === 1) head = (mine[0] === winner ? "You won" : "You lost") + reason;
+    else head = `${this.title(winner)} won${reason}`;
+    const parts = [h("p", { class: "headline" }, head)];
+    if (mine.length) {
+      const label = live.rematch ? "Join the rematch" : "Rematch, sides swapped";
+      parts.push(h("button", { class: "primary", id: "rematch", onclick: () => this.rematch() }, label));
+    } else if (live.rematch) parts.push(h("a", { href: "/g/" + live.rematch }, "Watch the rematch"));
+    parts.push(h("a", { href: "/", class: "new-game" }, "New game"));
+    this.ending.replaceChildren(...parts);
+  }
+
+  // rematch takes this browser's seats in the game that follows.
+  async rematch() {
+    try {
+      let id = null;
+      for (const [, secret] of Object.entries(this.seats())) {
+        const res = await api("POST", `/api/games/${this.id}/rematch`, { secret });
+        hold(res.id, res.seat, res.secret);
+        id = res.id;
+      }
+      if (id) location.href = "/g/" + id;
+    } catch (e) { this.err.textContent = e.message; }
   }
 
   youText() {
@@ -273,8 +363,8 @@ class GameView {
 
   statusText() {
     const live = this.view;
-    if (this.past) return `Viewing move ${this.showPly} of ${live.ply}.`;
-    if (live.status === "over") return live.prompt.text;
+    if (this.past) return "";
+    if (live.status === "over") return ""; // the ending panel tells it
     if (live.thinking) return `${this.title(live.to_act)}: the computer is thinking…`;
     if (this.myTurn()) return `Your turn (${this.title(live.to_act)}): ${live.prompt.text}`;
     return `${this.title(live.to_act)} to play.`;
@@ -305,7 +395,10 @@ class GameView {
     const mine = Object.keys(this.seats()).length > 0;
     const c = [];
     if (mine && live.status === "playing") {
-      c.push(h("button", { id: "resign", onclick: () => this.post("resign", {}) }, "Resign"));
+      if (live.can_abort) c.push(h("button", { id: "abort", onclick: () => this.post("abort", {}) }, "Abort the game"));
+      else if (this.confirming) c.push(h("span", {}, "Resign this game? "), h("button", { id: "confirm-resign", onclick: () => { this.confirming = false; this.post("resign", {}); } }, "Yes, resign"),
+        h("button", { id: "keep-playing", onclick: () => { this.confirming = false; this.draw(); } }, "No, play on"));
+      else c.push(h("button", { id: "resign", onclick: () => { this.confirming = true; this.draw(); } }, "Resign"));
       const seat = this.mySeat();
       if (live.draw_offer === -1) c.push(h("button", { id: "offer-draw", onclick: () => this.post("draw", { what: "offer" }) }, "Offer a draw"));
       else if (live.draw_offer !== seat) c.push(h("span", {}, "Your opponent offers a draw. "), h("button", { id: "accept-draw", onclick: () => this.post("draw", { what: "accept" }) }, "Accept the draw"), h("button", { onclick: () => this.post("draw", { what: "decline" }) }, "Decline"));

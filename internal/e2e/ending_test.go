@@ -1,0 +1,248 @@
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// text reads the text of the first element matching sel.
+func text(t *testing.T, ctx context.Context, sel string) string {
+	t.Helper()
+	s, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS(sel)))
+	if err != nil {
+		t.Fatalf("%s: %v", sel, err)
+	}
+	return s
+}
+
+// poll waits until the JavaScript expression is true in the page; it
+// asks again after errors, as while the page navigates.
+func poll(t *testing.T, ctx context.Context, what, expr string) {
+	t.Helper()
+	deadline := time.Now().Add(15 * time.Second)
+	for {
+		c, cancel := context.WithTimeout(ctx, 2*time.Second)
+		ok, err := chromedp.Run(c, chromedp.Evaluate[bool](expr))
+		cancel()
+		if err == nil && ok {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: not so after 15 s (%v)", what, err)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// TestFriendClockResignAndRematch: a friend game's clock stands still
+// until the friend has come and the first move is made; resigning asks to
+// confirm; the end is told from each player's side; the rematch swaps the
+// sides for both.
+func TestFriendClockResignAndRematch(t *testing.T) {
+	a := startApp(t, "", "")
+	ctx, cancel := browser(t)
+	defer cancel()
+	id := newTimedGame(t, ctx, a, "tablut", "linnaeus", "friend", "easy", "attackers", "1")
+	friend, cancel2 := chromedp.NewContext(ctx, chromedp.WithNewBrowserContext())
+	defer cancel2()
+	if err := chromedp.Do(friend, chromedp.Navigate("about:blank")); err != nil {
+		t.Fatal(err)
+	}
+	poll(t, ctx, "the clocks", `document.querySelectorAll("#clock .clock-side").length === 2`)
+	before := text(t, ctx, "#clock")
+	if !strings.Contains(before, "1:00") || !strings.Contains(before, "start after the first move") {
+		t.Fatalf("clocks before the game: %q", before)
+	}
+	// The creator moves; the friend has not come: the clocks stand.
+	v := waitMyTurn(t, ctx, "attackers")
+	clickAction(t, ctx, v, "a4-a3")
+	time.Sleep(1500 * time.Millisecond)
+	if got := text(t, ctx, "#clock"); strings.Count(got, "1:00") != 2 || strings.Contains(got, "0:59") {
+		t.Fatalf("the clock ran without the friend: %q", got)
+	}
+	if n, _ := chromedp.Run(ctx, chromedp.Evaluate[int](`document.querySelectorAll("#clock .running").length`)); n != 0 {
+		t.Fatalf("%d clocks running before the friend came", n)
+	}
+	invite, err := chromedp.Run(ctx, chromedp.Value(chromedp.CSS("#invite-link")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fctx, fcancel := context.WithTimeout(friend, 15*time.Second)
+	defer fcancel()
+	if err := chromedp.Do(fctx, chromedp.Navigate(invite), chromedp.WaitVisible(chromedp.CSS("svg.board"))); err != nil {
+		body, _ := chromedp.Run(friend, chromedp.Evaluate[string](`document.body.innerText`))
+		t.Fatalf("the friend's page %s: %v\n%s", invite, err, body)
+	}
+	// Now the friend's clock runs, on both pages.
+	for _, c := range []context.Context{ctx, friend} {
+		poll(t, c, "the friend's clock runs", `(() => { const r = document.querySelector("#clock .running"); return !!r && r.dataset.seat === "1" && !r.textContent.includes("1:00"); })()`)
+	}
+	if you := text(t, friend, "#you"); !strings.Contains(you, "Defenders") {
+		t.Fatalf("the friend's page says %q", you)
+	}
+	// Before the friend's first move the game may still be aborted; after
+	// it, resigning asks first.
+	if err := chromedp.Do(friend, chromedp.WaitVisible(chromedp.CSS("#abort"))); err != nil {
+		t.Fatal(err)
+	}
+	v = waitMyTurn(t, friend, "defenders")
+	clickAction(t, friend, v, "e3-d3")
+	waitMyTurn(t, ctx, "attackers")
+	if err := chromedp.Do(friend, chromedp.Click(chromedp.CSS("#resign")), chromedp.WaitVisible(chromedp.CSS("#confirm-resign"))); err != nil {
+		t.Fatal(err)
+	}
+	if v := current(t, friend); v.Status != "playing" {
+		t.Fatalf("one click resigned: %s", v.Status)
+	}
+	if err := chromedp.Do(friend, chromedp.Click(chromedp.CSS("#confirm-resign"))); err != nil {
+		t.Fatal(err)
+	}
+	poll(t, ctx, "the winner's panel", `document.getElementById("ending").textContent.includes("You won")`)
+	poll(t, friend, "the loser's panel", `document.getElementById("ending").textContent.includes("You lost")`)
+	if got := text(t, ctx, "#ending"); !strings.Contains(got, "defenders resigned") {
+		t.Fatalf("the winner reads %q", got)
+	}
+	poll(t, ctx, "no clock running after the end", `document.querySelectorAll("#clock .running").length === 0`)
+	shot(t, ctx, "game-over-panel")
+	// The winner asks for the rematch and now defends; the friend joins it
+	// and now attacks.
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#rematch"))); err != nil {
+		t.Fatal(err)
+	}
+	poll(t, ctx, "the rematch page", fmt.Sprintf(`location.pathname !== "/g/%s" && !!document.querySelector("svg.board") && document.getElementById("you").textContent.includes("Defenders")`, id))
+	poll(t, friend, "the friend's rematch button", `document.getElementById("rematch") && document.getElementById("rematch").textContent.includes("Join the rematch")`)
+	if err := chromedp.Do(friend, chromedp.Click(chromedp.CSS("#rematch"))); err != nil {
+		t.Fatal(err)
+	}
+	poll(t, friend, "the friend in the rematch", `location.pathname !== "/g/`+id+`" && document.getElementById("you").textContent.includes("Attackers")`)
+	v = waitMyTurn(t, friend, "attackers")
+	clickAction(t, friend, v, "a4-a3")
+	waitMyTurn(t, ctx, "defenders")
+	shot(t, friend, "rematch")
+}
+
+// TestViewingBannerAndAbort: stepping back shows a banner with the way
+// back; a game not yet begun is aborted, not resigned.
+func TestViewingBannerAndAbort(t *testing.T) {
+	a := startApp(t, "", "")
+	ctx, cancel := browser(t)
+	defer cancel()
+	newGame(t, ctx, a, "tablut", "linnaeus", "ai", "easy", "attackers")
+	v := waitMyTurn(t, ctx, "attackers")
+	if err := chromedp.Do(ctx, chromedp.WaitVisible(chromedp.CSS("#abort"))); err != nil {
+		t.Fatal(err)
+	}
+	clickAction(t, ctx, v, "a4-a3")
+	waitMyTurn(t, ctx, "attackers")
+	poll(t, ctx, "resign replaces abort", `!!document.getElementById("resign") && !document.getElementById("abort")`)
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#back")), chromedp.WaitVisible(chromedp.CSS("#back-to-game"))); err != nil {
+		t.Fatal(err)
+	}
+	if got := text(t, ctx, "#viewing"); !strings.Contains(got, "Viewing move 1 of 2") {
+		t.Fatalf("banner %q", got)
+	}
+	shot(t, ctx, "viewing-banner")
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#back-to-game"))); err != nil {
+		t.Fatal(err)
+	}
+	poll(t, ctx, "back at the game", `document.getElementById("viewing").textContent === "" && document.getElementById("status").textContent.startsWith("Your turn")`)
+	// A new game, aborted before it began.
+	newGame(t, ctx, a, "tablut", "linnaeus", "ai", "easy", "attackers")
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#abort"))); err != nil {
+		t.Fatal(err)
+	}
+	poll(t, ctx, "the aborted panel", `document.getElementById("ending").textContent.includes("Game aborted")`)
+}
+
+// TestPhoneWidth: at 360×740 no page scrolls sideways.
+func TestPhoneWidth(t *testing.T) {
+	a := startApp(t, "", "")
+	ctx, cancel := browser(t)
+	defer cancel()
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(360, 740, chromedp.EmulateScale(2), chromedp.EmulateMobile)); err != nil {
+		t.Fatal(err)
+	}
+	id := newGame(t, ctx, a, "lanrick", "1893", "ai", "easy", "white")
+	pages := []struct{ name, path, ready string }{
+		{"home", "/", "#start"},
+		{"game", "/g/" + id, "svg.board"},
+		{"rules-lanrick", "/rules/lanrick", "h1"},
+		{"rules-tablut", "/rules/tablut", "h1"},
+	}
+	for _, p := range pages {
+		if err := chromedp.Do(ctx, chromedp.Navigate(a.url(p.path)), chromedp.WaitVisible(chromedp.CSS(p.ready))); err != nil {
+			t.Fatalf("%s: %v", p.name, err)
+		}
+		time.Sleep(200 * time.Millisecond)
+		w, err := chromedp.Run(ctx, chromedp.Evaluate[int](`document.documentElement.scrollWidth`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if w > 360 {
+			wide, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`[...document.querySelectorAll("body *")].filter(e => e.getBoundingClientRect().right > 361).slice(0, 5).map(e => e.tagName + "#" + e.id + "." + e.className).join(" ")`))
+			t.Errorf("%s is %d pixels wide at 360: %s", p.name, w, wide)
+		}
+		if p.name == "home" && strings.Contains(text(t, ctx, "#app"), "null") {
+			t.Error("the home page shows a stray null")
+		}
+		phoneShot(t, ctx, "phone-"+p.name)
+	}
+}
+
+// phoneShot saves a screenshot of the whole page.
+func phoneShot(t *testing.T, ctx context.Context, name string) {
+	t.Helper()
+	buf, err := chromedp.Run(ctx, chromedp.FullScreenshot(80))
+	if err != nil {
+		t.Logf("screenshot %s: %v", name, err)
+		return
+	}
+	save(t, name+".jpg", buf)
+}
+
+// TestContrast: every text on the home, game and rules pages meets WCAG AA
+// (4.5:1) against the background it is drawn on.
+func TestContrast(t *testing.T) {
+	a := startApp(t, "", "")
+	ctx, cancel := browser(t)
+	defer cancel()
+	id := newGame(t, ctx, a, "tablut", "linnaeus", "ai", "easy", "attackers")
+	v := waitMyTurn(t, ctx, "attackers")
+	clickAction(t, ctx, v, "a4-a3")
+	waitMyTurn(t, ctx, "attackers")
+	for _, path := range []string{"/", "/g/" + id, "/rules/tablut"} {
+		if err := chromedp.Do(ctx, chromedp.Navigate(a.url(path)), chromedp.WaitVisible(chromedp.CSS("#app > *"))); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(300 * time.Millisecond)
+		bad, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](contrastJS))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(bad) > 0 {
+			t.Errorf("%s: text below 4.5:1: %s", path, strings.Join(bad, "; "))
+		}
+	}
+}
+
+// contrastJS lists the elements whose own text has less than 4.5:1
+// contrast with the first opaque background behind them.
+const contrastJS = `(() => {
+  const rgb = (s) => (s.match(/[\d.]+/g) || []).map(Number);
+  const lum = ([r, g, b]) => { const f = (c) => { c /= 255; return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4; }; return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b); };
+  const bg = (e) => { for (; e; e = e.parentElement) { const c = rgb(getComputedStyle(e).backgroundColor); if (c.length === 3 || c[3] > 0.5) return c.slice(0, 3); } return [255, 255, 255]; };
+  const out = [];
+  for (const e of document.querySelectorAll("#app *, header *")) {
+    const own = [...e.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
+    if (!own || e.closest("svg") || !e.getClientRects().length) continue;
+    const a = lum(rgb(getComputedStyle(e).color)), b = lum(bg(e));
+    const ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+    if (ratio < 4.5) out.push(e.tagName + (e.id ? "#" + e.id : "") + " " + JSON.stringify(e.textContent.trim().slice(0, 30)) + " " + ratio.toFixed(2));
+  }
+  return out;
+})()`
