@@ -28,6 +28,9 @@ type Traits struct {
 	Height int `json:"height"`
 	// Chequered says the board's squares alternate light and dark.
 	Chequered bool `json:"chequered"`
+	// Bottom is the player who sits at rank 1, the bottom of the board
+	// as diagrams draw it; a page turns the board for the other.
+	Bottom Player `json:"bottom"`
 	// Pieces are the kinds of pieces on the board.
 	Pieces []PieceTraits `json:"pieces"`
 	// Regions are the kinds of regions a View may hold, with their

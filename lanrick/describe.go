@@ -15,6 +15,7 @@ var traits = game.Traits{
 	},
 	Chance: true,
 	Width:  Size, Height: Size, Chequered: true,
+	Bottom: White, // white's edge is rank 1 (the package comment)
 	Pieces: []game.PieceTraits{
 		{Kind: "man", Name: "a black man", Side: Black},
 		{Kind: "man", Name: "a white man", Side: White},

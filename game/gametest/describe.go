@@ -20,6 +20,9 @@ func checkTraits(t *testing.T, g game.Game) {
 			t.Fatalf("%s: player %d's traits %+v do not fit the name %q", g.Spec(), p, pt, g.PlayerName(game.Player(p)))
 		}
 	}
+	if tr.Bottom < 0 || int(tr.Bottom) >= g.NumPlayers() {
+		t.Fatalf("%s: the player at the bottom is %d, not a player", g.Spec(), tr.Bottom)
+	}
 	if tr.Width <= 0 || tr.Height <= 0 || tr.Width > 26 || len(tr.Pieces) == 0 {
 		t.Fatalf("%s: traits without a board or pieces: %+v", g.Spec(), tr)
 	}

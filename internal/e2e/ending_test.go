@@ -168,6 +168,11 @@ func TestPhoneWidth(t *testing.T) {
 		t.Fatal(err)
 	}
 	id := newGame(t, ctx, a, "lanrick", "1893", "ai", "easy", "white")
+	// White sits at rank 1 (Carroll's diagrams): the board is not turned.
+	below, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.querySelector('rect[data-sq="a1"]').getBoundingClientRect().y > document.querySelector('rect[data-sq="a8"]').getBoundingClientRect().y`))
+	if err != nil || !below {
+		t.Fatalf("playing white, rank 1 is not at the bottom (%v)", err)
+	}
 	pages := []struct{ name, path, ready string }{
 		{"home", "/", "#start"},
 		{"game", "/g/" + id, "svg.board"},
@@ -197,12 +202,12 @@ func TestPhoneWidth(t *testing.T) {
 // phoneShot saves a screenshot of the whole page.
 func phoneShot(t *testing.T, ctx context.Context, name string) {
 	t.Helper()
-	buf, err := chromedp.Run(ctx, chromedp.FullScreenshot(80))
+	buf, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
 	if err != nil {
 		t.Logf("screenshot %s: %v", name, err)
 		return
 	}
-	save(t, name+".jpg", buf)
+	save(t, name+".png", buf)
 }
 
 // TestContrast: every text on the home, game and rules pages meets WCAG AA

@@ -238,7 +238,8 @@ class GameView {
     const fmt = (ms) => { const s = Math.max(0, Math.ceil(ms / 1000)); return Math.floor(s / 60) + ":" + String(s % 60).padStart(2, "0"); };
     const gone = Date.now() - this.received;
     const low = Math.min(20000, c.base_ms / 10);
-    const order = this.board.flipped ? [0, 1] : [1, 0]; // the side at the top first
+    const top = this.board.flipped ? v.traits.bottom : 1 - v.traits.bottom;
+    const order = [top, 1 - top]; // the clock of the side at the top first
     this.clock.replaceChildren(...order.map((i) => {
       const left = c.left_ms[i] - (c.running === i && v.status === "playing" ? gone : 0);
       const isLow = left < low && v.status === "playing";
@@ -255,7 +256,7 @@ class GameView {
     // never go back to an older one.
     if (this.view && (v.ply < this.view.ply || (v.ply === this.view.ply && this.view.status === "over" && v.status !== "over"))) return;
     const moved = !this.view || v.ply !== this.view.ply;
-    if (!this.view) this.board.flipped = this.mySeatIn(v) === 1 && v.traits.players.length === 2;
+    if (!this.view) { const me = this.mySeatIn(v); this.board.flipped = me >= 0 && me !== v.traits.bottom; }
     else if (moved) this.sounds(v);
     this.view = v;
     this.received = Date.now();
