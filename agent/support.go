@@ -1,6 +1,9 @@
 package agent
 
 import (
+	"context"
+	"fmt"
+	"sort"
 	"sync"
 
 	"github.com/muster-games/muster/game"
@@ -26,6 +29,11 @@ type Support struct {
 	// Oracle, if set, plays perfectly where it can (endgame tables) and
 	// reports false elsewhere; agents with endgame=yes consult it.
 	Oracle func(s game.State) (search.Result, bool)
+	// Prepare, if set, does once the work that lets this game's agents
+	// play at full strength (Lanrick: build the endgame tables), keeping
+	// what it makes under dir ("" for the game's default folder) and
+	// reporting progress with logf. A server runs it in the background.
+	Prepare func(ctx context.Context, dir string, logf func(format string, args ...any)) error
 }
 
 var (
@@ -41,12 +49,35 @@ func Register(name string, s Support) {
 	supports[name] = s
 }
 
-// supportOf returns the support registered for g's game, or none.
-func supportOf(g game.Game) Support {
+// Prepare runs every registered game's Prepare, one after another, and
+// returns the first error.
+func Prepare(ctx context.Context, dir string, logf func(format string, args ...any)) error {
+	supportMu.RLock()
+	var names []string
+	for name, s := range supports {
+		if s.Prepare != nil {
+			names = append(names, name)
+		}
+	}
+	supportMu.RUnlock()
+	sort.Strings(names)
+	for _, name := range names {
+		if err := supportNamed(name).Prepare(ctx, dir, logf); err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+	}
+	return nil
+}
+
+// supportNamed returns the support registered for a game name, or none.
+func supportNamed(name string) Support {
 	supportMu.RLock()
 	defer supportMu.RUnlock()
-	return supports[g.Name()]
+	return supports[name]
 }
+
+// supportOf returns the support registered for g's game, or none.
+func supportOf(g game.Game) Support { return supportNamed(g.Name()) }
 
 // defaultLevels are the levels of a game whose support names none.
 var defaultLevels = map[string]string{

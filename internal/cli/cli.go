@@ -74,7 +74,8 @@ func RunIO(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			switch {
 			case err == nil:
 				return 0
-			case errors.Is(err, flag.ErrHelp):
+			case errors.As(err, new(helpRequest)):
+				printHelp(stdout, c, err.(helpRequest).flags)
 				return 0
 			case errors.Is(err, errUsage):
 				fmt.Fprintf(stderr, "muster %s: %v\nusage: %s\n", name, err, c.usage)
@@ -98,10 +99,10 @@ func commandNames() []string {
 }
 
 func runHelp(env *Env, args []string) error {
-	if len(args) > 0 {
+	if len(args) > 0 && args[0] != "-h" && args[0] != "--help" {
 		for _, c := range commands {
 			if c.name == args[0] {
-				fmt.Fprintf(env.Stdout, "usage: %s\n\n%s\n", c.usage, strings.TrimSpace(c.summary+"\n\n"+c.help))
+				printHelp(env.Stdout, c, c.flagText())
 				return nil
 			}
 		}
@@ -127,15 +128,45 @@ Run "muster help COMMAND" for the details of a command.
 	return nil
 }
 
+// helpRequest is a command's answer to -h or --help: its flags, described.
+type helpRequest struct{ flags string }
+
+func (helpRequest) Error() string { return "help requested" }
+
+// printHelp writes a command's usage, its text and its flags.
+func printHelp(w io.Writer, c command, flags string) {
+	fmt.Fprintf(w, "usage: %s\n\n%s\n", c.usage, strings.TrimSpace(c.summary+"\n\n"+c.help))
+	if flags != "" {
+		fmt.Fprintf(w, "\nflags:\n%s", flags)
+	}
+}
+
+// flagText asks the command for its flags, as --help would.
+func (c command) flagText() string {
+	if c.name == "help" {
+		return ""
+	}
+	quiet := &Env{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: io.Discard}
+	var hr helpRequest
+	if err := c.run(quiet, []string{"--help"}); errors.As(err, &hr) {
+		return hr.flags
+	}
+	return ""
+}
+
 // flags parses a command's flags, which may come before or after its one
 // positional argument (the game); it returns the positional arguments.
+// Asked for help, it returns a helpRequest with the flags described.
 func flags(fs *flag.FlagSet, args []string) ([]string, error) {
 	fs.SetOutput(io.Discard)
 	var pos []string
 	for {
 		if err := fs.Parse(args); err != nil {
 			if errors.Is(err, flag.ErrHelp) {
-				return nil, err
+				var b strings.Builder
+				fs.SetOutput(&b)
+				fs.PrintDefaults()
+				return nil, helpRequest{b.String()}
 			}
 			return nil, fmt.Errorf("%w: %v", errUsage, err)
 		}

@@ -7,6 +7,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -165,6 +166,23 @@ func TestRulesAndHelp(t *testing.T) {
 		sub, _, code := run(t, "help", c.name)
 		if code != 0 || !strings.Contains(sub, "usage: muster "+c.name) {
 			t.Errorf("help %s: exit %d, %q", c.name, code, sub)
+		}
+		// muster CMD --help says the same, with every flag the command
+		// defines (each flag in its usage line among them).
+		self, _, code := run(t, c.name, "--help")
+		if code != 0 || self != sub && c.name != "help" {
+			t.Errorf("%s --help: exit %d, and it differs from help %s:\n%s", c.name, code, c.name, self)
+		}
+		for _, f := range regexp.MustCompile(`--([a-z-]+)`).FindAllStringSubmatch(c.usage, -1) {
+			if f[1] != "help" && !strings.Contains(self, "  -"+f[1]+" ") && !strings.Contains(self, "  -"+f[1]+"\n") {
+				t.Errorf("%s --help does not describe --%s", c.name, f[1])
+			}
+		}
+	}
+	serve, _, _ := run(t, "serve", "--help")
+	for _, f := range []string{"addr", "db", "games-per-hour", "conns-per-client", "reports", "data", "prepare"} {
+		if !strings.Contains(serve, "  -"+f) {
+			t.Errorf("serve --help lacks --%s", f)
 		}
 	}
 }

@@ -28,14 +28,17 @@ engine .ini at a script that runs "muster engine otep".`
 const clockAgent = "alphabeta(depth=64)"
 
 func runEngine(env *Env, args []string) error {
-	if len(args) == 0 || args[0] != "otep" {
+	switch {
+	case len(args) > 0 && args[0] == "otep":
+		args = args[1:]
+	case len(args) == 0 || args[0] != "-h" && args[0] != "--help":
 		return fmt.Errorf("%w: the engine protocol is otep", errUsage)
 	}
 	fs := flag.NewFlagSet("engine", flag.ContinueOnError)
 	spec := fs.String("agent", clockAgent, "agent spec; each move stops at the time the clock allows")
 	seed := fs.Uint64("seed", 1, "seed of the agent's random choices")
 	moveTime := fs.Duration("movetime", 5*time.Second, "time per move when untimed")
-	pos, err := flags(fs, args[1:])
+	pos, err := flags(fs, args)
 	if err != nil {
 		return err
 	}

@@ -38,7 +38,7 @@ func runPlay(env *Env, args []string) error {
 	var tafl [2]string
 	fs.StringVar(&tafl[0], "attackers", "", "Tablut: the agent playing the attackers (empty: a person)")
 	fs.StringVar(&tafl[1], "defenders", "", "Tablut: the agent playing the defenders (empty: a person)")
-	seed := fs.Uint64("seed", uint64(time.Now().UnixNano()), "random seed (agents, dice)")
+	seed := fs.Uint64("seed", 0, "random seed of the agents and the dice (0: a new one each game)")
 	pos, err := flags(fs, args)
 	if err != nil {
 		return err
@@ -60,6 +60,9 @@ func runPlay(env *Env, args []string) error {
 		return fmt.Errorf("%w: %s's sides are --black and --white", errUsage, g.Name())
 	}
 	var agents [2]agent.Agent
+	if *seed == 0 {
+		*seed = uint64(time.Now().UnixNano())
+	}
 	for p, spec := range specs {
 		if spec == "" {
 			continue

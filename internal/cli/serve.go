@@ -12,6 +12,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/muster-games/muster/agent"
 	"github.com/muster-games/muster/internal/server"
 	"github.com/muster-games/muster/internal/store"
 )
@@ -19,7 +20,12 @@ import (
 const serveHelp = `Runs the web app on localhost: play Lanrick and Tablut in the browser against
 the computer or a friend, with the games stored in an SQLite database (--db,
 default muster.db, WAL mode) so that a restart loses no game. It prints the
-address to open. Stop it with Ctrl-C.`
+address to open. Stop it with Ctrl-C.
+
+In the background it prepares what the computer players need to play at
+full strength, while games go on: Lanrick's endgame tables (24 files, 28 MB,
+about 10 minutes on one core, once), kept under --data; their progress goes
+to the log. --prepare=false skips it.`
 
 func runServe(env *Env, args []string) error {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
@@ -28,6 +34,8 @@ func runServe(env *Env, args []string) error {
 	perHour := fs.Int("games-per-hour", server.DefaultConfig.GamesPerHour, "new games one address may create an hour")
 	conns := fs.Int("conns-per-client", server.DefaultConfig.ConnsPerClient, "WebSocket connections one address may hold")
 	reports := fs.String("reports", "", "a folder of reports (muster report --html) to show under /reports/")
+	data := fs.String("data", "", "folder for what the computer players build once, such as Lanrick's endgame tables (default: muster in the user's cache folder)")
+	prepare := fs.Bool("prepare", true, "build what the computer players need (Lanrick's endgame tables) in the background")
 	pos, err := flags(fs, args)
 	if err != nil {
 		return err
@@ -50,6 +58,14 @@ func runServe(env *Env, args []string) error {
 	defer stop()
 	if err := srv.Resume(ctx); err != nil {
 		return err
+	}
+	if *prepare {
+		go func() {
+			logf := func(f string, args ...any) { fmt.Fprintf(env.Stderr, "muster: "+f+"\n", args...) }
+			if err := agent.Prepare(ctx, *data, logf); err != nil && ctx.Err() == nil {
+				logf("preparing the computer players: %v", err)
+			}
+		}()
 	}
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {

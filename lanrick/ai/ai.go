@@ -5,6 +5,9 @@
 package ai
 
 import (
+	"context"
+	"os"
+	"path/filepath"
 	"sync"
 	"time"
 
@@ -25,7 +28,8 @@ func init() {
 			"hard":   "mcts(iterations=10000,endgame=yes)",
 			"max":    "mcts(iterations=60000,threads=0,endgame=yes)",
 		},
-		Oracle: oracle,
+		Oracle:  oracle,
+		Prepare: prepare,
 	})
 }
 
@@ -39,6 +43,45 @@ var (
 	tablesMu sync.Mutex
 	shared   *endgame.Tables
 )
+
+// prepareClasses are the tables prepare makes: every one (a test makes
+// fewer).
+var prepareClasses = endgame.Classes
+
+// prepare builds, one after another on one core, every endgame table not
+// yet on disk, into dir/lanrick-endgame (or EndgameDir when dir is ""),
+// and points the agents there. Each table is used as soon as it is made.
+func prepare(ctx context.Context, dir string, logf func(string, ...any)) error {
+	tablesMu.Lock()
+	if dir != "" {
+		EndgameDir = filepath.Join(dir, "lanrick-endgame")
+	}
+	ts := &endgame.Tables{Dir: EndgameDir}
+	tablesMu.Unlock()
+	classes := prepareClasses()
+	built := 0
+	for i, c := range classes {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if _, err := os.Stat(filepath.Join(ts.Dir, endgame.FileName(c))); err == nil {
+			continue
+		}
+		start := time.Now()
+		if _, _, err := ts.Table(c); err != nil {
+			return err
+		}
+		built++
+		logf("lanrick: endgame table %d of %d built in %.0f s into %s", i+1, len(classes), time.Since(start).Seconds(), ts.Dir)
+		tablesMu.Lock()
+		shared = nil // the agents look again, and find it
+		tablesMu.Unlock()
+	}
+	if built == 0 {
+		logf("lanrick: the %d endgame tables are in %s", len(classes), ts.Dir)
+	}
+	return nil
+}
 
 // tables returns the tables in EndgameDir, shared by every agent (each
 // table is loaded once, 7.6 MB in memory).

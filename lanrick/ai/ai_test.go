@@ -2,6 +2,9 @@ package ai
 
 import (
 	"context"
+	"fmt"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/muster-games/muster/agent"
@@ -28,16 +31,28 @@ func TestEndgameTables(t *testing.T) {
 	if err != nil || !s.IsLegal(res.Action) {
 		t.Fatalf("without tables: %v %v", res, err)
 	}
-	// Build the line's table into a new folder and play again.
-	ts := &endgame.Tables{Dir: t.TempDir()}
-	if _, _, err := ts.Table(s.RendezvousSquares()); err != nil {
+	// Prepare (as muster serve does in the background) builds the line's
+	// table into a new folder, logs it, and points the agents there.
+	line := endgame.ClassOf(s.RendezvousSquares())
+	prepareClasses = func() []lanrick.Bitboard { return []lanrick.Bitboard{line} }
+	defer func() { prepareClasses = endgame.Classes }()
+	dir := t.TempDir()
+	var logged []string
+	logf := func(f string, args ...any) { logged = append(logged, fmt.Sprintf(f, args...)) }
+	if err := agent.Prepare(context.Background(), dir, logf); err != nil {
 		t.Fatal(err)
 	}
+	if EndgameDir != filepath.Join(dir, "lanrick-endgame") || len(logged) != 1 || !strings.Contains(logged[0], "table 1 of 1 built") {
+		t.Fatalf("prepare: dir %s, log %q", EndgameDir, logged)
+	}
+	if err := agent.Prepare(context.Background(), dir, logf); err != nil || !strings.Contains(logged[1], "tables are in") {
+		t.Fatalf("prepare again: %v, log %q", err, logged)
+	}
+	ts := &endgame.Tables{Dir: EndgameDir, NoBuild: true}
 	best, v, err := ts.Act(s)
 	if err != nil {
 		t.Fatal(err)
 	}
-	EndgameDir = ts.Dir
 	res, err = a.Act(context.Background(), s)
 	if err != nil || res.Action != best || res.Proven != v.Outcome || v != (endgame.Value{Outcome: 1, Turns: 3}) {
 		t.Fatalf("with tables: %s, proven %d; the tables: %s, %v (err %v)", s.ActionString(res.Action), res.Proven, s.ActionString(best), v, err)

@@ -124,6 +124,12 @@ func transform(t int, b lanrick.Bitboard) lanrick.Bitboard {
 // canonical returns the representative of a line's class under the
 // board's symmetries (the smallest image) and a symmetry taking the line
 // to it.
+// ClassOf is the line whose table holds line (one of Classes).
+func ClassOf(line lanrick.Bitboard) lanrick.Bitboard {
+	c, _ := canonical(line)
+	return c
+}
+
 func canonical(line lanrick.Bitboard) (lanrick.Bitboard, int) {
 	best, bt := line, 0
 	for t := 1; t < 8; t++ {
