@@ -1,6 +1,8 @@
 package server
 
 import (
+	"io"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -130,4 +132,62 @@ func TestRematch(t *testing.T) {
 	if nv.Seats[1].Kind != "ai" || nv.Seats[1].Agent != "easy" || !nv.Seats[0].Claimed {
 		t.Fatalf("the rematch's seats: %+v", nv.Seats)
 	}
+}
+
+// TestStartPosition: a game may begin from a position (a lesson, a
+// study); it survives a restart, its record starts there, the record
+// imports again, and a rematch begins there too; a bad position is refused.
+func TestStartPosition(t *testing.T) {
+	db := t.TempDir() + "/muster.db"
+	h := newHarness(t, db, testConfig())
+	pos := "board=8/8/8/3wwww1/3bwbb1/3bb3/8/8 to=white phase=move rdv=1 size=9 mark=e4 setter=black budget=5 opening=no opened=bw"
+	var c createResponse
+	if code := h.call("POST", "/api/games", createRequest{Game: "lanrick", Ruleset: "1893", Opponent: "local", Side: "white", Position: pos}, &c); code != 201 {
+		t.Fatalf("create from a position: %d", code)
+	}
+	var v view
+	for _, m := range []string{"e4-f3", "f5-e4", "g5-f5"} {
+		if code := h.call("POST", "/api/games/"+c.ID+"/act", actRequest{Secret: c.Secrets[1], Action: m, Ply: at(v.Ply)}, &v); code != 200 {
+			t.Fatalf("%s: %d", m, code)
+		}
+	}
+	won := false
+	for _, e := range v.Events {
+		won = won || e.Kind == "rendezvous-won"
+	}
+	if !won || len(v.Turns) != 1 || v.Turns[0].First != 0 {
+		t.Fatalf("Carroll's first example did not win the rendezvous: events %+v, turns %+v", v.Events, v.Turns)
+	}
+	h.close()
+	h = newHarness(t, db, testConfig())
+	var back view
+	h.call("GET", "/api/games/"+c.ID+"?ply=1", nil, &back)
+	if back.Ply != 1 || !strings.Contains(back.Position, "to=white") {
+		t.Fatalf("after a restart, ply 1: %+v", back.Position)
+	}
+	status, body := h.raw("GET", "/api/games/"+c.ID+"/record")
+	if status != 200 || !strings.Contains(body, "board=8/8/8/3wwww1") {
+		t.Fatalf("the record does not start from the position: %d\n%s", status, body)
+	}
+	var imp createResponse
+	if code := h.call("POST", "/api/import", importRequest{createRequest: createRequest{Game: "lanrick", Opponent: "local"}, Record: body}, &imp); code != 201 {
+		t.Fatalf("importing a record from a position: %d", code)
+	}
+	var e map[string]string
+	if code := h.call("POST", "/api/games", createRequest{Game: "lanrick", Ruleset: "1893", Opponent: "local", Position: "board=9/8 to=white"}, &e); code != 400 {
+		t.Fatalf("a bad position: %d %v", code, e)
+	}
+}
+
+// raw sends a GET and returns the status and body as text.
+func (h *harness) raw(method, path string) (int, string) {
+	h.t.Helper()
+	req, _ := http.NewRequest(method, h.http.URL+path, nil)
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, _ := io.ReadAll(res.Body)
+	return res.StatusCode, string(b)
 }

@@ -45,6 +45,9 @@ type createRequest struct {
 	// Minutes and Increment (seconds) set a clock; 0 minutes: none.
 	Minutes   float64 `json:"minutes,omitempty"`
 	Increment float64 `json:"increment,omitempty"`
+	// Position, if set, is the position to start from, in the game's
+	// position text (a lesson, a study, "play the computer from here").
+	Position string `json:"position,omitempty"`
 }
 
 type createResponse struct {
@@ -68,7 +71,7 @@ func (s *Server) create(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, withCode(http.StatusBadRequest, err))
 		return
 	}
-	resp, err := s.newGame(r, g, req, nil)
+	resp, err := s.newGame(r, g, req, req.Position, nil)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
@@ -85,14 +88,14 @@ func specOf(name, ruleset string) string {
 
 // newGame makes a game from a request, with actions already played (an
 // import), stores it and starts its room.
-func (s *Server) newGame(r *http.Request, g game.Game, req createRequest, actions []string) (createResponse, error) {
+func (s *Server) newGame(r *http.Request, g game.Game, req createRequest, start string, actions []string) (createResponse, error) {
 	owner := client(r)
 	if n, err := s.store.CountSince(r.Context(), owner, time.Now().Add(-time.Hour)); err != nil {
 		return createResponse{}, err
 	} else if n >= s.cfg.GamesPerHour {
 		return createResponse{}, withCode(http.StatusTooManyRequests, fmt.Errorf("at most %d new games an hour from one address", s.cfg.GamesPerHour))
 	}
-	rec := &store.Game{ID: newID(), Spec: g.Spec(), Owner: owner, Actions: actions, DrawOffer: -1}
+	rec := &store.Game{ID: newID(), Spec: g.Spec(), Owner: owner, Actions: actions, DrawOffer: -1, Start: start}
 	resp, err := seatsFor(g, req, rec)
 	if err != nil {
 		return createResponse{}, withCode(http.StatusBadRequest, err)
@@ -100,7 +103,10 @@ func (s *Server) newGame(r *http.Request, g game.Game, req createRequest, action
 	if rec.Clock, err = clockFor(req); err != nil {
 		return createResponse{}, withCode(http.StatusBadRequest, err)
 	}
-	st := g.NewState()
+	st, err := initial(g, rec)
+	if err != nil {
+		return createResponse{}, withCode(http.StatusBadRequest, err)
+	}
 	if err := game.ApplyNotation(st, actions); err != nil {
 		return createResponse{}, withCode(http.StatusBadRequest, err)
 	}
@@ -198,7 +204,7 @@ func (s *Server) importRecord(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, withCode(http.StatusBadRequest, err))
 		return
 	}
-	resp, err := s.newGame(r, g, req.createRequest, rec.Actions)
+	resp, err := s.newGame(r, g, req.createRequest, rec.Start, rec.Actions)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
@@ -223,9 +229,6 @@ func readRecord(name, text string) (game.Game, *game.Record, error) {
 	rec, err := rc.ReadRecord(strings.NewReader(text))
 	if err != nil {
 		return nil, nil, err
-	}
-	if rec.Start != "" {
-		return nil, nil, errors.New("records from a set-up position cannot be imported")
 	}
 	st, err := game.Replay(rec)
 	if err != nil {

@@ -44,7 +44,10 @@ func newRoom(srv *Server, rec *store.Game) (*room, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := g.NewState()
+	s, err := initial(g, rec)
+	if err != nil {
+		return nil, fmt.Errorf("game %s: start: %w", rec.ID, err)
+	}
 	if err := game.ApplyNotation(s, rec.Actions); err != nil {
 		return nil, fmt.Errorf("game %s: stored actions: %w", rec.ID, err)
 	}
@@ -63,6 +66,14 @@ func newRoom(srv *Server, rec *store.Game) (*room, error) {
 		}
 	}
 	return r, nil
+}
+
+// initial is the position a stored game began from.
+func initial(g game.Game, rec *store.Game) (game.State, error) {
+	if rec.Start == "" {
+		return g.NewState(), nil
+	}
+	return g.ParseState(rec.Start)
 }
 
 // start sets the agents and the clock going where it is their turn.
@@ -388,5 +399,5 @@ func (r *room) writeRecord(w io.Writer) error {
 	if r.rec.Status == store.StatusOver {
 		tags = append(tags, game.KV{Key: "result", Value: r.rec.Result}, game.KV{Key: "termination", Value: r.rec.Reason})
 	}
-	return rc.WriteRecord(w, game.NewRecord("", r.s, tags...))
+	return rc.WriteRecord(w, game.NewRecord(r.rec.Start, r.s, tags...))
 }

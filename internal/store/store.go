@@ -68,6 +68,9 @@ type Game struct {
 	// Rematch is the id of the game that follows this one with the sides
 	// swapped, once a player has asked for it.
 	Rematch string
+	// Start is the position the game began from, in the game's position
+	// text; empty for the game's own start.
+	Start string
 }
 
 // Clock is a time control: each player's time left, with an increment
@@ -119,6 +122,7 @@ var migrations = []string{
 	`ALTER TABLE games ADD COLUMN draw_offer INTEGER NOT NULL DEFAULT -1`,
 	`ALTER TABLE games ADD COLUMN clock TEXT NOT NULL DEFAULT ''`,
 	`ALTER TABLE games ADD COLUMN rematch TEXT NOT NULL DEFAULT ''`,
+	`ALTER TABLE games ADD COLUMN start TEXT NOT NULL DEFAULT ''`,
 }
 
 // Open opens (or creates) the database at path and brings its schema up
@@ -182,9 +186,9 @@ func (s *Store) Create(ctx context.Context, g *Game) error {
 	if g.Status == "" {
 		g.Status = StatusPlaying
 	}
-	_, err := s.db.ExecContext(ctx, `INSERT INTO games (id, spec, created, updated, actions, seats, status, result, reason, owner, ply, draw_offer, clock, rematch)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		g.ID, g.Spec, now.UnixMilli(), now.UnixMilli(), string(actions), string(seats), g.Status, g.Result, g.Reason, g.Owner, len(g.Actions), g.DrawOffer, clockText(g.Clock), g.Rematch)
+	_, err := s.db.ExecContext(ctx, `INSERT INTO games (id, spec, created, updated, actions, seats, status, result, reason, owner, ply, draw_offer, clock, rematch, start)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		g.ID, g.Spec, now.UnixMilli(), now.UnixMilli(), string(actions), string(seats), g.Status, g.Result, g.Reason, g.Owner, len(g.Actions), g.DrawOffer, clockText(g.Clock), g.Rematch, g.Start)
 	if err != nil {
 		return fmt.Errorf("store: create %s: %w", g.ID, err)
 	}
@@ -208,7 +212,7 @@ func nonNil(a []string) []string {
 
 // Get reads a game.
 func (s *Store) Get(ctx context.Context, id string) (*Game, error) {
-	row := s.db.QueryRowContext(ctx, `SELECT id, spec, created, updated, actions, seats, status, result, reason, owner, draw_offer, clock, rematch FROM games WHERE id = ?`, id)
+	row := s.db.QueryRowContext(ctx, `SELECT id, spec, created, updated, actions, seats, status, result, reason, owner, draw_offer, clock, rematch, start FROM games WHERE id = ?`, id)
 	return scan(row)
 }
 
@@ -218,7 +222,7 @@ func scan(row scanner) (*Game, error) {
 	var g Game
 	var created, updated int64
 	var actions, seats, clock string
-	err := row.Scan(&g.ID, &g.Spec, &created, &updated, &actions, &seats, &g.Status, &g.Result, &g.Reason, &g.Owner, &g.DrawOffer, &clock, &g.Rematch)
+	err := row.Scan(&g.ID, &g.Spec, &created, &updated, &actions, &seats, &g.Status, &g.Result, &g.Reason, &g.Owner, &g.DrawOffer, &clock, &g.Rematch, &g.Start)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, ErrNotFound
 	}
@@ -290,7 +294,7 @@ func (s *Store) Playing(ctx context.Context) ([]string, error) {
 
 // Recent lists the latest games, newest first.
 func (s *Store) Recent(ctx context.Context, n int) ([]*Game, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT id, spec, created, updated, actions, seats, status, result, reason, owner, draw_offer, clock, rematch FROM games ORDER BY updated DESC LIMIT ?`, n)
+	rows, err := s.db.QueryContext(ctx, `SELECT id, spec, created, updated, actions, seats, status, result, reason, owner, draw_offer, clock, rematch, start FROM games ORDER BY updated DESC LIMIT ?`, n)
 	if err != nil {
 		return nil, err
 	}
