@@ -147,6 +147,8 @@ type Info struct {
 	// Docs are the documents about the game (files of the repository's
 	// docs folder), most useful first.
 	Docs []DocLink
+	// Lessons are the steps of the game's walkthrough, in order.
+	Lessons []Lesson
 }
 
 // DocLink names a document of the repository's docs folder, with an

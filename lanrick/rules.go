@@ -132,7 +132,8 @@ var Info = game.Info{
 		"In 1893 the rendezvous shrinks as men are lost: odd sizes are 'close' (the mark and squares round it), even sizes 'open' (border squares a queen on the mark would check, where men may slide along the border). The non-setter may demand an interchange of men. Whoever gets all his men in first converts or removes an outlying enemy man; a side left with one man loses.",
 		"The earlier versions use a 3×3 rendezvous: thrown with dice (1879), chosen by the other player (1880), or set by the beginner (1881), with removals and moves back to the border after each win.",
 	},
-	Docs: []game.DocLink{{Title: "the Lanrick rulings and notation", File: "lanrick.md"}, {Title: "Carroll's correspondents answered", File: "carroll.md"}, {Title: "self-play findings", File: "findings.md"}},
+	Docs:    []game.DocLink{{Title: "the Lanrick rulings and notation", File: "lanrick.md"}, {Title: "Carroll's correspondents answered", File: "carroll.md"}, {Title: "self-play findings", File: "findings.md"}},
+	Lessons: lessons,
 	Rulesets: withNotes([]game.RulesetInfo{
 		{ID: "1879-01",
 			Description: "the first printed sheet: the men set alternately on the border, two dice fix a 3×3 rendezvous in the inner 6×6, queen moves, 6 squares a turn, then the men a player had in the last rendezvous and one more; the loser removes one of his own",

@@ -1,0 +1,66 @@
+package game
+
+// A Lesson is one step of a game's walkthrough: a real position, what to
+// learn and do there in words, and a goal the rules check.
+type Lesson struct {
+	Title    string `json:"title"`
+	Ruleset  string `json:"ruleset"`
+	Text     string `json:"text"`
+	Position string `json:"position"` // in the game's position text
+	// Goal is met by an action of the learner's whose events include one
+	// of this kind ("rendezvous-won", "capture"), or, for GoalTurn, when
+	// his turn ends, or, for GoalAct, by any action of his.
+	Goal string `json:"goal"`
+	Done string `json:"done"` // said when the goal is met
+	Hint string `json:"hint"`
+	// Solution is one way to the goal, in the game's notation; the game's
+	// tests play it.
+	Solution []string `json:"solution"`
+}
+
+// Goals other than an event's kind.
+const (
+	GoalTurn = "turn" // the learner's turn ends
+	GoalAct  = "act"  // the learner acts at all
+)
+
+// Met reports whether the learner's goal is met in s, just after one of
+// his actions.
+func (l Lesson) Met(learner Player, s State) bool {
+	switch l.Goal {
+	case GoalAct:
+		return true
+	case GoalTurn:
+		return s.IsTerminal() || s.ToAct() != learner
+	}
+	for _, e := range s.Events() {
+		if e.Kind == l.Goal {
+			return true
+		}
+	}
+	return false
+}
+
+// Play plays a lesson's solution from its position under g and reports
+// whether the goal was met by its last action, and not before.
+func (l Lesson) Play(g Game) (bool, error) {
+	s, err := g.ParseState(l.Position)
+	if err != nil {
+		return false, err
+	}
+	learner := s.ToAct()
+	for i, text := range l.Solution {
+		if s.IsTerminal() || s.ToAct() != learner {
+			return false, nil
+		}
+		a, err := s.ParseAction(text)
+		if err != nil {
+			return false, err
+		}
+		s.Apply(a)
+		if l.Met(learner, s) != (i == len(l.Solution)-1) {
+			return false, nil
+		}
+	}
+	return len(l.Solution) > 0, nil
+}
