@@ -27,7 +27,8 @@ var lessons = []game.Lesson{
 		Ruleset: "1893",
 		Text: "From Carroll's Hints. Four of your men are in the rendezvous around e4 and one, on g5, is outside; " +
 			"the only empty rendezvous square is f3. Carroll: \"moving A into the vacant square, D into A's place, and " +
-			"E into D's\". A man may use a square another left earlier in the same turn. Get all five men in.",
+			"E into D's\" (A is your man on e4, D on f5, E on g5). A man may use a square another left earlier in the " +
+			"same turn. Get all five men in.",
 		Position: "board=8/8/8/3wwww1/3bwbb1/3bb3/8/8 to=white phase=move rdv=1 size=9 mark=e4 setter=black budget=5 opening=no opened=bw",
 		Goal:     "rendezvous-won",
 		Done:     "All your men are in and the rendezvous is full: black's man outside, on g4, is removed (Rule 8).",
@@ -39,7 +40,7 @@ var lessons = []game.Lesson{
 		Ruleset: "1893",
 		Text: "Carroll's second example: again one man (g5) is outside and the empty square is f3, but now it " +
 			"takes all five of your squares: \"A into the vacant square, B into A's place, C into B's, D into C's, " +
-			"and E into D's\". Each man moves once, one square.",
+			"and E into D's\" (A is your man on e3, B on d4, C on e5, D on f5, E on g5). Each man moves once, one square.",
 		Position: "board=8/8/8/3bwww1/3wbbb1/3bw3/8/8 to=white phase=move rdv=1 size=9 mark=e4 setter=black budget=5 opening=no opened=bw",
 		Goal:     "rendezvous-won",
 		Done:     "Five squares, five men, and the rendezvous is yours.",

@@ -178,6 +178,7 @@ func TestPhoneWidth(t *testing.T) {
 		{"game", "/g/" + id, "svg.board"},
 		{"rules-lanrick", "/rules/lanrick", "h1"},
 		{"rules-tablut", "/rules/tablut", "h1"},
+		{"learn-lanrick", "/learn/lanrick/2", "#lesson"},
 	}
 	for _, p := range pages {
 		if err := chromedp.Do(ctx, chromedp.Navigate(a.url(p.path)), chromedp.WaitVisible(chromedp.CSS(p.ready))); err != nil {
@@ -220,7 +221,7 @@ func TestContrast(t *testing.T) {
 	v := waitMyTurn(t, ctx, "attackers")
 	clickAction(t, ctx, v, "a4-a3")
 	waitMyTurn(t, ctx, "attackers")
-	for _, path := range []string{"/", "/g/" + id, "/rules/tablut"} {
+	for _, path := range []string{"/", "/g/" + id, "/rules/tablut", "/learn/lanrick/1"} {
 		if err := chromedp.Do(ctx, chromedp.Navigate(a.url(path)), chromedp.WaitVisible(chromedp.CSS("#app > *"))); err != nil {
 			t.Fatal(err)
 		}

@@ -144,7 +144,7 @@ func (v pageView) men(side string) int {
 // current reads the game the page shows, through the page's own origin.
 func current(t *testing.T, ctx context.Context) pageView {
 	t.Helper()
-	raw, err := chromedp.Run(ctx, chromedp.Evaluate[string](`fetch("/api/games/" + location.pathname.slice(3)).then(r => r.text())`, chromedp.EvalAwaitPromise))
+	raw, err := chromedp.Run(ctx, chromedp.Evaluate[string](`fetch("/api/games/" + (document.body.dataset.game || location.pathname.slice(3))).then(r => r.text())`, chromedp.EvalAwaitPromise))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -95,6 +95,8 @@ async function home() {
   };
   app.replaceChildren(
     h("h1", {}, "Play " + cat.games.map((g) => g.Name[0].toUpperCase() + g.Name.slice(1)).join(" or ")),
+    h("p", { class: "learn-links" }, ...cat.games.filter((g) => g.Lessons && g.Lessons.length).map((g) =>
+      h("a", { class: "button", href: `/learn/${g.Name}`, id: `learn-${g.Name}` }, `New to ${cap(g.Name)}? Learn it in ${g.Lessons.length} steps`))),
     h("fieldset", {}, h("legend", {}, "New game"),
       h("label", {}, "Game ", gameSel, " ", rulesLink),
       h("label", {}, "Ruleset ", rulesetSel),
@@ -132,8 +134,10 @@ async function rules(name) {
 // ---- game ----
 
 class GameView {
-  constructor(id) {
+  // lesson, for a step of a walkthrough: {lesson, step, count, game}.
+  constructor(id, lesson) {
     this.id = id;
+    this.lesson = lesson || null;
     this.view = null;
     this.selected = null;
     this.showPly = null; // null: the latest
@@ -167,6 +171,7 @@ class GameView {
       } catch (e) { this.err.textContent = e.message; }
       history.replaceState(null, "", "/g/" + this.id);
     }
+    document.body.dataset.game = this.id;
     this.layout();
     this.update(await api("GET", `/api/games/${this.id}`));
     this.connect();
@@ -209,6 +214,7 @@ class GameView {
     this.conn = h("p", { class: "conn", id: "connection", role: "status" }, "Connecting…");
     this.banner = h("div", { class: "banner", id: "viewing" });
     this.ending = h("div", { class: "ending", id: "ending", "aria-live": "polite" });
+    this.lessonBox = this.lesson ? this.lessonPanel() : "";
     setInterval(() => this.tick(), 250);
     this.info = h("dl", { class: "facts", id: "info" });
     this.choices = h("div", { class: "choices", id: "choices" });
@@ -216,7 +222,7 @@ class GameView {
     this.controls = h("div", { id: "controls" });
     this.invite = h("div", { class: "invite", id: "invite" });
     app.replaceChildren(h("div", { class: "play" }, this.boardBox,
-      h("div", { class: "side" }, this.conn, this.clock, this.you, this.banner, this.ending, this.status, this.choices, this.err, this.events, this.info, this.controls, this.invite,
+      h("div", { class: "side" }, this.lessonBox, this.conn, this.clock, this.you, this.banner, this.ending, this.status, this.choices, this.err, this.events, this.info, this.controls, this.invite,
         h("h3", {}, "Moves"), this.moves,
         h("div", { class: "steps" },
           h("button", { onclick: () => this.step(-Infinity), title: "to the start", "aria-label": "to the start", id: "first" }, "|◀"),
@@ -261,7 +267,43 @@ class GameView {
     this.view = v;
     this.received = Date.now();
     if (moved) { this.selected = null; this.past = null; this.showPly = null; }
+    if (this.lesson) this.checkLesson(v);
     this.draw();
+  }
+
+  // lessonPanel shows the step's words, a hint on request, and the result.
+  lessonPanel() {
+    const { lesson, step, count, game } = this.lesson;
+    this.lessonResult = h("div", { id: "lesson-result", "aria-live": "polite" });
+    const hint = h("p", { class: "hint", id: "hint", hidden: true }, lesson.hint);
+    return h("section", { class: "lesson", id: "lesson" },
+      h("p", { class: "muted" }, `Learn ${cap(game)}: step ${step} of ${count}`),
+      h("h2", {}, lesson.title),
+      h("p", {}, lesson.text),
+      h("button", { id: "show-hint", onclick: () => { hint.hidden = false; } }, "Hint"), hint,
+      this.lessonResult);
+  }
+
+  // checkLesson tells the learner, after his action, whether the step's
+  // goal is met (as game.Lesson.Met does), or that his turn went by.
+  checkLesson(v) {
+    if (this.learner === undefined) this.learner = v.to_act;
+    if (v.ply === 0 || this.lessonOver) return;
+    const goal = this.lesson.lesson.goal;
+    const turnOver = v.status === "over" || v.to_act !== this.learner;
+    const met = goal === "act" || (goal === "turn" ? turnOver : (v.events || []).some((e) => e.kind === goal));
+    const { step, count, game } = this.lesson;
+    if (met) {
+      this.lessonOver = true;
+      const next = step < count
+        ? h("a", { class: "button primary", id: "next-step", href: `/learn/${game}/${step + 1}` }, "Next step")
+        : h("button", { class: "primary", id: "first-game", onclick: () => firstGame(game, this.lesson.lesson.ruleset) }, "Play your first game against the computer");
+      this.lessonResult.replaceChildren(h("p", { class: "well-done" }, "Well done. " + this.lesson.lesson.done), next);
+    } else if (turnOver) {
+      this.lessonOver = true;
+      this.lessonResult.replaceChildren(h("p", { class: "error" }, "Not this time: your turn has passed."),
+        h("a", { class: "button", id: "try-again", href: location.pathname }, "Try again"));
+    }
   }
 
   // sounds plays the sound of what just happened: a capture or removal, a
@@ -289,7 +331,7 @@ class GameView {
   }
 
   // legal is what this browser may play now.
-  legal() { return this.myTurn() && !this.past ? this.view.legal : []; }
+  legal() { return this.myTurn() && !this.past && !this.lessonOver ? this.view.legal : []; }
 
   targets() {
     if (!this.selected) return [];
@@ -299,7 +341,7 @@ class GameView {
   draw() {
     const v = this.past || this.view;
     const live = this.view;
-    const asked = this.myTurn() && !this.past ? live.prompt.squares || [] : [];
+    const asked = this.myTurn() && !this.past && !this.lessonOver ? live.prompt.squares || [] : [];
     this.board.render(v.board, v.traits, { selected: this.selected, targets: this.targets(), asked });
     this.you.textContent = this.youText();
     this.status.textContent = this.statusText();
@@ -323,7 +365,7 @@ class GameView {
   // drawEnding shows the end of the game from the player's side, and the
   // rematch.
   drawEnding(live) {
-    if (live.status !== "over") { this.ending.replaceChildren(); return; }
+    if (live.status !== "over" || this.lesson) { this.ending.replaceChildren(); return; }
     const names = live.traits.players.map((p) => p.name);
     const winner = names.indexOf(live.result);
     const mine = Object.keys(this.seats()).map((k) => parseInt(k, 10));
@@ -356,6 +398,7 @@ class GameView {
   }
 
   youText() {
+    if (this.lesson && this.learner !== undefined && this.learner >= 0) return `You play ${this.title(this.learner)}.`;
     const keys = Object.keys(this.seats()).map((k) => parseInt(k, 10));
     if (!keys.length) return "You are watching this game.";
     if (keys.length > 1) return "Both sides play at this screen.";
@@ -364,7 +407,7 @@ class GameView {
 
   statusText() {
     const live = this.view;
-    if (this.past) return "";
+    if (this.past || this.lessonOver) return "";
     if (live.status === "over") return ""; // the ending panel tells it
     if (live.thinking) return `${this.title(live.to_act)}: the computer is thinking…`;
     if (this.myTurn()) return `Your turn (${this.title(live.to_act)}): ${live.prompt.text}`;
@@ -393,6 +436,7 @@ class GameView {
   }
 
   drawControls(live) {
+    if (this.lesson) return;
     const mine = Object.keys(this.seats()).length > 0;
     const c = [];
     if (mine && live.status === "playing") {
@@ -460,11 +504,36 @@ class GameView {
   }
 }
 
+function cap(s) { return s[0].toUpperCase() + s.slice(1); }
+
+// learn runs step n of a game's walkthrough: a fresh game from the step's
+// position, both seats here, and the step's words beside the board.
+async function learn(name, n) {
+  const cat = await api("GET", "/api/games");
+  const g = cat.games.find((x) => x.Name === name);
+  const lessons = (g && g.Lessons) || [];
+  const step = Math.max(1, Math.min(lessons.length, parseInt(n || "1", 10) || 1));
+  if (!lessons.length) { app.replaceChildren(h("p", {}, `No walkthrough for ${name} yet.`), h("a", { href: "/" }, "Home")); return; }
+  document.title = `Learn ${cap(name)} — Muster`;
+  const lesson = lessons[step - 1];
+  const res = await api("POST", "/api/games", { game: name, ruleset: lesson.ruleset, position: lesson.position, opponent: "local", side: "random" });
+  res.secrets.forEach((s, i) => hold(res.id, i, s));
+  await new GameView(res.id, { lesson, step, count: lessons.length, game: name }).start();
+}
+
+// firstGame starts a game against the easy computer after a walkthrough.
+async function firstGame(name, ruleset) {
+  const res = await api("POST", "/api/games", { game: name, ruleset, opponent: "ai", level: "easy", side: "random" });
+  hold(res.id, res.seat, res.secret);
+  location.href = "/g/" + res.id;
+}
+
 async function route() {
   const path = location.pathname;
   try {
     if (path.startsWith("/g/")) await new GameView(path.slice(3)).start();
     else if (path.startsWith("/rules/")) await rules(path.slice(7));
+    else if (path.startsWith("/learn/")) await learn(...path.slice(7).split("/"));
     else await home();
   } catch (e) {
     app.replaceChildren(h("p", { class: "error" }, e.message));

@@ -1,0 +1,88 @@
+package e2e
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/muster-games/muster/game"
+)
+
+// TestLearnLanrick completes the Lanrick walkthrough by clicks, from the
+// home page's link: each step's solution is clicked on the board (or its
+// buttons), the page says "Well done" and leads to the next step; a wrong
+// turn is told and can be tried again; the last step starts a game against
+// the computer.
+func TestLearnLanrick(t *testing.T) {
+	a := startApp(t, "", "")
+	ctx, cancel := browser(t)
+	defer cancel()
+	info, err := game.Lookup("lanrick")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := chromedp.Do(ctx, chromedp.Navigate(a.url("/")), chromedp.Click(chromedp.CSS("#learn-lanrick")), chromedp.WaitVisible(chromedp.CSS("#lesson"))); err != nil {
+		t.Fatal(err)
+	}
+	for i, l := range info.Lessons {
+		poll(t, ctx, fmt.Sprintf("step %d", i+1), fmt.Sprintf(`document.getElementById("lesson") && document.getElementById("lesson").textContent.includes(%q) && !!document.body.dataset.game`, l.Title))
+		v := current(t, ctx)
+		if v.Ply != 0 || v.Status != "playing" {
+			t.Fatalf("step %d starts at ply %d, %s", i+1, v.Ply, v.Status)
+		}
+		// The squares the page asks for are those of the legal actions.
+		asked := v.Prompt.Squares
+		firsts := map[string]bool{}
+		for _, la := range v.Legal {
+			if len(la.Squares) > 0 {
+				firsts[la.Squares[0]] = true
+			}
+		}
+		if len(asked) != len(firsts) {
+			t.Errorf("step %d asks for %v; the legal actions start on %v", i+1, asked, firsts)
+		}
+		for _, text := range l.Solution {
+			v = current(t, ctx)
+			clickAction(t, ctx, v, text)
+			waitPast(t, ctx, v.Ply)
+		}
+		poll(t, ctx, fmt.Sprintf("step %d done", i+1), `document.getElementById("lesson-result").textContent.startsWith("Well done")`)
+		if i == 1 {
+			shot(t, ctx, "learn-lanrick-step-2")
+		}
+		if i < len(info.Lessons)-1 {
+			if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#next-step"))); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	shot(t, ctx, "learn-lanrick-last-step")
+	// A wrong turn in step 1: spend the squares elsewhere... and the page
+	// says so, with a way to try again.
+	if err := chromedp.Do(ctx, chromedp.Navigate(a.url("/learn/lanrick/2")), chromedp.WaitVisible(chromedp.CSS("#lesson"))); err != nil {
+		t.Fatal(err)
+	}
+	poll(t, ctx, "step 2 again", `!!document.body.dataset.game && document.getElementById("status").textContent.startsWith("Your turn")`)
+	v := current(t, ctx)
+	clickAction(t, ctx, v, "g5-h4")
+	v = waitPast(t, ctx, 0)
+	clickAction(t, ctx, v, "end")
+	poll(t, ctx, "the wrong turn told", `document.getElementById("lesson-result").textContent.includes("Not this time") && !!document.getElementById("try-again")`)
+	// The last step leads to a first game against the computer.
+	if err := chromedp.Do(ctx, chromedp.Navigate(a.url(fmt.Sprintf("/learn/lanrick/%d", len(info.Lessons)))), chromedp.WaitVisible(chromedp.CSS("#lesson"))); err != nil {
+		t.Fatal(err)
+	}
+	poll(t, ctx, "the last step", `!!document.body.dataset.game && document.querySelectorAll("#choices button").length > 0`)
+	v = current(t, ctx)
+	clickAction(t, ctx, v, info.Lessons[len(info.Lessons)-1].Solution[0])
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#first-game"))); err != nil {
+		t.Fatal(err)
+	}
+	poll(t, ctx, "the first game", `location.pathname.startsWith("/g/") && !!document.querySelector("svg.board") && document.getElementById("you").textContent.startsWith("You play")`)
+	v = current(t, ctx)
+	if !strings.HasPrefix(v.Spec, "lanrick(1893") {
+		t.Fatalf("the first game is %s", v.Spec)
+	}
+}
