@@ -156,6 +156,13 @@ func (s *State) Describe(a game.Action) game.ActionInfo {
 		info.Label = "No interchange"
 	case kRoll:
 		info.Label = fmt.Sprintf("dice %d", x)
+	case kRemove:
+		info.Label = "remove " + Square(x).String()
+		if !s.g.Rules.old() {
+			info.Label = "convert " + Square(x).String() // 1893 Rule 7
+		}
+	case kPlace:
+		info.Label = "set a man on " + Square(x).String()
 	}
 	if k != kRoll {
 		c := s.Copy()

@@ -106,3 +106,27 @@ func TestTurnsGroupActions(t *testing.T) {
 		t.Fatalf("turns %q, want %q", got, want)
 	}
 }
+
+// TestConversionLabels: Rule 7's choice reads "convert g4" in 1893 (the
+// man changes sides), and a setting reads "set a man on …" in 1881.
+func TestConversionLabels(t *testing.T) {
+	l := Info.Lessons[3] // converting an outlying man
+	s, err := MustLoad("1893").Parse(l.Position)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := game.ApplyNotation(s, l.Solution[:3]); err != nil {
+		t.Fatal(err)
+	}
+	labels := map[string]bool{}
+	for _, d := range game.DescribeLegal(s) {
+		labels[d.Label] = true
+	}
+	if !labels["convert g4"] || !labels["convert b1"] || len(labels) != 2 {
+		t.Errorf("the conversion is offered as %v", labels)
+	}
+	start := MustLoad("1881").Start()
+	if d := start.Describe(start.LegalActions(nil)[0]); !strings.HasPrefix(d.Label, "set a man on ") {
+		t.Errorf("a setting reads %q", d.Label)
+	}
+}
