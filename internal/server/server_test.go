@@ -348,10 +348,14 @@ func TestImport(t *testing.T) {
 
 func TestPages(t *testing.T) {
 	h := newHarness(t, "", testConfig())
-	for _, p := range []string{"/", "/g/abcdefabcdef", "/rules/lanrick", "/static/app.js", "/static/board.js", "/static/style.css"} {
+	for _, p := range []string{"/", "/g/abcdefabcdef", "/rules/lanrick", "/learn/lanrick", "/learn/lanrick/3", "/static/app.js", "/static/board.js",
+		"/static/sound.js", "/static/style.css", "/static/favicon.svg"} {
 		res, err := http.Get(h.http.URL + p)
 		if err != nil || res.StatusCode != 200 {
 			t.Fatalf("%s: %v %v", p, err, res)
+		}
+		if p == "/static/favicon.svg" && res.Header.Get("Content-Type") != "image/svg+xml" {
+			t.Errorf("the icon is served as %q", res.Header.Get("Content-Type"))
 		}
 		res.Body.Close()
 	}
