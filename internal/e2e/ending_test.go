@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 )
 
 // text reads the text of the first element matching sel.
@@ -140,7 +141,8 @@ func TestViewingBannerAndAbort(t *testing.T) {
 	clickAction(t, ctx, v, "a4-a3")
 	waitMyTurn(t, ctx, "attackers")
 	poll(t, ctx, "resign replaces abort", `!!document.getElementById("resign") && !document.getElementById("abort")`)
-	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#back")), chromedp.WaitVisible(chromedp.CSS("#back-to-game"))); err != nil {
+	// The move list steps by keyboard: focus it, press the left arrow.
+	if err := chromedp.Do(ctx, chromedp.Focus(chromedp.CSS("#moves")), chromedp.KeyEvent(kb.ArrowLeft), chromedp.WaitVisible(chromedp.CSS("#back-to-game"))); err != nil {
 		t.Fatal(err)
 	}
 	if got := text(t, ctx, "#viewing"); !strings.Contains(got, "Viewing move 1 of 2") {

@@ -218,7 +218,13 @@ class GameView {
     setInterval(() => this.tick(), 250);
     this.info = h("dl", { class: "facts", id: "info" });
     this.choices = h("div", { class: "choices", id: "choices" });
-    this.moves = h("ol", { class: "moves", id: "moves", tabindex: "0", "aria-label": "moves" });
+    this.moves = h("ol", { class: "moves", id: "moves", tabindex: "0", "aria-label": "moves: the arrow keys step through them, Home and End go to the start and the present" });
+    this.moves.addEventListener("keydown", (e) => {
+      const d = { ArrowLeft: -1, ArrowUp: -1, ArrowRight: 1, ArrowDown: 1, Home: -Infinity, End: Infinity }[e.key];
+      if (d === undefined) return;
+      e.preventDefault();
+      this.step(d);
+    });
     this.controls = h("div", { id: "controls" });
     this.invite = h("div", { class: "invite", id: "invite" });
     app.replaceChildren(h("div", { class: "play" }, this.boardBox,
