@@ -155,6 +155,8 @@ type Event struct {
 	Squares []string `json:"squares,omitempty"`
 	// Text says it in a sentence.
 	Text string `json:"text"`
+	// Dice are the faces thrown, for a "dice" event.
+	Dice []int `json:"dice,omitempty"`
 }
 
 // Describer is the part of State that describes it for people.

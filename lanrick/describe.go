@@ -308,7 +308,12 @@ func (s *State) Events() []game.Event {
 		if s.mark != NoSquare && s.phase != PhaseRoll {
 			text = fmt.Sprintf("The dice show %d: the rendezvous is the 3×3 round %s.", x, s.mark)
 		}
-		add("dice", -1, 0, text)
+		fixed := Bitboard(0)
+		if s.mark != NoSquare && s.phase != PhaseRoll {
+			fixed = s.rdv
+		}
+		add("dice", -1, fixed, text)
+		out[len(out)-1].Dice = []int{x}
 	}
 	if s.wonBy > 0 {
 		p := int(s.wonBy) - 1

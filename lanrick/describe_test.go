@@ -130,3 +130,34 @@ func TestConversionLabels(t *testing.T) {
 		t.Errorf("a setting reads %q", d.Label)
 	}
 }
+
+// TestDiceEvents: a throw of 1879's die is announced with its face, and
+// the throw that fixes the rendezvous names its nine squares.
+func TestDiceEvents(t *testing.T) {
+	s := MustLoad("1879-01").Start()
+	rng := rand.New(rand.NewPCG(1, 2))
+	throws, fixed := 0, 0
+	for !s.IsTerminal() && throws < 20 {
+		if s.ToAct() == game.Chance {
+			outs := s.ChanceOutcomes(nil)
+			s.Apply(outs[rng.IntN(len(outs))].Action)
+			es := s.Events()
+			if len(es) == 0 || es[0].Kind != "dice" || len(es[0].Dice) != 1 || es[0].Dice[0] < 1 || es[0].Dice[0] > 6 {
+				t.Fatalf("a throw announced as %+v", es)
+			}
+			throws++
+			if len(es[0].Squares) > 0 {
+				if len(es[0].Squares) != 9 || s.mark == NoSquare {
+					t.Fatalf("the throw fixing the rendezvous names %v", es[0].Squares)
+				}
+				fixed++
+			}
+			continue
+		}
+		legal := s.LegalActions(nil)
+		s.Apply(legal[rng.IntN(len(legal))])
+	}
+	if throws == 0 || fixed == 0 {
+		t.Fatalf("%d throws, %d fixing a rendezvous", throws, fixed)
+	}
+}

@@ -86,3 +86,27 @@ func TestLearnLanrick(t *testing.T) {
 		t.Fatalf("the first game is %s", v.Spec)
 	}
 }
+
+// TestDiceShown: in a game of 1879 the page shows the die's faces as they
+// are thrown, and the squares the throws fix.
+func TestDiceShown(t *testing.T) {
+	a := startApp(t, "", "")
+	ctx, cancel := browser(t)
+	defer cancel()
+	pos := "board=8/8/8/7w/7w/7w/7w/bbbbb2w to=chance phase=roll rdv=1 size=9 placer=black placed=10 first=black budgets=6,6"
+	if err := chromedp.Do(ctx, chromedp.Navigate(a.url("/")), chromedp.WaitVisible(chromedp.CSS("#start"))); err != nil {
+		t.Fatal(err)
+	}
+	id, err := chromedp.Run(ctx, chromedp.Evaluate[string](fmt.Sprintf(`fetch("/api/games", {method: "POST", headers: {"Content-Type": "application/json"},
+		body: JSON.stringify({game: "lanrick", ruleset: "1879-01", opponent: "local", side: "black", position: %q})}).then(r => r.json()).then(r => {
+		localStorage.setItem("muster:" + r.id, JSON.stringify({seats: {0: r.secrets[0], 1: r.secrets[1]}})); return r.id; })`, pos), chromedp.EvalAwaitPromise))
+	if err != nil || id == "" {
+		t.Fatalf("create: %q %v", id, err)
+	}
+	if err := chromedp.Do(ctx, chromedp.Navigate(a.url("/g/"+id)), chromedp.WaitVisible(chromedp.CSS("svg.board"))); err != nil {
+		t.Fatal(err)
+	}
+	// The server throws the die at once; the page shows its face.
+	poll(t, ctx, "a die shown", `[...document.querySelectorAll('#events li[data-event="dice"] .die')].some(d => "⚀⚁⚂⚃⚄⚅".includes(d.textContent))`)
+	shot(t, ctx, "dice")
+}

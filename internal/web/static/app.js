@@ -351,7 +351,8 @@ class GameView {
     this.board.render(v.board, v.traits, { selected: this.selected, targets: this.targets(), asked });
     this.you.textContent = this.youText();
     this.status.textContent = this.statusText();
-    this.events.replaceChildren(...(v.events || []).map((e) => h("li", { "data-event": e.kind }, e.text)));
+    this.events.replaceChildren(...(v.events || []).map((e) => h("li", { "data-event": e.kind },
+      ...(e.dice || []).map((n) => h("span", { class: "die", "aria-hidden": "true" }, "⚀⚁⚂⚃⚄⚅"[n - 1] || String(n))), e.text)));
     this.info.replaceChildren(...this.facts(v));
     this.choices.replaceChildren(...this.legal().filter((a) => !a.squares || !a.squares.length)
       .map((a) => h("button", { "data-action": a.text, onclick: () => this.play(a.text) }, a.label)));
