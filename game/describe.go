@@ -242,5 +242,10 @@ func Turns(start State, actions []Action) []Turn {
 		open = !info.EndsTurn
 		s.Apply(a)
 	}
+	// Throws that open a turn not yet played belong to the player who
+	// acts next.
+	if n := len(out) - 1; n >= 0 && out[n].Player == Chance && s.ToAct() >= 0 {
+		out[n].Player = s.ToAct()
+	}
 	return out
 }

@@ -108,5 +108,7 @@ func TestDiceShown(t *testing.T) {
 	}
 	// The server throws the die at once; the page shows its face.
 	poll(t, ctx, "a die shown", `[...document.querySelectorAll('#events li[data-event="dice"] .die')].some(d => "⚀⚁⚂⚃⚄⚅".includes(d.textContent))`)
+	// The throws open black's turn in the move list.
+	poll(t, ctx, "the throws in black's turn", `document.getElementById("moves").textContent.includes("Black: ") && !document.getElementById("moves").textContent.includes("chance")`)
 	shot(t, ctx, "dice")
 }
