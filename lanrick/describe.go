@@ -108,7 +108,10 @@ func (s *State) facts() []game.Fact {
 	if s.rdv != 0 {
 		f = append(f, game.Fact{Key: "rendezvous", Label: "Rendezvous", Value: s.rendezvousText()})
 	}
-	if s.setter >= 0 && s.mark != NoSquare {
+	switch {
+	case s.mark != NoSquare && s.g.Rules.Version <= V1879Mar:
+		f = append(f, game.Fact{Key: "setter", Label: "Mark set by", Value: "the dice"})
+	case s.setter >= 0 && s.mark != NoSquare:
 		f = append(f, game.Fact{Key: "setter", Label: "Mark set by", Value: colourName(int(s.setter))})
 	}
 	if s.phase == PhaseMove && s.opening {

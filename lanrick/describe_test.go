@@ -150,6 +150,11 @@ func TestDiceEvents(t *testing.T) {
 				if len(es[0].Squares) != 9 || s.mark == NoSquare {
 					t.Fatalf("the throw fixing the rendezvous names %v", es[0].Squares)
 				}
+				for _, fact := range s.View().Facts {
+					if fact.Key == "setter" && fact.Value != "the dice" {
+						t.Fatalf("the mark of the dice is said to be set by %s", fact.Value)
+					}
+				}
 				fixed++
 			}
 			continue
