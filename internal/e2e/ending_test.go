@@ -153,6 +153,17 @@ func TestViewingBannerAndAbort(t *testing.T) {
 		t.Fatal(err)
 	}
 	poll(t, ctx, "back at the game", `document.getElementById("viewing").textContent === "" && document.getElementById("status").textContent.startsWith("Your turn")`)
+	// Against the computer without a clock, the move can be taken back.
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#takeback"))); err != nil {
+		t.Fatal(err)
+	}
+	poll(t, ctx, "the takeback", `document.getElementById("moves").children.length === 0 && document.getElementById("status").textContent.startsWith("Your turn")`)
+	if v := current(t, ctx); v.Ply != 0 {
+		t.Fatalf("after the takeback: ply %d", v.Ply)
+	}
+	v = waitMyTurn(t, ctx, "attackers")
+	clickAction(t, ctx, v, "a6-a7")
+	waitMyTurn(t, ctx, "attackers")
 	// A new game, aborted before it began.
 	newGame(t, ctx, a, "tablut", "linnaeus", "ai", "easy", "attackers")
 	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#abort"))); err != nil {

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"io"
 	"net/http"
 	"strings"
@@ -190,4 +191,49 @@ func (h *harness) raw(method, path string) (int, string) {
 	defer res.Body.Close()
 	b, _ := io.ReadAll(res.Body)
 	return res.StatusCode, string(b)
+}
+
+// TestTakeback: against the computer without a clock, a player takes back
+// his last turn and the computer's answer; with a clock, against a
+// person, or for a spectator, no.
+func TestTakeback(t *testing.T) {
+	h := newHarness(t, "", testConfig())
+	var c createResponse
+	h.call("POST", "/api/games", createRequest{Game: "tablut", Opponent: "ai", Level: "random", Side: "attackers"}, &c)
+	var v view
+	if code := h.call("POST", "/api/games/"+c.ID+"/act", actRequest{Secret: c.Secret, Action: "a4-a3", Ply: at(0)}, &v); code != 200 {
+		t.Fatalf("move: %d", code)
+	}
+	v = h.waitPly(c.ID, 2)
+	if v.Takeback[0] != 0 || v.Takeback[1] != -1 {
+		t.Fatalf("takeback plies %v, want [0 -1]", v.Takeback)
+	}
+	var e map[string]string
+	if code := h.call("POST", "/api/games/"+c.ID+"/takeback", secretRequest{}, &e); code != 403 {
+		t.Fatalf("a spectator's takeback: %d", code)
+	}
+	if code := h.call("POST", "/api/games/"+c.ID+"/takeback", secretRequest{Secret: c.Secret}, &v); code != 200 || v.Ply != 0 || len(v.History) != 0 || len(v.Legal) == 0 {
+		t.Fatalf("takeback: %d ply %d %v", code, v.Ply, v.History)
+	}
+	// The game goes on from there, and the store has it.
+	if code := h.call("POST", "/api/games/"+c.ID+"/act", actRequest{Secret: c.Secret, Action: "a6-a7", Ply: at(0)}, &v); code != 200 {
+		t.Fatalf("a move after the takeback: %d", code)
+	}
+	v = h.waitPly(c.ID, 2)
+	if rec, err := h.st.Get(context.Background(), c.ID); err != nil || len(rec.Actions) != 2 || rec.Actions[0] != "a6-a7" {
+		t.Fatalf("stored: %v %v", rec, err)
+	}
+	// With a clock, no takeback.
+	h.call("POST", "/api/games", createRequest{Game: "tablut", Opponent: "ai", Level: "random", Side: "attackers", Minutes: 5}, &c)
+	h.call("POST", "/api/games/"+c.ID+"/act", actRequest{Secret: c.Secret, Action: "a4-a3", Ply: at(0)}, &v)
+	h.waitPly(c.ID, 2)
+	if code := h.call("POST", "/api/games/"+c.ID+"/takeback", secretRequest{Secret: c.Secret}, &e); code != 409 {
+		t.Fatalf("a takeback on the clock: %d", code)
+	}
+	// Against a person, no.
+	h.call("POST", "/api/games", createRequest{Game: "tablut", Opponent: "local", Side: "attackers"}, &c)
+	h.call("POST", "/api/games/"+c.ID+"/act", actRequest{Secret: c.Secrets[0], Action: "a4-a3", Ply: at(0)}, &v)
+	if code := h.call("POST", "/api/games/"+c.ID+"/takeback", secretRequest{Secret: c.Secrets[0]}, &e); code != 409 {
+		t.Fatalf("a takeback against a person: %d", code)
+	}
 }

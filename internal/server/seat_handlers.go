@@ -81,6 +81,13 @@ func (s *Server) abort(w http.ResponseWriter, r *http.Request) {
 	})
 }
 
+// takeback undoes the seat holder's last turn against the computer.
+func (s *Server) takeback(w http.ResponseWriter, r *http.Request) {
+	s.seatRequest(w, r, func(rm *room, req secretRequest) (view, error) {
+		return rm.takeback(r.Context(), req.Secret)
+	})
+}
+
 // rematch gives the seat holder his seat in the game that follows,
 // sides swapped.
 func (s *Server) rematch(w http.ResponseWriter, r *http.Request) {

@@ -96,6 +96,7 @@ func (s *Server) routes() *http.ServeMux {
 	mux.HandleFunc("POST /api/games/{id}/draw", s.draw)
 	mux.HandleFunc("POST /api/games/{id}/abort", s.abort)
 	mux.HandleFunc("POST /api/games/{id}/rematch", s.rematch)
+	mux.HandleFunc("POST /api/games/{id}/takeback", s.takeback)
 	mux.HandleFunc("GET /ws/games/{id}", s.watch)
 	if s.cfg.Reports != "" {
 		// http.Dir keeps requests inside the folder.

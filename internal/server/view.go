@@ -42,6 +42,11 @@ type view struct {
 	// of the game that follows, once asked for.
 	CanAbort bool   `json:"can_abort"`
 	Rematch  string `json:"rematch,omitempty"`
+	// Takeback names, per seat, the ply a takeback would return to, or -1.
+	Takeback [2]int `json:"takeback"`
+	// Updated is when the stored game last changed (Unix ms): a client
+	// keeps the newest view by it, a takeback's fewer plies included.
+	Updated int64 `json:"updated"`
 }
 
 // clockView gives each player's time left now, and who is thinking.
@@ -65,6 +70,8 @@ func (r *room) view() view {
 	v.History = append([]string{}, r.rec.Actions...)
 	v.Thinking = r.thinking
 	v.CanAbort, v.Rematch = r.canAbort(), r.rec.Rematch
+	v.Takeback = [2]int{r.takebackTo(0), r.takebackTo(1)}
+	v.Updated = r.rec.Updated.UnixMilli()
 	if r.rec.Status != store.StatusPlaying {
 		v.Legal, v.ToAct = []game.ActionInfo{}, game.Terminal
 		if !r.s.IsTerminal() {

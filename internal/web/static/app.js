@@ -265,9 +265,9 @@ class GameView {
   update(v) {
     if (v.error) { this.err.textContent = v.error; return; }
     // Views come by WebSocket and as answers to requests, in either order:
-    // never go back to an older one.
-    if (this.view && (v.ply < this.view.ply || (v.ply === this.view.ply && this.view.status === "over" && v.status !== "over"))) return;
-    const moved = !this.view || v.ply !== this.view.ply;
+    // never go back to an older one (a takeback is newer with fewer plies).
+    if (this.view && v.updated < this.view.updated) return;
+    const moved = !this.view || v.ply !== this.view.ply || v.history.length !== this.view.history.length;
     if (!this.view) { const me = this.mySeatIn(v); this.board.flipped = me >= 0 && me !== v.traits.bottom; }
     else if (moved) this.sounds(v);
     this.view = v;
@@ -447,6 +447,7 @@ class GameView {
     const mine = Object.keys(this.seats()).length > 0;
     const c = [];
     if (mine && live.status === "playing") {
+      if (live.takeback && live.takeback[this.mySeat()] >= 0) c.push(h("button", { id: "takeback", onclick: () => this.post("takeback", {}) }, "Take back"));
       if (live.can_abort) c.push(h("button", { id: "abort", onclick: () => this.post("abort", {}) }, "Abort the game"));
       else if (this.confirming) c.push(h("span", {}, "Resign this game? "), h("button", { id: "confirm-resign", onclick: () => { this.confirming = false; this.post("resign", {}); } }, "Yes, resign"),
         h("button", { id: "keep-playing", onclick: () => { this.confirming = false; this.draw(); } }, "No, play on"));
