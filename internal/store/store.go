@@ -251,14 +251,19 @@ func scan(row scanner) (*Game, error) {
 func (s *Store) Update(ctx context.Context, g *Game, ply int) error {
 	actions, _ := json.Marshal(nonNil(g.Actions))
 	seats, _ := json.Marshal(g.Seats)
-	g.Updated = time.Now()
+	old := g.Updated
+	// Updated grows by at least a millisecond with every change, so that
+	// clients can order the views of a game by it.
+	g.Updated = time.UnixMilli(max(time.Now().UnixMilli(), old.UnixMilli()+1))
 	res, err := s.db.ExecContext(ctx, `UPDATE games SET actions = ?, seats = ?, status = ?, result = ?, reason = ?, updated = ?, ply = ?, draw_offer = ?, clock = ?, rematch = ?
 		WHERE id = ? AND ply = ?`,
 		string(actions), string(seats), g.Status, g.Result, g.Reason, g.Updated.UnixMilli(), len(g.Actions), g.DrawOffer, clockText(g.Clock), g.Rematch, g.ID, ply)
 	if err != nil {
+		g.Updated = old
 		return fmt.Errorf("store: update %s: %w", g.ID, err)
 	}
 	if n, _ := res.RowsAffected(); n != 1 {
+		g.Updated = old
 		if _, err := s.Get(ctx, g.ID); errors.Is(err, ErrNotFound) {
 			return ErrNotFound
 		}

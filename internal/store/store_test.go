@@ -61,3 +61,33 @@ func TestStore(t *testing.T) {
 		t.Fatalf("journal mode %q %v", mode, err)
 	}
 }
+
+// TestUpdatedGrows: every update moves Updated on by at least a
+// millisecond, however quick, so that clients can order views by it.
+func TestUpdatedGrows(t *testing.T) {
+	s, err := Open(filepath.Join(t.TempDir(), "m.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	g := &Game{ID: "g1", Spec: "tablut", Seats: []Seat{{Kind: SeatHuman}, {Kind: SeatHuman}}, DrawOffer: -1}
+	if err := s.Create(context.Background(), g); err != nil {
+		t.Fatal(err)
+	}
+	last := g.Updated.UnixMilli()
+	for i := range 20 {
+		g.Actions = append(g.Actions, "a4-a3")
+		if err := s.Update(context.Background(), g, i); err != nil {
+			t.Fatal(err)
+		}
+		if now := g.Updated.UnixMilli(); now <= last {
+			t.Fatalf("update %d: updated %d after %d", i, now, last)
+		} else {
+			last = now
+		}
+	}
+	back, err := s.Get(context.Background(), "g1")
+	if err != nil || back.Updated.UnixMilli() != last {
+		t.Fatalf("stored updated %v, want %d (%v)", back.Updated, last, err)
+	}
+}
