@@ -1,5 +1,7 @@
 package game
 
+import "fmt"
+
 // A Lesson is one step of a game's walkthrough: a real position, what to
 // learn and do there in words, and a goal the rules check.
 type Lesson struct {
@@ -42,7 +44,9 @@ func (l Lesson) Met(learner Player, s State) bool {
 }
 
 // Play plays a lesson's solution from its position under g and reports
-// whether the goal was met by its last action, and not before.
+// whether the goal was met by its last action, and not before. The
+// solution must be written as the game writes actions (the page matches
+// it against the legal actions' texts).
 func (l Lesson) Play(g Game) (bool, error) {
 	s, err := g.ParseState(l.Position)
 	if err != nil {
@@ -56,6 +60,9 @@ func (l Lesson) Play(g Game) (bool, error) {
 		a, err := s.ParseAction(text)
 		if err != nil {
 			return false, err
+		}
+		if w := s.ActionString(a); w != text {
+			return false, fmt.Errorf("lesson %q: write %q as the game writes it, %q", l.Title, text, w)
 		}
 		s.Apply(a)
 		if l.Met(learner, s) != (i == len(l.Solution)-1) {

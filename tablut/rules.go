@@ -126,7 +126,8 @@ var Info = game.Info{
 		"All pieces move like a rook, any distance along a rank or file, without jumping. Nobody stops on the castle (the centre square).",
 		"A piece is captured when the enemy moves to trap it between two of his pieces (the castle may help, by ruleset). The king is taken by two (or by four on the castle, three and the castle beside it) and escapes to any edge square: the defenders win when he gets out, the attackers when they take him.",
 	},
-	Docs: []game.DocLink{{Title: "the Tablut rulings and notation", File: "tablut.md"}, {Title: "self-play findings", File: "findings.md"}, {Title: "the agents' strength", File: "strength.md"}},
+	Docs:    []game.DocLink{{Title: "the Tablut rulings and notation", File: "tablut.md"}, {Title: "self-play findings", File: "findings.md"}, {Title: "the agents' strength", File: "strength.md"}},
+	Lessons: lessons,
 	Rulesets: []game.RulesetInfo{
 		{ID: "linnaeus", Default: true,
 			Description: "the best modern reading of Linnaeus's Latin: no entering or crossing the castle, empty castle hostile to all, the Linnaean capture, king captured by 2 (4 on, 3 + castle beside the castle)",

@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -26,38 +27,7 @@ func TestLearnLanrick(t *testing.T) {
 	if err := chromedp.Do(ctx, chromedp.Navigate(a.url("/")), chromedp.Click(chromedp.CSS("#learn-lanrick")), chromedp.WaitVisible(chromedp.CSS("#lesson"))); err != nil {
 		t.Fatal(err)
 	}
-	for i, l := range info.Lessons {
-		poll(t, ctx, fmt.Sprintf("step %d", i+1), fmt.Sprintf(`document.getElementById("lesson") && document.getElementById("lesson").textContent.includes(%q) && !!document.body.dataset.game`, l.Title))
-		v := current(t, ctx)
-		if v.Ply != 0 || v.Status != "playing" {
-			t.Fatalf("step %d starts at ply %d, %s", i+1, v.Ply, v.Status)
-		}
-		// The squares the page asks for are those of the legal actions.
-		asked := v.Prompt.Squares
-		firsts := map[string]bool{}
-		for _, la := range v.Legal {
-			if len(la.Squares) > 0 {
-				firsts[la.Squares[0]] = true
-			}
-		}
-		if len(asked) != len(firsts) {
-			t.Errorf("step %d asks for %v; the legal actions start on %v", i+1, asked, firsts)
-		}
-		for _, text := range l.Solution {
-			v = current(t, ctx)
-			clickAction(t, ctx, v, text)
-			waitPast(t, ctx, v.Ply)
-		}
-		poll(t, ctx, fmt.Sprintf("step %d done", i+1), `document.getElementById("lesson-result").textContent.startsWith("Well done")`)
-		if i == 1 {
-			shot(t, ctx, "learn-lanrick-step-2")
-		}
-		if i < len(info.Lessons)-1 {
-			if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#next-step"))); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
+	walkLessons(t, ctx, info.Lessons)
 	shot(t, ctx, "learn-lanrick-last-step")
 	// A wrong turn in step 1: spend the squares elsewhere... and the page
 	// says so, with a way to try again.
@@ -111,4 +81,58 @@ func TestDiceShown(t *testing.T) {
 	// The throws open black's turn in the move list.
 	poll(t, ctx, "the throws in black's turn", `document.getElementById("moves").textContent.includes("Black: ") && !document.getElementById("moves").textContent.includes("chance")`)
 	shot(t, ctx, "dice")
+}
+
+// walkLessons plays every step of a walkthrough by clicks, from its first
+// step on the page, checking the asked squares and the "Well done".
+func walkLessons(t *testing.T, ctx context.Context, lessons []game.Lesson) {
+	t.Helper()
+	for i, l := range lessons {
+		poll(t, ctx, fmt.Sprintf("step %d", i+1), fmt.Sprintf(`document.getElementById("lesson") && document.getElementById("lesson").textContent.includes(%q) && !!document.body.dataset.game`, l.Title))
+		v := current(t, ctx)
+		if v.Ply != 0 || v.Status != "playing" {
+			t.Fatalf("step %d starts at ply %d, %s", i+1, v.Ply, v.Status)
+		}
+		// The squares the page asks for are those of the legal actions.
+		asked := v.Prompt.Squares
+		firsts := map[string]bool{}
+		for _, la := range v.Legal {
+			if len(la.Squares) > 0 {
+				firsts[la.Squares[0]] = true
+			}
+		}
+		if len(asked) != len(firsts) {
+			t.Errorf("step %d asks for %v; the legal actions start on %v", i+1, asked, firsts)
+		}
+		for _, text := range l.Solution {
+			v = current(t, ctx)
+			clickAction(t, ctx, v, text)
+			waitPast(t, ctx, v.Ply)
+		}
+		poll(t, ctx, fmt.Sprintf("step %d done", i+1), `document.getElementById("lesson-result").textContent.startsWith("Well done")`)
+		if i == 1 {
+			shot(t, ctx, "learn-step-2")
+		}
+		if i < len(lessons)-1 {
+			if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#next-step"))); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+}
+
+// TestLearnTablut completes the Tablut walkthrough by clicks.
+func TestLearnTablut(t *testing.T) {
+	a := startApp(t, "", "")
+	ctx, cancel := browser(t)
+	defer cancel()
+	info, err := game.Lookup("tablut")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := chromedp.Do(ctx, chromedp.Navigate(a.url("/")), chromedp.Click(chromedp.CSS("#learn-tablut")), chromedp.WaitVisible(chromedp.CSS("#lesson"))); err != nil {
+		t.Fatal(err)
+	}
+	walkLessons(t, ctx, info.Lessons)
+	shot(t, ctx, "learn-tablut-last-step")
 }

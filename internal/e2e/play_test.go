@@ -169,7 +169,7 @@ func clickAction(t *testing.T, ctx context.Context, v pageView, text string) {
 		}
 	}
 	if kind == "" {
-		t.Fatalf("%s is not among the legal actions", text)
+		t.Fatalf("%s is not among the legal actions of %s at ply %d (%s)", text, v.Pos, v.Ply, v.ID)
 	}
 	var steps []chromedp.Action[chromedp.Void]
 	for _, sq := range squares {
