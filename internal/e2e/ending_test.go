@@ -154,6 +154,7 @@ func TestViewingBannerAndAbort(t *testing.T) {
 	}
 	poll(t, ctx, "back at the game", `document.getElementById("viewing").textContent === "" && document.getElementById("status").textContent.startsWith("Your turn")`)
 	// Against the computer without a clock, the move can be taken back.
+	shot(t, ctx, "takeback-offered")
 	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#takeback"))); err != nil {
 		t.Fatal(err)
 	}

@@ -20,17 +20,9 @@ func TestLearnLanrick(t *testing.T) {
 	a := startApp(t, "", "")
 	ctx, cancel := browser(t)
 	defer cancel()
-	info, err := game.Lookup("lanrick")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := chromedp.Do(ctx, chromedp.Navigate(a.url("/")), chromedp.Click(chromedp.CSS("#learn-lanrick")), chromedp.WaitVisible(chromedp.CSS("#lesson"))); err != nil {
-		t.Fatal(err)
-	}
-	walkLessons(t, ctx, info.Lessons)
-	shot(t, ctx, "learn-lanrick-last-step")
-	// A wrong turn in step 1: spend the squares elsewhere... and the page
-	// says so, with a way to try again.
+	lessons := walkLessons(t, ctx, a, "lanrick")
+	// A wrong turn in step 2 (the squares spent elsewhere): the page says
+	// so, with a way to try again.
 	if err := chromedp.Do(ctx, chromedp.Navigate(a.url("/learn/lanrick/2")), chromedp.WaitVisible(chromedp.CSS("#lesson"))); err != nil {
 		t.Fatal(err)
 	}
@@ -41,12 +33,12 @@ func TestLearnLanrick(t *testing.T) {
 	clickAction(t, ctx, v, "end")
 	poll(t, ctx, "the wrong turn told", `document.getElementById("lesson-result").textContent.includes("Not this time") && !!document.getElementById("try-again")`)
 	// The last step leads to a first game against the computer.
-	if err := chromedp.Do(ctx, chromedp.Navigate(a.url(fmt.Sprintf("/learn/lanrick/%d", len(info.Lessons)))), chromedp.WaitVisible(chromedp.CSS("#lesson"))); err != nil {
+	if err := chromedp.Do(ctx, chromedp.Navigate(a.url(fmt.Sprintf("/learn/lanrick/%d", len(lessons)))), chromedp.WaitVisible(chromedp.CSS("#lesson"))); err != nil {
 		t.Fatal(err)
 	}
 	poll(t, ctx, "the last step", `!!document.body.dataset.game && document.querySelectorAll("#choices button").length > 0`)
 	v = current(t, ctx)
-	clickAction(t, ctx, v, info.Lessons[len(info.Lessons)-1].Solution[0])
+	clickAction(t, ctx, v, lessons[len(lessons)-1].Solution[0])
 	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#first-game"))); err != nil {
 		t.Fatal(err)
 	}
@@ -83,10 +75,19 @@ func TestDiceShown(t *testing.T) {
 	shot(t, ctx, "dice")
 }
 
-// walkLessons plays every step of a walkthrough by clicks, from its first
-// step on the page, checking the asked squares and the "Well done".
-func walkLessons(t *testing.T, ctx context.Context, lessons []game.Lesson) {
+// walkLessons opens a game's walkthrough from the home page's link and
+// plays every step by clicks, checking the asked squares and the "Well
+// done"; it returns the lessons.
+func walkLessons(t *testing.T, ctx context.Context, a *app, name string) []game.Lesson {
 	t.Helper()
+	info, err := game.Lookup(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lessons := info.Lessons
+	if err := chromedp.Do(ctx, chromedp.Navigate(a.url("/")), chromedp.Click(chromedp.CSS("#learn-"+name)), chromedp.WaitVisible(chromedp.CSS("#lesson"))); err != nil {
+		t.Fatal(err)
+	}
 	for i, l := range lessons {
 		poll(t, ctx, fmt.Sprintf("step %d", i+1), fmt.Sprintf(`document.getElementById("lesson") && document.getElementById("lesson").textContent.includes(%q) && !!document.body.dataset.game`, l.Title))
 		v := current(t, ctx)
@@ -111,7 +112,7 @@ func walkLessons(t *testing.T, ctx context.Context, lessons []game.Lesson) {
 		}
 		poll(t, ctx, fmt.Sprintf("step %d done", i+1), `document.getElementById("lesson-result").textContent.startsWith("Well done")`)
 		if i == 1 {
-			shot(t, ctx, "learn-step-2")
+			shot(t, ctx, "learn-"+name+"-step-2")
 		}
 		if i < len(lessons)-1 {
 			if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#next-step"))); err != nil {
@@ -119,6 +120,8 @@ func walkLessons(t *testing.T, ctx context.Context, lessons []game.Lesson) {
 			}
 		}
 	}
+	shot(t, ctx, "learn-"+name+"-last-step")
+	return lessons
 }
 
 // TestLearnTablut completes the Tablut walkthrough by clicks.
@@ -126,13 +129,5 @@ func TestLearnTablut(t *testing.T) {
 	a := startApp(t, "", "")
 	ctx, cancel := browser(t)
 	defer cancel()
-	info, err := game.Lookup("tablut")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := chromedp.Do(ctx, chromedp.Navigate(a.url("/")), chromedp.Click(chromedp.CSS("#learn-tablut")), chromedp.WaitVisible(chromedp.CSS("#lesson"))); err != nil {
-		t.Fatal(err)
-	}
-	walkLessons(t, ctx, info.Lessons)
-	shot(t, ctx, "learn-tablut-last-step")
+	walkLessons(t, ctx, a, "tablut")
 }

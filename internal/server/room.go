@@ -34,6 +34,8 @@ type room struct {
 	timer *time.Timer
 	// used is when the room was last used, for evicting idle rooms.
 	used time.Time
+	// first is the position the game began from (never played on).
+	first game.State
 	// turns caches the move list for the ply it was made at.
 	turns   []game.Turn
 	turnsAt int
@@ -44,14 +46,15 @@ func newRoom(srv *Server, rec *store.Game) (*room, error) {
 	if err != nil {
 		return nil, err
 	}
-	s, err := initial(g, rec)
+	first, err := initial(g, rec)
 	if err != nil {
 		return nil, fmt.Errorf("game %s: start: %w", rec.ID, err)
 	}
+	s := first.Clone()
 	if err := game.ApplyNotation(s, rec.Actions); err != nil {
 		return nil, fmt.Errorf("game %s: stored actions: %w", rec.ID, err)
 	}
-	r := &room{srv: srv, rec: rec, g: g, s: s, subs: map[chan []byte]struct{}{}, rng: rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 1)), used: time.Now(), turnsAt: -1}
+	r := &room{srv: srv, rec: rec, g: g, s: s, first: first, subs: map[chan []byte]struct{}{}, rng: rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 1)), used: time.Now(), turnsAt: -1}
 	if rec.Clock != nil {
 		// Time does not run while the server is down.
 		rec.Clock.SinceMS = time.Now().UnixMilli()
@@ -152,10 +155,8 @@ func (r *room) join(ctx context.Context, token string) (int, string, error) {
 		oldClock := r.rec.Clock
 		r.rec.Seats[p].JoinHash = ""
 		r.rec.Seats[p].SecretHash = hashSecret(secret)
-		if c := r.rec.Clock; c != nil && r.clockRuns() {
-			nc := *c
-			nc.SinceMS = time.Now().UnixMilli() // the clock starts as the friend arrives
-			r.rec.Clock = &nc
+		if r.clockRuns() {
+			r.startClock() // as the friend arrives
 		}
 		if err := r.srv.store.Update(ctx, r.rec, len(r.rec.Actions)); err != nil {
 			r.rec.Seats[p], r.rec.Clock = seat, oldClock
@@ -178,10 +179,7 @@ func (r *room) apply(ctx context.Context, a game.Action) error {
 	oldClock := r.rec.Clock
 	running := r.clockRuns()
 	if c := r.rec.Clock; c != nil && !running {
-		// The clock starts now, for whoever acts after this action.
-		nc := *c
-		nc.SinceMS = time.Now().UnixMilli()
-		r.rec.Clock = &nc
+		r.startClock() // for whoever acts after this action
 	} else if c != nil && mover >= 0 {
 		nc := c.Charged(int(mover), time.Now().UnixMilli())
 		r.rec.Clock = &nc
@@ -242,6 +240,15 @@ func (r *room) clockRuns() bool {
 		}
 	}
 	return true
+}
+
+// startClock starts the time of the player to act from now, on a copy of
+// the clock (the old one is kept for undoing a failed write); the mutex
+// is held.
+func (r *room) startClock() {
+	nc := *r.rec.Clock
+	nc.SinceMS = time.Now().UnixMilli()
+	r.rec.Clock = &nc
 }
 
 // arm sets the timer for the player to act; the mutex is held.

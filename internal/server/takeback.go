@@ -46,10 +46,7 @@ func (r *room) takeback(ctx context.Context, secret string) (view, error) {
 	case r.thinking:
 		return view{}, errThinking
 	}
-	s, err := initial(r.g, r.rec)
-	if err != nil {
-		return view{}, err
-	}
+	s := r.first.Clone()
 	if err := game.ApplyNotation(s, r.rec.Actions[:to]); err != nil {
 		return view{}, err
 	}

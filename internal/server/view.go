@@ -111,8 +111,7 @@ func (r *room) viewOf(s game.State) view {
 // moveList is the game's turns, made again only when the game has moved.
 func (r *room) moveList() []game.Turn {
 	if ply := len(r.rec.Actions); r.turnsAt != ply {
-		start, _ := initial(r.g, r.rec) // it parsed when the room was made
-		r.turns, r.turnsAt = game.Turns(start, r.s.History()), ply
+		r.turns, r.turnsAt = game.Turns(r.first, r.s.History()), ply
 	}
 	return r.turns
 }
@@ -128,7 +127,7 @@ func endSentence(rec *store.Game) string {
 // viewAt is the view of the game as it was after ply actions, for
 // stepping through it; nothing is legal there.
 func (r *room) viewAt(ply int) view {
-	s, _ := initial(r.g, r.rec)
+	s := r.first.Clone()
 	for _, a := range r.s.History()[:ply] {
 		s.Apply(a)
 	}

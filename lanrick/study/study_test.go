@@ -3,6 +3,7 @@ package study
 import (
 	"math/bits"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/muster-games/muster/game"
@@ -60,7 +61,7 @@ func TestReplayAgreesWithEvents(t *testing.T) {
 			for k, c := range r.Won {
 				// Replay counts a rendezvous won by a removal, not by a
 				// conversion (Rule 7), so it may name fewer.
-				if c >= 0 && !contains(announced, c) {
+				if c >= 0 && !slices.Contains(announced, c) {
 					t.Errorf("%s: Replay says %s won rendezvous %d; the events named %v", rs, g.PlayerName(game.Player(c)), k+1, announced)
 				}
 				if c >= 0 {
@@ -75,15 +76,6 @@ func TestReplayAgreesWithEvents(t *testing.T) {
 	if compared == 0 {
 		t.Fatal("no rendezvous won in any game: the test checks nothing")
 	}
-}
-
-func contains(xs []int, x int) bool {
-	for _, y := range xs {
-		if y == x {
-			return true
-		}
-	}
-	return false
 }
 
 // TestSelectorCounts: every sampled position is counted once, and a
