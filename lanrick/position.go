@@ -207,10 +207,7 @@ func (g *Game) Parse(text string) (*State, error) {
 		return bad("no board= field")
 	}
 	if !seen["size"] {
-		s.shape.Size = max(3, min(9, s.all().count()-1))
-		if g.Rules.old() {
-			s.shape.Size = 9
-		}
+		s.shape.Size = s.defaultSize()
 	}
 	if err := s.ready(); err != nil {
 		return bad("%v", err)
@@ -246,10 +243,7 @@ func (g *Game) Build(u Setup) (*State, error) {
 	s.rendezvous = int16(max(1, u.Rendezvous))
 	s.shape = Shape{Size: u.Size, Line: u.Line}
 	if u.Size == 0 {
-		s.shape.Size = max(3, min(9, s.all().count()-1))
-		if g.Rules.old() {
-			s.shape.Size = 9
-		}
+		s.shape.Size = s.defaultSize()
 	}
 	s.budget, s.opening, s.openingDone = int8(u.Budget), u.Opening, u.Opened
 	switch {
@@ -266,6 +260,15 @@ func (g *Game) Build(u Setup) (*State, error) {
 		return nil, fmt.Errorf("lanrick: %w: position: %v", game.ErrSyntax, err)
 	}
 	return s, nil
+}
+
+// defaultSize is the rendezvous size a position leaves unsaid: 9 in
+// 1879–1881, else one square fewer than the men (from 3 to 9).
+func (s *State) defaultSize() int {
+	if s.g.Rules.old() {
+		return 9
+	}
+	return max(3, min(9, s.all().count()-1))
 }
 
 // blank is a position with nothing set: the start of a turn of black's in

@@ -111,7 +111,7 @@ func runSolve(env *Env, args []string) error {
 		fmt.Fprintf(env.Stdout, "result: %s (%s)\n", game.ResultName(s), s.Result().Reason)
 		return nil
 	}
-	if ls, ok := s.(*lanrick.State); ok && !*bySearch && study.Applies(ls) {
+	if ls, ok := s.(*lanrick.State); ok && !*bySearch && endgame.Applies(ls) {
 		return printAnswer(env, ts, ls)
 	}
 	lim := search.Limits{Depth: *depth, Nodes: *nodes, Time: time.Duration(*seconds * float64(time.Second))}

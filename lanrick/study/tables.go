@@ -20,10 +20,8 @@ import (
 // LineName names a line of the final rendezvous as the mark action does
 // ("d5 ne"), or in hexadecimal if it is not one.
 func LineName(line lanrick.Bitboard) string {
-	for _, l := range endgame.Lines() {
-		if l.Squares == line {
-			return l.String()
-		}
+	if l := lineOf(line); l.Squares != 0 {
+		return l.String()
 	}
 	return fmt.Sprintf("%016x", uint64(line))
 }
@@ -42,11 +40,7 @@ type Answer struct {
 	Kept, Interchanged endgame.Value
 }
 
-// Applies reports whether the tables answer s: Lanrick 1893 or 1899 with
-// two men a side in the final 3-square rendezvous.
-func Applies(s *lanrick.State) bool { return endgame.Applies(s) }
-
-// Ask answers s from the tables (see Applies).
+// Ask answers s from the tables (see endgame.Applies).
 func Ask(ts *endgame.Tables, s *lanrick.State) (Answer, error) {
 	ans := Answer{Phase: s.Phase(), Line: s.RendezvousSquares()}
 	black, white := s.Men(lanrick.Black), s.Men(lanrick.White)
@@ -228,6 +222,8 @@ func CheckTables(tables []*endgame.Table, n int, seed uint64) (int, error) {
 	return checked, nil
 }
 
+// lineOf is the line of the final rendezvous with these squares, or the
+// zero Line.
 func lineOf(squares lanrick.Bitboard) endgame.Line {
 	for _, l := range endgame.Lines() {
 		if l.Squares == squares {
