@@ -3,6 +3,7 @@ package otep
 import (
 	"bytes"
 	"context"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -125,6 +126,32 @@ func TestOnePlayerPerGame(t *testing.T) {
 	for _, d := range p.given {
 		if d <= 0 || d > 60*time.Second {
 			t.Errorf("a move was given %v of a 60 s clock", d)
+		}
+	}
+}
+
+// TestRealOpenTaflClock replays what OpenTafl 0.4.8 sent Muster in a real
+// game (attackers, 60 s + 1 s; captured with ../shared/peers/opentafl,
+// CLOCK_SHIM=0): the clock lines are milliseconds, so every move is given
+// about a thirtieth of the time left, never more than the clock holds.
+func TestRealOpenTaflClock(t *testing.T) {
+	script, err := os.ReadFile("testdata/opentafl-0.4.8-attackers.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	made := 0
+	p := &counting{made: &made}
+	e := &Engine{NewPlayer: func(game.Game) (Player, error) { made++; return p, nil }, Log: &bytes.Buffer{}}
+	var out bytes.Buffer
+	if err := e.Run(context.Background(), bytes.NewReader(script), &out); err != nil {
+		t.Fatal(err)
+	}
+	if made != 1 || len(p.given) != strings.Count(string(script), "\nplay attackers") {
+		t.Fatalf("players made %d, moves asked %d", made, len(p.given))
+	}
+	for i, d := range p.given {
+		if d < time.Second || d > 3*time.Second {
+			t.Errorf("move %d was given %v of a clock near 60 s", i+1, d)
 		}
 	}
 }
