@@ -36,6 +36,8 @@ func runServe(env *Env, args []string) error {
 	reports := fs.String("reports", "", "a folder of reports (muster report --html) to show under /reports/")
 	data := fs.String("data", "", "folder for what the computer players build once, such as Lanrick's endgame tables (default: muster in the user's cache folder)")
 	prepare := fs.Bool("prepare", true, "build what the computer players need (Lanrick's endgame tables) in the background")
+	think := fs.Duration("analysis-time", server.DefaultConfig.AnalysisTime, "how long the analysis board's engine thinks on a position")
+	engines := fs.Int("engines", server.DefaultConfig.Engines, "analysis board evaluations that may run at once")
 	pos, err := flags(fs, args)
 	if err != nil {
 		return err
@@ -51,7 +53,8 @@ func runServe(env *Env, args []string) error {
 	srv := server.New(st, server.Config{
 		MaxBody: server.DefaultConfig.MaxBody, GamesPerHour: *perHour,
 		ConnsPerClient: *conns, ConnsPerGame: server.DefaultConfig.ConnsPerGame,
-		AgentTimeout: server.DefaultConfig.AgentTimeout, Log: env.Stderr, Reports: *reports,
+		AgentTimeout: server.DefaultConfig.AgentTimeout, AnalysisTime: *think, Engines: *engines,
+		Log: env.Stderr, Reports: *reports,
 	})
 	defer srv.Close()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)

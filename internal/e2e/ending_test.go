@@ -193,6 +193,8 @@ func TestPhoneWidth(t *testing.T) {
 		{"rules-lanrick", "/rules/lanrick", "h1"},
 		{"rules-tablut", "/rules/tablut", "h1"},
 		{"learn-lanrick", "/learn/lanrick/2", "#lesson"},
+		{"analysis", "/analysis?spec=lanrick(1893)", "#tree"},
+		{"analysis-setup", "/analysis", "#setup-open"},
 	}
 	for _, p := range pages {
 		if err := chromedp.Do(ctx, chromedp.Navigate(a.url(p.path)), chromedp.WaitVisible(chromedp.CSS(p.ready))); err != nil {

@@ -89,7 +89,7 @@ func (s *Server) writeJSON(w http.ResponseWriter, code int, v any) {
 func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	code := statusOf(err)
 	text := err.Error()
-	if code >= 500 {
+	if code >= 500 && code != http.StatusServiceUnavailable {
 		s.log.Error("request failed", "method", r.Method, "path", r.URL.Path, "err", err)
 		text = "internal error: the server could not do this; try again"
 	}

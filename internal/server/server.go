@@ -37,6 +37,10 @@ type Config struct {
 	ConnsPerClient, ConnsPerGame int
 	// AgentTimeout bounds an agent's thinking for one action.
 	AgentTimeout time.Duration
+	// AnalysisTime bounds the engine's thinking on one position of the
+	// analysis board; Engines bounds the evaluations running at once.
+	AnalysisTime time.Duration
+	Engines      int
 	// Log receives the server's messages (nil: discard).
 	Log io.Writer
 	// Reports is a folder of reports (muster report --html) served under
@@ -45,7 +49,8 @@ type Config struct {
 }
 
 // DefaultConfig are the limits of a public server.
-var DefaultConfig = Config{MaxBody: 64 << 10, GamesPerHour: 60, ConnsPerClient: 32, ConnsPerGame: 64, AgentTimeout: 60 * time.Second}
+var DefaultConfig = Config{MaxBody: 64 << 10, GamesPerHour: 60, ConnsPerClient: 32, ConnsPerGame: 64, AgentTimeout: 60 * time.Second,
+	AnalysisTime: 3 * time.Second, Engines: 2}
 
 // Server is the web app.
 type Server struct {
@@ -56,6 +61,8 @@ type Server struct {
 	stop  context.CancelFunc
 	wg    sync.WaitGroup
 	mux   *http.ServeMux
+	// engines holds a token for each evaluation running.
+	engines chan struct{}
 
 	mu        sync.Mutex
 	rooms     map[string]*room
@@ -70,7 +77,11 @@ func New(st *store.Store, cfg Config) *Server {
 	}
 	ctx, stop := context.WithCancel(context.Background())
 	s := &Server{cfg: cfg, store: st, log: slog.New(slog.NewTextHandler(cfg.Log, nil)), ctx: ctx, stop: stop,
-		rooms: map[string]*room{}, conns: map[string]int{}, gameConns: map[string]int{}}
+		rooms: map[string]*room{}, conns: map[string]int{}, gameConns: map[string]int{},
+		engines: make(chan struct{}, max(1, cfg.Engines))}
+	if s.cfg.AnalysisTime <= 0 {
+		s.cfg.AnalysisTime = DefaultConfig.AnalysisTime
+	}
 	s.mux = s.routes()
 	s.wg.Add(1)
 	go s.sweep(time.Minute, 10*time.Minute)
@@ -81,7 +92,7 @@ func New(st *store.Store, cfg Config) *Server {
 func (s *Server) routes() *http.ServeMux {
 	mux := http.NewServeMux()
 	mux.Handle("GET /static/", http.StripPrefix("/static/", web.Static()))
-	for _, p := range []string{"GET /{$}", "GET /g/{id}", "GET /rules/{game}", "GET /learn/{game}", "GET /learn/{game}/{step}"} {
+	for _, p := range []string{"GET /{$}", "GET /g/{id}", "GET /rules/{game}", "GET /learn/{game}", "GET /learn/{game}/{step}", "GET /analysis", "GET /analysis/{id}"} {
 		mux.HandleFunc(p, s.page)
 	}
 	mux.HandleFunc("GET /docs/{name}", s.doc)
@@ -98,6 +109,8 @@ func (s *Server) routes() *http.ServeMux {
 	mux.HandleFunc("POST /api/games/{id}/rematch", s.rematch)
 	mux.HandleFunc("POST /api/games/{id}/takeback", s.takeback)
 	mux.HandleFunc("GET /ws/games/{id}", s.watch)
+	mux.HandleFunc("POST /api/analysis", s.analyse)
+	mux.HandleFunc("POST /api/analysis/eval", s.evaluate)
 	if s.cfg.Reports != "" {
 		// http.Dir keeps requests inside the folder.
 		mux.Handle("GET /reports/", http.StripPrefix("/reports/", http.FileServer(http.Dir(s.cfg.Reports))))

@@ -369,6 +369,8 @@ func FuzzRequests(f *testing.F) {
 	f.Add("join", `{"token":"abc"}`)
 	f.Add("draw", `{"secret":"x","what":"offer"}`)
 	f.Add("import", `{"game":"tablut","record":"1. a4-a3"}`)
+	f.Add("analysis", `{"spec":"lanrick(1893)","position":"","actions":["@a1"]}`)
+	f.Add("eval", `{"spec":"tablut","actions":["d9-d3"]}`)
 	st, err := store.Open(filepath.Join(f.TempDir(), "fuzz.db"))
 	if err != nil {
 		f.Fatal(err)
@@ -381,7 +383,8 @@ func FuzzRequests(f *testing.F) {
 	json.Unmarshal(rec.Body.Bytes(), &c)
 	f.Fuzz(func(t *testing.T, endpoint, body string) {
 		paths := map[string]string{"act": "/api/games/" + c.ID + "/act", "games": "/api/games", "join": "/api/games/" + c.ID + "/join",
-			"draw": "/api/games/" + c.ID + "/draw", "import": "/api/import", "resign": "/api/games/" + c.ID + "/resign"}
+			"draw": "/api/games/" + c.ID + "/draw", "import": "/api/import", "resign": "/api/games/" + c.ID + "/resign",
+			"analysis": "/api/analysis", "eval": "/api/analysis/eval"}
 		path, ok := paths[endpoint]
 		if !ok {
 			path = "/api/games/" + c.ID + "/act"

@@ -8,42 +8,12 @@
 
 import { Board } from "./board.js";
 import { sound } from "./sound.js";
+import { h, cap } from "./dom.js";
+import { api, held, hold } from "./api.js";
+import { pick, targets, buttons } from "./pick.js";
+import { analysis } from "./analysis.js";
 
 const app = document.getElementById("app");
-
-function h(tag, attrs, ...children) {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs || {})) {
-    if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
-    else if (v !== undefined && v !== null && v !== false) e.setAttribute(k, v === true ? "" : v);
-  }
-  for (const c of children.flat()) {
-    if (c === null || c === undefined || c === false) continue;
-    e.appendChild(typeof c === "string" || typeof c === "number" ? document.createTextNode(String(c)) : c);
-  }
-  return e;
-}
-
-async function api(method, path, body) {
-  const res = await fetch(path, {
-    method,
-    headers: body ? { "Content-Type": "application/json" } : {},
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const data = await res.json().catch(() => ({ error: `HTTP ${res.status}` }));
-  if (!res.ok) throw new Error(data.error || `HTTP ${res.status}`);
-  return data;
-}
-
-// Seats held in this browser: localStorage "muster:<id>" = {seats: {seat: secret}}.
-function held(id) {
-  try { return JSON.parse(localStorage.getItem("muster:" + id)) || { seats: {} }; } catch { return { seats: {} }; }
-}
-function hold(id, seat, secret) {
-  const h0 = held(id);
-  h0.seats[seat] = secret;
-  localStorage.setItem("muster:" + id, JSON.stringify(h0));
-}
 
 const docHref = (d) => "/docs/" + d.File;
 
@@ -107,6 +77,7 @@ async function home() {
     err,
     h("h2", {}, "Rulesets"), list,
     h("fieldset", {}, h("legend", {}, "Import a record"), record, h("br"), h("button", { id: "import", onclick: importIt }, "Import and replay")),
+    h("p", {}, h("a", { href: "/analysis", id: "analysis-link" }, "Analysis board: study any position with the computer")),
     cat.reports ? h("p", {}, h("a", { href: "/reports/", id: "reports" }, "Self-play reports: balance and metrics of every ruleset")) : "",
   );
   fill();
@@ -339,10 +310,7 @@ class GameView {
   // legal is what this browser may play now.
   legal() { return this.myTurn() && !this.past && !this.lessonOver ? this.view.legal : []; }
 
-  targets() {
-    if (!this.selected) return [];
-    return this.legal().filter((a) => a.squares && a.squares.length === 2 && a.squares[0] === this.selected).map((a) => a.squares[1]);
-  }
+  targets() { return targets(this.legal(), this.selected); }
 
   draw() {
     const v = this.past || this.view;
@@ -354,7 +322,7 @@ class GameView {
     this.events.replaceChildren(...(v.events || []).map((e) => h("li", { "data-event": e.kind },
       ...(e.dice || []).map((n) => h("span", { class: "die", "aria-hidden": "true" }, "⚀⚁⚂⚃⚄⚅"[n - 1] || String(n))), e.text)));
     this.info.replaceChildren(...this.facts(v));
-    this.choices.replaceChildren(...this.legal().filter((a) => !a.squares || !a.squares.length)
+    this.choices.replaceChildren(...buttons(this.legal())
       .map((a) => h("button", { "data-action": a.text, onclick: () => this.play(a.text) }, a.label)));
     this.drawMoves(live);
     this.drawControls(live);
@@ -387,8 +355,25 @@ class GameView {
       const label = live.rematch ? "Join the rematch" : "Rematch, sides swapped";
       parts.push(h("button", { class: "primary", id: "rematch", onclick: () => this.rematch() }, label));
     } else if (live.rematch) parts.push(h("a", { href: "/g/" + live.rematch }, "Watch the rematch"));
+    if (this.past && this.past.prompt.player !== -2) {
+      parts.push(h("button", { id: "vs-from-here", onclick: () => this.playFrom(this.past) }, `Play the computer from move ${this.showPly}`));
+    }
+    parts.push(h("a", { class: "button", id: "analyse", href: `/analysis/${this.id}?ply=${this.showPly === null ? live.ply : this.showPly}` }, "Analyse this game"));
     parts.push(h("a", { href: "/", class: "new-game" }, "New game"));
+    if (!this.past) parts.push(h("p", { class: "muted" }, "Step back through the moves to play the computer from any position."));
     this.ending.replaceChildren(...parts);
+  }
+
+  // playFrom starts a game against the computer from a shown position,
+  // this browser taking the side to act there.
+  async playFrom(v) {
+    const p = v.prompt.player;
+    const side = p >= 0 ? v.traits.players[p].name : "random";
+    try {
+      const res = await api("POST", "/api/games", { game: v.spec, position: v.position, opponent: "ai", level: "medium", side });
+      hold(res.id, res.seat, res.secret);
+      location.href = "/g/" + res.id;
+    } catch (e) { this.err.textContent = e.message; }
   }
 
   // rematch takes this browser's seats in the game that follows.
@@ -475,21 +460,11 @@ class GameView {
     const legal = this.legal();
     if (!legal.length) return;
     this.err.textContent = "";
-    if (this.selected) {
-      const moves = legal.filter((a) => a.squares && a.squares.length === 2 && a.squares[0] === this.selected && a.squares[1] === sq);
-      if (moves.length === 1) { this.play(moves[0].text); return; }
-      if (moves.length > 1) { this.offer(moves); return; }
-    }
-    const here = legal.filter((a) => a.squares && a.squares.length === 1 && a.squares[0] === sq);
-    if (here.length === 1) { this.play(here[0].text); return; }
-    if (here.length > 1) { this.offer(here); return; }
-    if (legal.some((a) => a.squares && a.squares.length === 2 && a.squares[0] === sq)) {
-      this.selected = this.selected === sq ? null : sq;
-      this.draw();
-      return;
-    }
-    if (!this.selected && this.view.prompt.squares && this.view.prompt.squares.length) this.err.textContent = `Not ${sq}: ${this.view.prompt.text}`;
-    this.selected = null;
+    const p = pick(legal, this.selected, sq);
+    if (p.play) { this.play(p.play); return; }
+    if (p.offer) { this.offer(p.offer); return; }
+    if (p.miss && this.view.prompt.squares && this.view.prompt.squares.length) this.err.textContent = `Not ${sq}: ${this.view.prompt.text}`;
+    this.selected = p.select;
     this.draw();
   }
 
@@ -511,8 +486,6 @@ class GameView {
     } catch (e) { this.err.textContent = e.message; }
   }
 }
-
-function cap(s) { return s[0].toUpperCase() + s.slice(1); }
 
 // learn runs step n of a game's walkthrough: a fresh game from the step's
 // position, both seats here, and the step's words beside the board.
@@ -542,6 +515,7 @@ async function route() {
     if (path.startsWith("/g/")) await new GameView(path.slice(3)).start();
     else if (path.startsWith("/rules/")) await rules(path.slice(7));
     else if (path.startsWith("/learn/")) await learn(...path.slice(7).split("/"));
+    else if (path === "/analysis" || path.startsWith("/analysis/")) await analysis(app, path.slice(10));
     else await home();
   } catch (e) {
     app.replaceChildren(h("p", { class: "error" }, e.message));

@@ -1,0 +1,108 @@
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/muster-games/muster/game"
+)
+
+// TestAnalysisBoard: a game in play is not analysed; once over, its
+// analysis board opens at the move shown, a move played on the board
+// becomes a variation in the tree, the engine's evaluation and line come
+// with the switch, and "play the computer from here" starts a game from
+// the node's position.
+func TestAnalysisBoard(t *testing.T) {
+	a := startApp(t, "", "")
+	ctx, cancel := browser(t)
+	defer cancel()
+	id := newGame(t, ctx, a, "tablut", "linnaeus", "ai", "easy", "attackers")
+	v := waitMyTurn(t, ctx, "attackers")
+	clickAction(t, ctx, v, "a4-a3")
+	v = waitMyTurn(t, ctx, "attackers")
+	// In play: the board refuses.
+	if err := chromedp.Do(ctx, chromedp.Navigate(a.url("/analysis/"+id)), chromedp.WaitVisible(chromedp.CSS("#not-yet"))); err != nil {
+		t.Fatalf("a game in play opened on the analysis board: %v", err)
+	}
+	if err := chromedp.Do(ctx, chromedp.Navigate(a.url("/g/"+id)), chromedp.WaitVisible(chromedp.CSS("#resign")),
+		chromedp.Click(chromedp.CSS("#resign")), chromedp.Click(chromedp.CSS("#confirm-resign")), chromedp.WaitVisible(chromedp.CSS("#analyse"))); err != nil {
+		t.Fatal(err)
+	}
+	v = current(t, ctx)
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#analyse")), chromedp.WaitVisible(chromedp.CSS("#tree .node.current"))); err != nil {
+		t.Fatal(err)
+	}
+	if n := count(t, ctx, "#tree .node"); n != len(v.History) {
+		t.Fatalf("the tree has %d nodes, the game %d actions", n, len(v.History))
+	}
+	// Back to the first move's node, then a different reply: a variation.
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`#tree .node[data-ply="1"]`))); err != nil {
+		t.Fatal(err)
+	}
+	poll(t, ctx, "the first node", `document.querySelector("#tree .node.current").dataset.ply === "1"`)
+	g, err := game.Load(v.Spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := g.NewState()
+	if err := game.ApplyNotation(s, v.History[:1]); err != nil {
+		t.Fatal(err)
+	}
+	var alt game.ActionInfo
+	for _, info := range game.DescribeLegal(s) {
+		if info.Text != v.History[1] && len(info.Squares) == 2 {
+			alt = info
+			break
+		}
+	}
+	for _, sq := range alt.Squares {
+		if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(fmt.Sprintf(`rect[data-sq="%s"]`, sq)))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	poll(t, ctx, "the variation", fmt.Sprintf(`[...document.querySelectorAll("#tree .variation .node.current")].some(e => e.title === %q)`, alt.Text))
+	if n := count(t, ctx, "#tree .node"); n != len(v.History)+1 {
+		t.Fatalf("after the variation the tree has %d nodes, want %d", n, len(v.History)+1)
+	}
+	// The engine's evaluation of the variation's position.
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#engine")), chromedp.WaitVisible(chromedp.CSS("#eval-text"))); err != nil {
+		t.Fatal(err)
+	}
+	ev := text(t, ctx, "#eval-text")
+	if !strings.Contains(ev, "alpha-beta") && !strings.Contains(ev, "by force") {
+		t.Fatalf("evaluation %q", ev)
+	}
+	if line := text(t, ctx, "#eval-line"); !strings.HasPrefix(line, "Expected: ") {
+		t.Fatalf("line %q", line)
+	}
+	shot(t, ctx, "analysis-variation")
+	// Play the computer from the variation's position.
+	pos, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.getElementById("position-text").value`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#play-from-here")), chromedp.WaitVisible(chromedp.CSS("#you"))); err != nil {
+		t.Fatal(err)
+	}
+	poll(t, ctx, "the new game", `location.pathname.startsWith("/g/") && document.body.dataset.game !== undefined`)
+	if got := current(t, ctx); got.Ply != 0 || got.Pos != pos || got.Status != "playing" {
+		t.Fatalf("the game from here: ply %d, status %s, position %q, want %q", got.Ply, got.Status, got.Pos, pos)
+	}
+	if you := text(t, ctx, "#you"); !strings.Contains(you, "Attackers") {
+		t.Errorf("from a position with the attackers to play: %q", you)
+	}
+}
+
+// count is the number of elements matching sel.
+func count(t *testing.T, ctx context.Context, sel string) int {
+	t.Helper()
+	n, err := chromedp.Run(ctx, chromedp.Evaluate[int](fmt.Sprintf(`document.querySelectorAll(%q).length`, sel)))
+	if err != nil {
+		t.Fatalf("%s: %v", sel, err)
+	}
+	return n
+}

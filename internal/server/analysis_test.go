@@ -1,0 +1,127 @@
+package server
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/muster-games/muster/game"
+)
+
+// TestAnalysisBoard: a node is the root and the actions from it; its view
+// offers the legal actions, and the actions played come back described;
+// bad nodes get clear errors.
+func TestAnalysisBoard(t *testing.T) {
+	h := newHarness(t, "", testConfig())
+	var root analysisView
+	if code := h.call("POST", "/api/analysis", analysisRequest{Spec: "tablut(linnaeus)"}, &root); code != http.StatusOK {
+		t.Fatalf("root: %d", code)
+	}
+	if root.Over || len(root.Legal) == 0 || len(root.Path) != 0 || root.Position == "" {
+		t.Fatalf("root: %+v", root)
+	}
+	first, second := root.Legal[0].Text, ""
+	var next analysisView
+	h.call("POST", "/api/analysis", analysisRequest{Spec: root.Spec, Actions: []string{first}}, &next)
+	if len(next.Path) != 1 || next.Path[0].Text != first || next.ToAct == root.ToAct || next.Position == root.Position {
+		t.Fatalf("after %s: path %+v, to act %d", first, next.Path, next.ToAct)
+	}
+	second = next.Legal[0].Text
+	// The same node from the position reached: the view is the same.
+	var again analysisView
+	h.call("POST", "/api/analysis", analysisRequest{Spec: root.Spec, Position: next.Position, Actions: []string{second}}, &again)
+	var long analysisView
+	h.call("POST", "/api/analysis", analysisRequest{Spec: root.Spec, Actions: []string{first, second}}, &long)
+	if again.Position != long.Position {
+		t.Fatalf("from the position %q, from the start %q", again.Position, long.Position)
+	}
+	bad := []struct {
+		req  any
+		code int
+		want string
+	}{
+		{analysisRequest{Spec: "chess"}, http.StatusBadRequest, "tablut"},
+		{analysisRequest{Spec: "tablut(linnaeus)", Actions: []string{first, first}}, http.StatusUnprocessableEntity, "action 2"},
+		{analysisRequest{Spec: "tablut(linnaeus)", Position: "nonsense"}, http.StatusBadRequest, ""},
+		{analysisRequest{Spec: "tablut(linnaeus)", Actions: make([]string, maxAnalysisActions+1)}, http.StatusRequestEntityTooLarge, "at most"},
+		{`{"spec":"tablut","actions":[],"extra":1}`, http.StatusBadRequest, "unknown field"},
+	}
+	for _, c := range bad {
+		var e struct{ Error string }
+		if code := h.call("POST", "/api/analysis", c.req, &e); code != c.code || !strings.Contains(e.Error, c.want) {
+			t.Errorf("%v: %d %q, want %d with %q", c.req, code, e.Error, c.code, c.want)
+		}
+	}
+}
+
+// TestAnalysisEvaluation: the engine's evaluation says who is better in
+// words, with a legal line from the node, for both games; a finished game
+// says its result, chance says so, and a busy engine says so.
+func TestAnalysisEvaluation(t *testing.T) {
+	cfg := testConfig()
+	cfg.Engines = 1
+	h := newHarness(t, "", cfg)
+	for _, spec := range []string{"tablut(linnaeus)", "lanrick(1893)"} {
+		var ev evaluation
+		if code := h.call("POST", "/api/analysis/eval", analysisRequest{Spec: spec}, &ev); code != http.StatusOK {
+			t.Fatalf("%s: %d %+v", spec, code, ev)
+		}
+		if ev.Text == "" || len(ev.Line) == 0 || len(ev.Line) != len(ev.LineTexts) || ev.Bar < -1 || ev.Bar > 1 || ev.Agent == "" {
+			t.Fatalf("%s: %+v", spec, ev)
+		}
+		// The line is legal from the node.
+		var end analysisView
+		if code := h.call("POST", "/api/analysis", analysisRequest{Spec: spec, Actions: ev.LineTexts}, &end); code != http.StatusOK {
+			t.Errorf("%s: the line %v is not legal: %d", spec, ev.LineTexts, code)
+		}
+	}
+	// The king escapes in the Tablut lesson: the game is over and the
+	// evaluation says the defenders won.
+	info, err := game.Lookup("tablut")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var escape game.Lesson
+	for _, l := range info.Lessons {
+		if l.Goal == "king-escaped" {
+			escape = l
+		}
+	}
+	if escape.Position == "" {
+		t.Fatal("no lesson of the king's escape")
+	}
+	var ev evaluation
+	h.call("POST", "/api/analysis/eval", analysisRequest{Spec: "tablut(" + escape.Ruleset + ")", Position: escape.Position, Actions: escape.Solution}, &ev)
+	if !strings.Contains(strings.ToLower(ev.Text), "defenders") || ev.Bar != -1 && ev.Bar != 1 {
+		t.Errorf("after the escape: %+v", ev)
+	}
+	// 1879: when the dice are to be thrown, the evaluation says so.
+	var node analysisView
+	req := analysisRequest{Spec: "lanrick(1879-01)", Actions: []string{}}
+	for h.call("POST", "/api/analysis", req, &node); node.ToAct >= 0 && len(req.Actions) < 200; h.call("POST", "/api/analysis", req, &node) {
+		req.Actions = append(req.Actions, node.Legal[0].Text)
+	}
+	ev = evaluation{}
+	h.call("POST", "/api/analysis/eval", req, &ev)
+	if node.ToAct != game.Chance || !strings.Contains(ev.Text, "Chance") {
+		t.Errorf("1879 at the start: %+v", ev)
+	}
+	// The user throws the dice himself: every outcome is offered and
+	// plays.
+	if len(node.Legal) == 0 {
+		t.Fatal("no dice offered")
+	}
+	for _, o := range node.Legal {
+		var after analysisView
+		if code := h.call("POST", "/api/analysis", analysisRequest{Spec: req.Spec, Actions: append(req.Actions[:len(req.Actions):len(req.Actions)], o.Text)}, &after); code != http.StatusOK || len(after.Path) != len(req.Actions)+1 {
+			t.Fatalf("the throw %q: %d, path %d", o.Text, code, len(after.Path))
+		}
+	}
+	// A busy engine answers 503 and says so.
+	h.srv.engines <- struct{}{}
+	var e struct{ Error string }
+	if code := h.call("POST", "/api/analysis/eval", analysisRequest{Spec: "tablut"}, &e); code != http.StatusServiceUnavailable || !strings.Contains(e.Error, "busy") {
+		t.Errorf("busy: %d %q", code, e.Error)
+	}
+	<-h.srv.engines
+}

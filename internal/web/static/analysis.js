@@ -1,0 +1,313 @@
+// analysis.js is the analysis board: from a finished game or any position,
+// play actions under the rules, keep the variations as a tree, see the
+// engine's evaluation and expected line (a switch), and play the computer
+// from any position. The tree lives in the page; the server answers each
+// node's view (POST /api/analysis) and evaluation (POST
+// /api/analysis/eval) from the root position and the actions to the node.
+// A game still in play is never analysed here.
+
+import { Board } from "./board.js";
+import { h } from "./dom.js";
+import { api, hold } from "./api.js";
+import { pick, targets, buttons } from "./pick.js";
+
+// A Node is a position of the tree: the root, or the action that led to
+// it from its parent. children[0] continues the line; the others are
+// variations.
+class Node {
+  constructor(parent, step) {
+    this.parent = parent;
+    this.children = [];
+    this.view = null;
+    this.eval = null;
+    if (!step) { this.ply = 0; this.turn = 0; return; }
+    this.text = step.text;
+    this.label = step.label;
+    this.player = step.player;
+    this.endsTurn = step.ends_turn;
+    this.ply = parent.ply + 1;
+    const prev = parent.parent ? parent : null;
+    this.turnStart = !prev || prev.endsTurn || prev.player !== this.player;
+    this.turn = parent.turn + (this.turnStart ? 1 : 0);
+  }
+
+  path() {
+    const out = [];
+    for (let n = this; n.parent; n = n.parent) out.push(n.text);
+    return out.reverse();
+  }
+
+  child(step) {
+    let c = this.children.find((x) => x.text === step.text);
+    if (!c) { c = new Node(this, step); this.children.push(c); }
+    return c;
+  }
+}
+
+class Analysis {
+  constructor(app, spec, position, levels) {
+    this.app = app;
+    this.spec = spec;
+    this.position = position || "";
+    this.levels = levels;
+    this.root = new Node(null, null);
+    this.node = this.root;
+    this.selected = null;
+    this.engineOn = localStorage.getItem("muster-engine") === "on";
+    this.board = new Board(null, (sq) => this.click(sq));
+    this.err = h("p", { class: "error", id: "error", role: "alert" });
+  }
+
+  // load gives the tree a main line of actions and shows its node at ply.
+  async load(actions, ply) {
+    const v = await this.fetchView(actions);
+    let n = this.root;
+    for (const step of v.path) n = n.child(step);
+    n.view = v;
+    let at = n;
+    while (at.ply > ply && at.parent) at = at.parent;
+    this.layout();
+    await this.show(at);
+  }
+
+  fetchView(actions) { return api("POST", "/api/analysis", { spec: this.spec, position: this.position, actions }); }
+
+  async show(node) {
+    try {
+      if (!node.view) node.view = await this.fetchView(node.path());
+    } catch (e) { this.err.textContent = e.message; return; }
+    this.node = node;
+    this.selected = null;
+    this.err.textContent = "";
+    this.draw();
+    if (this.engineOn) this.evaluate(node);
+  }
+
+  async evaluate(node) {
+    if (!node.eval || node.eval.error) {
+      node.eval = { pending: true };
+      this.drawEval();
+      try {
+        node.eval = await api("POST", "/api/analysis/eval", { spec: this.spec, position: this.position, actions: node.path() });
+      } catch (e) { node.eval = { error: e.message }; }
+    }
+    if (this.node === node) this.drawEval();
+  }
+
+  title(p) { const t = this.node.view.traits.players[p]; return t ? t.title : "Chance"; }
+
+  layout() {
+    const boardBox = h("div", { class: "board-wrap", id: "board" });
+    this.board.container = boardBox;
+    this.status = h("div", { class: "status", id: "status", "aria-live": "polite" });
+    this.events = h("ul", { class: "events", id: "events", "aria-live": "polite" });
+    this.choices = h("div", { class: "choices", id: "choices" });
+    this.evalBox = h("div", { class: "eval", id: "eval", "aria-live": "polite" });
+    this.tree = h("div", { class: "tree", id: "tree", tabindex: "0", "aria-label": "moves and variations: left and right step, up and down change variation, Home and End" });
+    this.tree.addEventListener("keydown", (e) => this.key(e));
+    this.posText = h("textarea", { id: "position-text", rows: 3, readonly: true, "aria-label": "this position as text" });
+    const level = h("select", { id: "vs-level", "aria-label": "level" }, this.levels.map((l) => h("option", { value: l, selected: l === "medium" }, l)));
+    this.vsButton = h("button", { class: "primary", id: "play-from-here", onclick: () => this.playFromHere(level.value) }, "Play the computer from here");
+    const engine = h("input", { type: "checkbox", id: "engine", checked: this.engineOn, onchange: (e) => this.setEngine(e.target.checked) });
+    this.app.replaceChildren(h("div", { class: "play" }, boardBox,
+      h("div", { class: "side" },
+        h("h1", {}, "Analysis board"),
+        h("p", { class: "muted", id: "analysis-spec" }, this.spec),
+        h("label", { class: "switch" }, engine, " Computer evaluation"), this.evalBox,
+        this.status, this.choices, this.err, this.events,
+        h("h3", {}, "Moves and variations"), this.tree,
+        h("div", { class: "steps" },
+          h("button", { onclick: () => this.go(this.root), "aria-label": "to the start", id: "first" }, "|◀"),
+          h("button", { onclick: () => this.go(this.node.parent), "aria-label": "back", id: "back" }, "◀"),
+          h("button", { onclick: () => this.go(this.node.children[0]), "aria-label": "forward", id: "forward" }, "▶"),
+          h("button", { onclick: () => this.go(this.lineEnd()), "aria-label": "to the end of the line", id: "last" }, "▶|"),
+          h("button", { onclick: () => { this.board.flipped = !this.board.flipped; this.draw(); }, id: "flip" }, "Flip board")),
+        h("div", { class: "tree-tools" },
+          h("button", { id: "promote", onclick: () => this.promote() }, "Make this the main line"),
+          h("button", { id: "delete", onclick: () => this.remove() }, "Delete from here")),
+        h("p", {}, this.vsButton, " ", h("label", { class: "inline" }, "Level ", level)),
+        h("details", {}, h("summary", {}, "This position as text"), this.posText,
+          h("button", { id: "copy-position", onclick: () => { this.posText.select(); navigator.clipboard && navigator.clipboard.writeText(this.posText.value); } }, "Copy")),
+        h("p", {}, h("a", { href: "/analysis" }, "Set up another position"), " · ", h("a", { href: "/" }, "Home")))));
+  }
+
+  draw() {
+    const v = this.node.view;
+    const legal = v.legal || [];
+    this.board.render(v.board, v.traits, { selected: this.selected, targets: targets(legal, this.selected), asked: this.selected ? [] : v.prompt.squares || [] });
+    this.status.textContent = v.over ? v.prompt.text : `${this.title(v.to_act)} to play: ${v.prompt.text}`;
+    this.events.replaceChildren(...(this.node.parent ? v.events || [] : []).map((e) => h("li", { "data-event": e.kind }, e.text)));
+    this.choices.replaceChildren(...buttons(legal).map((a) => h("button", { "data-action": a.text, onclick: () => this.play(a.text) }, a.label)));
+    this.posText.value = v.position;
+    this.vsButton.disabled = v.over;
+    this.drawTree();
+    this.drawEval();
+  }
+
+  drawEval() {
+    const ev = this.node.eval;
+    if (!this.engineOn) { this.evalBox.replaceChildren(); return; }
+    if (!ev || ev.pending) { this.evalBox.replaceChildren(h("p", { class: "muted" }, "The computer is thinking…")); return; }
+    if (ev.error) {
+      this.evalBox.replaceChildren(h("p", { class: "error" }, ev.error), h("button", { id: "eval-again", onclick: () => this.evaluate(this.node) }, "Try again"));
+      return;
+    }
+    const first = this.node.view.traits.players[0].title;
+    const share = Math.round(50 + 50 * ev.bar);
+    const bar = h("div", { class: "eval-bar", role: "img", "aria-label": `${first}: ${share} of 100` }, h("div", { class: "eval-fill", style: `width:${share}%` }));
+    const line = ev.line.length ? h("p", { class: "eval-line", id: "eval-line" }, "Expected: ", ev.line.join(", ")) : "";
+    this.evalBox.replaceChildren(bar, h("p", { id: "eval-text" }, ev.text), line,
+      ev.agent ? h("p", { class: "muted" }, "Engine: " + ev.agent) : "");
+  }
+
+  // drawTree writes the line from the root with its variations in
+  // brackets after the action they replace.
+  drawTree() {
+    const line = (first) => {
+      const out = [];
+      for (let n = first; n; n = n.children[0]) {
+        out.push(this.moveEl(n, n === first), " ");
+        const p = n.parent;
+        if (p.children[0] === n) {
+          for (const alt of p.children.slice(1)) out.push(h("span", { class: "variation" }, "(", ...line(alt).slice(0, -1), ")"), " ");
+        }
+      }
+      return out;
+    };
+    this.tree.replaceChildren(...(this.root.children[0] ? line(this.root.children[0]) : [h("span", { class: "muted" }, "Play an action on the board to begin.")]));
+    const cur = this.tree.querySelector(".current");
+    if (cur) cur.scrollIntoView({ block: "nearest" });
+  }
+
+  moveEl(n, first) {
+    const who = n.turnStart || first ? h("span", { class: "who" }, `${n.turn}. ${this.playerTitle(n.player)}: `) : "";
+    return h("span", { class: "node" + (n === this.node ? " current" : ""), "data-ply": n.ply, title: n.text, onclick: () => this.go(n) }, who, n.label);
+  }
+
+  playerTitle(p) {
+    const t = this.node.view.traits.players[p];
+    return t ? t.title : "Chance";
+  }
+
+  lineEnd() { let n = this.node; while (n.children[0]) n = n.children[0]; return n; }
+
+  go(n) { if (n) this.show(n); }
+
+  key(e) {
+    const n = this.node;
+    const sib = (d) => { if (!n.parent) return null; const c = n.parent.children; return c[c.indexOf(n) + d] || null; };
+    const to = { ArrowLeft: n.parent, ArrowRight: n.children[0], ArrowUp: sib(-1), ArrowDown: sib(1), Home: this.root, End: this.lineEnd() }[e.key];
+    if (to === undefined) return;
+    e.preventDefault();
+    this.go(to);
+  }
+
+  click(sq) {
+    if (sq === undefined) { this.draw(); return; }
+    if (sq === null) { this.selected = null; this.draw(); return; }
+    const legal = this.node.view.legal || [];
+    this.err.textContent = "";
+    const p = pick(legal, this.selected, sq);
+    if (p.play) { this.play(p.play); return; }
+    if (p.offer) {
+      this.choices.replaceChildren(h("span", {}, "Choose: "), ...p.offer.map((a) => h("button", { "data-action": a.text, onclick: () => this.play(a.text) }, a.label)));
+      return;
+    }
+    if (p.miss && legal.length) this.err.textContent = `Not ${sq}: ${this.node.view.prompt.text}`;
+    this.selected = p.select;
+    this.draw();
+  }
+
+  // play goes to the child of the action, making it a new variation if
+  // it is not in the tree yet.
+  play(text) {
+    const step = (this.node.view.legal || []).find((a) => a.text === text);
+    if (!step) return;
+    this.show(this.node.child({ ...step, player: this.node.view.to_act }));
+  }
+
+  promote() {
+    for (let n = this.node; n.parent; n = n.parent) {
+      const c = n.parent.children;
+      c.splice(c.indexOf(n), 1);
+      c.unshift(n);
+    }
+    this.drawTree();
+  }
+
+  remove() {
+    const n = this.node;
+    if (!n.parent) return;
+    n.parent.children.splice(n.parent.children.indexOf(n), 1);
+    this.show(n.parent);
+  }
+
+  setEngine(on) {
+    this.engineOn = on;
+    localStorage.setItem("muster-engine", on ? "on" : "off");
+    if (on) this.evaluate(this.node);
+    else this.drawEval();
+  }
+
+  // playFromHere starts a game against the computer from this position,
+  // the player taking the side to act.
+  async playFromHere(level) {
+    const v = this.node.view;
+    const side = v.to_act >= 0 ? v.traits.players[v.to_act].name : "random";
+    try {
+      const res = await api("POST", "/api/games", { game: this.spec, position: v.position, opponent: "ai", level, side });
+      hold(res.id, res.seat, res.secret);
+      location.href = "/g/" + res.id;
+    } catch (e) { this.err.textContent = e.message; }
+  }
+}
+
+// setup is the form that opens the board on a game's start or a pasted
+// position.
+function setup(app, cat, error) {
+  const gameSel = h("select", { id: "setup-game" }, cat.games.map((g) => h("option", { value: g.Name }, g.Name)));
+  const rulesetSel = h("select", { id: "setup-ruleset" });
+  const fill = () => {
+    const g = cat.games.find((x) => x.Name === gameSel.value);
+    rulesetSel.replaceChildren(...g.Rulesets.map((r) => h("option", { value: r.ID, selected: r.Default }, `${r.ID} — ${r.Description}`)));
+  };
+  gameSel.addEventListener("change", fill);
+  const pos = h("textarea", { id: "setup-position", rows: 4, placeholder: "Paste a position (as the board's \"This position as text\" gives it), or leave empty for the start" });
+  const open = () => {
+    const q = new URLSearchParams({ spec: `${gameSel.value}(${rulesetSel.value})` });
+    if (pos.value.trim()) q.set("position", pos.value.trim());
+    location.href = "/analysis?" + q;
+  };
+  app.replaceChildren(h("h1", {}, "Analysis board"),
+    h("p", {}, "Study a position: play actions under the rules, keep variations, and ask the computer for its evaluation. Games in play are never analysed here."),
+    error ? h("p", { class: "error", role: "alert" }, error) : "",
+    h("fieldset", {}, h("legend", {}, "Set up"),
+      h("label", {}, "Game ", gameSel), h("label", {}, "Ruleset ", rulesetSel), h("label", {}, "Position ", pos),
+      h("button", { class: "primary", id: "setup-open", onclick: open }, "Open the board")),
+    h("p", {}, h("a", { href: "/" }, "Home")));
+  fill();
+}
+
+// analysis runs the page at /analysis (a spec and position in the query,
+// or the set-up form) and /analysis/{id} (a finished game, at ?ply=N).
+export async function analysis(app, rest) {
+  const cat = await api("GET", "/api/games");
+  document.title = "Analysis board — Muster";
+  const q = new URLSearchParams(location.search);
+  const ply = q.has("ply") ? parseInt(q.get("ply"), 10) : Infinity;
+  const id = rest.replace(/^\//, "");
+  if (id) {
+    const v = await api("GET", `/api/games/${id}`);
+    if (v.status === "playing") {
+      app.replaceChildren(h("h1", {}, "Analysis board"), h("p", { id: "not-yet" }, "This game is still being played: it can be analysed once it is over."), h("a", { href: "/g/" + id }, "Back to the game"));
+      return;
+    }
+    const start = await api("GET", `/api/games/${id}?ply=0`);
+    await new Analysis(app, v.spec, start.position, cat.levels).load(v.history, ply);
+    return;
+  }
+  if (!q.get("spec")) { setup(app, cat, ""); return; }
+  try {
+    await new Analysis(app, q.get("spec"), q.get("position") || "", cat.levels).load([], 0);
+  } catch (e) { setup(app, cat, e.message); }
+}

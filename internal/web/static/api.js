@@ -1,0 +1,24 @@
+// api.js talks to the server's JSON API and keeps the seats this browser
+// holds.
+
+export async function api(method, path, body) {
+  const res = await fetch(path, {
+    method,
+    headers: body ? { "Content-Type": "application/json" } : {},
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const data = await res.json().catch(() => ({ error: `HTTP ${res.status}` }));
+  if (!res.ok) throw new Error(data.error || `HTTP ${res.status}`);
+  return data;
+}
+
+// Seats held in this browser: localStorage "muster:<id>" = {seats: {seat: secret}}.
+export function held(id) {
+  try { return JSON.parse(localStorage.getItem("muster:" + id)) || { seats: {} }; } catch { return { seats: {} }; }
+}
+
+export function hold(id, seat, secret) {
+  const h0 = held(id);
+  h0.seats[seat] = secret;
+  localStorage.setItem("muster:" + id, JSON.stringify(h0));
+}
