@@ -42,8 +42,8 @@ type analysisView struct {
 	Events   []game.Event      `json:"events"`
 	// Path describes the actions from the root, as they were played.
 	Path   []pathStep `json:"path"`
-	Over   bool              `json:"over"`
-	Result string            `json:"result,omitempty"`
+	Over   bool       `json:"over"`
+	Result string     `json:"result,omitempty"`
 }
 
 // pathStep is an action of the path and the player who made it.
