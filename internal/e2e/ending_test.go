@@ -41,8 +41,8 @@ func poll(t *testing.T, ctx context.Context, what, expr string) {
 }
 
 // TestFriendClockResignAndRematch: a friend game's clock stands still
-// until the friend has come and the first move is made; resigning asks to
-// confirm; the end is told from each player's side; the rematch swaps the
+// until the friend has come and the first move is made; a takeback is
+// asked for and accepted; resigning asks to confirm; the end is told from each player's side; the rematch swaps the
 // sides for both.
 func TestFriendClockResignAndRematch(t *testing.T) {
 	a := startApp(t, "", "")
@@ -93,6 +93,22 @@ func TestFriendClockResignAndRematch(t *testing.T) {
 	}
 	v = waitMyTurn(t, friend, "defenders")
 	clickAction(t, friend, v, "e3-d3")
+	waitMyTurn(t, ctx, "attackers")
+	// The friend asks to take the move back; the creator reads it in
+	// words and accepts; the friend plays another.
+	if err := chromedp.Do(friend, chromedp.Click(chromedp.CSS("#takeback"))); err != nil {
+		t.Fatal(err)
+	}
+	poll(t, ctx, "the takeback request", `(document.getElementById("takeback-asked") || {}).textContent === "Your opponent asks to take back their last move. "`)
+	shot(t, ctx, "takeback-asked")
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#accept-takeback"))); err != nil {
+		t.Fatal(err)
+	}
+	v = waitMyTurn(t, friend, "defenders")
+	if v.Ply != 1 {
+		t.Fatalf("after the takeback: ply %d", v.Ply)
+	}
+	clickAction(t, friend, v, "e3-f3")
 	waitMyTurn(t, ctx, "attackers")
 	if err := chromedp.Do(friend, chromedp.Click(chromedp.CSS("#resign")), chromedp.WaitVisible(chromedp.CSS("#confirm-resign"))); err != nil {
 		t.Fatal(err)

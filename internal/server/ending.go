@@ -149,7 +149,7 @@ func (r *room) rematch(ctx context.Context, secret string) (createResponse, erro
 // newRematch creates the rematch for seat and records it on this game;
 // the mutex is held.
 func (r *room) newRematch(ctx context.Context, seat int) (createResponse, error) {
-	rec := &store.Game{ID: newID(), Spec: r.rec.Spec, Owner: r.rec.Owner, DrawOffer: -1, Start: r.rec.Start, Seats: make([]store.Seat, len(r.rec.Seats))}
+	rec := &store.Game{ID: newID(), Spec: r.rec.Spec, Owner: r.rec.Owner, DrawOffer: -1, TakebackOffer: -1, Start: r.rec.Start, Seats: make([]store.Seat, len(r.rec.Seats))}
 	secret := randomToken(16)
 	for p, old := range r.rec.Seats {
 		switch {

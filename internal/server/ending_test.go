@@ -230,10 +230,71 @@ func TestTakeback(t *testing.T) {
 	if code := h.call("POST", "/api/games/"+c.ID+"/takeback", secretRequest{Secret: c.Secret}, &e); code != 409 {
 		t.Fatalf("a takeback on the clock: %d", code)
 	}
-	// Against a person, no.
-	h.call("POST", "/api/games", createRequest{Game: "tablut", Opponent: "local", Side: "attackers"}, &c)
-	h.call("POST", "/api/games/"+c.ID+"/act", actRequest{Secret: c.Secrets[0], Action: "a4-a3", Ply: at(0)}, &v)
-	if code := h.call("POST", "/api/games/"+c.ID+"/takeback", secretRequest{Secret: c.Secrets[0]}, &e); code != 409 {
-		t.Fatalf("a takeback against a person: %d", code)
+}
+
+// TestTakebackByRequest: against a person a takeback is asked for and
+// the opponent accepts or declines; a move withdraws the request; with a
+// clock too, the time spent so far stays spent.
+func TestTakebackByRequest(t *testing.T) {
+	h := newHarness(t, "", testConfig())
+	var c createResponse
+	h.call("POST", "/api/games", createRequest{Game: "tablut", Opponent: "local", Side: "attackers", Minutes: 5}, &c)
+	act := func(seat int, text string, ply int) {
+		t.Helper()
+		var v view
+		if code := h.call("POST", "/api/games/"+c.ID+"/act", actRequest{Secret: c.Secrets[seat], Action: text, Ply: at(ply)}, &v); code != 200 {
+			t.Fatalf("%s: %d", text, code)
+		}
+	}
+	ask := func(seat int, what string, out any) int {
+		t.Helper()
+		return h.call("POST", "/api/games/"+c.ID+"/takeback", secretRequest{Secret: c.Secrets[seat], What: what}, out)
+	}
+	var v view
+	var e map[string]string
+	if code := ask(0, "offer", &e); code != 409 {
+		t.Fatalf("a takeback before any move: %d", code)
+	}
+	act(0, "a4-a3", 0)
+	act(1, "e3-h3", 1)
+	// Accepting what nobody asked for, or an unknown request, fails.
+	if code := ask(1, "accept", &e); code != 422 {
+		t.Fatalf("accepting no request: %d %v", code, e)
+	}
+	if code := ask(1, "please", &e); code != 422 {
+		t.Fatalf("an unknown request: %d %v", code, e)
+	}
+	// The attackers ask; the defenders decline; nothing is undone.
+	if code := ask(0, "offer", &v); code != 200 || v.TakebackOffer != 0 || v.Ply != 2 {
+		t.Fatalf("asking: %d offer %d ply %d", code, v.TakebackOffer, v.Ply)
+	}
+	if code := ask(1, "decline", &v); code != 200 || v.TakebackOffer != -1 || v.Ply != 2 {
+		t.Fatalf("declining: %d offer %d ply %d", code, v.TakebackOffer, v.Ply)
+	}
+	// Asked again (and stored), and withdrawn by a move.
+	ask(0, "offer", &v)
+	if rec, err := h.st.Get(context.Background(), c.ID); err != nil || rec.TakebackOffer != 0 {
+		t.Fatalf("the request is not stored: %+v %v", rec, err)
+	}
+	act(0, "a3-a2", 2)
+	if v := h.waitPly(c.ID, 3); v.TakebackOffer != -1 {
+		t.Fatalf("a move left the request standing: %d", v.TakebackOffer)
+	}
+	// The defenders ask and the attackers accept: back to the start of
+	// the defenders' last turn, stored, the clock still running.
+	ask(1, "offer", &v)
+	if code := ask(0, "accept", &v); code != 200 || v.Ply != 1 || v.TakebackOffer != -1 || v.ToAct != 1 {
+		t.Fatalf("accepting: %d ply %d offer %d to act %d", code, v.Ply, v.TakebackOffer, v.ToAct)
+	}
+	if v.Clock == nil || v.Clock.Running != 1 || v.Clock.LeftMS[0] >= 5*60000 {
+		t.Fatalf("the clock after the takeback: %+v", v.Clock)
+	}
+	if rec, err := h.st.Get(context.Background(), c.ID); err != nil || len(rec.Actions) != 1 || rec.TakebackOffer != -1 {
+		t.Fatalf("stored: %+v %v", rec, err)
+	}
+	act(1, "e3-g3", 1)
+	// A spectator can do none of it.
+	if code := h.call("POST", "/api/games/"+c.ID+"/takeback", secretRequest{What: "offer"}, &e); code != 403 {
+		t.Fatalf("a spectator's request: %d", code)
 	}
 }

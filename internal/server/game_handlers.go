@@ -95,7 +95,7 @@ func (s *Server) newGame(r *http.Request, g game.Game, req createRequest, start 
 	} else if n >= s.cfg.GamesPerHour {
 		return createResponse{}, withCode(http.StatusTooManyRequests, fmt.Errorf("at most %d new games an hour from one address", s.cfg.GamesPerHour))
 	}
-	rec := &store.Game{ID: newID(), Spec: g.Spec(), Owner: owner, Actions: actions, DrawOffer: -1, Start: start}
+	rec := &store.Game{ID: newID(), Spec: g.Spec(), Owner: owner, Actions: actions, DrawOffer: -1, TakebackOffer: -1, Start: start}
 	resp, err := seatsFor(g, req, rec)
 	if err != nil {
 		return createResponse{}, withCode(http.StatusBadRequest, err)

@@ -53,7 +53,7 @@ func statusOf(err error) int {
 	case errors.Is(err, errStale), errors.Is(err, errOver), errors.Is(err, store.ErrConflict), errors.Is(err, errNoAbort),
 		errors.Is(err, errNotOver), errors.Is(err, errRematchTaken), errors.Is(err, errNoTakeback), errors.Is(err, errThinking):
 		return http.StatusConflict
-	case errors.Is(err, errNotYourTurn), errors.Is(err, errNoOffer), errors.Is(err, errDeclines),
+	case errors.Is(err, errNotYourTurn), errors.Is(err, errNoOffer), errors.Is(err, errNoRequest), errors.Is(err, errDeclines),
 		errors.Is(err, game.ErrIllegal), errors.Is(err, game.ErrSyntax):
 		return http.StatusUnprocessableEntity
 	case errors.Is(err, game.ErrUnknown):

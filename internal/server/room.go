@@ -197,8 +197,8 @@ func (r *room) apply(ctx context.Context, a game.Action) error {
 		c.LeftMS[mover] += c.IncMS
 	}
 	r.rec.Actions = append(r.rec.Actions, text)
-	oldOffer := r.rec.DrawOffer
-	r.rec.DrawOffer = -1
+	oldOffer, oldTakeback := r.rec.DrawOffer, r.rec.TakebackOffer
+	r.rec.DrawOffer, r.rec.TakebackOffer = -1, -1
 	if next.IsTerminal() {
 		r.rec.Status = store.StatusOver
 		r.rec.Result = game.ResultName(next)
@@ -207,7 +207,7 @@ func (r *room) apply(ctx context.Context, a game.Action) error {
 	if err := r.srv.store.Update(ctx, r.rec, before); err != nil {
 		r.rec.Actions = r.rec.Actions[:before]
 		r.rec.Status, r.rec.Result, r.rec.Reason = store.StatusPlaying, "", ""
-		r.rec.Clock, r.rec.DrawOffer = oldClock, oldOffer
+		r.rec.Clock, r.rec.DrawOffer, r.rec.TakebackOffer = oldClock, oldOffer, oldTakeback
 		return err
 	}
 	r.s = next

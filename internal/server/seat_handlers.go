@@ -63,7 +63,7 @@ func (s *Server) act(w http.ResponseWriter, r *http.Request) {
 
 type secretRequest struct {
 	Secret string `json:"secret"`
-	// What is, for draws, offer, accept or decline.
+	// What is, for draws and takebacks, offer, accept or decline.
 	What string `json:"what,omitempty"`
 }
 
@@ -81,10 +81,11 @@ func (s *Server) abort(w http.ResponseWriter, r *http.Request) {
 	})
 }
 
-// takeback undoes the seat holder's last turn against the computer.
+// takeback asks for, accepts or declines taking back the asking seat's
+// last turn; against the computer it is done at once.
 func (s *Server) takeback(w http.ResponseWriter, r *http.Request) {
 	s.seatRequest(w, r, func(rm *room, req secretRequest) (view, error) {
-		return rm.takeback(r.Context(), req.Secret)
+		return rm.takeback(r.Context(), req.Secret, req.What)
 	})
 }
 

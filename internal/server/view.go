@@ -42,8 +42,10 @@ type view struct {
 	// of the game that follows, once asked for.
 	CanAbort bool   `json:"can_abort"`
 	Rematch  string `json:"rematch,omitempty"`
-	// Takeback names, per seat, the ply a takeback would return to, or -1.
-	Takeback [2]int `json:"takeback"`
+	// Takeback names, per seat, the ply a takeback would return to, or -1;
+	// TakebackOffer the seat asking its opponent for one, or -1.
+	Takeback      [2]int `json:"takeback"`
+	TakebackOffer int    `json:"takeback_offer"`
 	// Updated is when the stored game last changed (Unix ms): a client
 	// keeps the newest view by it, a takeback's fewer plies included.
 	Updated int64 `json:"updated"`
@@ -97,7 +99,7 @@ func (r *room) viewOf(s game.State) view {
 		ID: r.rec.ID, Spec: r.g.Spec(), Game: r.g.Name(), Traits: r.g.Traits(), Position: s.String(),
 		ToAct: s.ToAct(), Board: s.View(), Legal: []game.ActionInfo{}, Prompt: s.Prompt(), Events: s.Events(),
 		Turns: r.moveList(), Ply: len(s.History()), Status: r.rec.Status, Result: r.rec.Result, Reason: r.rec.Reason,
-		DrawOffer: r.rec.DrawOffer,
+		DrawOffer: r.rec.DrawOffer, TakebackOffer: r.rec.TakebackOffer,
 	}
 	for _, seat := range r.rec.Seats {
 		v.Seats = append(v.Seats, seatView{Kind: seat.Kind, Agent: seat.Agent, Claimed: seat.SecretHash != "" || seat.Kind == store.SeatAI})

@@ -61,8 +61,9 @@ type Game struct {
 	Reason  string
 	// Owner is the client that created the game (for per-client limits).
 	Owner string
-	// DrawOffer is the seat that offers a draw, or -1.
-	DrawOffer int
+	// DrawOffer is the seat that offers a draw, or -1; TakebackOffer the
+	// seat that asks its opponent to take back its last turn, or -1.
+	DrawOffer, TakebackOffer int
 	// Clock is the time control, nil for none.
 	Clock *Clock
 	// Rematch is the id of the game that follows this one with the sides
@@ -123,6 +124,7 @@ var migrations = []string{
 	`ALTER TABLE games ADD COLUMN clock TEXT NOT NULL DEFAULT ''`,
 	`ALTER TABLE games ADD COLUMN rematch TEXT NOT NULL DEFAULT ''`,
 	`ALTER TABLE games ADD COLUMN start TEXT NOT NULL DEFAULT ''`,
+	`ALTER TABLE games ADD COLUMN takeback_offer INTEGER NOT NULL DEFAULT -1`,
 }
 
 // Open opens (or creates) the database at path and brings its schema up
@@ -186,9 +188,9 @@ func (s *Store) Create(ctx context.Context, g *Game) error {
 	if g.Status == "" {
 		g.Status = StatusPlaying
 	}
-	_, err := s.db.ExecContext(ctx, `INSERT INTO games (id, spec, created, updated, actions, seats, status, result, reason, owner, ply, draw_offer, clock, rematch, start)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		g.ID, g.Spec, now.UnixMilli(), now.UnixMilli(), string(actions), string(seats), g.Status, g.Result, g.Reason, g.Owner, len(g.Actions), g.DrawOffer, clockText(g.Clock), g.Rematch, g.Start)
+	_, err := s.db.ExecContext(ctx, `INSERT INTO games (id, spec, created, updated, actions, seats, status, result, reason, owner, ply, draw_offer, clock, rematch, start, takeback_offer)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		g.ID, g.Spec, now.UnixMilli(), now.UnixMilli(), string(actions), string(seats), g.Status, g.Result, g.Reason, g.Owner, len(g.Actions), g.DrawOffer, clockText(g.Clock), g.Rematch, g.Start, g.TakebackOffer)
 	if err != nil {
 		return fmt.Errorf("store: create %s: %w", g.ID, err)
 	}
@@ -212,7 +214,7 @@ func nonNil(a []string) []string {
 
 // Get reads a game.
 func (s *Store) Get(ctx context.Context, id string) (*Game, error) {
-	row := s.db.QueryRowContext(ctx, `SELECT id, spec, created, updated, actions, seats, status, result, reason, owner, draw_offer, clock, rematch, start FROM games WHERE id = ?`, id)
+	row := s.db.QueryRowContext(ctx, `SELECT id, spec, created, updated, actions, seats, status, result, reason, owner, draw_offer, clock, rematch, start, takeback_offer FROM games WHERE id = ?`, id)
 	return scan(row)
 }
 
@@ -222,7 +224,7 @@ func scan(row scanner) (*Game, error) {
 	var g Game
 	var created, updated int64
 	var actions, seats, clock string
-	err := row.Scan(&g.ID, &g.Spec, &created, &updated, &actions, &seats, &g.Status, &g.Result, &g.Reason, &g.Owner, &g.DrawOffer, &clock, &g.Rematch, &g.Start)
+	err := row.Scan(&g.ID, &g.Spec, &created, &updated, &actions, &seats, &g.Status, &g.Result, &g.Reason, &g.Owner, &g.DrawOffer, &clock, &g.Rematch, &g.Start, &g.TakebackOffer)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, ErrNotFound
 	}
@@ -255,9 +257,10 @@ func (s *Store) Update(ctx context.Context, g *Game, ply int) error {
 	// Updated grows by at least a millisecond with every change, so that
 	// clients can order the views of a game by it.
 	g.Updated = time.UnixMilli(max(time.Now().UnixMilli(), old.UnixMilli()+1))
-	res, err := s.db.ExecContext(ctx, `UPDATE games SET actions = ?, seats = ?, status = ?, result = ?, reason = ?, updated = ?, ply = ?, draw_offer = ?, clock = ?, rematch = ?
-		WHERE id = ? AND ply = ?`,
-		string(actions), string(seats), g.Status, g.Result, g.Reason, g.Updated.UnixMilli(), len(g.Actions), g.DrawOffer, clockText(g.Clock), g.Rematch, g.ID, ply)
+	res, err := s.db.ExecContext(ctx, `UPDATE games SET actions = ?, seats = ?, status = ?, result = ?, reason = ?, updated = ?, ply = ?, draw_offer = ?, clock = ?, rematch = ?,
+		takeback_offer = ? WHERE id = ? AND ply = ?`,
+		string(actions), string(seats), g.Status, g.Result, g.Reason, g.Updated.UnixMilli(), len(g.Actions), g.DrawOffer, clockText(g.Clock), g.Rematch,
+		g.TakebackOffer, g.ID, ply)
 	if err != nil {
 		g.Updated = old
 		return fmt.Errorf("store: update %s: %w", g.ID, err)
@@ -299,7 +302,7 @@ func (s *Store) Playing(ctx context.Context) ([]string, error) {
 
 // Recent lists the latest games, newest first.
 func (s *Store) Recent(ctx context.Context, n int) ([]*Game, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT id, spec, created, updated, actions, seats, status, result, reason, owner, draw_offer, clock, rematch, start FROM games ORDER BY updated DESC LIMIT ?`, n)
+	rows, err := s.db.QueryContext(ctx, `SELECT id, spec, created, updated, actions, seats, status, result, reason, owner, draw_offer, clock, rematch, start, takeback_offer FROM games ORDER BY updated DESC LIMIT ?`, n)
 	if err != nil {
 		return nil, err
 	}

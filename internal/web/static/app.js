@@ -241,6 +241,7 @@ class GameView {
     const moved = !this.view || v.ply !== this.view.ply || v.history.length !== this.view.history.length;
     if (!this.view) { const me = this.mySeatIn(v); this.board.flipped = me >= 0 && me !== v.traits.bottom; }
     else if (moved) this.sounds(v);
+    else if (this.offers(v) > this.offers(this.view)) sound.play("turn");
     this.view = v;
     this.received = Date.now();
     if (moved) { this.selected = null; this.past = null; this.showPly = null; }
@@ -291,6 +292,9 @@ class GameView {
     else sound.play("move");
     if (v.status === "playing" && v.to_act >= 0 && this.secret(v.to_act) && !(this.view && this.view.to_act === v.to_act)) setTimeout(() => sound.play("turn"), 150);
   }
+
+  // offers counts the draw and takeback offers made to this browser.
+  offers(v) { return [v.draw_offer, v.takeback_offer].filter((o) => o >= 0 && !this.secret(o)).length; }
 
   mySeatIn(v) {
     const keys = Object.keys(this.seats()).map((k) => parseInt(k, 10));
@@ -432,14 +436,14 @@ class GameView {
     const mine = Object.keys(this.seats()).length > 0;
     const c = [];
     if (mine && live.status === "playing") {
-      if (live.takeback && live.takeback[this.mySeat()] >= 0) c.push(h("button", { id: "takeback", onclick: () => this.post("takeback", {}) }, "Take back"));
+      c.push(...this.takebackControls(live));
       if (live.can_abort) c.push(h("button", { id: "abort", onclick: () => this.post("abort", {}) }, "Abort the game"));
       else if (this.confirming) c.push(h("span", {}, "Resign this game? "), h("button", { id: "confirm-resign", onclick: () => { this.confirming = false; this.post("resign", {}); } }, "Yes, resign"),
         h("button", { id: "keep-playing", onclick: () => { this.confirming = false; this.draw(); } }, "No, play on"));
       else c.push(h("button", { id: "resign", onclick: () => { this.confirming = true; this.draw(); } }, "Resign"));
       const seat = this.mySeat();
       if (live.draw_offer === -1) c.push(h("button", { id: "offer-draw", onclick: () => this.post("draw", { what: "offer" }) }, "Offer a draw"));
-      else if (live.draw_offer !== seat) c.push(h("span", {}, "Your opponent offers a draw. "), h("button", { id: "accept-draw", onclick: () => this.post("draw", { what: "accept" }) }, "Accept the draw"), h("button", { onclick: () => this.post("draw", { what: "decline" }) }, "Decline"));
+      else if (live.draw_offer !== seat) c.push(h("div", { class: "request", role: "alert" }, h("span", { id: "draw-offered" }, "Your opponent offers a draw. "), h("button", { id: "accept-draw", onclick: () => this.post("draw", { what: "accept" }) }, "Accept the draw"), h("button", { onclick: () => this.post("draw", { what: "decline" }) }, "Decline")));
       else c.push(h("span", { class: "muted" }, "Draw offered"));
     }
     if (!mine) c.push(h("span", { class: "muted", id: "spectator" }, "You are watching this game."));
@@ -452,6 +456,39 @@ class GameView {
       this.invite.replaceChildren(h("p", {}, "Send this link to your friend; it gives the other seat, once:"), field,
         h("button", { id: "copy-invite", onclick: () => { field.select(); navigator.clipboard && navigator.clipboard.writeText(url); } }, "Copy"));
     } else if (!waiting) this.invite.replaceChildren();
+  }
+
+  // takebackControls: against the computer a takeback is done at once;
+  // against a person it is asked for, and the opponent accepts or
+  // declines; at one screen both seats agree at once.
+  takebackControls(live) {
+    const seats = Object.keys(this.seats()).map((k) => parseInt(k, 10));
+    const tb = live.takeback || [-1, -1];
+    const offer = live.takeback_offer;
+    if (seats.length === 2) {
+      const last = (live.turns || []).at(-1);
+      const who = last ? last.player : -1;
+      if (who < 0 || tb[who] < 0) return [];
+      return [h("button", { id: "takeback", onclick: () => this.takebackHere(who) }, "Take back")];
+    }
+    const me = seats[0];
+    if (live.seats[1 - me].kind === "ai") return tb[me] >= 0 ? [h("button", { id: "takeback", onclick: () => this.post("takeback", {}) }, "Take back")] : [];
+    if (offer === 1 - me) {
+      return [h("div", { class: "request", role: "alert" }, h("span", { id: "takeback-asked" }, "Your opponent asks to take back their last move. "),
+        h("button", { id: "accept-takeback", onclick: () => this.post("takeback", { what: "accept" }) }, "Accept the takeback"),
+        h("button", { id: "decline-takeback", onclick: () => this.post("takeback", { what: "decline" }) }, "Decline"))];
+    }
+    if (offer === me) return [h("span", { class: "muted" }, "Takeback asked for. "), h("button", { id: "cancel-takeback", onclick: () => this.post("takeback", { what: "decline" }) }, "Cancel")];
+    return tb[me] >= 0 ? [h("button", { id: "takeback", onclick: () => this.post("takeback", { what: "offer" }) }, "Propose a takeback")] : [];
+  }
+
+  // takebackHere takes back seat's last turn at one screen: it asks, and
+  // the other seat accepts.
+  async takebackHere(seat) {
+    try {
+      await api("POST", `/api/games/${this.id}/takeback`, { secret: this.secret(seat), what: "offer" });
+      this.update(await api("POST", `/api/games/${this.id}/takeback`, { secret: this.secret(1 - seat), what: "accept" }));
+    } catch (e) { this.err.textContent = e.message; }
   }
 
   click(sq) {
