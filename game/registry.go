@@ -149,6 +149,8 @@ type Info struct {
 	Docs []DocLink
 	// Lessons are the steps of the game's walkthrough, in order.
 	Lessons []Lesson
+	// Figures are the diagrams of the rules page, in order.
+	Figures []Figure
 }
 
 // DocLink names a document of the repository's docs folder, with an
@@ -163,7 +165,10 @@ type RulesetInfo struct {
 	ID          string
 	Default     bool
 	Description string
-	Source      string
+	// Date is when the ruleset was written, in words ("16 January
+	// 1879"); empty where unknown.
+	Date   string `json:",omitempty"`
+	Source string
 	// Settings are the option values of the preset, in option order.
 	Settings []KV
 	// Chance says that chance acts in this ruleset.
@@ -174,9 +179,16 @@ type RulesetInfo struct {
 
 // OptionInfo describes one option.
 type OptionInfo struct {
-	Key         string
-	Values      []string // the allowed values; nil for free integers
+	Key    string
+	Values []string // the allowed values; nil for free integers
+	// Description says what the option decides, in plain words.
 	Description string
+	// Ruling cites the text or ruling the option reads ("1893 Rule 5",
+	// "A-G2" of the rulings document), for scholars; empty for none.
+	Ruling string `json:",omitempty"`
+	// Rulesets are the rulesets the option means something in; empty
+	// for all.
+	Rulesets []string `json:",omitempty"`
 }
 
 type entry struct {

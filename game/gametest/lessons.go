@@ -1,6 +1,7 @@
 package gametest
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/muster-games/muster/game"
@@ -26,4 +27,35 @@ func Lessons(t *testing.T, info game.Info, min int) {
 			t.Errorf("lesson %d lacks words: %+v", i+1, l)
 		}
 	}
+}
+
+// Figures checks a game's rules-page diagrams: at least min, each with
+// its words, from a position its ruleset accepts, with actions that play
+// by the rules and are written as the game writes them. It returns the
+// states the figures show, for the game's own checks of what they show.
+func Figures(t *testing.T, info game.Info, min int) []game.State {
+	t.Helper()
+	if len(info.Figures) < min {
+		t.Fatalf("%s: %d figures, want at least %d", info.Name, len(info.Figures), min)
+	}
+	var states []game.State
+	for i, f := range info.Figures {
+		g, err := game.Load(info.Name + "(" + f.Ruleset + ")")
+		if err != nil {
+			t.Fatalf("figure %d: %v", i+1, err)
+		}
+		s, err := f.State(g)
+		if err != nil {
+			t.Fatalf("figure %d: %v", i+1, err)
+		}
+		start, _ := game.Figure{Title: f.Title, Position: f.Position}.State(g)
+		if got := game.Notation(start, s.History()); !slices.Equal(got, f.Actions) && len(f.Actions) > 0 {
+			t.Errorf("figure %d (%s): the actions %v are written %v by the game", i+1, f.Title, f.Actions, got)
+		}
+		if f.Title == "" || f.Caption == "" {
+			t.Errorf("figure %d lacks words: %+v", i+1, f)
+		}
+		states = append(states, s)
+	}
+	return states
 }

@@ -37,7 +37,11 @@ func runRules(env *Env, args []string) error {
 		if r.Default {
 			def = " (default)"
 		}
-		fmt.Fprintf(w, "\n  %s%s\n    %s\n    source: %s\n", r.ID, def, r.Description, r.Source)
+		date := ""
+		if r.Date != "" {
+			date = " (" + r.Date + ")"
+		}
+		fmt.Fprintf(w, "\n  %s%s\n    %s\n    source: %s%s\n", r.ID, def, r.Description, r.Source, date)
 	}
 	fmt.Fprintf(w, "\noptions (set as %s(RULESET, key=value, …)):\n", info.Name)
 	for _, o := range info.Options {
@@ -45,7 +49,11 @@ func runRules(env *Env, args []string) error {
 		if o.Values != nil {
 			values = strings.Join(o.Values, " | ")
 		}
-		fmt.Fprintf(w, "\n  %s = %s\n    %s\n   ", o.Key, values, o.Description)
+		ruling := ""
+		if o.Ruling != "" {
+			ruling = " (" + o.Ruling + ")"
+		}
+		fmt.Fprintf(w, "\n  %s = %s\n    %s%s\n   ", o.Key, values, o.Description, ruling)
 		for _, r := range info.Rulesets {
 			for _, kv := range r.Settings {
 				if kv.Key == o.Key {

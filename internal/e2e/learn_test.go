@@ -131,3 +131,35 @@ func TestLearnTablut(t *testing.T) {
 	defer cancel()
 	walkLessons(t, ctx, a, "tablut")
 }
+
+// TestRulesPages: each rules page draws every figure its game gives, as a
+// picture named by its caption with the pieces the game placed, and says
+// the options in words, without the rulings' codes.
+func TestRulesPages(t *testing.T) {
+	a := startApp(t, "", "")
+	ctx, cancel := browser(t)
+	defer cancel()
+	for _, name := range game.Names() {
+		info, _ := game.Lookup(name)
+		if err := chromedp.Do(ctx, chromedp.Navigate(a.url("/rules/"+name)), chromedp.WaitVisible(chromedp.CSS("#figure-1 svg"))); err != nil {
+			t.Fatal(err)
+		}
+		for i, f := range info.Figures {
+			sel := fmt.Sprintf("#figure-%d svg.still", i+1)
+			label, err := chromedp.Run(ctx, chromedp.Evaluate[string](fmt.Sprintf(`document.querySelector(%q).getAttribute("aria-label")`, sel)))
+			if err != nil || !strings.HasPrefix(label, f.Title+": ") {
+				t.Errorf("%s figure %d: %q %v", name, i+1, label, err)
+			}
+			if n := count(t, ctx, fmt.Sprintf("#figure-%d [data-piece]", i+1)); n == 0 {
+				t.Errorf("%s figure %d shows no piece", name, i+1)
+			}
+		}
+		opts := text(t, ctx, "dl.options")
+		for _, o := range info.Options {
+			if o.Ruling != "" && strings.Contains(opts, o.Ruling) {
+				t.Errorf("%s: the options show the ruling code %q", name, o.Ruling)
+			}
+		}
+		shot(t, ctx, "rules-"+name)
+	}
+}

@@ -25,6 +25,38 @@ func (s *Server) catalogue(w http.ResponseWriter, r *http.Request) {
 	s.writeJSON(w, http.StatusOK, map[string]any{"games": games, "levels": agent.Levels, "reports": s.cfg.Reports != ""})
 }
 
+// figureView is a diagram of the rules page, drawn as a board.
+type figureView struct {
+	game.Figure
+	Traits game.Traits `json:"traits"`
+	Board  game.View   `json:"board"`
+}
+
+// figures sends the diagrams of a game's rules page, each position
+// described by the game itself.
+func (s *Server) figures(w http.ResponseWriter, r *http.Request) {
+	info, err := game.Lookup(r.PathValue("game"))
+	if err != nil {
+		s.writeError(w, r, withCode(http.StatusNotFound, err))
+		return
+	}
+	out := []figureView{}
+	for _, f := range info.Figures {
+		g, err := game.Load(specOf(info.Name, f.Ruleset))
+		if err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		st, err := f.State(g)
+		if err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		out = append(out, figureView{Figure: f, Traits: g.Traits(), Board: st.View()})
+	}
+	s.writeJSON(w, http.StatusOK, out)
+}
+
 // Opponents a game is created against.
 const (
 	opponentAI     = "ai"

@@ -97,6 +97,7 @@ func (s *Server) routes() *http.ServeMux {
 	}
 	mux.HandleFunc("GET /docs/{name}", s.doc)
 	mux.HandleFunc("GET /api/games", s.catalogue)
+	mux.HandleFunc("GET /api/rules/{game}/figures", s.figures)
 	mux.HandleFunc("POST /api/games", s.create)
 	mux.HandleFunc("POST /api/import", s.importRecord)
 	mux.HandleFunc("GET /api/games/{id}", s.get)

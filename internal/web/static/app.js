@@ -85,19 +85,44 @@ async function home() {
 
 // ---- rules ----
 
+// rules is a game's rules page for players: how to play, the diagrams the
+// game draws of itself, every ruleset with its date and source, and the
+// options in words.
 async function rules(name) {
   const cat = await api("GET", "/api/games");
   const g = cat.games.find((x) => x.Name === name);
   if (!g) { app.replaceChildren(h("p", { class: "error" }, "No such game.")); return; }
+  document.title = `The rules of ${cap(name)} — Muster`;
+  const figures = await api("GET", `/api/rules/${name}/figures`);
+  const rulesets = (ids) => ids.length === g.Rulesets.length ? "every ruleset" : ids.join(", ");
   app.replaceChildren(
-    h("h1", {}, "The rules of " + name),
+    h("h1", {}, "The rules of " + cap(name)),
     ...(g.HowTo || []).map((p) => h("p", {}, p)),
+    g.Lessons && g.Lessons.length ? h("p", {}, h("a", { class: "button", href: `/learn/${name}` }, `Learn it by playing, in ${g.Lessons.length} steps`)) : "",
+    h("h2", {}, "Diagrams"),
+    h("div", { class: "figures" }, figures.map((f, i) => {
+      const box = h("div", { class: "figure-board" });
+      new Board(box, () => {}).render(f.board, f.traits, { still: `${f.title}: ${f.caption}` });
+      return h("figure", { id: `figure-${i + 1}` }, box, h("figcaption", {}, h("strong", {}, f.title), " (", f.ruleset, "). ", f.caption));
+    })),
     h("h2", {}, "Rulesets"),
-    h("ul", { class: "rulesets" }, g.Rulesets.map((r) => h("li", {}, h("strong", {}, r.ID + (r.Default ? " (default)" : "")), " — ", r.Description, h("br"), h("span", { class: "muted" }, "Source: " + r.Source),
+    h("ul", { class: "rulesets" }, g.Rulesets.map((r) => h("li", {},
+      h("strong", {}, r.ID + (r.Default ? " (default)" : "")), r.Date ? ` — ${r.Date}` : "", h("br"), cap(r.Description) + ".", h("br"),
+      h("span", { class: "muted" }, "Source: " + r.Source),
       r.Notes ? [h("br"), h("a", { href: docHref(r.Notes), class: "findings", "data-ruleset": r.ID }, r.Notes.Title)] : null))),
     h("h2", {}, "Options"),
-    h("ul", {}, g.Options.map((o) => h("li", {}, h("code", {}, o.Key), ": ", o.Description, o.Values ? " (" + o.Values.join(", ") + ")" : ""))),
-    h("p", {}, "More: ", ...(g.Docs || []).flatMap((d, i) => [i ? " · " : "", h("a", { href: docHref(d), "data-doc": d.File }, d.Title)])),
+    h("p", {}, `Each ruleset settles these questions its own way. For study you may change one when you start a game from the command line, as ${name}(${g.Rulesets[0].ID}, ${g.Options[0].Key}=${(g.Options[0].Values || ["0"])[0]}).`),
+    h("dl", { class: "options" }, g.Options.flatMap((o) => {
+      const settings = new Map();
+      for (const r of g.Rulesets.filter((x) => !o.Rulesets || o.Rulesets.includes(x.ID))) {
+        const kv = (r.Settings || []).find((x) => x.Key === o.Key);
+        if (kv) settings.set(kv.Value, [...(settings.get(kv.Value) || []), r.ID]);
+      }
+      return [h("dt", {}, cap(o.Key.replaceAll("_", " "))),
+        h("dd", {}, cap(o.Description) + ".", h("br"),
+          h("span", { class: "muted" }, [...settings].map(([v, ids]) => `${v}: ${rulesets(ids)}`).join("; ")))];
+    })),
+    h("p", {}, "The texts, rulings and findings: ", ...(g.Docs || []).flatMap((d, i) => [i ? " · " : "", h("a", { href: docHref(d), "data-doc": d.File }, d.Title)])),
     h("p", {}, h("a", { href: "/" }, "Back to the games")),
   );
 }

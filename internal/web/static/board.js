@@ -35,15 +35,18 @@ export class Board {
   }
 
   // render draws board (a game's View) with traits, the selected square,
-  // the squares to offer as targets and the squares the prompt asks for.
+  // the squares to offer as targets and the squares the prompt asks for;
+  // marks.still draws a diagram instead, named by it, that takes no input.
   render(board, traits, marks) {
-    const { selected = null, targets = [], asked = [] } = marks || {};
+    const { selected = null, targets = [], asked = [], still = "" } = marks || {};
     this.board = board;
     const W = board.width, H = board.height;
     this.W = W; this.H = H;
     const cell = 60, pad = 24;
     const tw = W * cell + 2 * pad, th = H * cell + 2 * pad;
-    const svg = el("svg", { viewBox: `0 0 ${tw} ${th}`, class: "board", tabindex: "0", role: "grid", "aria-label": "board" });
+    // A still board (a diagram) is one picture, named by still.
+    const svg = el("svg", still ? { viewBox: `0 0 ${tw} ${th}`, class: "board still", role: "img", "aria-label": still }
+      : { viewBox: `0 0 ${tw} ${th}`, class: "board", tabindex: "0", role: "grid", "aria-label": "board" });
     el("rect", { x: 0, y: 0, width: tw, height: th, fill: "#e8d9b8" }, svg);
     const fills = new Map();
     const overlays = [];
