@@ -4,8 +4,9 @@ import "github.com/muster-games/muster/game"
 
 // lessons are the steps of "Learn Lanrick": real positions of the 1893
 // rules, each with a goal the rules check (lessons_test.go plays every
-// solution). The second and third are Carroll's own worked examples from
-// the Hints to the 1893 edition.
+// solution): moving, the budget and the cap of three, Carroll's three
+// worked examples from the Hints to the 1893 edition (the third with
+// border slides), converting, setting the mark and the interchange.
 var lessons = []game.Lesson{
 	{
 		Title:   "Moving your men",
@@ -21,6 +22,19 @@ var lessons = []game.Lesson{
 		Done:     "Your turn is over: black moves next. Each turn you close in on the rendezvous, square by square.",
 		Hint:     "Try a7 to c5 (two squares along the diagonal), then h5 to e5 (three squares along the rank).",
 		Solution: []string{"a7-c5", "h5-e5"},
+	},
+	{
+		Title:   "The budget and the cap of three",
+		Ruleset: "1893",
+		Text: "With more than four men you have five squares a turn (four with four men, three with fewer), to share " +
+			"among your men as you like. But no man may move more than three squares, unless he is your only man " +
+			"outside the rendezvous. Here two of your men are outside the rendezvous around f6: the one on g4 is a " +
+			"square from g5, and the one on a1 is four squares from e5. Get both in this turn.",
+		Position: "board=1b6/4bbw1/4wbb1/5w2/6w1/8/8/w7 to=white phase=move rdv=1 size=9 mark=f6 setter=black budget=5 opening=no opened=bw",
+		Goal:     "rendezvous-won",
+		Done:     "Once g4 was in, a1 was your only man outside and could go four squares: one and four make your five.",
+		Hint:     "g4 to g5 first; then a1 may run all four squares to e5.",
+		Solution: []string{"g4-g5", "a1-e5"},
 	},
 	{
 		Title:   "Carroll's first example: a chain of moves",
@@ -46,6 +60,20 @@ var lessons = []game.Lesson{
 		Done:     "Five squares, five men, and the rendezvous is yours.",
 		Hint:     "e3 to f3, d4 to e3, e5 to d4, f5 to e5, g5 to f5.",
 		Solution: []string{"e3-f3", "d4-e3", "e5-d4", "f5-e5", "g5-f5"},
+	},
+	{
+		Title:   "Carroll's third example: sliding along the border",
+		Ruleset: "1893",
+		Text: "From Carroll's Hints. With nine men on the board the rendezvous is open: the eight border squares a " +
+			"queen on the mark, c5, would check. A man on the border may slide along it, round the corners, and the " +
+			"slide counts one square if he stops at or before the first rendezvous square on his way. You have four " +
+			"men and four squares; the vacant rendezvous square is h5. Carroll: \"moving A into the vacant " +
+			"Rendezvous-square, B into A's place, C into B's, and D into C's\" (A on g1, B on c1, C on a3, D on b4).",
+		Position: "board=2b2b2/b7/6b1/b7/1w6/w7/8/2w3w1 to=white phase=move rdv=2 size=8 mark=c5 setter=black budget=4 opening=no opened=bw",
+		Goal:     "rendezvous-won",
+		Done:     "Three slides of one square each and a step: all four men are in, and black's man on g6 is removed.",
+		Hint:     "Slide g1 round the corner to h5, then c1 to g1, a3 round the corner to c1, and step b4 to a3.",
+		Solution: []string{"g1~h5", "c1~g1", "a3~c1", "b4-a3"},
 	},
 	{
 		Title:   "Converting an outlying man",

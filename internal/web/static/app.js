@@ -238,7 +238,7 @@ class GameView {
 
   // tick shows each side's clock, counting down the running one; under
   // a tenth of the base time (at most 20 s) it turns red, and your own
-  // clock beeps once as it gets there.
+  // clock beeps each time it gets there.
   tick() {
     const v = this.view;
     const c = v && v.clock;
@@ -251,7 +251,11 @@ class GameView {
     this.clock.replaceChildren(...order.map((i) => {
       const left = c.left_ms[i] - (c.running === i && v.status === "playing" ? gone : 0);
       const isLow = left < low && v.status === "playing";
-      if (isLow && c.running === i && this.secret(i) && !this.warned) { this.warned = true; sound.play("low"); }
+      // Your clock beeps as it turns low, again after it has recovered.
+      if (c.running === i && this.secret(i)) {
+        if (isLow && !this.warned) sound.play("low");
+        this.warned = isLow;
+      }
       return h("div", { class: "clock-side" + (c.running === i ? " running" : "") + (isLow ? " low" : ""), "data-seat": i },
         h("span", { class: "who" }, v.traits.players[i].title), h("span", { class: "time" }, fmt(left)));
     }));
