@@ -110,7 +110,12 @@ func TestTurnsGroupActions(t *testing.T) {
 // TestConversionLabels: Rule 7's choice reads "convert g4" in 1893 (the
 // man changes sides), and a setting reads "set a man on …" in 1881.
 func TestConversionLabels(t *testing.T) {
-	l := Info.Lessons[3] // converting an outlying man
+	var l game.Lesson // converting an outlying man
+	for _, x := range Info.Lessons {
+		if x.Goal == "converted" {
+			l = x
+		}
+	}
 	s, err := MustLoad("1893").Parse(l.Position)
 	if err != nil {
 		t.Fatal(err)

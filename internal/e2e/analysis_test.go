@@ -23,7 +23,7 @@ func TestAnalysisBoard(t *testing.T) {
 	id := newGame(t, ctx, a, "tablut", "linnaeus", "ai", "easy", "attackers")
 	v := waitMyTurn(t, ctx, "attackers")
 	clickAction(t, ctx, v, "a4-a3")
-	v = waitMyTurn(t, ctx, "attackers")
+	waitMyTurn(t, ctx, "attackers")
 	// In play: the board refuses.
 	if err := chromedp.Do(ctx, chromedp.Navigate(a.url("/analysis/"+id)), chromedp.WaitVisible(chromedp.CSS("#not-yet"))); err != nil {
 		t.Fatalf("a game in play opened on the analysis board: %v", err)

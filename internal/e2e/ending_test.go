@@ -189,7 +189,8 @@ func TestViewingBannerAndAbort(t *testing.T) {
 	poll(t, ctx, "the aborted panel", `document.getElementById("ending").textContent.includes("Game aborted")`)
 }
 
-// TestPhoneWidth: at 360×740 no page scrolls sideways.
+// TestPhoneWidth: at 360×740 no page scrolls sideways, and every button
+// is a touch target at least 44 pixels high.
 func TestPhoneWidth(t *testing.T) {
 	a := startApp(t, "", "")
 	ctx, cancel := browser(t)
@@ -224,6 +225,11 @@ func TestPhoneWidth(t *testing.T) {
 		if w > 360 {
 			wide, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`[...document.querySelectorAll("body *")].filter(e => e.getBoundingClientRect().right > 361).slice(0, 5).map(e => e.tagName + "#" + e.id + "." + e.className).join(" ")`))
 			t.Errorf("%s is %d pixels wide at 360: %s", p.name, w, wide)
+		}
+		// Touch targets: every button and choice at least 44 pixels high.
+		small, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`[...document.querySelectorAll("button, select, a.button")].filter(e => e.offsetParent !== null && e.getBoundingClientRect().height < 44).map(e => e.tagName + "#" + e.id + " " + e.textContent.slice(0, 20))`))
+		if err != nil || len(small) > 0 {
+			t.Errorf("%s: touch targets under 44 pixels: %v %v", p.name, small, err)
 		}
 		if p.name == "home" && strings.Contains(text(t, ctx, "#app"), "null") {
 			t.Error("the home page shows a stray null")
