@@ -8,8 +8,10 @@ package otep
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -35,18 +37,41 @@ type Engine struct {
 	// Log receives diagnostics (standard error).
 	Log io.Writer
 
-	out    io.Writer
-	g      *tablut.Game
-	s      *tablut.State
-	side   tablut.Side
-	clock  [2]time.Duration // -1: untimed
-	over   time.Duration    // an overtime period
-	player Player
+	out   io.Writer
+	g     *tablut.Game
+	s     *tablut.State
+	side  tablut.Side
+	clock [2]time.Duration // -1: untimed
+	over  time.Duration    // an overtime period
+	// inOvertime says a side's main time is spent (clock is then what is
+	// left of its period); overtimes counts its periods left.
+	inOvertime [2]bool
+	overtimes  [2]int
+	player     Player
+	busy       *thinking // the search under way, or nil
+	// pending are the lines read and not yet answered.
+	pending []string
 }
 
 const maxLine = 1 << 16
 
-// Run serves one session until "goodbye" or the end of input.
+// thinking is a search under way: its result arrives on done, and cancel
+// stops it early.
+type thinking struct {
+	done    chan searchDone
+	cancel  context.CancelFunc
+	analyse bool // an analysis, else a move
+	discard bool // the game has ended: say nothing of the result
+}
+
+type searchDone struct {
+	res search.Result
+	err error
+}
+
+// Run serves one session until "goodbye" or the end of input. Lines are
+// read while the engine searches, so that "finish", "goodbye" and "stop"
+// (move now) are answered at once.
 func (e *Engine) Run(ctx context.Context, in io.Reader, out io.Writer) error {
 	e.out = out
 	if e.Log == nil {
@@ -57,53 +82,139 @@ func (e *Engine) Run(ctx context.Context, in io.Reader, out io.Writer) error {
 	}
 	e.clock = [2]time.Duration{-1, -1}
 	e.send("hello")
-	sc := bufio.NewScanner(in)
-	sc.Buffer(make([]byte, 0, 4096), maxLine)
-	for sc.Scan() {
-		line := strings.TrimSpace(sc.Text())
-		if line == "" {
-			continue
+	lines := make(chan string)
+	readErr := make(chan error, 1)
+	stopRead := make(chan struct{})
+	defer close(stopRead)
+	go func() {
+		sc := bufio.NewScanner(in)
+		sc.Buffer(make([]byte, 0, 4096), maxLine)
+		for sc.Scan() {
+			select {
+			case lines <- sc.Text():
+			case <-stopRead:
+				return
+			}
 		}
-		cmd, rest, _ := strings.Cut(line, " ")
-		rest = strings.TrimSpace(rest)
-		switch cmd {
-		case "goodbye":
+		readErr <- sc.Err()
+		close(lines)
+	}()
+	eof := false
+	for {
+		var done chan searchDone
+		if e.busy != nil {
+			done = e.busy.done
+		}
+		select {
+		case line, ok := <-lines:
+			if !ok {
+				// The input has ended: finish what was asked, then stop.
+				lines = nil
+				eof = true
+				break
+			}
+			e.pending = append(e.pending, strings.TrimSpace(line))
+		case d := <-done:
+			e.finishSearch(d)
+		}
+		if quit := e.drain(ctx); quit {
+			e.stopSearch(true)
 			return nil
-		case "hello", "start", "simple-moves", "status":
-		case "rules":
-			if err := e.rules(rest); err != nil {
-				fmt.Fprintf(e.Log, "otep: %v\n", err)
-				e.send("error 0 " + err.Error())
-			}
-		case "position":
-			e.position(rest)
-		case "side":
-			if side, ok := parseSide(rest); ok {
-				e.side = side
-			}
-		case "clock":
-			e.setClock(rest)
-		case "play":
-			side, ok := parseSide(rest)
-			if !ok || e.s == nil {
-				e.send("error -1 play needs rules and a side")
-				continue
-			}
-			e.play(ctx, side)
-		case "opponent-move":
-			e.opponentMove(rest)
-		case "analyze":
-			e.analyze(ctx, rest)
-		case "finish":
-			// The game is over; OpenTafl sends goodbye when the engine
-			// should exit.
-		case "error":
-			fmt.Fprintf(e.Log, "otep: OpenTafl reports error %s\n", rest)
-		default:
-			fmt.Fprintf(e.Log, "otep: unknown command %q\n", cmd)
+		}
+		if eof && e.busy == nil {
+			return <-readErr
 		}
 	}
-	return sc.Err()
+}
+
+// drain answers the lines read, in order. While a search runs, only the
+// lines that concern it are answered ("goodbye", "finish", "stop", and the
+// clock, acknowledgements and messages that change nothing); the others
+// wait for its end, as the game stands still while the engine thinks. It
+// reports whether the session ends.
+func (e *Engine) drain(ctx context.Context) bool {
+	for len(e.pending) > 0 {
+		line := e.pending[0]
+		cmd, _, _ := strings.Cut(line, " ")
+		if e.busy != nil {
+			switch cmd {
+			case "goodbye":
+				return true
+			case "finish":
+				e.stopSearch(true)
+			case "stop":
+				e.stopSearch(false)
+			case "clock", "move", "status", "error", "":
+			default:
+				return false
+			}
+		}
+		e.pending = e.pending[1:]
+		if e.handle(ctx, line) {
+			return true
+		}
+	}
+	return false
+}
+
+// handle answers one line; it reports whether the session ends.
+func (e *Engine) handle(ctx context.Context, line string) bool {
+	if line == "" {
+		return false
+	}
+	cmd, rest, _ := strings.Cut(line, " ")
+	rest = strings.TrimSpace(rest)
+	switch cmd {
+	case "goodbye":
+		return true
+	case "hello", "start", "simple-moves", "status", "stop":
+	case "rules":
+		if err := e.rules(rest); err != nil {
+			fmt.Fprintf(e.Log, "otep: %v\n", err)
+			e.send("error 0 " + err.Error())
+		}
+	case "position":
+		e.position(rest)
+	case "side":
+		if side, ok := parseSide(rest); ok {
+			e.side = side
+		}
+	case "clock":
+		e.setClock(rest)
+	case "play":
+		side, ok := parseSide(rest)
+		if !ok || e.s == nil {
+			e.send("error -1 play needs rules and a side")
+			return false
+		}
+		e.play(ctx, side)
+	case "move":
+		// OpenTafl's acknowledgement of our move, with the position
+		// after it; our state already has the move.
+	case "opponent-move":
+		e.opponentMove(rest)
+	case "analyze":
+		e.analyze(ctx, rest)
+	case "finish":
+		// The game is over; OpenTafl sends goodbye when the engine
+		// should exit.
+	case "error":
+		fmt.Fprintf(e.Log, "otep: OpenTafl reports error %s\n", rest)
+	default:
+		fmt.Fprintf(e.Log, "otep: unknown command %q\n", cmd)
+	}
+	return false
+}
+
+// stopSearch ends the search under way and waits for it; its result is
+// sent unless discard (the game or the session has ended).
+func (e *Engine) stopSearch(discard bool) {
+	if e.busy == nil {
+		return
+	}
+	e.busy.discard = e.busy.discard || discard
+	e.busy.cancel()
+	e.finishSearch(<-e.busy.done)
 }
 
 func (e *Engine) send(line string) { fmt.Fprintln(e.out, line) }
@@ -122,23 +233,15 @@ func parseSide(s string) (tablut.Side, bool) {
 // from the opentafl ruleset and OTN's documented defaults for keys left out.
 func (e *Engine) rules(text string) error {
 	kv := map[string]string{
-		"esc": "c", "surf": "y", "atkf": "y", "tfr": "d", "ka": "y", "ks": "y",
+		"esc": "c", "surf": "y", "atkf": "y", "tfr": "d", "ka": "y", "ks": "s",
 		"cenp": "tcnkTCNK", "cens": "K", "cenh": "tcnk", "cenhe": "tcnkTCNK", "linc": "n",
 	}
 	for _, f := range strings.Fields(text) {
 		k, v, _ := strings.Cut(f, ":")
 		kv[k] = v
 	}
-	if kv["dim"] != "9" {
-		return fmt.Errorf("rules not supported: board dim:%s (Muster plays 9×9 Tablut)", kv["dim"])
-	}
-	if kv["esc"] != "e" {
-		return fmt.Errorf("rules not supported: corner escape (Muster's Tablut escapes to the edge)")
-	}
-	for _, k := range []string{"ber", "sw"} {
-		if v, ok := kv[k]; ok && v != "n" {
-			return fmt.Errorf("rules not supported: %s:%s", k, v)
-		}
+	if err := expressible(kv); err != nil {
+		return err
 	}
 	yes := func(b bool) string {
 		if b {
@@ -156,9 +259,9 @@ func (e *Engine) rules(text string) error {
 	if kv["atkf"] == "n" {
 		opts = append(opts, game.KV{Key: "first", Value: "defenders"})
 	}
-	kc := "near_castle"
-	if kv["ks"] == "y" {
-		kc = "strong"
+	kc := "strong" // ks:s, or y as older OpenTafl writes it
+	if kv["ks"] == "c" {
+		kc = "near_castle"
 	}
 	opts = append(opts, game.KV{Key: "king_capture", Value: kc})
 	host := "never"
@@ -198,6 +301,41 @@ func (e *Engine) rules(text string) error {
 	return nil
 }
 
+// ruleValues are the values of each OTN rules entry that Muster's Tablut
+// can play; nil allows any (an entry about pieces, corners or forts that
+// the 9×9 edge-escape game leaves without effect, or one mapped below).
+var ruleValues = map[string][]string{
+	"dim": {"9"}, "esc": {"e"}, "surf": {"y", "n"}, "atkf": {"y", "n"}, "tfr": {"d", "i"},
+	"ka": {"y", "n"}, "ks": {"s", "y", "c"}, "kj": {"n"}, "spd": {"-1"}, "cen": {"", "default", "e5"},
+	"dfor": {""}, "sw": {"n"}, "swf": {"n", "y"}, "efe": {"n"}, "ber": {"n"}, "linc": {"y", "n"},
+	"name": nil, "start": nil, "starti": nil, "afor": nil, "nj": nil, "cj": nil, "mj": nil, "gj": nil, "cor": nil,
+	"cenp": nil, "cens": nil, "cenh": nil, "cenhe": nil, "corh": nil, "aforh": nil, "dforh": nil, "corp": nil,
+	"aforp": nil, "dforp": nil, "cors": nil, "afors": nil, "dfors": nil, "cenre": nil, "corre": nil,
+	"aforre": nil, "dforre": nil,
+}
+
+// expressible names the first rules entry Muster cannot play, if any.
+func expressible(kv map[string]string) error {
+	if _, ok := kv["dim"]; !ok {
+		return errors.New("rules not supported: no board size (dim)")
+	}
+	keys := make([]string, 0, len(kv))
+	for k := range kv {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		allowed, known := ruleValues[k]
+		switch {
+		case !known:
+			return fmt.Errorf("rules not supported: unknown rules entry %s:%s", k, kv[k])
+		case allowed != nil && !slices.Contains(allowed, kv[k]):
+			return fmt.Errorf("rules not supported: %s:%s (Muster's Tablut plays %s:%s)", k, kv[k], k, strings.Join(allowed, "|"))
+		}
+	}
+	return nil
+}
+
 // position replaces the board; the side to move comes with play.
 func (e *Engine) position(text string) {
 	if e.g == nil {
@@ -216,47 +354,58 @@ func (e *Engine) position(text string) {
 	e.s = s
 }
 
-// setClock reads "clock <attacker> <defender> <overtime> <attacker
-// overtimes> <defender overtimes>". OpenTafl's protocol text says seconds,
-// but OpenTafl sends milliseconds (captured from OpenTafl 0.4.8.0b:
-// "clock 119738 121000 0 0 0" on a 2-minute clock); -1 is untimed.
+// setClock reads "clock <attacker-ms>[*] <defender-ms>[*] <overtime-s>
+// <attacker overtimes> <defender overtimes>", as OpenTafl 0.4.8 sends it
+// (ExternalEngineHost.clockUpdate): the main time left in milliseconds,
+// or with a star the time left in the current overtime period; the
+// length of an overtime period in seconds; -1 for an untimed side.
 func (e *Engine) setClock(text string) {
 	f := strings.Fields(text)
 	if len(f) < 2 {
 		return
 	}
 	for i := 0; i < 2; i++ {
-		ms, err := strconv.ParseFloat(strings.TrimSuffix(f[i], "*"), 64)
-		if err == nil {
-			if ms < 0 {
-				e.clock[i] = -1
-			} else {
-				e.clock[i] = time.Duration(ms * float64(time.Millisecond))
-			}
+		v, star := strings.CutSuffix(f[i], "*")
+		ms, err := strconv.ParseFloat(v, 64)
+		if err != nil {
+			continue
+		}
+		e.inOvertime[i] = star
+		if ms < 0 {
+			e.clock[i] = -1
+		} else {
+			e.clock[i] = time.Duration(ms * float64(time.Millisecond))
 		}
 	}
 	if len(f) > 2 {
-		if ms, err := strconv.ParseFloat(f[2], 64); err == nil && ms > 0 {
-			e.over = time.Duration(ms * float64(time.Millisecond))
+		if sec, err := strconv.ParseFloat(f[2], 64); err == nil && sec >= 0 {
+			e.over = time.Duration(sec * float64(time.Second))
+		}
+	}
+	for i := 0; i < 2 && len(f) > 3+i; i++ {
+		if n, err := strconv.Atoi(f[3+i]); err == nil {
+			e.overtimes[i] = n
 		}
 	}
 }
 
-// budget is the time for one move: a thirtieth of the main time left,
-// most of an overtime period, or MoveTime untimed.
+// budget is the time for one move: a twentieth of the main time left
+// (a tafl game rarely lasts 40 moves a side, and what is saved carries
+// over), plus most of an overtime period when periods remain; in overtime,
+// most of what is left of the period; MoveTime untimed.
 func (e *Engine) budget(side tablut.Side) time.Duration {
 	left := e.clock[side]
 	switch {
-	case left < 0 && e.over > 0:
-		return e.over * 8 / 10
 	case left < 0:
 		return e.MoveTime
+	case e.inOvertime[side]:
+		return max(left*7/10, 50*time.Millisecond)
 	}
-	t := left / 30
-	if e.over > 0 {
-		t += e.over * 8 / 10
+	t := left / 20
+	if e.over > 0 && e.overtimes[side] > 0 {
+		t += e.over * 7 / 10
 	}
-	return max(t, 50*time.Millisecond)
+	return max(min(t, left*9/10), 50*time.Millisecond)
 }
 
 // sync makes the state's side to move the given one (OpenTafl sends
@@ -275,20 +424,39 @@ func (e *Engine) play(ctx context.Context, side tablut.Side) {
 		e.send("error -1 the game is over")
 		return
 	}
-	res, err := e.search(ctx, e.budget(side))
-	if err != nil {
-		e.send("error -1 " + err.Error())
-		return
-	}
-	m := tablut.Move(res.Action)
-	e.s.ApplyMove(m)
-	e.send("move " + m.String())
+	e.think(ctx, e.budget(side), false)
 }
 
-func (e *Engine) search(ctx context.Context, t time.Duration) (search.Result, error) {
+// think starts a search of the current state in the background.
+func (e *Engine) think(ctx context.Context, t time.Duration, analyse bool) {
 	ctx, cancel := context.WithTimeout(ctx, t)
-	defer cancel()
-	return e.player.Act(ctx, e.s)
+	b := &thinking{done: make(chan searchDone, 1), cancel: cancel, analyse: analyse}
+	s := e.s.Clone()
+	go func() {
+		res, err := e.player.Act(ctx, s)
+		b.done <- searchDone{res, err}
+	}()
+	e.busy = b
+}
+
+// finishSearch sends what a finished search found: the move, played on
+// our state, or the analysis.
+func (e *Engine) finishSearch(d searchDone) {
+	b := e.busy
+	e.busy = nil
+	b.cancel()
+	switch {
+	case b.discard:
+		return
+	case d.err != nil:
+		e.send("error -1 " + d.err.Error())
+	case b.analyse:
+		e.send(e.analysisLine(d.res))
+	default:
+		m := tablut.Move(d.res.Action)
+		e.s.ApplyMove(m)
+		e.send("move " + m.String())
+	}
 }
 
 // opponentMove plays the other side's move; if it does not fit, the
@@ -313,7 +481,8 @@ func (e *Engine) opponentMove(text string) {
 	}
 }
 
-// analyze answers "analysis <n> <line> <eval>…" with the best line found.
+// analyze searches the position for the side "side" named, answered by
+// an "analysis" line.
 func (e *Engine) analyze(ctx context.Context, text string) {
 	f := strings.Fields(text)
 	sec := 2.0
@@ -322,15 +491,22 @@ func (e *Engine) analyze(ctx context.Context, text string) {
 			sec = v
 		}
 	}
-	if e.s == nil || e.s.IsTerminal() {
+	if e.s == nil {
 		e.send("analysis 0")
 		return
 	}
-	res, err := e.search(ctx, time.Duration(sec*float64(time.Second)))
-	if err != nil {
-		e.send("error -1 " + err.Error())
+	e.sync(e.side)
+	if e.s.IsTerminal() {
+		e.send("analysis 0")
 		return
 	}
+	e.think(ctx, time.Duration(sec*float64(time.Second)), true)
+}
+
+// analysisLine writes "analysis 1 <line> <evaluation>": the expected line
+// from the position, and the evaluation for the side to move (hundredths
+// of a man for alpha-beta, hundredths of the expected outcome for MCTS).
+func (e *Engine) analysisLine(res search.Result) string {
 	c := e.s.Copy()
 	var line []string
 	for _, a := range res.PV {
@@ -343,5 +519,9 @@ func (e *Engine) analyze(ctx context.Context, text string) {
 	if len(line) == 0 {
 		line = []string{tablut.Move(res.Action).String()}
 	}
-	e.send(fmt.Sprintf("analysis 1 %s %d", strings.Join(line, "|"), int(res.Value*100)))
+	eval := int(res.Value)
+	if res.Nodes == 0 {
+		eval = int(res.Value * 100)
+	}
+	return fmt.Sprintf("analysis 1 %s %d", strings.Join(line, "|"), eval)
 }

@@ -1,10 +1,14 @@
 package otep
 
 import (
+	"bufio"
 	"bytes"
+	"io"
 	"context"
 	"os"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -15,22 +19,69 @@ import (
 	_ "github.com/muster-games/muster/tablut/ai"
 )
 
-// session runs the engine on a script and returns its output lines.
+// session runs the engine on a script as OpenTafl would send it: after
+// "play" or "analyze" it waits for the engine's answer before the next
+// line. It returns the engine's output lines.
 func session(t *testing.T, script ...string) []string {
 	t.Helper()
-	var out, log bytes.Buffer
-	e := &Engine{NewPlayer: alphaBeta, MoveTime: 50 * time.Millisecond, Log: &log}
-	if err := e.Run(context.Background(), strings.NewReader(strings.Join(script, "\n")+"\n"), &out); err != nil {
+	e := &Engine{NewPlayer: alphaBeta, MoveTime: 50 * time.Millisecond, Log: &bytes.Buffer{}}
+	return converse(t, e, script)
+}
+
+// converse runs the engine e on a script, pacing it as session does.
+func converse(t *testing.T, e *Engine, script []string) []string {
+	t.Helper()
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	errc := make(chan error, 1)
+	go func() {
+		errc <- e.Run(context.Background(), inR, outW)
+		inR.Close()
+		outW.Close()
+	}()
+	got := make(chan string, 1000)
+	go func() {
+		sc := bufio.NewScanner(outR)
+		for sc.Scan() {
+			got <- sc.Text()
+		}
+		close(got)
+	}()
+	var lines []string
+	next := func() {
+		select {
+		case l, ok := <-got:
+			if ok {
+				lines = append(lines, l)
+			}
+		case <-time.After(20 * time.Second):
+			t.Fatalf("no answer; so far %v", lines)
+		}
+	}
+	next() // hello
+	for _, l := range script {
+		if _, err := io.WriteString(inW, l+"\n"); err != nil {
+			break // the engine has left
+		}
+		if cmd, _, _ := strings.Cut(l, " "); (cmd == "play" || cmd == "analyze") && len(lines) > 0 {
+			next()
+		}
+	}
+	inW.Close()
+	if err := <-errc; err != nil {
 		t.Fatal(err)
 	}
-	return strings.Split(strings.TrimSpace(out.String()), "\n")
+	for l := range got {
+		lines = append(lines, l)
+	}
+	return lines
 }
 
 // alphaBeta is the player muster engine otep gives by default.
 func alphaBeta(g game.Game) (Player, error) { return agent.New("alphabeta(depth=64)", g, 1) }
 
 // OpenTafl's Tablut 9x9 as OpenTafl writes it.
-const rules = "rules dim:9 esc:e surf:y atkf:y tfr:d ka:y ks:n cenp:tcnkTCNK cens: cenh:tcnk cenhe:tcnkTCNK linc:y start:/3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3/"
+const rules = "rules dim:9 esc:e surf:y atkf:y tfr:d ka:y ks:c cenp:tcnkTCNK cens: cenh:tcnk cenhe:tcnkTCNK linc:y start:/3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3/"
 
 // TestSession plays a scripted game: hello first, a legal move on play,
 // the opponent's move taken, an analysis line, and exit on goodbye.
@@ -133,7 +184,7 @@ func TestOnePlayerPerGame(t *testing.T) {
 // TestRealOpenTaflClock replays what OpenTafl 0.4.8 sent Muster in a real
 // game (attackers, 60 s + 1 s; captured with ../shared/peers/opentafl,
 // CLOCK_SHIM=0): the clock lines are milliseconds, so every move is given
-// about a thirtieth of the time left, never more than the clock holds.
+// a twentieth of the time then left, never more than the clock holds.
 func TestRealOpenTaflClock(t *testing.T) {
 	script, err := os.ReadFile("testdata/opentafl-0.4.8-attackers.log")
 	if err != nil {
@@ -146,12 +197,177 @@ func TestRealOpenTaflClock(t *testing.T) {
 	if err := e.Run(context.Background(), bytes.NewReader(script), &out); err != nil {
 		t.Fatal(err)
 	}
-	if made != 1 || len(p.given) != strings.Count(string(script), "\nplay attackers") {
-		t.Fatalf("players made %d, moves asked %d", made, len(p.given))
+	// The attackers' time left when each play came.
+	var left []time.Duration
+	var now time.Duration
+	for _, l := range strings.Split(string(script), "\n") {
+		if f := strings.Fields(l); len(f) > 1 && f[0] == "clock" {
+			ms, _ := strconv.Atoi(strings.TrimSuffix(f[1], "*"))
+			now = time.Duration(ms) * time.Millisecond
+		} else if strings.TrimSpace(l) == "play attackers" {
+			left = append(left, now)
+		}
+	}
+	if made != 1 || len(p.given) != len(left) || len(left) < 10 {
+		t.Fatalf("players made %d, moves asked %d of %d", made, len(p.given), len(left))
 	}
 	for i, d := range p.given {
-		if d < time.Second || d > 3*time.Second {
-			t.Errorf("move %d was given %v of a clock near 60 s", i+1, d)
+		if want := left[i] / 20; d < want*9/10 || d > want*21/20 {
+			t.Errorf("move %d was given %v with %v left; want about %v", i+1, d, left[i], want)
+		}
+	}
+}
+
+// TestOvertimeClock: the overtime period is in seconds and a starred time
+// is what is left of the current period (OpenTafl's own test sends "clock
+// 30000* 30000* 30 5 5"): in overtime a move gets most of the period; in
+// main time with periods to come, a twentieth of the main time and most
+// of a period, never more than nine tenths of what the clock holds.
+func TestOvertimeClock(t *testing.T) {
+	cases := []struct {
+		clock string
+		want  time.Duration
+	}{
+		{"clock 30000* 30000* 30 5 5", 21 * time.Second},
+		{"clock 60000 60000 30 5 5", 24 * time.Second},
+		{"clock 10000 10000 30 5 5", 9 * time.Second},
+		{"clock 60000 60000 0 0 0", 3 * time.Second},
+		{"clock 60000 60000 30 0 0", 3 * time.Second},
+	}
+	for _, c := range cases {
+		e := &Engine{clock: [2]time.Duration{-1, -1}}
+		e.setClock(strings.TrimPrefix(c.clock, "clock "))
+		if got := e.budget(tablut.Attackers); got != c.want {
+			t.Errorf("%s: %v a move, want %v", c.clock, got, c.want)
+		}
+	}
+}
+
+// patient is a player that thinks until it is stopped, then plays the
+// first legal move.
+type patient struct{}
+
+func (patient) Act(ctx context.Context, s game.State) (search.Result, error) {
+	<-ctx.Done()
+	return search.Result{Action: s.LegalActions(nil)[0]}, nil
+}
+
+// TestGoodbyeDuringSearch: lines are read while the engine thinks: a
+// "goodbye" in the middle of a long search ends the session within a
+// second, and a "finish" ends the search without a move.
+func TestGoodbyeDuringSearch(t *testing.T) {
+	e := &Engine{NewPlayer: func(game.Game) (Player, error) { return patient{}, nil }, MoveTime: time.Hour, Log: &bytes.Buffer{}}
+	inR, inW := io.Pipe()
+	var out syncBuffer
+	errc := make(chan error, 1)
+	go func() { errc <- e.Run(context.Background(), inR, &out) }()
+	io.WriteString(inW, rules+"\nplay attackers\n")
+	time.Sleep(200 * time.Millisecond)
+	io.WriteString(inW, "finish 0\nanalyze 1 0.1\n")
+	time.Sleep(400 * time.Millisecond)
+	start := time.Now()
+	io.WriteString(inW, "play attackers\n")
+	time.Sleep(100 * time.Millisecond)
+	go io.WriteString(inW, "goodbye\n")
+	select {
+	case err := <-errc:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(time.Second + 100*time.Millisecond):
+		t.Fatal("goodbye during a search was not answered within a second")
+	}
+	t.Logf("goodbye answered %v after the last play", time.Since(start).Round(time.Millisecond))
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	for _, l := range lines {
+		if strings.HasPrefix(l, "move ") {
+			t.Errorf("a move after finish or goodbye: %v", lines)
+		}
+	}
+	if !strings.HasPrefix(lines[len(lines)-1], "analysis 1 ") {
+		t.Errorf("the analysis after the finished game: %v", lines)
+	}
+}
+
+// syncBuffer is a buffer safe to write from the engine and read from the
+// test.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// TestAcknowledgementAndAnalysisSide: OpenTafl's "move <position>" after
+// the engine's move is taken quietly, and the side named before "analyze"
+// is the side analysed, whoever moved last.
+func TestAcknowledgementAndAnalysisSide(t *testing.T) {
+	var log bytes.Buffer
+	e := &Engine{NewPlayer: alphaBeta, MoveTime: 50 * time.Millisecond, Log: &log}
+	lines := converse(t, e, []string{rules, "clock 3000 3000 0 0 0", "play attackers",
+		"move /3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3/",
+		"position /3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3/", "side attackers", "analyze 1 0.2",
+		"side defenders", "analyze 1 0.2", "goodbye"})
+	if strings.Contains(log.String(), "unknown command") {
+		t.Errorf("the acknowledgement was not understood: %s", log.String())
+	}
+	var analyses []string
+	for _, l := range lines {
+		if f := strings.Fields(l); len(f) == 4 && f[0] == "analysis" {
+			analyses = append(analyses, f[2])
+		}
+	}
+	if len(analyses) != 2 {
+		t.Fatalf("analyses %v", lines)
+	}
+	for i, side := range []string{"attackers", "defenders"} {
+		s, err := tablut.MustLoad("opentafl").Parse(tablut.StartOTN + " " + side)
+		if err != nil {
+			t.Fatal(err)
+		}
+		first, _, _ := strings.Cut(analyses[i], "|")
+		if _, err := s.ParseMove(first); err != nil {
+			t.Errorf("the analysis for the %s %q does not start with their move: %v", side, analyses[i], err)
+		}
+	}
+}
+
+// TestRulesMapping (OpenTafl Notation, rules entries): the king's strength
+// maps as the notation defines it (s and y strong everywhere, c strong on
+// and beside the throne, the default strong), and every entry Muster
+// cannot play is refused with an error line naming it.
+func TestRulesMapping(t *testing.T) {
+	base := "rules dim:9 esc:e atkf:y cenp:tcnkTCNK cens: cenh: cenhe:tcnkTCNK linc:y start:/3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3/"
+	cases := []struct{ extra, want string }{
+		{"ks:c", "playing tablut(opentafl)\n"}, // the opentafl ruleset captures near the castle
+		{"ks:s", "king_capture=strong"},
+		{"ks:y", "king_capture=strong"},
+		{"", "king_capture=strong"},
+		{"ks:w", "error 0 rules not supported: ks:w"},
+		{"ks:n", "error 0 rules not supported: ks:n"},
+		{"ks:m", "error 0 rules not supported: ks:m"},
+		{"tfr:w", "error 0 rules not supported: tfr:w"},
+		{"ka:a", "error 0 rules not supported: ka:a"},
+		{"spd:2", "error 0 rules not supported: spd:2"},
+		{"zz:1", "error 0 rules not supported: unknown rules entry zz:1"},
+	}
+	for _, c := range cases {
+		var log bytes.Buffer
+		e := &Engine{NewPlayer: alphaBeta, Log: &log}
+		lines := converse(t, e, []string{base + " " + c.extra, "goodbye"})
+		got := log.String() + strings.Join(lines, "\n")
+		if !strings.Contains(got, c.want) {
+			t.Errorf("%q: want %q in\n%s", c.extra, c.want, got)
 		}
 	}
 }
