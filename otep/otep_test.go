@@ -3,8 +3,8 @@ package otep
 import (
 	"bufio"
 	"bytes"
-	"io"
 	"context"
+	"io"
 	"os"
 	"strconv"
 	"strings"
