@@ -1,8 +1,12 @@
 // Package otep is an engine for OpenTafl's engine protocol (OTEP): lines of
 // US-ASCII on standard input and output. OpenTafl sends the rules, the
 // side, positions, clocks, the opponent's moves and requests to play or to
-// analyse; the engine answers "move" and "analysis" lines. Only Tablut
-// rules that Muster can express are accepted (a 9×9 board, edge escape).
+// analyse; the engine answers "move" and "analysis" lines. Lines are read
+// while the engine thinks, so "goodbye" and "finish" are answered at once.
+// Only Tablut rules that Muster can express are accepted (a 9×9 board, edge
+// escape); any other rules entry is refused by name with an "error" line.
+// The clock is read as OpenTafl 0.4.8 sends it (milliseconds, overtime in
+// seconds), checked against traffic captured from real games in testdata.
 package otep
 
 import (
