@@ -3,6 +3,7 @@ package tablut
 import (
 	"bytes"
 	"errors"
+	"os"
 	"strings"
 	"testing"
 
@@ -240,6 +241,9 @@ func FuzzParseMove(f *testing.F) {
 func FuzzReadRecord(f *testing.F) {
 	f.Add("[variant:Tablut]\n[muster-game:tablut(walker)]\ndim:9 start:/3ttt3/\n\n1. a4-a3 e3-d3\n2. a3-a4\n")
 	f.Add("[a:b]\n/9/9/9/9/4K4/9/9/9/9/\n1. ---\n")
+	if otg, err := os.ReadFile("testdata/opentafl-0.4.8-r03.otg"); err == nil {
+		f.Add(string(otg))
+	}
 	f.Fuzz(func(t *testing.T, text string) {
 		rec, err := ReadRecord(strings.NewReader(text))
 		if err != nil {
@@ -282,5 +286,37 @@ func TestViewEscapes(t *testing.T) {
 	}
 	if len(v.Facts) != 1 || v.Facts[0].Label != "Raichi" {
 		t.Fatalf("facts %+v, want Raichi", v.Facts)
+	}
+}
+
+// TestOpenTaflSavedGame reads a game OpenTafl 0.4.8 saved (.otg, from a
+// real game: its AI attacking, Muster defending, 60 s + 1 s): the clock
+// lines after each turn and the king's letter ("Ke5-e6") are read, the
+// rules tag names the game (OpenTafl's Tablut 9x9: the opentafl ruleset),
+// and the moves replay to the king's escape.
+func TestOpenTaflSavedGame(t *testing.T) {
+	f, err := os.Open("testdata/opentafl-0.4.8-r03.otg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rec, err := ReadRecord(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := game.Replay(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec.Spec != "tablut(opentafl)" || len(rec.Actions) != 16 || rec.Actions[9] != "e5-e6" {
+		t.Fatalf("spec %s, %d actions: %v", rec.Spec, len(rec.Actions), rec.Actions)
+	}
+	if !s.IsTerminal() || game.ResultName(s) != "defenders" {
+		t.Fatalf("the game ends %s (%s)", game.ResultName(s), s.Result().Reason)
+	}
+	// A rules tag Muster cannot play is an error naming the entry.
+	_, err = ReadRecord(strings.NewReader("[rules:dim:11 esc:c]\n1. a4-a3\n"))
+	if err == nil || !strings.Contains(err.Error(), "dim:11") {
+		t.Fatalf("an 11×11 saved game: %v", err)
 	}
 }

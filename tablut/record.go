@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -116,10 +117,16 @@ func (g *Game) ReadRecord(rd io.Reader) (*game.Record, error) {
 	return ReadRecord(rd)
 }
 
-// ReadRecord reads a Tablut record. Without a muster-game tag the game is
-// the default ruleset.
+// otgClock is the line of clocks OpenTafl writes after each turn.
+var otgClock = regexp.MustCompile(`^\[[0-9]+ [0-9]+/[0-9]+ [0-9]+i \|[0-9]+ [0-9]+/[0-9]+ [0-9]+i ?\]$`)
+
+// ReadRecord reads a Tablut record: Muster's, or a game OpenTafl saved
+// (.otg, with its clock lines and piece letters). Without a muster-game
+// tag the game is the one its OTN rules tag describes, else the default
+// ruleset.
 func ReadRecord(rd io.Reader) (*game.Record, error) {
 	rec := &game.Record{Spec: Info.Name}
+	named := false // a muster-game tag names the game
 	sc := bufio.NewScanner(io.LimitReader(rd, maxRecordBytes))
 	sc.Buffer(make([]byte, 0, 4096), maxRecordBytes)
 	line := 0
@@ -128,6 +135,8 @@ func ReadRecord(rd io.Reader) (*game.Record, error) {
 		text := strings.TrimSpace(sc.Text())
 		switch {
 		case text == "":
+		case otgClock.MatchString(text):
+			// OpenTafl's clocks after a turn: "[56 0/0 0i |52 0/0 0i ]".
 		case strings.HasPrefix(text, "["):
 			k, v, ok := game.ParseTag(text)
 			if !ok {
@@ -135,7 +144,17 @@ func ReadRecord(rd io.Reader) (*game.Record, error) {
 			}
 			switch k {
 			case "muster-game":
-				rec.Spec = v
+				rec.Spec, named = v, true
+			case "rules":
+				// OpenTafl's saved game: its rules, unless Muster named them.
+				g, _, err := ReadOTNRules(v)
+				if err != nil {
+					return nil, fmt.Errorf("tablut: record line %d: %w", line, err)
+				}
+				if !named {
+					rec.Spec = g.Spec()
+				}
+				rec.Tags = append(rec.Tags, game.KV{Key: k, Value: v})
 			case "muster-position":
 				rec.Start = v
 			default:
@@ -160,6 +179,11 @@ func ReadRecord(rd io.Reader) (*game.Record, error) {
 				if m == "---" {
 					rec.Tags = append(rec.Tags, game.KV{Key: "termination", Value: "resignation"})
 					continue
+				}
+				// OpenTafl names the piece before a move other than a
+				// taflman's ("Ke5-f5").
+				if len(m) > 2 && strings.ContainsRune("tcnkmgTCNKMG", rune(m[0])) && m[1] >= 'a' && m[1] <= 'z' {
+					m = m[1:]
 				}
 				rec.Actions = append(rec.Actions, m)
 			}

@@ -344,6 +344,18 @@ func TestImport(t *testing.T) {
 	if code := h.call("POST", "/api/import", importRequest{createRequest: createRequest{Game: "lanrick", Opponent: "local"}, Record: "1. black: mark a1"}, &e); code != 400 || !strings.Contains(e["error"], "first mark") {
 		t.Fatalf("bad record: %d %v", code, e)
 	}
+	// A game OpenTafl saved (.otg) imports as OpenTafl's Tablut, finished.
+	otg, err := os.ReadFile("../../tablut/testdata/opentafl-0.4.8-r03.otg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if code := h.call("POST", "/api/import", importRequest{createRequest: createRequest{Game: "tablut", Opponent: "local"}, Record: string(otg)}, &c); code != 201 {
+		t.Fatalf("import of an .otg: %d", code)
+	}
+	h.call("GET", "/api/games/"+c.ID, nil, &v)
+	if v.Ply != 16 || v.Spec != "tablut(opentafl)" || v.Status != store.StatusOver || v.Result != "defenders" {
+		t.Fatalf("the imported .otg: ply %d, %s, %s, %s", v.Ply, v.Spec, v.Status, v.Result)
+	}
 }
 
 func TestPages(t *testing.T) {
