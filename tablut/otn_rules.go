@@ -117,4 +117,3 @@ func expressible(kv map[string]string) error {
 	}
 	return nil
 }
-
