@@ -365,9 +365,19 @@ func (e *Engine) finishSearch(d searchDone) {
 		e.send(e.analysisLine(d.res))
 	default:
 		m := tablut.Move(d.res.Action)
+		e.send(statusLine(d.res))
 		e.s.ApplyMove(m)
 		e.send("move " + m.String())
 	}
+}
+
+// statusLine reports a search for OpenTafl's status display.
+func statusLine(r search.Result) string {
+	what := fmt.Sprintf("%d playouts", r.Iterations)
+	if r.Nodes > 0 {
+		what = fmt.Sprintf("depth %d, %d nodes", r.Depth, r.Nodes)
+	}
+	return fmt.Sprintf("status Muster: %s in %.1f s, value %+.2f", what, r.Elapsed.Seconds(), r.Value/100)
 }
 
 // opponentMove plays the other side's move; if it does not fit, the

@@ -48,14 +48,21 @@ func converse(t *testing.T, e *Engine, script []string) []string {
 		close(got)
 	}()
 	var lines []string
+	// next waits for an answer, past status lines.
 	next := func() {
-		select {
-		case l, ok := <-got:
-			if ok {
+		for {
+			select {
+			case l, ok := <-got:
+				if !ok {
+					return
+				}
 				lines = append(lines, l)
+				if !strings.HasPrefix(l, "status ") {
+					return
+				}
+			case <-time.After(20 * time.Second):
+				t.Fatalf("no answer; so far %v", lines)
 			}
-		case <-time.After(20 * time.Second):
-			t.Fatalf("no answer; so far %v", lines)
 		}
 	}
 	next() // hello
@@ -112,6 +119,12 @@ func TestSession(t *testing.T) {
 	last := lines[len(lines)-1]
 	if !strings.HasPrefix(last, "analysis 1 ") || len(strings.Fields(last)) != 4 {
 		t.Fatalf("analysis line %q", last)
+	}
+	// Each move is preceded by a status line reporting the search.
+	for i, l := range lines {
+		if strings.HasPrefix(l, "move ") && (i == 0 || !strings.HasPrefix(lines[i-1], "status Muster: depth ")) {
+			t.Errorf("move %q without a status line before it: %v", l, lines)
+		}
 	}
 }
 
