@@ -54,11 +54,8 @@ func ReadOTNRules(text string) (*Game, *State, error) {
 		host = "empty"
 	}
 	opts = append(opts, game.KV{Key: "castle_hostile", Value: host})
-	rep := map[string]string{"d": "third", "i": "none"}[kv["tfr"]]
-	if rep == "" {
-		return nil, nil, fmt.Errorf("rules not supported: tfr:%s (Muster draws or ignores a threefold repetition)", kv["tfr"])
-	}
-	opts = append(opts, game.KV{Key: "repetition", Value: rep})
+	// tfr is d or i (expressible checked it).
+	opts = append(opts, game.KV{Key: "repetition", Value: map[string]string{"d": "third", "i": "none"}[kv["tfr"]]})
 	if kv["afor"] != "" {
 		opts = append(opts, game.KV{Key: "camps", Value: "forts"})
 	}

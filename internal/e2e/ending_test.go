@@ -101,6 +101,13 @@ func TestFriendClockResignAndRematch(t *testing.T) {
 	}
 	poll(t, ctx, "the takeback request", `(document.getElementById("takeback-asked") || {}).textContent === "Your opponent asks to take back their last move. "`)
 	shot(t, ctx, "takeback-asked")
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(360, 740, chromedp.EmulateScale(2), chromedp.EmulateMobile)); err != nil {
+		t.Fatal(err)
+	}
+	phoneShot(t, ctx, "phone-takeback-asked")
+	if err := chromedp.Do(ctx, chromedp.EmulateReset()); err != nil {
+		t.Fatal(err)
+	}
 	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#accept-takeback"))); err != nil {
 		t.Fatal(err)
 	}

@@ -31,15 +31,7 @@ type analysisRequest struct {
 
 // analysisView is a node as the board shows it.
 type analysisView struct {
-	Spec     string            `json:"spec"`
-	Game     string            `json:"game"`
-	Traits   game.Traits       `json:"traits"`
-	Position string            `json:"position"`
-	ToAct    game.Player       `json:"to_act"`
-	Board    game.View         `json:"board"`
-	Legal    []game.ActionInfo `json:"legal"`
-	Prompt   game.Prompt       `json:"prompt"`
-	Events   []game.Event      `json:"events"`
+	described
 	// Path describes the actions from the root, as they were played.
 	Path   []pathStep `json:"path"`
 	Over   bool       `json:"over"`
@@ -105,14 +97,10 @@ func (s *Server) analyse(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	g := st.Game()
-	v := analysisView{Spec: g.Spec(), Game: g.Name(), Traits: g.Traits(), Position: st.String(), ToAct: st.ToAct(),
-		Board: st.View(), Legal: []game.ActionInfo{}, Prompt: st.Prompt(), Events: st.Events(), Path: path, Over: st.IsTerminal()}
+	v := analysisView{described: describe(st), Path: path, Over: st.IsTerminal()}
 	if v.Over {
 		v.Result = game.ResultName(st)
-	} else if st.ToAct() >= 0 {
-		v.Legal = game.DescribeLegal(st)
-	} else {
+	} else if st.ToAct() == game.Chance {
 		// On the analysis board the user throws the dice.
 		for _, o := range st.ChanceOutcomes(nil) {
 			v.Legal = append(v.Legal, st.Describe(o.Action))

@@ -14,26 +14,15 @@ import (
 // board, legal actions with their squares, prompt, events, turns) and the
 // room's (seats, status, clock, draw offer).
 type view struct {
-	ID     string      `json:"id"`
-	Spec   string      `json:"spec"`
-	Game   string      `json:"game"`
-	Traits game.Traits `json:"traits"`
-	Seats  []seatView  `json:"seats"`
-	// Position is the position in the game's text format.
-	Position string `json:"position"`
-	// ToAct is the player to act, -1 for chance, -2 when nobody acts (the
-	// game is over, or a past ply is shown).
-	ToAct   game.Player       `json:"to_act"`
-	Board   game.View         `json:"board"`
-	Legal   []game.ActionInfo `json:"legal"`
-	Prompt  game.Prompt       `json:"prompt"`
-	Events  []game.Event      `json:"events"`
-	Turns   []game.Turn       `json:"turns"`
-	History []string          `json:"history"`
-	Ply     int               `json:"ply"`
-	Status  store.Status      `json:"status"`
-	Result  string            `json:"result,omitempty"`
-	Reason  string            `json:"reason,omitempty"`
+	ID string `json:"id"`
+	described
+	Seats   []seatView   `json:"seats"`
+	Turns   []game.Turn  `json:"turns"`
+	History []string     `json:"history"`
+	Ply     int          `json:"ply"`
+	Status  store.Status `json:"status"`
+	Result  string       `json:"result,omitempty"`
+	Reason  string       `json:"reason,omitempty"`
 	// DrawOffer is the seat offering a draw, or -1.
 	DrawOffer int        `json:"draw_offer"`
 	Thinking  bool       `json:"thinking"`
@@ -49,6 +38,35 @@ type view struct {
 	// Updated is when the stored game last changed (Unix ms): a client
 	// keeps the newest view by it, a takeback's fewer plies included.
 	Updated int64 `json:"updated"`
+}
+
+// described is a position as its game describes it: what a game's view
+// and a node of the analysis board both show.
+type described struct {
+	Spec   string      `json:"spec"`
+	Game   string      `json:"game"`
+	Traits game.Traits `json:"traits"`
+	// Position is the position in the game's text format.
+	Position string `json:"position"`
+	// ToAct is the player to act, -1 for chance, -2 when nobody acts (the
+	// game is over, or a past ply is shown).
+	ToAct  game.Player       `json:"to_act"`
+	Board  game.View         `json:"board"`
+	Legal  []game.ActionInfo `json:"legal"`
+	Prompt game.Prompt       `json:"prompt"`
+	Events []game.Event      `json:"events"`
+}
+
+// describe describes a state, with the legal actions of the player to
+// act (none for chance or at the end).
+func describe(s game.State) described {
+	g := s.Game()
+	d := described{Spec: g.Spec(), Game: g.Name(), Traits: g.Traits(), Position: s.String(), ToAct: s.ToAct(),
+		Board: s.View(), Legal: []game.ActionInfo{}, Prompt: s.Prompt(), Events: s.Events()}
+	if s.ToAct() >= 0 {
+		d.Legal = game.DescribeLegal(s)
+	}
+	return d
 }
 
 // clockView gives each player's time left now, and who is thinking.
@@ -96,16 +114,11 @@ func (r *room) view() view {
 // viewOf describes a state of the room's game; the mutex is held.
 func (r *room) viewOf(s game.State) view {
 	v := view{
-		ID: r.rec.ID, Spec: r.g.Spec(), Game: r.g.Name(), Traits: r.g.Traits(), Position: s.String(),
-		ToAct: s.ToAct(), Board: s.View(), Legal: []game.ActionInfo{}, Prompt: s.Prompt(), Events: s.Events(),
-		Turns: r.moveList(), Ply: len(s.History()), Status: r.rec.Status, Result: r.rec.Result, Reason: r.rec.Reason,
-		DrawOffer: r.rec.DrawOffer, TakebackOffer: r.rec.TakebackOffer,
+		ID: r.rec.ID, described: describe(s), Turns: r.moveList(), Ply: len(s.History()), Status: r.rec.Status,
+		Result: r.rec.Result, Reason: r.rec.Reason, DrawOffer: r.rec.DrawOffer, TakebackOffer: r.rec.TakebackOffer,
 	}
 	for _, seat := range r.rec.Seats {
 		v.Seats = append(v.Seats, seatView{Kind: seat.Kind, Agent: seat.Agent, Claimed: seat.SecretHash != "" || seat.Kind == store.SeatAI})
-	}
-	if s.ToAct() >= 0 {
-		v.Legal = game.DescribeLegal(s)
 	}
 	return v
 }

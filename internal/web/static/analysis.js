@@ -8,7 +8,7 @@
 
 import { Board } from "./board.js";
 import { h } from "./dom.js";
-import { api, hold } from "./api.js";
+import { api, playComputer } from "./api.js";
 import { pick, targets, buttons } from "./pick.js";
 
 // A Node is a position of the tree: the root, or the action that led to
@@ -255,9 +255,7 @@ class Analysis {
     const v = this.node.view;
     const side = v.to_act >= 0 ? v.traits.players[v.to_act].name : "random";
     try {
-      const res = await api("POST", "/api/games", { game: this.spec, position: v.position, opponent: "ai", level, side });
-      hold(res.id, res.seat, res.secret);
-      location.href = "/g/" + res.id;
+      await playComputer({ game: this.spec, position: v.position, level, side });
     } catch (e) { this.err.textContent = e.message; }
   }
 }

@@ -22,3 +22,12 @@ export function hold(id, seat, secret) {
   h0.seats[seat] = secret;
   localStorage.setItem("muster:" + id, JSON.stringify(h0));
 }
+
+// playComputer starts a game against the computer (game a name or a spec;
+// position, ruleset and side optional), holds this browser's seat and
+// opens the game.
+export async function playComputer(req) {
+  const res = await api("POST", "/api/games", { opponent: "ai", side: "random", ...req });
+  hold(res.id, res.seat, res.secret);
+  location.href = "/g/" + res.id;
+}

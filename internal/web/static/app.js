@@ -9,7 +9,7 @@
 import { Board } from "./board.js";
 import { sound } from "./sound.js";
 import { h, cap } from "./dom.js";
-import { api, held, hold } from "./api.js";
+import { api, held, hold, playComputer } from "./api.js";
 import { pick, targets, buttons } from "./pick.js";
 import { analysis } from "./analysis.js";
 
@@ -403,9 +403,7 @@ class GameView {
     const p = v.prompt.player;
     const side = p >= 0 ? v.traits.players[p].name : "random";
     try {
-      const res = await api("POST", "/api/games", { game: v.spec, position: v.position, opponent: "ai", level: "medium", side });
-      hold(res.id, res.seat, res.secret);
-      location.href = "/g/" + res.id;
+      await playComputer({ game: v.spec, position: v.position, level: "medium", side });
     } catch (e) { this.err.textContent = e.message; }
   }
 
@@ -570,9 +568,7 @@ async function learn(name, n) {
 
 // firstGame starts a game against the easy computer after a walkthrough.
 async function firstGame(name, ruleset) {
-  const res = await api("POST", "/api/games", { game: name, ruleset, opponent: "ai", level: "easy", side: "random" });
-  hold(res.id, res.seat, res.secret);
-  location.href = "/g/" + res.id;
+  await playComputer({ game: name, ruleset, level: "easy" });
 }
 
 async function route() {
