@@ -98,6 +98,24 @@ func New(spec string, g game.Game, seed uint64) (Agent, error) {
 	return nil, fmt.Errorf("agent: %s: endgame=%q: want yes or no", spec, eg)
 }
 
+// Limits returns the limits an agent searches under: zero for random, and
+// Threads zero where it searches on one.
+func Limits(a Agent) search.Limits {
+	switch a := a.(type) {
+	case named:
+		return Limits(a.Agent)
+	case withOracle:
+		return Limits(a.Agent)
+	case *abAgent:
+		return a.lim
+	case *mctsAgent:
+		lim := a.lim
+		lim.Threads = a.threads
+		return lim
+	}
+	return search.Limits{}
+}
+
 // named is a level: an agent under another name.
 type named struct {
 	Agent
@@ -179,9 +197,10 @@ func (st *settings) done(known string) error {
 }
 
 type mctsAgent struct {
-	spec string
-	m    *mcts.Searcher
-	lim  search.Limits
+	spec    string
+	threads int
+	m       *mcts.Searcher
+	lim     search.Limits
 }
 
 func newMCTS(spec string, set map[string]string, g game.Game, seed uint64) (Agent, error) {
@@ -206,7 +225,7 @@ func newMCTS(spec string, set map[string]string, g game.Game, seed uint64) (Agen
 	if cfg.PlayoutLimit == 0 {
 		cfg.PlayoutLimit = cmp.Or(sup.PlayoutLimit, 30)
 	}
-	return &mctsAgent{spec: spec, m: mcts.New(cfg), lim: lim}, nil
+	return &mctsAgent{spec: spec, threads: cfg.Threads, m: mcts.New(cfg), lim: lim}, nil
 }
 
 func (a *mctsAgent) Spec() string { return a.spec }

@@ -17,7 +17,9 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"slices"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/muster-games/muster/game"
@@ -64,18 +66,30 @@ func WriteMessage(w io.Writer, v any) error {
 
 // ReadMessage reads one framed JSON message into v.
 func ReadMessage(r io.Reader, v any) error {
+	data, err := readFrame(r)
+	if err != nil {
+		return err
+	}
+	return decode(data, v)
+}
+
+func readFrame(r io.Reader) ([]byte, error) {
 	var n [4]byte
 	if _, err := io.ReadFull(r, n[:]); err != nil {
-		return err
+		return nil, err
 	}
 	size := binary.BigEndian.Uint32(n[:])
 	if size > MaxMessage {
-		return fmt.Errorf("tablutchallenge: message of %d bytes, more than %d", size, MaxMessage)
+		return nil, fmt.Errorf("tablutchallenge: message of %d bytes, more than %d", size, MaxMessage)
 	}
 	data := make([]byte, size)
 	if _, err := io.ReadFull(r, data); err != nil {
-		return err
+		return nil, err
 	}
+	return data, nil
+}
+
+func decode(data []byte, v any) error {
 	if err := json.Unmarshal(data, v); err != nil {
 		return fmt.Errorf("tablutchallenge: bad message %q: %w", data, err)
 	}
@@ -135,15 +149,27 @@ func compress(s string) string {
 	return b.String()
 }
 
+// none is no move: a1-a1 is never legal.
+const none tablut.Move = 0
+
 // Client plays one game.
 type Client struct {
 	Name  string
 	White bool // white = defenders
-	// MoveTime is the time per move (the server allows 60 s by default;
-	// keep a margin for the network).
+	// MoveTime is the time Muster thinks about each move; the server's
+	// limit, less a margin for the network.
 	MoveTime time.Duration
+	// Limit is the server's time per move (its -t), used only to explain
+	// a connection the server closed: it ends a late player's game so.
+	Limit time.Duration
 	// Player chooses the moves, the same player for the whole game.
 	Player Player
+	// Traffic, if set, receives each message as a line: "<- " and the
+	// JSON received, "-> " and the JSON sent, after the seconds since the
+	// connection opened; and "closed" when reading ends.
+	Traffic io.Writer
+	// Log, if set, receives a line for each move and event in words.
+	Log io.Writer
 }
 
 // A Player chooses the client's moves; Muster's agents are players. The
@@ -152,13 +178,47 @@ type Player interface {
 	Act(ctx context.Context, s game.State) (search.Result, error)
 }
 
-// Play connects to addr and plays until the game ends; it returns the
-// final turn (WHITEWIN, BLACKWIN or DRAW).
-func (c *Client) Play(ctx context.Context, addr string) (string, error) {
+// End is how a game ended.
+type End struct {
+	// Turn is the server's last turn: WHITEWIN, BLACKWIN or DRAW; empty
+	// when the server closed the connection instead, as it does when a
+	// player's time runs out.
+	Turn string
+	// Won says Muster won; Lost that it lost (both false: a draw or
+	// unknown).
+	Won, Lost bool
+	// Why says in words why the game ended.
+	Why string
+	// Plies counts the moves played on the server.
+	Plies int
+}
+
+func (e End) String() string {
+	out := "draw"
+	switch {
+	case e.Won:
+		out = "Muster won"
+	case e.Lost:
+		out = "Muster lost"
+	case e.Turn == "":
+		out = "no result"
+	}
+	if e.Turn != "" {
+		out += " (" + e.Turn + ")"
+	}
+	plies := "plies"
+	if e.Plies == 1 {
+		plies = "ply"
+	}
+	return fmt.Sprintf("%s after %d %s: %s", out, e.Plies, plies, e.Why)
+}
+
+// Play connects to addr and plays until the game ends.
+func (c *Client) Play(ctx context.Context, addr string) (End, error) {
 	var d net.Dialer
 	conn, err := d.DialContext(ctx, "tcp", addr)
 	if err != nil {
-		return "", err
+		return End{}, err
 	}
 	defer conn.Close()
 	go func() {
@@ -168,50 +228,233 @@ func (c *Client) Play(ctx context.Context, addr string) (string, error) {
 	return c.PlayOn(ctx, conn)
 }
 
+// session is one game's state on the client's side.
+type session struct {
+	*Client
+	conn  io.ReadWriter
+	r     *bufio.Reader
+	start time.Time
+	me    string // WHITE or BLACK
+	game  *tablut.State
+	// sent is the move Muster sent last and before the position it was
+	// sent in, until the next state shows whether the server took it.
+	sent    tablut.Move
+	before  string
+	refused []tablut.Move // refused in the current position
+	plies   int
+	since   time.Time // when the last state came
+	// frames carries what the reader goroutine reads, so that a closed
+	// connection is seen while Muster thinks.
+	frames  chan frame
+	pending []frame
+}
+
+// frame is one message read, or the error that ended reading.
+type frame struct {
+	data []byte
+	err  error
+}
+
 // PlayOn plays on an open connection.
-func (c *Client) PlayOn(ctx context.Context, conn io.ReadWriter) (string, error) {
-	g := tablut.MustLoad("ashton")
-	r := bufio.NewReader(conn)
-	if err := WriteMessage(conn, c.Name); err != nil {
-		return "", err
-	}
-	me := "BLACK"
+func (c *Client) PlayOn(ctx context.Context, conn io.ReadWriter) (End, error) {
+	s := &session{Client: c, conn: conn, r: bufio.NewReader(conn), start: time.Now(), me: "BLACK", sent: none, frames: make(chan frame)}
 	if c.White {
-		me = "WHITE"
+		s.me = "WHITE"
 	}
-	var game *tablut.State
+	if err := s.write(c.Name); err != nil {
+		return End{}, err
+	}
+	done := make(chan struct{})
+	defer close(done)
+	go s.readAll(done)
+	g := tablut.MustLoad("ashton")
 	for {
 		var st State
-		if err := ReadMessage(r, &st); err != nil {
-			if errors.Is(err, io.EOF) {
-				return "", fmt.Errorf("tablutchallenge: the server closed the connection")
+		if err := s.read(&st); err != nil {
+			if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, net.ErrClosed) {
+				return s.closed(), nil
 			}
-			return "", err
+			return End{}, err
 		}
+		s.since = time.Now()
 		switch st.Turn {
 		case "WHITEWIN", "BLACKWIN", "DRAW":
-			return st.Turn, nil
+			return s.ended(g, st), nil
 		case "WHITE", "BLACK":
 		default:
-			return "", fmt.Errorf("tablutchallenge: unknown turn %q", st.Turn)
+			return End{}, fmt.Errorf("tablutchallenge: unknown turn %q", st.Turn)
 		}
 		pos, err := Position(g, st)
 		if err != nil {
-			return "", err
+			return End{}, err
 		}
-		game = follow(game, pos)
-		if st.Turn != me {
+		if s.sent != none {
+			if pos.String() == s.before && st.Turn == s.me {
+				// The server allows errors (its -e) and asks again.
+				s.logf("the server refused %s; choosing another move", s.sent)
+				s.refused = append(s.refused, s.sent)
+			} else {
+				s.refused = s.refused[:0]
+			}
+			s.sent = none
+		}
+		if next := follow(s.game, pos); next != s.game {
+			if s.game != nil {
+				s.plies++
+			}
+			s.game = next
+		}
+		if st.Turn != s.me {
 			continue
 		}
-		res, err := c.choose(ctx, game)
+		m, err := s.choose(ctx)
+		if errors.Is(err, errClosed) {
+			return s.closed(), nil
+		}
 		if err != nil {
-			return "", err
+			return End{}, err
 		}
-		m := tablut.Move(res.Action)
-		if err := WriteMessage(conn, Action{From: m.From().String(), To: m.To().String(), Turn: me}); err != nil {
-			return "", err
+		s.before, s.sent = s.game.String(), m
+		if err := s.write(Action{From: m.From().String(), To: m.To().String(), Turn: s.me}); err != nil {
+			if errors.Is(err, io.EOF) || errors.Is(err, net.ErrClosed) || errors.Is(err, syscall.EPIPE) || errors.Is(err, syscall.ECONNRESET) {
+				return s.closed(), nil
+			}
+			return End{}, err
 		}
-		game.ApplyMove(m)
+		s.logf("played %s after %.1fs", m, time.Since(s.since).Seconds())
+	}
+}
+
+// ended explains the server's final state.
+func (s *session) ended(g *tablut.Game, st State) End {
+	e := End{Turn: st.Turn, Plies: s.plies}
+	mine := map[string]string{"WHITE": "WHITEWIN", "BLACK": "BLACKWIN"}[s.me]
+	e.Won = st.Turn == mine
+	e.Lost = st.Turn != mine && st.Turn != "DRAW"
+	if s.game == nil {
+		e.Why = "the server ended the game before it began"
+		return e
+	}
+	pos, err := Position(g, State{Board: st.Board, Turn: "WHITE"})
+	if err != nil {
+		e.Why = "the final board was unreadable: " + err.Error()
+		return e
+	}
+	same := samePlacement(pos, s.game)
+	switch {
+	case same && s.sent != none:
+		e.Why = fmt.Sprintf("the server refused Muster's move %s", s.sent)
+	case same && st.Turn != "DRAW":
+		e.Why = "the server refused the opponent's move"
+	case same:
+		e.Why = "the server called a draw without a move (its limit on a game's hours)"
+	default:
+		if s.sent != none {
+			s.game.ApplyMove(s.sent)
+		} else {
+			s.game = follow(s.game, pos)
+		}
+		e.Plies++
+		if s.game.IsTerminal() {
+			e.Why = s.game.Result().Reason
+		} else {
+			e.Why = "the server ended the game where Muster's rules go on"
+		}
+	}
+	return e
+}
+
+// closed explains a connection the server closed: it does so, without a
+// final state, when a player's time is up.
+func (s *session) closed() End {
+	e := End{Plies: s.plies}
+	if s.game == nil {
+		e.Why = "the server closed the connection before the game began"
+		return e
+	}
+	took := time.Since(s.since)
+	ours := s.sent != none || s.game.ToMove() == tablut.Defenders == (s.me == "WHITE")
+	switch {
+	case s.Limit > 0 && took < s.Limit-time.Second: // the server counts whole seconds
+		whose := "the opponent's"
+		if ours {
+			whose = "Muster's"
+		}
+		e.Why = fmt.Sprintf("the server closed the connection %.1fs into %s turn, before the limit of %v: the server stopped, or its limit is shorter (a late move loses)", took.Seconds(), whose, s.Limit)
+	case ours:
+		e.Lost = true
+		e.Why = fmt.Sprintf("the server closed the connection %.1fs after asking Muster for a move: Muster's time ran out", took.Seconds())
+	default:
+		e.Won = true
+		e.Why = fmt.Sprintf("the server closed the connection %.1fs into the opponent's turn: the opponent's time ran out", took.Seconds())
+	}
+	return e
+}
+
+// samePlacement says two positions have the same men on the same squares.
+func samePlacement(a, b *tablut.State) bool {
+	for q := tablut.Square(0); q < tablut.Size*tablut.Size; q++ {
+		if a.At(q) != b.At(q) {
+			return false
+		}
+	}
+	return true
+}
+
+// readAll reads messages until an error, handing them to the game.
+func (s *session) readAll(done <-chan struct{}) {
+	for {
+		data, err := readFrame(s.r)
+		if err != nil {
+			select {
+			case <-done: // the game is over and the connection closed by us
+				return
+			default:
+			}
+		}
+		if s.Traffic != nil {
+			if err == nil {
+				fmt.Fprintf(s.Traffic, "%.3f <- %s\n", time.Since(s.start).Seconds(), data)
+			} else {
+				fmt.Fprintf(s.Traffic, "%.3f closed (%v)\n", time.Since(s.start).Seconds(), err)
+			}
+		}
+		select {
+		case s.frames <- frame{data, err}:
+		case <-done:
+			return
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// read takes the next message.
+func (s *session) read(v *State) error {
+	var f frame
+	if len(s.pending) > 0 {
+		f, s.pending = s.pending[0], s.pending[1:]
+	} else {
+		f = <-s.frames
+	}
+	if f.err != nil {
+		return f.err
+	}
+	return decode(f.data, v)
+}
+
+func (s *session) write(v any) error {
+	if s.Traffic != nil {
+		data, _ := json.Marshal(v)
+		fmt.Fprintf(s.Traffic, "%.3f -> %s\n", time.Since(s.start).Seconds(), data)
+	}
+	return WriteMessage(s.conn, v)
+}
+
+func (s *session) logf(format string, args ...any) {
+	if s.Log != nil {
+		fmt.Fprintf(s.Log, format+"\n", args...)
 	}
 }
 
@@ -236,12 +479,51 @@ func follow(game, pos *tablut.State) *tablut.State {
 	return pos
 }
 
-func (c *Client) choose(ctx context.Context, s *tablut.State) (search.Result, error) {
-	t := c.MoveTime
+// errClosed is the connection closed while Muster thought.
+var errClosed = errors.New("tablutchallenge: the connection closed")
+
+// choose asks the player for a move, not one the server refused here.
+// A connection closed meanwhile (the server ends a game so when a move is
+// late) stops the search.
+func (s *session) choose(ctx context.Context) (tablut.Move, error) {
+	if len(s.refused) > 0 {
+		var buf [tablut.MaxMoves]tablut.Move
+		for _, m := range s.game.LegalMoves(buf[:0]) {
+			if !slices.Contains(s.refused, m) {
+				return m, nil
+			}
+		}
+		return none, fmt.Errorf("tablutchallenge: the server refused every legal move")
+	}
+	t := s.MoveTime
 	if t <= 0 {
 		t = 50 * time.Second
 	}
 	ctx, cancel := context.WithTimeout(ctx, t)
 	defer cancel()
-	return c.Player.Act(ctx, s)
+	type answer struct {
+		res search.Result
+		err error
+	}
+	answers := make(chan answer, 1)
+	go func() {
+		res, err := s.Player.Act(ctx, s.game)
+		answers <- answer{res, err}
+	}()
+	for {
+		select {
+		case a := <-answers:
+			if a.err != nil {
+				return none, a.err
+			}
+			return tablut.Move(a.res.Action), nil
+		case f := <-s.frames:
+			s.pending = append(s.pending, f)
+			if f.err != nil {
+				cancel()
+				<-answers
+				return none, errClosed
+			}
+		}
+	}
 }

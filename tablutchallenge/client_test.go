@@ -134,7 +134,7 @@ func TestClientAgainstServer(t *testing.T) {
 	go serve(t, white, black, 60, 5*time.Second, result)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	ends := make(chan string, 2)
+	ends := make(chan End, 2)
 	errs := make(chan error, 2)
 	for _, c := range []struct {
 		white bool
@@ -158,7 +158,7 @@ func TestClientAgainstServer(t *testing.T) {
 		if err := <-errs; err != nil {
 			t.Fatalf("client: %v", err)
 		}
-		if end := <-ends; end != res && !strings.HasPrefix(res, "DRAW") {
+		if end := <-ends; end.Turn != res && !strings.HasPrefix(res, "DRAW") {
 			t.Errorf("client saw %s, server %s", end, res)
 		}
 	}

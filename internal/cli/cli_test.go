@@ -350,7 +350,7 @@ func TestChallengeCommand(t *testing.T) {
 	}()
 	port := strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
 	out, errOut, code := run(t, "tablutchallenge", "--color", "black", "--host", "127.0.0.1", "--port", port, "--name", "tester", "--time", "2")
-	if code != 0 || !strings.Contains(out, "game over: DRAW") || <-names != "tester" {
+	if code != 0 || !strings.Contains(out, "game over: draw (DRAW) after 0 plies: the server ended the game before it began") || <-names != "tester" {
 		t.Fatalf("exit %d: %s %s", code, out, errOut)
 	}
 	if _, _, code := run(t, "tablutchallenge", "--color", "green"); code != 2 {
