@@ -275,9 +275,13 @@ func (a *abAgent) Act(ctx context.Context, s game.State) (search.Result, error) 
 	if s.IsTerminal() || s.ToAct() == game.Chance {
 		return search.Result{}, fmt.Errorf("agent: nothing for a player to do")
 	}
+	return alphabeta.Search(ctx, a.searchPosition(s), a.lim, a.tt), nil
+}
+
+func (a *abAgent) searchPosition(s game.State) alphabeta.Position {
 	if a.position != nil {
 		if pos, ok := a.position(s); ok {
-			return alphabeta.Search(ctx, pos, a.lim, a.tt), nil
+			return pos
 		}
 	}
 	eval := func(s game.State, p game.Player) int {
@@ -286,5 +290,40 @@ func (a *abAgent) Act(ctx context.Context, s game.State) (search.Result, error) 
 		}
 		return int(1000 * a.eval(s, p))
 	}
-	return alphabeta.Search(ctx, alphabeta.FromState(s, eval), a.lim, a.tt), nil
+	return alphabeta.FromState(s, eval)
+}
+
+// Ponder searches s, the position after the agent's own move, with the
+// opponent to act, until ctx is done, on the agent's threads and into its
+// table, so that the search of its next move, whatever the opponent
+// plays, starts from what was learnt meanwhile.
+func (a *abAgent) Ponder(ctx context.Context, s game.State) {
+	if s.IsTerminal() || s.ToAct() == game.Chance {
+		return
+	}
+	alphabeta.Search(ctx, a.searchPosition(s), search.Limits{Threads: a.lim.Threads}, a.tt)
+}
+
+// A Ponderer thinks on the opponent's time: see Ponder.
+type Ponderer interface {
+	Ponder(ctx context.Context, s game.State)
+}
+
+// Ponder lets an agent think on the opponent's time where it can (the
+// alpha-beta agents), until ctx is done; it reports whether it did.
+func Ponder(ctx context.Context, a Agent, s game.State) bool {
+	for {
+		switch x := a.(type) {
+		case named:
+			a = x.Agent
+			continue
+		case withOracle:
+			a = x.Agent
+			continue
+		case Ponderer:
+			x.Ponder(ctx, s)
+			return true
+		}
+		return false
+	}
 }

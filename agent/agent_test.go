@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/muster-games/muster/agent"
 	"github.com/muster-games/muster/game"
@@ -71,5 +72,48 @@ func TestAgentsPlayLegalActions(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestPonder: an agent that pondered the position after its move searches
+// its next move deeper in the same nodes than one that did not, whatever
+// the opponent played; an agent that cannot ponder says so.
+func TestPonder(t *testing.T) {
+	g := tablut.MustLoad("ashton")
+	after := g.Start()
+	m, _ := after.ParseMove("e3-b3") // the agent's move; the attackers to move
+	after.ApplyMove(m)
+	reply := after.Copy()
+	r, _ := reply.ParseMove("d1-d3")
+	reply.ApplyMove(r)
+	// The pondering lasts five times the cold search, so that the test
+	// means the same on a slow machine or under the race detector.
+	var ponderTime time.Duration
+	depth := func(ponder bool) int {
+		a, err := agent.New("alphabeta(nodes=200000)", g, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ponder {
+			ctx, cancel := context.WithTimeout(context.Background(), ponderTime)
+			if !agent.Ponder(ctx, a, after) {
+				t.Fatal("alpha-beta did not ponder")
+			}
+			cancel()
+		}
+		res, err := a.Act(context.Background(), reply)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ponderTime = 5 * res.Elapsed
+		return res.Depth
+	}
+	cold, warm := depth(false), depth(true)
+	if warm <= cold {
+		t.Errorf("depth %d after pondering, %d without", warm, cold)
+	}
+	a, _ := agent.New("mcts(iterations=10)", g, 1)
+	if agent.Ponder(context.Background(), a, after) {
+		t.Error("MCTS claims to ponder")
 	}
 }

@@ -38,6 +38,10 @@ type Engine struct {
 	MoveTime time.Duration
 	// Log receives diagnostics (standard error).
 	Log io.Writer
+	// Ponder, if set, thinks on the opponent's time: after each move of
+	// the engine's it searches the position until the next line comes
+	// (whatever it says), so that the table is warm for the next move.
+	Ponder func(ctx context.Context, s game.State)
 
 	out   io.Writer
 	g     *tablut.Game
@@ -63,6 +67,7 @@ type thinking struct {
 	done    chan searchDone
 	cancel  context.CancelFunc
 	analyse bool // an analysis, else a move
+	ponder  bool // thinking on the opponent's time: ends at the next line
 	discard bool // the game has ended: say nothing of the result
 }
 
@@ -123,6 +128,9 @@ func (e *Engine) Run(ctx context.Context, in io.Reader, out io.Writer) error {
 			e.stopSearch(true)
 			return nil
 		}
+		if eof && e.busy != nil && e.busy.ponder {
+			e.stopSearch(true)
+		}
 		if eof && e.busy == nil {
 			return <-readErr
 		}
@@ -138,6 +146,10 @@ func (e *Engine) drain(ctx context.Context) bool {
 	for len(e.pending) > 0 {
 		line := e.pending[0]
 		cmd, _, _ := strings.Cut(line, " ")
+		quiet := cmd == "clock" || cmd == "move" || cmd == "status" || cmd == "error" || cmd == ""
+		if e.busy != nil && e.busy.ponder && !quiet {
+			e.stopSearch(true) // the opponent has moved, or the game changed
+		}
 		if e.busy != nil {
 			switch cmd {
 			case "goodbye":
@@ -146,9 +158,10 @@ func (e *Engine) drain(ctx context.Context) bool {
 				e.stopSearch(true)
 			case "stop":
 				e.stopSearch(false)
-			case "clock", "move", "status", "error", "":
 			default:
-				return false
+				if !quiet {
+					return false
+				}
 			}
 		}
 		e.pending = e.pending[1:]
@@ -368,7 +381,23 @@ func (e *Engine) finishSearch(d searchDone) {
 		e.send(statusLine(d.res))
 		e.s.ApplyMove(m)
 		e.send("move " + m.String())
+		e.ponder()
 	}
+}
+
+// ponder thinks on the opponent's time, where the engine may.
+func (e *Engine) ponder() {
+	if e.Ponder == nil || e.s.IsTerminal() {
+		return
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	b := &thinking{done: make(chan searchDone, 1), cancel: cancel, ponder: true, discard: true}
+	s := e.s.Clone()
+	go func() {
+		e.Ponder(ctx, s)
+		b.done <- searchDone{}
+	}()
+	e.busy = b
 }
 
 // statusLine reports a search for OpenTafl's status display.

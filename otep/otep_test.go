@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -391,4 +392,65 @@ func TestRulesMapping(t *testing.T) {
 			t.Errorf("%q: want %q in\n%s", c.extra, c.want, got)
 		}
 	}
+}
+
+// TestPonder: with pondering on, the engine thinks on the opponent's time
+// about the position after its move; OpenTafl's acknowledgement leaves it
+// thinking, the opponent's move stops it, and the next move is searched as
+// usual.
+func TestPonder(t *testing.T) {
+	_, start, err := tablut.ReadOTNRules(strings.TrimPrefix(rules, "rules "))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var running atomic.Int32
+	pondered := make(chan string, 10)
+	e := &Engine{NewPlayer: func(game.Game) (Player, error) { return first{}, nil }, MoveTime: time.Hour, Log: &bytes.Buffer{}}
+	e.Ponder = func(ctx context.Context, s game.State) {
+		running.Add(1)
+		pondered <- s.(*tablut.State).String()
+		<-ctx.Done()
+		running.Add(-1)
+	}
+	inR, inW := io.Pipe()
+	var out syncBuffer
+	errc := make(chan error, 1)
+	go func() { errc <- e.Run(context.Background(), inR, &out) }()
+	io.WriteString(inW, rules+"\nplay attackers\n")
+	after := start.Copy()
+	after.ApplyMove(tablut.Move(start.LegalActions(nil)[0]))
+	select {
+	case p := <-pondered:
+		if p != after.String() {
+			t.Errorf("pondered %s, want the position after the engine's move, %s", p, after)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatalf("no pondering after the move: %s", out.String())
+	}
+	pos := after.Position()
+	io.WriteString(inW, "move "+pos.OTN()+"\n")
+	time.Sleep(100 * time.Millisecond)
+	if running.Load() != 1 {
+		t.Error("the acknowledgement of the move stopped the pondering")
+	}
+	reply := tablut.Move(after.LegalActions(nil)[0])
+	io.WriteString(inW, "opponent-move "+reply.String()+"\nplay attackers\n")
+	<-pondered // the engine moved again and ponders again
+	io.WriteString(inW, "goodbye\n")
+	if err := <-errc; err != nil {
+		t.Fatal(err)
+	}
+	if running.Load() != 0 {
+		t.Error("pondering outlived the session")
+	}
+	if moves := strings.Count(out.String(), "\nmove "); moves != 2 {
+		t.Errorf("%d moves, want 2: %s", moves, out.String())
+	}
+}
+
+// first plays the first legal move at once.
+type first struct{}
+
+func (first) Act(ctx context.Context, s game.State) (search.Result, error) {
+	return search.Result{Action: s.LegalActions(nil)[0]}, nil
 }

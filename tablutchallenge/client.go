@@ -170,6 +170,9 @@ type Client struct {
 	Traffic io.Writer
 	// Log, if set, receives a line for each move and event in words.
 	Log io.Writer
+	// Ponder, if set, thinks on the opponent's time: it searches the
+	// position after Muster's move until the opponent's move comes.
+	Ponder func(ctx context.Context, s game.State)
 }
 
 // A Player chooses the client's moves; Muster's agents are players. The
@@ -247,6 +250,37 @@ type session struct {
 	// connection is seen while Muster thinks.
 	frames  chan frame
 	pending []frame
+	// pondering is the search on the opponent's time, while it runs.
+	pondering struct {
+		cancel context.CancelFunc
+		done   chan struct{}
+	}
+}
+
+// ponder starts thinking on the opponent's time, if the client may.
+func (s *session) ponder(ctx context.Context) {
+	if s.Ponder == nil || s.game.IsTerminal() || s.pondering.done != nil {
+		return
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	s.pondering.cancel, s.pondering.done = cancel, done
+	pos := s.game.Clone()
+	go func() {
+		defer close(done)
+		s.Ponder(ctx, pos)
+	}()
+}
+
+// stopPondering ends the search on the opponent's time and waits for it,
+// so that the next search has the cores.
+func (s *session) stopPondering() {
+	if s.pondering.done == nil {
+		return
+	}
+	s.pondering.cancel()
+	<-s.pondering.done
+	s.pondering.cancel, s.pondering.done = nil, nil
 }
 
 // frame is one message read, or the error that ended reading.
@@ -270,7 +304,9 @@ func (c *Client) PlayOn(ctx context.Context, conn io.ReadWriter) (End, error) {
 	g := tablut.MustLoad("ashton")
 	for {
 		var st State
-		if err := s.read(&st); err != nil {
+		err := s.read(&st)
+		s.stopPondering()
+		if err != nil {
 			if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, net.ErrClosed) {
 				return s.closed(), nil
 			}
@@ -305,6 +341,7 @@ func (c *Client) PlayOn(ctx context.Context, conn io.ReadWriter) (End, error) {
 			s.game = next
 		}
 		if st.Turn != s.me {
+			s.ponder(ctx)
 			continue
 		}
 		m, err := s.choose(ctx)

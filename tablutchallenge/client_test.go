@@ -6,10 +6,13 @@ import (
 	"fmt"
 	"net"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/muster-games/muster/agent"
+	"github.com/muster-games/muster/game"
+	"github.com/muster-games/muster/search"
 	"github.com/muster-games/muster/tablut"
 	_ "github.com/muster-games/muster/tablut/ai"
 )
@@ -197,3 +200,53 @@ func TestPosition(t *testing.T) {
 		t.Fatal("a 1×1 board was accepted")
 	}
 }
+
+// TestPonderOnOpponentsTime: with Ponder set, the client thinks on the
+// opponent's time after each of its moves, about the position the server
+// sent, and stops before it chooses its next move.
+func TestPonderOnOpponentsTime(t *testing.T) {
+	white, _ := net.Listen("tcp", "127.0.0.1:0")
+	black, _ := net.Listen("tcp", "127.0.0.1:0")
+	result := make(chan string, 1)
+	go serve(t, white, black, 20, 5*time.Second, result)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	var running, started atomic.Int32
+	g := tablut.MustLoad("ashton")
+	ab, _ := agent.New("alphabeta(depth=2)", g, 1)
+	checked := playerFunc(func(ctx context.Context, s game.State) (search.Result, error) {
+		if running.Load() != 0 {
+			t.Error("pondering while choosing a move")
+		}
+		return ab.Act(ctx, s)
+	})
+	wc := &Client{Name: "w", White: true, MoveTime: time.Second, Player: checked,
+		Ponder: func(ctx context.Context, s game.State) {
+			if s.(*tablut.State).ToMove() != tablut.Attackers {
+				t.Error("pondering a position where white is to move")
+			}
+			running.Add(1)
+			started.Add(1)
+			<-ctx.Done()
+			running.Add(-1)
+		}}
+	bp, _ := agent.New("alphabeta(depth=1)", g, 2)
+	bc := &Client{Name: "b", MoveTime: time.Second, Player: bp}
+	errs := make(chan error, 2)
+	go func() { _, err := wc.Play(ctx, white.Addr().String()); errs <- err }()
+	time.Sleep(20 * time.Millisecond)
+	go func() { _, err := bc.Play(ctx, black.Addr().String()); errs <- err }()
+	for i := 0; i < 2; i++ {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	<-result
+	if started.Load() < 2 || running.Load() != 0 {
+		t.Errorf("pondered %d times, %d still running", started.Load(), running.Load())
+	}
+}
+
+type playerFunc func(ctx context.Context, s game.State) (search.Result, error)
+
+func (f playerFunc) Act(ctx context.Context, s game.State) (search.Result, error) { return f(ctx, s) }

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/muster-games/muster/agent"
+	"github.com/muster-games/muster/game"
 	"github.com/muster-games/muster/search"
 	"github.com/muster-games/muster/tablut"
 	"github.com/muster-games/muster/tablutchallenge"
@@ -22,7 +23,8 @@ ruleset). White (the defenders) connects to port 5800, black (the attackers) to
 5801, unless --port is given. --time is the server's limit per move in seconds
 (its -t; default 60). Muster thinks --think seconds a move (by default the
 server's limit less 10%, and less at least half a second for the network) on
---threads threads (by default every core). One agent plays the whole game, its
+--threads threads (by default every core), and with --ponder on the opponent's
+time too. One agent plays the whole game, its
 table kept from move to move: by default alpha-beta, deepening until the move's
 time is up; --agent chooses another (write its threads in its spec then).
 
@@ -43,6 +45,7 @@ func runChallenge(env *Env, args []string) error {
 	spec := fs.String("agent", "", "agent spec (default alphabeta on the clock with --threads); each move stops within --think")
 	seed := fs.Uint64("seed", 1, "seed of the agent's random choices")
 	traffic := fs.String("traffic", "", "file to write every message to")
+	ponder := fs.Bool("ponder", false, "think on the opponent's time too (alpha-beta agents; leave off where the opponent shares the cores)")
 	pos, err := flags(fs, args)
 	if err != nil {
 		return err
@@ -95,6 +98,9 @@ func runChallenge(env *Env, args []string) error {
 		return fmt.Errorf("%w: %v", errUsage, err)
 	}
 	c := &tablutchallenge.Client{Name: *name, White: white, MoveTime: budget, Limit: server, Player: player, Log: env.Stdout}
+	if *ponder {
+		c.Ponder = func(ctx context.Context, s game.State) { agent.Ponder(ctx, player, s) }
+	}
 	if *traffic != "" {
 		f, err := os.Create(*traffic)
 		if err != nil {

@@ -20,7 +20,8 @@ opponent-move, analyze, finish, goodbye) for the Tablut rules OpenTafl can
 express with an edge escape on 9×9. One agent (by default alpha-beta, which
 deepens its search until the move's time is up) plays the whole game, its
 table kept from move to move; each move gets a share of the clock OpenTafl
-sends (in milliseconds), or --movetime when the game is untimed. For OpenTafl, point its
+sends (in milliseconds), or --movetime when the game is untimed; with --ponder it
+thinks on the opponent's time too. For OpenTafl, point its
 engine .ini at a script that runs "muster engine otep".`
 
 // clockAgent searches deeper and deeper until the time for the move, which
@@ -38,6 +39,7 @@ func runEngine(env *Env, args []string) error {
 	spec := fs.String("agent", clockAgent, "agent spec; each move stops at the time the clock allows")
 	seed := fs.Uint64("seed", 1, "seed of the agent's random choices")
 	moveTime := fs.Duration("movetime", 5*time.Second, "time per move when untimed")
+	ponder := fs.Bool("ponder", false, "think on the opponent's time too (alpha-beta agents; leave off where the opponent shares the cores)")
 	pos, err := flags(fs, args)
 	if err != nil {
 		return err
@@ -52,7 +54,15 @@ func runEngine(env *Env, args []string) error {
 	if _, err := agent.New(*spec, tablut.MustLoad("opentafl"), *seed); err != nil {
 		return fmt.Errorf("%w: %v", errUsage, err)
 	}
-	newPlayer := func(g game.Game) (otep.Player, error) { return agent.New(*spec, g, *seed) }
+	var current agent.Agent // the game's agent, for pondering
+	newPlayer := func(g game.Game) (otep.Player, error) {
+		a, err := agent.New(*spec, g, *seed)
+		current = a
+		return a, err
+	}
 	e := &otep.Engine{NewPlayer: newPlayer, MoveTime: *moveTime, Log: env.Stderr}
+	if *ponder {
+		e.Ponder = func(ctx context.Context, s game.State) { agent.Ponder(ctx, current, s) }
+	}
 	return e.Run(context.Background(), in, env.Stdout)
 }
