@@ -37,7 +37,7 @@ func runServe(env *Env, args []string) error {
 	data := fs.String("data", "", "folder for what the computer players build once, such as Lanrick's endgame tables (default: muster in the user's cache folder)")
 	prepare := fs.Bool("prepare", true, "build what the computer players need (Lanrick's endgame tables) in the background")
 	think := fs.Duration("analysis-time", server.DefaultConfig.AnalysisTime, "how long the analysis board's engine thinks on a position")
-	engines := fs.Int("engines", server.DefaultConfig.Engines, "analysis board evaluations that may run at once")
+	engines := fs.Int("engines", server.DefaultConfig.Engines, "analysis board evaluations and computers pondering on a person's time that may run at once")
 	pos, err := flags(fs, args)
 	if err != nil {
 		return err

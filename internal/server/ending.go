@@ -80,6 +80,7 @@ func (r *room) end(ctx context.Context, result, reason string) error {
 	if r.timer != nil {
 		r.timer.Stop()
 	}
+	r.stopPondering()
 	r.broadcast()
 	return nil
 }

@@ -39,6 +39,11 @@ type room struct {
 	// turns caches the move list for the ply it was made at.
 	turns   []game.Turn
 	turnsAt int
+	// pondering is a computer thinking on a person's time, while it runs.
+	pondering struct {
+		cancel context.CancelFunc
+		done   chan struct{}
+	}
 }
 
 func newRoom(srv *Server, rec *store.Game) (*room, error) {
@@ -173,6 +178,7 @@ func (r *room) join(ctx context.Context, token string) (int, string, error) {
 // mutex is held. With a clock, the mover's time is charged (and the game
 // lost if it ran out) and his increment added when his turn ends.
 func (r *room) apply(ctx context.Context, a game.Action) error {
+	r.stopPondering()
 	text := r.s.ActionString(a)
 	before := len(r.rec.Actions)
 	mover := r.s.ToAct()
@@ -334,7 +340,50 @@ func (r *room) think(p game.Player, s game.State, ply int) {
 	}
 	if err := r.apply(r.srv.ctx, a); err != nil {
 		r.srv.log.Error("playing the agent's action", "game", r.rec.ID, "err", err)
+		return
 	}
+	r.ponder(p)
+}
+
+// ponder lets the computer at seat p think on the person's time, where
+// its moves have a time to fill (the max level): it searches the position
+// after its move into its own table until the person acts, the game ends
+// or AgentTimeout passes. It takes one of the server's engine tokens and
+// does not ponder when none is free. The mutex is held.
+func (r *room) ponder(p game.Player) {
+	next := r.s.ToAct()
+	ag := r.agents[p]
+	if r.s.IsTerminal() || next < 0 || r.agents[next] != nil || agent.Limits(ag).Time == 0 || r.pondering.done != nil {
+		return
+	}
+	select {
+	case r.srv.engines <- struct{}{}:
+	default:
+		return
+	}
+	ctx, cancel := context.WithTimeout(r.srv.ctx, r.srv.cfg.AgentTimeout)
+	done := make(chan struct{})
+	r.pondering.cancel, r.pondering.done = cancel, done
+	s := r.s.Clone()
+	r.srv.wg.Add(1)
+	r.srv.ponders.Add(1)
+	go func() {
+		defer r.srv.wg.Done()
+		defer func() { <-r.srv.engines }()
+		defer close(done)
+		agent.Ponder(ctx, ag, s)
+	}()
+}
+
+// stopPondering ends the computer's thinking on the person's time and
+// waits for it, so that its search has the cores; the mutex is held.
+func (r *room) stopPondering() {
+	if r.pondering.done == nil {
+		return
+	}
+	r.pondering.cancel()
+	<-r.pondering.done
+	r.pondering.cancel, r.pondering.done = nil, nil
 }
 
 // subscribe adds a watcher; it gets the current view at once.

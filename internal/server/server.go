@@ -20,6 +20,7 @@ import (
 	"net/http"
 	"net/url"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/muster-games/muster/internal/store"
@@ -38,7 +39,9 @@ type Config struct {
 	// AgentTimeout bounds an agent's thinking for one action.
 	AgentTimeout time.Duration
 	// AnalysisTime bounds the engine's thinking on one position of the
-	// analysis board; Engines bounds the evaluations running at once.
+	// analysis board; Engines bounds the evaluations running at once,
+	// with the computers thinking on their opponent's time (the max level
+	// ponders while a free token remains).
 	AnalysisTime time.Duration
 	Engines      int
 	// Log receives the server's messages (nil: discard).
@@ -61,8 +64,11 @@ type Server struct {
 	stop  context.CancelFunc
 	wg    sync.WaitGroup
 	mux   *http.ServeMux
-	// engines holds a token for each evaluation running.
+	// engines holds a token for each evaluation or pondering running.
 	engines chan struct{}
+	// ponders counts the times a computer began to think on a person's
+	// time.
+	ponders atomic.Int64
 
 	mu        sync.Mutex
 	rooms     map[string]*room

@@ -89,6 +89,7 @@ func (r *room) setTakebackOffer(ctx context.Context, seat int) (view, error) {
 // undoTo takes the game back to ply. The time of the player thinking is
 // charged up to now; from now on it runs for the player to act then.
 func (r *room) undoTo(ctx context.Context, ply int) (view, error) {
+	r.stopPondering()
 	s := r.first.Clone()
 	if err := game.ApplyNotation(s, r.rec.Actions[:ply]); err != nil {
 		return view{}, err
