@@ -372,7 +372,12 @@ func (s *session) ended(g *tablut.Game, st State) End {
 		e.Why = "the server ended the game before it began"
 		return e
 	}
-	pos, err := Position(g, State{Board: st.Board, Turn: "WHITE"})
+	// The side to move on the final board: the one that did not move last.
+	next := s.me
+	if s.sent != none {
+		next = map[string]string{"WHITE": "BLACK", "BLACK": "WHITE"}[s.me]
+	}
+	pos, err := Position(g, State{Board: st.Board, Turn: next})
 	if err != nil {
 		e.Why = "the final board was unreadable: " + err.Error()
 		return e

@@ -165,6 +165,8 @@ func TestRealServerEndings(t *testing.T) {
 		{"refused-muster", true, 5 * time.Second, "Muster lost (BLACKWIN) after 0 plies: the server refused Muster's move e3-b3"},
 		{"refused-retry", true, 5 * time.Second, "Muster lost (BLACKWIN) after 36 plies: king captured"},
 		{"late-opponent", true, 3 * time.Second, "Muster won after 1 ply: the server closed the connection 3.3s into the opponent's turn: the opponent's time ran out"},
+		{"draw-white", true, 60 * time.Second, "draw (DRAW) after 27 plies: repeated position"},
+		{"draw-black", false, 60 * time.Second, "draw (DRAW) after 27 plies: repeated position"},
 		{"late-muster", true, 2 * time.Second, "Muster lost after 0 plies: the server closed the connection 2.3s after asking Muster for a move: Muster's time ran out"},
 	} {
 		t.Run(c.file, func(t *testing.T) {
