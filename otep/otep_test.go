@@ -454,3 +454,47 @@ type first struct{}
 func (first) Act(ctx context.Context, s game.State) (search.Result, error) {
 	return search.Result{Action: s.LegalActions(nil)[0]}, nil
 }
+
+// TestRealOpenTaflOvertime replays what OpenTafl 0.4.8 sent in a real game
+// with overtime (20 s main time, three periods of 5 s; its AI attacking,
+// Muster defending and winning in 22 plies): in main time a move gets a
+// twentieth of it and 70% of a 5-second period, at most 90% of the clock;
+// once a starred time shows Muster inside a period, 70% of what is left of
+// it (3.5 s of a fresh period, never 3.5 ms).
+func TestRealOpenTaflOvertime(t *testing.T) {
+	script, err := os.ReadFile("testdata/opentafl-0.4.8-overtime.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	made := 0
+	p := &counting{made: &made}
+	var log bytes.Buffer
+	e := &Engine{NewPlayer: func(game.Game) (Player, error) { made++; return p, nil }, Log: &log}
+	if err := e.Run(context.Background(), bytes.NewReader(script), io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	var want []time.Duration
+	var clock string
+	for _, l := range strings.Split(string(script), "\n") {
+		if f := strings.Fields(l); len(f) > 2 && f[0] == "clock" {
+			clock = f[2] // the defenders'
+		} else if strings.TrimSpace(l) == "play defenders" {
+			ms, _ := strconv.Atoi(strings.TrimSuffix(clock, "*"))
+			left := time.Duration(ms) * time.Millisecond
+			if strings.HasSuffix(clock, "*") {
+				want = append(want, left*7/10)
+			} else {
+				want = append(want, min(left/20+3500*time.Millisecond, left*9/10))
+			}
+		}
+	}
+	overtime := strings.Count(string(script), "5000* 5 3 3")
+	if len(p.given) != len(want) || overtime < 3 {
+		t.Fatalf("moves asked %d of %d; %d clock lines in overtime", len(p.given), len(want), overtime)
+	}
+	for i, d := range p.given {
+		if d < want[i]*95/100 || d > want[i]*105/100 {
+			t.Errorf("move %d was given %v; want about %v", i+1, d, want[i])
+		}
+	}
+}
