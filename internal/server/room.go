@@ -351,6 +351,9 @@ func (r *room) think(p game.Player, s game.State, ply int) {
 // or AgentTimeout passes. It takes one of the server's engine tokens and
 // does not ponder when none is free. The mutex is held.
 func (r *room) ponder(p game.Player) {
+	if p < 0 { // the dice
+		return
+	}
 	next := r.s.ToAct()
 	ag := r.agents[p]
 	if r.s.IsTerminal() || next < 0 || r.agents[next] != nil || agent.Limits(ag).Time == 0 || r.pondering.done != nil {

@@ -48,6 +48,9 @@ const (
 
 	maxPly     = 128
 	quiesceMax = 6
+	// aspiration is the half-width of the first root window, in the
+	// evaluation's hundredths of a soldier.
+	aspiration = 40
 )
 
 const (
@@ -173,12 +176,13 @@ func (s *searcher) deepen(maxDepth, offset int) search.Result {
 		return res
 	}
 	res.Action = root[0]
+	prev := 0
 	for depth := 1 + offset; depth <= maxDepth; depth++ {
-		s.rootBest = 0
-		score := s.negamax(depth, 0, -inf, inf)
+		score := s.aspire(depth, prev)
 		if s.stop && depth > 1 {
 			break
 		}
+		prev = score
 		if s.rootBest != 0 {
 			res.Action = s.rootBest
 		}
@@ -196,6 +200,38 @@ func (s *searcher) deepen(maxDepth, offset int) search.Result {
 	}
 	s.flush()
 	return res
+}
+
+// aspire searches the root in a window around the last depth's score,
+// widening it on the side it fails, until the score falls inside
+// (aspiration windows); shallow depths and won or lost scores get the full
+// window.
+func (s *searcher) aspire(depth, prev int) int {
+	s.rootBest = 0
+	if depth < 4 || prev > Win-2*maxPly || prev < -Win+2*maxPly {
+		return s.negamax(depth, 0, -inf, inf)
+	}
+	lo, hi := aspiration, aspiration
+	for {
+		alpha, beta := prev-lo, prev+hi
+		if lo >= inf/2 {
+			alpha = -inf
+		}
+		if hi >= inf/2 {
+			beta = inf
+		}
+		score := s.negamax(depth, 0, alpha, beta)
+		switch {
+		case s.stop:
+			return score
+		case score <= alpha:
+			lo *= 4
+		case score >= beta:
+			hi *= 4
+		default:
+			return score
+		}
+	}
 }
 
 // flush adds the thread's nodes to the shared count.
@@ -288,8 +324,33 @@ func (s *searcher) negamax(depth, ply int, alpha, beta int) int {
 	for i := range moves {
 		pick(moves, scores, i)
 		m := moves[i]
+		quiet := scores[i] < 1<<27 // not the table's move, noisy or a killer
 		s.p.Make(m)
-		score := s.child(depth-1, ply+1, alpha, beta, side)
+		var score int
+		switch {
+		case i == 0:
+			score = s.child(depth-1, ply+1, alpha, beta, side)
+		default:
+			// Principal variation search: a later move is first tried
+			// with a null window, to show it is no better than the best;
+			// a late quiet move at some depth with a reduced depth too
+			// (late-move reduction). One that proves better is searched
+			// again, at full depth and with the full window.
+			r := 0
+			if quiet && depth >= 3 && i >= 3 {
+				r = 1
+				if depth >= 6 && i >= 10 {
+					r = 2
+				}
+			}
+			score = s.child(depth-1-r, ply+1, alpha, alpha+1, side)
+			if r > 0 && score > alpha && !s.stop {
+				score = s.child(depth-1, ply+1, alpha, alpha+1, side)
+			}
+			if score > alpha && score < beta && !s.stop {
+				score = s.child(depth-1, ply+1, alpha, beta, side)
+			}
+		}
 		s.p.Unmake()
 		if s.stop {
 			return 0

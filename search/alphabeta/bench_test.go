@@ -44,3 +44,29 @@ func BenchmarkNodes(b *testing.B) {
 		b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
 	})
 }
+
+// BenchmarkTimeToDepth reports the nodes and time alpha-beta needs to
+// finish depth 6 on the Tablut Challenge's ashton rules, from the start and
+// from a middle game (the reduction and pruning of the search show here;
+// nodes per second stay in BenchmarkNodes).
+func BenchmarkTimeToDepth(b *testing.B) {
+	g := tablut.MustLoad("ashton")
+	mid := g.Start()
+	for _, mv := range []string{"e3-b3", "d1-d3", "e4-c4", "i4-g4", "c5-c7", "e8-d8"} {
+		m, err := mid.ParseMove(mv)
+		if err != nil {
+			b.Fatal(mv, err)
+		}
+		mid.ApplyMove(m)
+	}
+	for name, s := range map[string]*tablut.State{"start": g.Start(), "middle": mid} {
+		b.Run(name, func(b *testing.B) {
+			var nodes int64
+			for i := 0; i < b.N; i++ {
+				res := alphabeta.Search(context.Background(), pos(s), search.Limits{Depth: 6}, alphabeta.NewTable(1<<20))
+				nodes += res.Nodes
+			}
+			b.ReportMetric(float64(nodes)/float64(b.N), "nodes/op")
+		})
+	}
+}
