@@ -353,8 +353,18 @@ func TestChallengeCommand(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "game over: draw (DRAW) after 0 plies: the server ended the game before it began") || <-names != "tester" {
 		t.Fatalf("exit %d: %s %s", code, out, errOut)
 	}
-	if _, _, code := run(t, "tablutchallenge", "--color", "green"); code != 2 {
-		t.Fatalf("bad colour: exit %d", code)
+	for _, bad := range [][]string{
+		{"--color", "green"},
+		{"--color", "white", "--agent", "alphabeta(time=1s)", "--threads", "2"}, // threads in two places
+		{"--color", "white", "--time", "60", "--think", "59.9"},                 // no margin
+		{"--color", "white", "--threads", "0"},
+	} {
+		if _, errOut, code := run(t, append([]string{"tablutchallenge"}, bad...)...); code != 2 {
+			t.Errorf("%v: exit %d %s", bad, code, errOut)
+		}
+	}
+	if !strings.Contains(out, "up to 1.5s a move on") {
+		t.Errorf("start line: %s", out)
 	}
 }
 
