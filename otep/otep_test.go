@@ -173,6 +173,29 @@ func (c *counting) Act(ctx context.Context, s game.State) (search.Result, error)
 	return search.Result{Action: s.LegalActions(nil)[0]}, nil
 }
 
+// replayCapture runs the engine on what OpenTafl sent in a captured game,
+// with a counting player. It fails on an error, an unknown command or a
+// player made more than once, and returns the script and the time given
+// to each move.
+func replayCapture(t *testing.T, file string) (string, []time.Duration) {
+	t.Helper()
+	script, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	made := 0
+	p := &counting{made: &made}
+	var log bytes.Buffer
+	e := &Engine{NewPlayer: func(game.Game) (Player, error) { made++; return p, nil }, Log: &log}
+	if err := e.Run(context.Background(), bytes.NewReader(script), io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(log.String(), "unknown command") || made != 1 {
+		t.Fatalf("%s: players made %d; %s", file, made, log.String())
+	}
+	return string(script), p.given
+}
+
 // TestOnePlayerPerGame: the engine makes its player once per rules
 // message, not once per move, and hands it the move's time as the
 // context's deadline (OpenTafl's clock comes in milliseconds).
@@ -203,21 +226,7 @@ func TestOnePlayerPerGame(t *testing.T) {
 // are understood.
 func TestRealOpenTaflClock(t *testing.T) {
 	for _, side := range []string{"attackers", "defenders"} {
-		script, err := os.ReadFile("testdata/opentafl-0.4.8-" + side + ".log")
-		if err != nil {
-			t.Fatal(err)
-		}
-		made := 0
-		p := &counting{made: &made}
-		var log bytes.Buffer
-		e := &Engine{NewPlayer: func(game.Game) (Player, error) { made++; return p, nil }, Log: &log}
-		var out bytes.Buffer
-		if err := e.Run(context.Background(), bytes.NewReader(script), &out); err != nil {
-			t.Fatal(err)
-		}
-		if strings.Contains(log.String(), "unknown command") {
-			t.Errorf("%s: %s", side, log.String())
-		}
+		script, given := replayCapture(t, "testdata/opentafl-0.4.8-"+side+".log")
 		// The engine's time left when each play came.
 		var left []time.Duration
 		var now time.Duration
@@ -229,10 +238,10 @@ func TestRealOpenTaflClock(t *testing.T) {
 				left = append(left, now)
 			}
 		}
-		if made != 1 || len(p.given) != len(left) || len(left) < 5 {
-			t.Fatalf("%s: players made %d, moves asked %d of %d", side, made, len(p.given), len(left))
+		if len(given) != len(left) || len(left) < 5 {
+			t.Fatalf("%s: moves asked %d of %d", side, len(given), len(left))
 		}
-		for i, d := range p.given {
+		for i, d := range given {
 			if want := left[i] / 20; d < want*9/10 || d > want*21/20 {
 				t.Errorf("%s: move %d was given %v with %v left; want about %v", side, i+1, d, left[i], want)
 			}
@@ -462,17 +471,7 @@ func (first) Act(ctx context.Context, s game.State) (search.Result, error) {
 // once a starred time shows Muster inside a period, 70% of what is left of
 // it (3.5 s of a fresh period, never 3.5 ms).
 func TestRealOpenTaflOvertime(t *testing.T) {
-	script, err := os.ReadFile("testdata/opentafl-0.4.8-overtime.log")
-	if err != nil {
-		t.Fatal(err)
-	}
-	made := 0
-	p := &counting{made: &made}
-	var log bytes.Buffer
-	e := &Engine{NewPlayer: func(game.Game) (Player, error) { made++; return p, nil }, Log: &log}
-	if err := e.Run(context.Background(), bytes.NewReader(script), io.Discard); err != nil {
-		t.Fatal(err)
-	}
+	script, given := replayCapture(t, "testdata/opentafl-0.4.8-overtime.log")
 	var want []time.Duration
 	var clock string
 	for _, l := range strings.Split(string(script), "\n") {
@@ -489,10 +488,10 @@ func TestRealOpenTaflOvertime(t *testing.T) {
 		}
 	}
 	overtime := strings.Count(string(script), "5000* 5 3 3")
-	if len(p.given) != len(want) || overtime < 3 {
-		t.Fatalf("moves asked %d of %d; %d clock lines in overtime", len(p.given), len(want), overtime)
+	if len(given) != len(want) || overtime < 3 {
+		t.Fatalf("moves asked %d of %d; %d clock lines in overtime", len(given), len(want), overtime)
 	}
-	for i, d := range p.given {
+	for i, d := range given {
 		if d < want[i]*95/100 || d > want[i]*105/100 {
 			t.Errorf("move %d was given %v; want about %v", i+1, d, want[i])
 		}

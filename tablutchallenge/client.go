@@ -19,6 +19,7 @@ import (
 	"net"
 	"slices"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -250,6 +251,8 @@ type session struct {
 	// connection is seen while Muster thinks.
 	frames  chan frame
 	pending []frame
+	// trafficMu orders the lines of the reader and of the game on Traffic.
+	trafficMu sync.Mutex
 	// pondering is the search on the opponent's time, while it runs.
 	pondering struct {
 		cancel context.CancelFunc
@@ -306,10 +309,10 @@ func (c *Client) PlayOn(ctx context.Context, conn io.ReadWriter) (End, error) {
 		var st State
 		err := s.read(&st)
 		s.stopPondering()
+		if isClosed(err) {
+			return s.closed(), nil
+		}
 		if err != nil {
-			if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, net.ErrClosed) {
-				return s.closed(), nil
-			}
 			return End{}, err
 		}
 		s.since = time.Now()
@@ -352,10 +355,11 @@ func (c *Client) PlayOn(ctx context.Context, conn io.ReadWriter) (End, error) {
 			return End{}, err
 		}
 		s.before, s.sent = s.game.String(), m
-		if err := s.write(Action{From: m.From().String(), To: m.To().String(), Turn: s.me}); err != nil {
-			if errors.Is(err, io.EOF) || errors.Is(err, net.ErrClosed) || errors.Is(err, syscall.EPIPE) || errors.Is(err, syscall.ECONNRESET) {
-				return s.closed(), nil
-			}
+		err = s.write(Action{From: m.From().String(), To: m.To().String(), Turn: s.me})
+		if isClosed(err) {
+			return s.closed(), nil
+		}
+		if err != nil {
 			return End{}, err
 		}
 		s.logf("played %s after %.1fs", m, time.Since(s.since).Seconds())
@@ -433,6 +437,12 @@ func (s *session) closed() End {
 	return e
 }
 
+// isClosed says err is the connection closed by the other end.
+func isClosed(err error) bool {
+	return errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, net.ErrClosed) ||
+		errors.Is(err, syscall.EPIPE) || errors.Is(err, syscall.ECONNRESET)
+}
+
 // samePlacement says two positions have the same men on the same squares.
 func samePlacement(a, b *tablut.State) bool {
 	for q := tablut.Square(0); q < tablut.Size*tablut.Size; q++ {
@@ -454,12 +464,10 @@ func (s *session) readAll(done <-chan struct{}) {
 			default:
 			}
 		}
-		if s.Traffic != nil {
-			if err == nil {
-				fmt.Fprintf(s.Traffic, "%.3f <- %s\n", time.Since(s.start).Seconds(), data)
-			} else {
-				fmt.Fprintf(s.Traffic, "%.3f closed (%v)\n", time.Since(s.start).Seconds(), err)
-			}
+		if err == nil {
+			s.traffic("<- %s", data)
+		} else {
+			s.traffic("closed (%v)", err)
 		}
 		select {
 		case s.frames <- frame{data, err}:
@@ -489,9 +497,20 @@ func (s *session) read(v *State) error {
 func (s *session) write(v any) error {
 	if s.Traffic != nil {
 		data, _ := json.Marshal(v)
-		fmt.Fprintf(s.Traffic, "%.3f -> %s\n", time.Since(s.start).Seconds(), data)
+		s.traffic("-> %s", data)
 	}
 	return WriteMessage(s.conn, v)
+}
+
+// traffic writes a line of the traffic log, after the seconds since the
+// connection opened.
+func (s *session) traffic(format string, args ...any) {
+	if s.Traffic == nil {
+		return
+	}
+	s.trafficMu.Lock()
+	defer s.trafficMu.Unlock()
+	fmt.Fprintf(s.Traffic, "%.3f "+format+"\n", append([]any{time.Since(s.start).Seconds()}, args...)...)
 }
 
 func (s *session) logf(format string, args ...any) {

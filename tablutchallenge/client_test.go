@@ -119,6 +119,10 @@ func serve(t *testing.T, white, black net.Listener, maxPlies int, limit time.Dur
 		s.ApplyMove(m)
 		send()
 	}
+	if !s.IsTerminal() {
+		result <- "DRAW" // as sent at the limit of plies
+		return
+	}
 	result <- turn(s)
 }
 

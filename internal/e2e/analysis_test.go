@@ -20,10 +20,7 @@ func TestAnalysisBoard(t *testing.T) {
 	a := startApp(t, "", "")
 	ctx, cancel := browser(t)
 	defer cancel()
-	id := newGame(t, ctx, a, "tablut", "linnaeus", "ai", "easy", "attackers")
-	v := waitMyTurn(t, ctx, "attackers")
-	clickAction(t, ctx, v, "a4-a3")
-	waitMyTurn(t, ctx, "attackers")
+	id, _ := gameUnderWay(t, ctx, a)
 	// In play: the board refuses.
 	if err := chromedp.Do(ctx, chromedp.Navigate(a.url("/analysis/"+id)), chromedp.WaitVisible(chromedp.CSS("#not-yet"))); err != nil {
 		t.Fatalf("a game in play opened on the analysis board: %v", err)
@@ -32,7 +29,7 @@ func TestAnalysisBoard(t *testing.T) {
 		chromedp.Click(chromedp.CSS("#resign")), chromedp.Click(chromedp.CSS("#confirm-resign")), chromedp.WaitVisible(chromedp.CSS("#analyse"))); err != nil {
 		t.Fatal(err)
 	}
-	v = current(t, ctx)
+	v := current(t, ctx)
 	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#analyse")), chromedp.WaitVisible(chromedp.CSS("#tree .node.current"))); err != nil {
 		t.Fatal(err)
 	}

@@ -262,10 +262,7 @@ func TestContrast(t *testing.T) {
 	a := startApp(t, "", "")
 	ctx, cancel := browser(t)
 	defer cancel()
-	id := newGame(t, ctx, a, "tablut", "linnaeus", "ai", "easy", "attackers")
-	v := waitMyTurn(t, ctx, "attackers")
-	clickAction(t, ctx, v, "a4-a3")
-	waitMyTurn(t, ctx, "attackers")
+	id, _ := gameUnderWay(t, ctx, a)
 	for _, path := range []string{"/", "/g/" + id, "/rules/tablut", "/learn/lanrick/1"} {
 		if err := chromedp.Do(ctx, chromedp.Navigate(a.url(path)), chromedp.WaitVisible(chromedp.CSS("#app > *"))); err != nil {
 			t.Fatal(err)

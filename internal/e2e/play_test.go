@@ -258,6 +258,17 @@ func choose(t *testing.T, v pageView, spec string) string {
 	return s.ActionString(res.Action)
 }
 
+// gameUnderWay starts an easy Tablut game against the computer, the page
+// attacking, and plays a4-a3; it returns the game's id and the view once
+// the computer has answered.
+func gameUnderWay(t *testing.T, ctx context.Context, a *app) (string, pageView) {
+	t.Helper()
+	id := newGame(t, ctx, a, "tablut", "linnaeus", "ai", "easy", "attackers")
+	v := waitMyTurn(t, ctx, "attackers")
+	clickAction(t, ctx, v, "a4-a3")
+	return id, waitMyTurn(t, ctx, "attackers")
+}
+
 func newGame(t *testing.T, ctx context.Context, a *app, gameName, ruleset, opponent, level, side string) string {
 	t.Helper()
 	return newTimedGame(t, ctx, a, gameName, ruleset, opponent, level, side, "0")
@@ -432,10 +443,7 @@ func TestRestartMidGame(t *testing.T) {
 	a := startApp(t, "", "")
 	ctx, cancel := browser(t)
 	defer cancel()
-	newGame(t, ctx, a, "tablut", "linnaeus", "ai", "easy", "attackers")
-	v := waitMyTurn(t, ctx, "attackers")
-	clickAction(t, ctx, v, "a4-a3")
-	v = waitMyTurn(t, ctx, "attackers")
+	_, v := gameUnderWay(t, ctx, a)
 	if v.Ply != 2 {
 		t.Fatalf("ply %d", v.Ply)
 	}

@@ -184,6 +184,9 @@ func (s *Server) evict(idle time.Duration) int {
 	for id, r := range s.rooms {
 		if r.idle(idle) {
 			delete(s.rooms, id)
+			r.mu.Lock()
+			r.stopPondering() // its engine token is wanted elsewhere
+			r.mu.Unlock()
 			n++
 		}
 	}

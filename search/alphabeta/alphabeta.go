@@ -370,7 +370,8 @@ func (s *searcher) negamax(depth, ply int, alpha, beta int) int {
 					s.killers[ply][1] = s.killers[ply][0]
 					s.killers[ply][0] = m
 				}
-				s.history[hslot(m)] += int32(depth * depth)
+				// Capped below the killers' and noisy moves' order scores.
+				s.history[hslot(m)] = min(s.history[hslot(m)]+int32(depth*depth), 1<<26)
 			}
 			break
 		}
