@@ -14,6 +14,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -406,7 +407,7 @@ func statusLine(r search.Result) string {
 	if r.Nodes > 0 {
 		what = fmt.Sprintf("depth %d, %d nodes", r.Depth, r.Nodes)
 	}
-	return fmt.Sprintf("status Muster: %s in %.1f s, value %+.2f", what, r.Elapsed.Seconds(), r.Value/100)
+	return fmt.Sprintf("status Muster: %s in %.1f s, value %+.2f", what, r.Elapsed.Seconds(), r.Value)
 }
 
 // opponentMove plays the other side's move; if it does not fit, the
@@ -469,9 +470,7 @@ func (e *Engine) analysisLine(res search.Result) string {
 	if len(line) == 0 {
 		line = []string{tablut.Move(res.Action).String()}
 	}
-	eval := int(res.Value)
-	if res.Nodes == 0 {
-		eval = int(res.Value * 100)
-	}
+	// In hundredths: of a man for alpha-beta, of the outcome for MCTS.
+	eval := int(math.Round(res.Value * 100))
 	return fmt.Sprintf("analysis 1 %s %d", strings.Join(line, "|"), eval)
 }

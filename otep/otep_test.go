@@ -497,3 +497,21 @@ func TestRealOpenTaflOvertime(t *testing.T) {
 		}
 	}
 }
+
+// TestEvaluationUnits: with five attackers gone and the defenders to act,
+// the analysis gives the defenders' side whole men, in hundredths (OpenTafl
+// shows the number as it comes), and the status line says men.
+func TestEvaluationUnits(t *testing.T) {
+	lines := session(t, rules, "position /9/9/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/4t4/", "side defenders", "analyze 1 0.3", "goodbye")
+	last := strings.Fields(lines[len(lines)-1])
+	if len(last) != 4 || last[0] != "analysis" {
+		t.Fatalf("analysis line %v", lines)
+	}
+	if eval, err := strconv.Atoi(last[3]); err != nil || eval < 100 {
+		t.Errorf("five men ahead evaluated %s hundredths of a man", last[3])
+	}
+	got := statusLine(search.Result{Depth: 5, Nodes: 1000, Value: 1.5, Elapsed: time.Second})
+	if want := "status Muster: depth 5, 1000 nodes in 1.0 s, value +1.50"; got != want {
+		t.Errorf("%q, want %q", got, want)
+	}
+}

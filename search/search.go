@@ -27,7 +27,8 @@ type Limits struct {
 type Result struct {
 	Action game.Action
 	// Value is the expected outcome for the player to act, in [-1, 1]
-	// (MCTS) or the evaluation in centipawn-like units (alpha-beta).
+	// (MCTS), or alpha-beta's evaluation in men (its score, kept in
+	// hundredths of a man, divided by 100).
 	Value float64
 	// PV is the expected line, best action first.
 	PV         []game.Action

@@ -184,8 +184,8 @@ func judge(res search.Result, p game.Player, players []game.PlayerTraits) evalua
 		ev.Text = winner + " win by force."
 		forMe = float64(res.Proven)
 	case res.Nodes > 0:
-		// Alpha-beta scores in hundredths of a man.
-		score := res.Value / 100
+		// Alpha-beta's value is in men.
+		score := res.Value
 		forMe = math.Tanh(score / 4)
 		switch who, by := me, score; {
 		case math.Abs(score) < 0.25:

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -74,6 +75,18 @@ func TestAnalysisEvaluation(t *testing.T) {
 		if code := h.call("POST", "/api/analysis", analysisRequest{Spec: spec, Actions: ev.LineTexts}, &end); code != http.StatusOK {
 			t.Errorf("%s: the line %v is not legal: %d", spec, ev.LineTexts, code)
 		}
+	}
+	// Five attackers short, with the defenders to move and no capture or
+	// escape at hand: the defenders are better by whole men (alpha-beta's
+	// value is in men), not "about even".
+	var ahead evaluation
+	if code := h.call("POST", "/api/analysis/eval", analysisRequest{Spec: "tablut(ashton)", Position: "/9/9/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/4t4/ defenders"}, &ahead); code != http.StatusOK {
+		t.Fatalf("five men ahead: %d %+v", code, ahead)
+	}
+	var by float64
+	_, after, _ := strings.Cut(ahead.Text, "better by ")
+	if _, err := fmt.Sscanf(after, "%f", &by); !strings.HasPrefix(ahead.Text, "Defenders") || err != nil || by < 1 {
+		t.Errorf("five men ahead: %q", ahead.Text)
 	}
 	// The king escapes in the Tablut lesson: the game is over and the
 	// evaluation says the defenders won.
