@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -245,7 +246,8 @@ type abAgent struct {
 	spec     string
 	lim      search.Limits
 	tt       *alphabeta.Table
-	position func(game.State) (alphabeta.Position, bool)
+	position func(game.State, string) (alphabeta.Position, bool)
+	evalName string
 	eval     func(game.State, game.Player) float64
 }
 
@@ -256,8 +258,17 @@ func newAlphaBeta(spec string, set map[string]string, g game.Game) (Agent, error
 	_, threadsSet := set["threads"]
 	st := &settings{spec: spec, set: set}
 	lim := search.Limits{Time: st.duration("time"), Depth: st.int("depth"), Nodes: int64(st.int("nodes")), Threads: st.int("threads")}
-	if err := st.done("time, depth, nodes, threads, endgame"); err != nil {
+	evalName, evalSet := set["eval"]
+	delete(set, "eval")
+	if err := st.done("time, depth, nodes, threads, eval, endgame"); err != nil {
 		return nil, err
+	}
+	sup := supportOf(g)
+	if evalSet && !slices.Contains(sup.Evals, evalName) {
+		if len(sup.Evals) == 0 {
+			return nil, fmt.Errorf("agent: %s: %s has one evaluation; eval= chooses nothing", spec, g.Name())
+		}
+		return nil, fmt.Errorf("agent: %s: eval=%q: unknown evaluation (known: %s)", spec, evalName, strings.Join(sup.Evals, ", "))
 	}
 	if threadsSet && lim.Threads == 0 {
 		lim.Threads = runtime.NumCPU()
@@ -265,8 +276,7 @@ func newAlphaBeta(spec string, set map[string]string, g game.Game) (Agent, error
 	if lim.Time == 0 && lim.Depth == 0 && lim.Nodes == 0 {
 		lim.Depth = 4
 	}
-	sup := supportOf(g)
-	return &abAgent{spec: spec, lim: lim, tt: alphabeta.NewTable(1 << 20), position: sup.Position, eval: sup.Eval}, nil
+	return &abAgent{spec: spec, lim: lim, tt: alphabeta.NewTable(1 << 20), position: sup.Position, evalName: evalName, eval: sup.Eval}, nil
 }
 
 func (a *abAgent) Spec() string { return a.spec }
@@ -280,7 +290,7 @@ func (a *abAgent) Act(ctx context.Context, s game.State) (search.Result, error) 
 
 func (a *abAgent) searchPosition(s game.State) alphabeta.Position {
 	if a.position != nil {
-		if pos, ok := a.position(s); ok {
+		if pos, ok := a.position(s, a.evalName); ok {
 			return pos
 		}
 	}

@@ -39,6 +39,10 @@ func TestSpecs(t *testing.T) {
 		{"mcts(endgame=maybe)", lg, "want yes or no"},
 		{"alphabeta(depth=2,endgame=yes)", tg, "has no endgame tables"},
 		{"random(endgame=yes)", lg, "no settings"},
+		{"alphabeta(depth=2,eval=hand)", tg, ""},
+		{"alphabeta(eval=fitted)", tg, ""},
+		{"alphabeta(eval=best)", tg, `eval="best": unknown evaluation (known: fitted, hand)`},
+		{"alphabeta(depth=2,eval=hand)", lg, "one evaluation"},
 	} {
 		a, err := agent.New(c.spec, c.g, 1)
 		switch {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sort"
+	"strings"
 	"sync"
 
 	"github.com/muster-games/muster/game"
@@ -24,8 +25,14 @@ type Support struct {
 	// unset levels are MCTS budgets.
 	Levels map[string]string
 	// Position, if set, adapts a state to alpha-beta's fast position
-	// interface; without it alpha-beta searches the state generically.
-	Position func(s game.State) (alphabeta.Position, bool)
+	// interface, evaluated by the evaluation named eval (one of Evals);
+	// without it alpha-beta searches the state generically.
+	Position func(s game.State, eval string) (alphabeta.Position, bool)
+	// Evals name the evaluations Position offers, the default first;
+	// alpha-beta's eval setting picks one (to compare them in matches).
+	Evals []string
+	// Tuning, if set, lets muster tune fit the evaluation's weights.
+	Tuning *Tuning
 	// Oracle, if set, plays perfectly where it can (endgame tables) and
 	// reports false elsewhere; agents with endgame=yes consult it.
 	Oracle func(s game.State) (search.Result, bool)
@@ -34,6 +41,45 @@ type Support struct {
 	// what it makes under dir ("" for the game's default folder) and
 	// reporting progress with logf. A server runs it in the background.
 	Prepare func(ctx context.Context, dir string, logf func(format string, args ...any)) error
+}
+
+// Tuning is what muster tune needs to fit a game's evaluation weights to
+// the results of its games.
+type Tuning struct {
+	// Features name the evaluation's terms, in the order Sample gives
+	// them; Unit is the one whose weight is fixed at 100.
+	Features []string
+	Unit     string
+	// Player is the player the features count for: results are his.
+	Player game.Player
+	// Families are the families of rulesets that get weights of their
+	// own; Family names the family of a game.
+	Families []string
+	Family   func(g game.Game) string
+	// Sample returns the features of a quiet position, where the
+	// evaluation may stand for it, and false elsewhere.
+	Sample func(s game.State) ([]float64, bool)
+	// File is where the game keeps its weights, from the repository's
+	// root (the default for muster tune --out).
+	File string
+}
+
+// TuningOf returns the tuning support of g's game, or an error naming the
+// games that have one.
+func TuningOf(g game.Game) (*Tuning, error) {
+	if t := supportOf(g).Tuning; t != nil {
+		return t, nil
+	}
+	supportMu.RLock()
+	defer supportMu.RUnlock()
+	var names []string
+	for name, s := range supports {
+		if s.Tuning != nil {
+			names = append(names, name)
+		}
+	}
+	sort.Strings(names)
+	return nil, fmt.Errorf("agent: %s has no evaluation weights to tune (tunable: %s)", g.Name(), strings.Join(names, ", "))
 }
 
 var (

@@ -7,16 +7,43 @@ import (
 	"github.com/muster-games/muster/game"
 )
 
-// Evaluation weights, in hundredths of a soldier.
+// Feature names the terms of the evaluation, all counted for the
+// defenders: the evaluation is their weighted sum (Weights), in hundredths
+// of a defender.
+type Feature int
+
 const (
-	wAttacker   = 60  // an attacker on the board
-	wDefender   = 100 // a defender on the board
-	wRoute      = 400 // a clear line from the king to a square he may escape to
-	wReach2     = 25  // an escape square the king reaches in two moves
-	wKingGuard  = 45  // an attacker next to the king
-	wKingMobile = 4   // a square the king may move to
-	wEdgeNear   = 12  // per square the king is closer to an edge
+	FAttacker   Feature = iota // an attacker on the board
+	FDefender                  // a defender on the board (the king aside)
+	FRoute                     // a clear line from the king to a square he may escape to
+	FReach2                    // an escape square the king reaches in two moves (at most 8)
+	FKingGuard                 // an attacker next to the king
+	FKingFriend                // a defender next to the king
+	FKingMobile                // a square the king may move to
+	FEdgeNear                  // per square the king is closer to an edge
+	NumFeatures = iota
 )
+
+// FeatureNames are the features' names in the weights file, in order.
+var FeatureNames = [NumFeatures]string{"attacker", "defender", "escape_route", "escape_in_two", "king_attacker", "king_defender", "king_mobility", "king_edge"}
+
+// Features are a position's feature counts.
+type Features [NumFeatures]int
+
+// Weights weigh each feature, in hundredths of a defender.
+type Weights [NumFeatures]int
+
+// HandWeights are the weights set by hand before any were fitted; the
+// evaluation falls back on them for a family with no fitted weights.
+var HandWeights = Weights{
+	FAttacker:   -60,
+	FDefender:   100,
+	FRoute:      400,
+	FReach2:     25,
+	FKingGuard:  -45,
+	FKingMobile: 4,
+	FEdgeNear:   12,
+}
 
 // EscapeRoutes counts the king's clear lines to a square where he would
 // escape (Linnaeus's raichi for one, tuichu for two).
@@ -25,8 +52,13 @@ func (r *Rules) EscapeRoutes(p *Position) int {
 	if k < 0 {
 		return 0
 	}
-	n := 0
 	rm, fm := r.targets(p, k)
+	return escapes(rm, fm)
+}
+
+// escapes counts the edge cells among a king's rank and file targets.
+func escapes(rm, fm uint16) int {
+	n := 0
 	if rm&1 != 0 {
 		n++
 	}
@@ -43,24 +75,42 @@ func (r *Rules) EscapeRoutes(p *Position) int {
 }
 
 // Evaluate scores the position for the defenders, in hundredths of a
-// soldier: material, the king's escape lines (immediate and in two moves),
-// his freedom and nearness to the edge, and the attackers pressing him.
-func (r *Rules) Evaluate(p *Position) int {
-	score := wDefender*(bits.OnesCount64(p.men[Defenders].lo)+bits.OnesCount64(p.men[Defenders].hi)-1) -
-		wAttacker*(bits.OnesCount64(p.men[Attackers].lo)+bits.OnesCount64(p.men[Attackers].hi))
+// defender: its features weighed by the weights of the rules' family.
+func (r *Rules) Evaluate(p *Position) int { return r.weights.score(r.Features(p)) }
+
+func (w *Weights) score(f Features) int {
+	s := 0
+	for i, x := range f {
+		s += w[i] * x
+	}
+	return s
+}
+
+// Features counts the evaluation's terms in a position: material, the
+// king's escape lines (immediate and in two moves), his freedom, his
+// nearness to the edge, and the men beside him.
+func (r *Rules) Features(p *Position) Features {
+	var f Features
+	f[FAttacker] = bits.OnesCount64(p.men[Attackers].lo) + bits.OnesCount64(p.men[Attackers].hi)
+	f[FDefender] = bits.OnesCount64(p.men[Defenders].lo) + bits.OnesCount64(p.men[Defenders].hi) - 1
 	k := p.king
 	if k < 0 {
-		return score
+		f[FDefender]++
+		return f
 	}
 	rm, fm := r.targets(p, k)
-	score += wRoute * r.EscapeRoutes(p)
-	score += wKingMobile * (bits.OnesCount16(rm) + bits.OnesCount16(fm))
-	f, rk := k.File(), k.Rank()
-	edge := min(f, rk, Size-1-f, Size-1-rk)
-	score += wEdgeNear * (4 - edge)
+	f[FRoute] = escapes(rm, fm)
+	f[FKingMobile] = bits.OnesCount16(rm) + bits.OnesCount16(fm)
+	fl, rk := k.File(), k.Rank()
+	f[FEdgeNear] = 4 - min(fl, rk, Size-1-fl, Size-1-rk)
 	for d := 0; d < 4; d++ {
-		if n := nb[k][d]; n >= 0 && p.board[n] == Attacker {
-			score -= wKingGuard
+		if n := nb[k][d]; n >= 0 {
+			switch p.board[n] {
+			case Attacker:
+				f[FKingGuard]++
+			case Defender:
+				f[FKingFriend]++
+			}
 		}
 	}
 	// Escape squares the king reaches in two moves: from each square he
@@ -71,10 +121,10 @@ func (r *Rules) Evaluate(p *Position) int {
 		reach2 += r.edgeLinesFrom(p, k, base+Square(bits.TrailingZeros16(m)))
 	}
 	for m := fm; m != 0; m &= m - 1 {
-		reach2 += r.edgeLinesFrom(p, k, Square(f)+Square(bits.TrailingZeros16(m))*Size)
+		reach2 += r.edgeLinesFrom(p, k, Square(fl)+Square(bits.TrailingZeros16(m))*Size)
 	}
-	score += wReach2 * min(reach2, 8)
-	return score
+	f[FReach2] = min(reach2, 8)
+	return f
 }
 
 // edgeLinesFrom counts the clear lines to the edge of a king that has
@@ -106,6 +156,26 @@ func (r *Rules) edgeLinesFrom(p *Position, k, s Square) int {
 	return n
 }
 
+// Quiet reports whether the evaluation may stand for the position: the
+// game goes on and no move of the side to move captures or ends the game
+// (so the king has no clear line out when the defenders are to move; when
+// the attackers are, the lines they must close are the evaluation's to
+// weigh).
+func (s *State) Quiet() bool {
+	r := &s.g.Rules
+	if s.over {
+		return false
+	}
+	var buf [MaxMoves]Move
+	for _, m := range s.LegalMoves(buf[:0]) {
+		p := s.pos
+		if caps, kingTaken := r.Apply(&p, m); caps.N > 0 || kingTaken || p.king >= 0 && p.king.OnEdge() {
+			return false
+		}
+	}
+	return true
+}
+
 // Value is the evaluation as a value in [-1, 1] for player p, for Monte
 // Carlo playouts cut off before the end (it implements mcts.Evaluator).
 func Value(s game.State, p game.Player) float64 {
@@ -123,11 +193,18 @@ func Value(s game.State, p game.Player) float64 {
 // open line).
 type SearchPosition struct {
 	s   *State
+	w   *Weights
 	buf [MaxMoves]Move
 }
 
-// NewSearchPosition copies s for a search.
-func NewSearchPosition(s *State) *SearchPosition { return &SearchPosition{s: s.Copy()} }
+// NewSearchPosition copies s for a search with the evaluation weights w
+// (nil: those of the rules' family).
+func NewSearchPosition(s *State, w *Weights) *SearchPosition {
+	if w == nil {
+		w = s.g.Rules.weights
+	}
+	return &SearchPosition{s: s.Copy(), w: w}
+}
 
 func (sp *SearchPosition) Moves(dst []game.Action) []game.Action {
 	for _, m := range sp.s.LegalMoves(sp.buf[:0]) {
@@ -144,7 +221,7 @@ func (sp *SearchPosition) Side() int { return int(sp.s.pos.toMove) }
 // Clone returns an independent copy for another search thread (it
 // implements alphabeta.Position's Clone with the search's interface left
 // to the caller's conversion).
-func (sp *SearchPosition) Clone() *SearchPosition { return &SearchPosition{s: sp.s.Copy()} }
+func (sp *SearchPosition) Clone() *SearchPosition { return &SearchPosition{s: sp.s.Copy(), w: sp.w} }
 func (sp *SearchPosition) Unmake()                { sp.s.Undo() }
 func (sp *SearchPosition) Hash() uint64           { return sp.s.pos.hash }
 
@@ -162,7 +239,7 @@ func (sp *SearchPosition) Over() (bool, int) {
 }
 
 func (sp *SearchPosition) Evaluate() int {
-	v := sp.s.g.Rules.Evaluate(&sp.s.pos)
+	v := sp.w.score(sp.s.g.Rules.Features(&sp.s.pos))
 	if sp.s.pos.toMove == Attackers {
 		return -v
 	}

@@ -34,6 +34,8 @@ type Rules struct {
 	// blocked cells of rank i and of file i beyond the pieces.
 	byLine    bool
 	lineBlock [Size]uint16
+	// weights are the evaluation's, those of the rules' family.
+	weights *Weights
 }
 
 // line holds what a mover on a square needs to slide: the cells of its
@@ -207,6 +209,7 @@ func (r *Rules) prepare() {
 		r.camps = startAttackers
 	}
 	r.prepareLines()
+	r.weights = WeightsOf(r.Family())
 	for class := 0; class < 3; class++ {
 		// The castle: never a destination, except for a king who may
 		// come back; a blocker unless it may be crossed.

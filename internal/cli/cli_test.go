@@ -530,3 +530,68 @@ func TestReportRendezvous(t *testing.T) {
 		t.Errorf("a missing file: %s", errOut)
 	}
 }
+
+// TestTune: muster tune fits the families it has games of, scales the
+// weights to a defender's hundredths, records its command, keeps the
+// entries of other families, and refuses games with nothing to tune.
+func TestTune(t *testing.T) {
+	dir := t.TempDir()
+	res := filepath.Join(dir, "results.jsonl")
+	if _, errOut, code := run(t, "eval", "--game", "tablut", "--rulesets", "linnaeus,ludii-smith", "--agents", "random,alphabeta(depth=1)", "--games", "24", "--out", res, "--workers", "2"); code != 0 {
+		t.Fatalf("eval: %d %s", code, errOut)
+	}
+	weights := filepath.Join(dir, "weights.json")
+	kept := `{"unit": "defender", "families": {"camps": {"weights": {"attacker": -1, "defender": 100, "escape_route": 2, "escape_in_two": 3, "king_attacker": 4, "king_defender": 5, "king_mobility": 6, "king_edge": 7}, "command": "by hand"}}}`
+	if err := os.WriteFile(weights, []byte(kept), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code := run(t, "tune", res, "--out", weights, "--min-games", "20", "--skip", "2")
+	if code != 0 {
+		t.Fatalf("tune: %d %s", code, errOut)
+	}
+	for _, want := range []string{"plain: 24 games (tablut(linnaeus))", "strong_king: 24 games (tablut(ludii-smith))", "log loss", "defender 100", "wrote " + weights} {
+		if !strings.Contains(out, want) {
+			t.Errorf("tune printed no %q:\n%s", want, out)
+		}
+	}
+	data, err := os.ReadFile(weights)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var table struct {
+		Unit     string
+		Families map[string]struct {
+			Weights   map[string]int
+			Command   string
+			Data      string
+			Games     int
+			Positions int
+			Loss      float64
+			Base      float64
+		}
+	}
+	if err := json.Unmarshal(data, &table); err != nil {
+		t.Fatal(err)
+	}
+	if c := table.Families["camps"]; c.Command != "by hand" || c.Weights["king_edge"] != 7 {
+		t.Errorf("the camps entry was not kept: %+v", c)
+	}
+	for _, fam := range []string{"plain", "strong_king"} {
+		e := table.Families[fam]
+		if e.Weights["defender"] != 100 || e.Games != 24 || e.Positions == 0 || !strings.HasPrefix(e.Command, "muster tune ") || !strings.Contains(e.Data, "random v alphabeta(depth=1)") {
+			t.Errorf("%s: %+v", fam, e)
+		}
+		if !(e.Loss < e.Base) {
+			t.Errorf("%s: the fit's loss %.4f is not below the win rate's %.4f", fam, e.Loss, e.Base)
+		}
+	}
+	if out, _, code := run(t, "tune", res, "--out", weights, "--min-games", "100", "--dry-run"); code == 0 || !strings.Contains(out, "not fitted") {
+		t.Errorf("too few games: %d %s", code, out)
+	}
+	if _, errOut, code := run(t, "tune", res, "--game", "lanrick"); code == 0 || !strings.Contains(errOut, "tunable: tablut") {
+		t.Errorf("lanrick: %d %s", code, errOut)
+	}
+	if _, errOut, code := run(t, "tune"); code != 2 || !strings.Contains(errOut, "results files") {
+		t.Errorf("no files: %d %s", code, errOut)
+	}
+}

@@ -77,7 +77,7 @@ func TestLimits(t *testing.T) {
 }
 
 // pos adapts a Tablut state (the agent package does the same).
-func pos(s *tablut.State) alphabeta.Position { return tpos{tablut.NewSearchPosition(s)} }
+func pos(s *tablut.State) alphabeta.Position { return tpos{tablut.NewSearchPosition(s, nil)} }
 
 type tpos struct{ *tablut.SearchPosition }
 

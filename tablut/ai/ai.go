@@ -11,30 +11,66 @@ import (
 	"github.com/muster-games/muster/tablut"
 )
 
-func init() {
-	agent.Register(tablut.Info.Name, agent.Support{
-		Eval:         tablut.Value,
-		PlayoutLimit: 40,
-		Levels: map[string]string{
-			"easy":   "alphabeta(depth=1)",
-			"medium": "alphabeta(depth=2)",
-			"hard":   "alphabeta(depth=4)",
-			"max":    "alphabeta(time=5s)",
-		},
-		Position: func(s game.State) (alphabeta.Position, bool) {
-			ts, ok := s.(*tablut.State)
-			if !ok {
-				return nil, false
+func init() { agent.Register(tablut.Info.Name, support) }
+
+// support is what Tablut gives the agents.
+var support = agent.Support{
+	Eval:         tablut.Value,
+	PlayoutLimit: 40,
+	Levels: map[string]string{
+		"easy":   "alphabeta(depth=1)",
+		"medium": "alphabeta(depth=2)",
+		"hard":   "alphabeta(depth=4)",
+		"max":    "alphabeta(time=5s)",
+	},
+	Position: func(s game.State, eval string) (alphabeta.Position, bool) {
+		ts, ok := s.(*tablut.State)
+		if !ok {
+			return nil, false
+		}
+		var w *tablut.Weights
+		if eval == evalHand {
+			w = &tablut.HandWeights
+		}
+		return position{tablut.NewSearchPosition(ts, w)}, true
+	},
+	Evals: []string{evalFitted, evalHand},
+	Tuning: &agent.Tuning{
+		Features: tablut.FeatureNames[:],
+		Unit:     tablut.FeatureNames[tablut.FDefender],
+		Player:   game.Player(tablut.Defenders),
+		Families: tablut.Families,
+		Family: func(g game.Game) string {
+			if tg, ok := g.(*tablut.Game); ok {
+				return tg.Rules.Family()
 			}
-			return Position(ts), true
+			return ""
 		},
-	})
+		Sample: sample,
+		File:   "tablut/weights.json",
+	},
 }
 
-// Position adapts a Tablut state to the alpha-beta search (a copy is
-// searched).
-func Position(s *tablut.State) alphabeta.Position {
-	return position{tablut.NewSearchPosition(s)}
+// The evaluations alpha-beta may use: the weights fitted for the rules'
+// family (the default), or the hand weights they replaced.
+const (
+	evalFitted = "fitted"
+	evalHand   = "hand"
+)
+
+// sample returns the features of a quiet position, as numbers.
+func sample(s game.State) ([]float64, bool) {
+	ts, ok := s.(*tablut.State)
+	if !ok || !ts.Quiet() {
+		return nil, false
+	}
+	pos := ts.Position()
+	f := ts.Game().(*tablut.Game).Rules.Features(&pos)
+	x := make([]float64, len(f))
+	for i, v := range f {
+		x[i] = float64(v)
+	}
+	return x, true
 }
 
 type position struct{ *tablut.SearchPosition }

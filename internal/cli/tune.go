@@ -1,0 +1,256 @@
+package cli
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io/fs"
+	"os"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/muster-games/muster/agent"
+	"github.com/muster-games/muster/arena"
+	"github.com/muster-games/muster/game"
+	"github.com/muster-games/muster/metrics"
+	"github.com/muster-games/muster/tune"
+)
+
+const tuneHelp = `Fits the weights of a game's evaluation to the results of finished games (the
+JSON lines of muster eval): a logistic regression of each game's result on the
+evaluation's features in its quiet positions (no capture or win to be had at
+once), at most --per-game of them a game, after the first --skip plies. Each
+family of rulesets (Tablut: camps, strong_king, plain) is fitted on its own
+games. The weights are scaled to hundredths of the unit feature (a defender)
+and written into --out with the command, the games and the losses, replacing
+the entries of the families fitted and keeping the others; the game embeds
+that file, so the next build plays with them. A family with fewer than
+--min-games games is left as it was.
+
+It prints, per family, the games and positions, the mean log loss of the fit
+beside that of the win rate alone and of the weights --out held before, and the
+new weights. Compare the new weights with the old in play before keeping them:
+  muster eval --game tablut --rulesets ashton --agents 'alphabeta(depth=4)','alphabeta(depth=4,eval=hand)' …`
+
+func runTune(env *Env, args []string) error {
+	fl := flag.NewFlagSet("tune", flag.ContinueOnError)
+	gameName := fl.String("game", "tablut", "the game whose evaluation is fitted")
+	out := fl.String("out", "", "the weights file to update (default: the game's own, from the repository root)")
+	skip := fl.Int("skip", 8, "plies at the start of each game not sampled (the random opening)")
+	perGame := fl.Int("per-game", 24, "most positions sampled from one game, evenly spaced")
+	ridge := fl.Float64("ridge", 1e-4, "ridge penalty on the weights (in logits)")
+	minGames := fl.Int("min-games", 200, "fewest games a family is fitted on")
+	dry := fl.Bool("dry-run", false, "print the fit but write nothing")
+	files, err := flags(fl, args)
+	if err != nil {
+		return err
+	}
+	if len(files) == 0 {
+		return fmt.Errorf("%w: give one or more results files of muster eval", errUsage)
+	}
+	if *skip < 0 || *ridge < 0 || *minGames < 1 || *perGame < 1 {
+		return fmt.Errorf("%w: --skip and --ridge must not be negative, --min-games and --per-game at least 1", errUsage)
+	}
+	g, err := game.Load(*gameName)
+	if err != nil {
+		return err
+	}
+	tn, err := agent.TuningOf(g)
+	if err != nil {
+		return err
+	}
+	if *out == "" {
+		*out = tn.File
+	}
+	table := &tune.Table{Unit: tn.Unit, Families: map[string]*tune.Entry{}}
+	switch data, err := os.ReadFile(*out); {
+	case err == nil:
+		if table, err = tune.Parse(data, tn.Features); err != nil {
+			return fmt.Errorf("%s: %w", *out, err)
+		}
+	case !errors.Is(err, fs.ErrNotExist):
+		return err
+	}
+	var lines []arena.Line
+	for _, name := range files {
+		f, err := os.Open(name)
+		if err != nil {
+			return err
+		}
+		ls, err := metrics.Read(f)
+		f.Close()
+		if err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+		lines = append(lines, ls...)
+	}
+	fams, err := tuneSamples(tn, g.Name(), lines, *skip, *perGame)
+	if err != nil {
+		return err
+	}
+	names := make([]string, 0, len(fams))
+	for name := range fams {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	w := env.Stdout
+	fitted := 0
+	for _, name := range names {
+		fam := fams[name]
+		fmt.Fprintf(w, "%s: %d games (%s), %d quiet positions\n", name, fam.games, strings.Join(fam.specs, ", "), len(fam.samples))
+		if fam.games < *minGames {
+			fmt.Fprintf(w, "  not fitted: fewer than --min-games %d games\n", *minGames)
+			continue
+		}
+		fit, err := tune.Logistic(fam.samples, *ridge)
+		if err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+		weights, err := tune.Scaled(fit, tn.Features, tn.Unit)
+		if err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+		fmt.Fprintf(w, "  log loss %.4f (the win rate alone %.4f", fit.Loss, fit.Base)
+		if old := table.Families[name]; old != nil {
+			if l, err := lossOf(old.Weights, tn.Features, fam.samples); err == nil {
+				fmt.Fprintf(w, ", the weights before %.4f", l)
+			}
+		}
+		fmt.Fprintf(w, ")\n  weights:")
+		for _, f := range tn.Features {
+			fmt.Fprintf(w, " %s %d", f, weights[f])
+		}
+		fmt.Fprintln(w)
+		table.Families[name] = &tune.Entry{
+			Weights:   weights,
+			Command:   "muster tune " + strings.Join(args, " "),
+			Data:      fam.data(),
+			Games:     fam.games,
+			Positions: len(fam.samples),
+			Loss:      round4(fit.Loss),
+			Base:      round4(fit.Base),
+		}
+		fitted++
+	}
+	if fitted == 0 {
+		return fmt.Errorf("no family had %d games to fit", *minGames)
+	}
+	if *dry {
+		return nil
+	}
+	data, err := table.Marshal()
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(*out, data, 0o644); err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "wrote %s\n", *out)
+	return nil
+}
+
+// tuneFamily gathers the samples of one family of rulesets.
+type tuneFamily struct {
+	games   int
+	specs   []string
+	agents  map[string]int
+	samples []tune.Sample
+}
+
+func (f *tuneFamily) data() string {
+	var ag []string
+	for a, n := range f.agents {
+		ag = append(ag, fmt.Sprintf("%d games of %s", n, a))
+	}
+	sort.Strings(ag)
+	return strings.Join(ag, "; ") + " under " + strings.Join(f.specs, ", ")
+}
+
+// tuneSamples replays each finished game of the named game (once, however
+// often it was played) and samples its
+// quiet positions after skip plies, labelled with the game's result for
+// the tuning's player, by family: at most perGame of them, evenly spaced,
+// so that a long game weighs no more than a short one.
+func tuneSamples(tn *agent.Tuning, name string, lines []arena.Line, skip, perGame int) (map[string]*tuneFamily, error) {
+	fams := map[string]*tuneFamily{}
+	seen := map[string]bool{}
+	for _, l := range lines {
+		if l.Game != name || !l.Finished {
+			continue
+		}
+		g, err := game.Load(l.Spec)
+		if err != nil {
+			return nil, err
+		}
+		rc, ok := g.(game.Recorder)
+		if !ok {
+			return nil, fmt.Errorf("%s: no record format", l.Spec)
+		}
+		rec, err := rc.ReadRecord(strings.NewReader(l.Record))
+		if err != nil {
+			return nil, fmt.Errorf("%s game %d: %w", l.Spec, l.Index, err)
+		}
+		// Two deterministic agents alike play the same game with sides
+		// swapped: count it once.
+		key := l.Spec + " " + strings.Join(rec.Actions, " ")
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
+		s := g.NewState()
+		var xs [][]float64
+		for i, text := range rec.Actions {
+			if i >= skip {
+				if x, ok := tn.Sample(s); ok {
+					xs = append(xs, x)
+				}
+			}
+			if err := game.ApplyNotation(s, []string{text}); err != nil {
+				return nil, fmt.Errorf("%s game %d: %w", l.Spec, l.Index, err)
+			}
+		}
+		if !s.IsTerminal() {
+			continue
+		}
+		y := 0.5
+		switch w := s.Result().Winner; {
+		case w == tn.Player:
+			y = 1
+		case w >= 0:
+			y = 0
+		}
+		fam := tn.Family(g)
+		f := fams[fam]
+		if f == nil {
+			f = &tuneFamily{agents: map[string]int{}}
+			fams[fam] = f
+		}
+		f.games++
+		if !slices.Contains(f.specs, l.Spec) {
+			f.specs = append(f.specs, l.Spec)
+		}
+		f.agents[l.Agents[0]+" v "+l.Agents[1]]++
+		for i := range min(len(xs), perGame) {
+			f.samples = append(f.samples, tune.Sample{X: xs[i*len(xs)/min(len(xs), perGame)], Y: y})
+		}
+	}
+	return fams, nil
+}
+
+// lossOf is the log loss on the samples of weights scored as one feature,
+// their scale fitted.
+func lossOf(weights map[string]int, features []string, samples []tune.Sample) (float64, error) {
+	one := make([]tune.Sample, len(samples))
+	for i, s := range samples {
+		v := 0.0
+		for j, f := range features {
+			v += float64(weights[f]) * s.X[j]
+		}
+		one[i] = tune.Sample{X: []float64{v / 100}, Y: s.Y}
+	}
+	fit, err := tune.Logistic(one, 0)
+	return fit.Loss, err
+}
+
+func round4(x float64) float64 { return float64(int64(x*10000+0.5)) / 10000 }

@@ -1,0 +1,112 @@
+package tablut
+
+import (
+	"math/rand/v2"
+	"testing"
+)
+
+// TestFeaturesAtTheStart counts the features of the start by hand: 16
+// attackers, 8 defenders, the king walled in on the castle by his own men.
+func TestFeaturesAtTheStart(t *testing.T) {
+	g := MustLoad("linnaeus")
+	p := g.Start().Position()
+	want := Features{FAttacker: 16, FDefender: 8, FKingFriend: 4}
+	if got := g.Rules.Features(&p); got != want {
+		t.Errorf("features at the start %v, want %v", got, want)
+	}
+	if got := HandWeights.score(want); got != -160 {
+		t.Errorf("hand evaluation of the start %d, want 8×100 − 16×60 = −160", got)
+	}
+}
+
+// TestFeaturesOfTheKing: a king on c3 with an attacker beside him, a
+// defender beside him and clear lines to a1's rank and file.
+func TestFeaturesOfTheKing(t *testing.T) {
+	g := MustLoad("linnaeus")
+	s := setup(t, g, "K c3; A c4; D d3; A h8", Attackers)
+	p := s.Position()
+	f := g.Rules.Features(&p)
+	// From c3: west to a3 and b3 (a3 an edge), south to c2 and c1 (c1 an
+	// edge): two routes, four squares; c is two files from the edge.
+	want := Features{FAttacker: 2, FDefender: 1, FRoute: 2, FKingMobile: 4, FEdgeNear: 2, FKingGuard: 1, FKingFriend: 1}
+	// In two moves: from b3 to a3, b1 and b9; from a3 to a1 and a9; from
+	// c2 to a2, i2 and c1; from c1 to a1 and i1: ten, counted as eight.
+	want[FReach2] = 8
+	if f != want {
+		t.Errorf("features %v, want %v", f, want)
+	}
+}
+
+// TestEvaluateWeighsTheFamilysFeatures: the evaluation is the dot product
+// of the features with the weights of the rules' family, in every ruleset
+// and in positions of random games.
+func TestEvaluateWeighsTheFamilysFeatures(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 5))
+	for _, rs := range rulesets {
+		g := MustLoad(rs)
+		w := WeightsOf(g.Rules.Family())
+		s := g.Start()
+		for i := 0; i < 60 && !s.over; i++ {
+			p := s.Position()
+			if got, want := g.Rules.Evaluate(&p), w.score(g.Rules.Features(&p)); got != want {
+				t.Fatalf("%s ply %d: Evaluate %d, weighed features %d", rs, i, got, want)
+			}
+			s.Apply(s.RandomAction(rng))
+		}
+	}
+}
+
+func TestFamilies(t *testing.T) {
+	want := map[string]string{
+		"ashton": FamilyCamps, "ludii-smith": FamilyStrongKing, "foteviken": FamilyStrongKing,
+		"linnaeus": FamilyPlain, "ludii-linnaeus": FamilyPlain, "walker": FamilyPlain, "cartier": FamilyPlain, "opentafl": FamilyPlain,
+	}
+	for _, r := range Info.Rulesets {
+		if got := MustLoad(r.ID).Rules.Family(); got != want[r.ID] {
+			t.Errorf("%s: family %q, want %q", r.ID, got, want[r.ID])
+		}
+	}
+}
+
+// TestWeightsFile: the embedded weights parse, every family they name is
+// one the rules give, and the unit is a defender.
+func TestWeightsFile(t *testing.T) {
+	for name, w := range fitted {
+		found := false
+		for _, f := range Families {
+			found = found || f == name
+		}
+		if !found {
+			t.Errorf("weights.json fits family %q; the families are %v", name, Families)
+		}
+		if w[FDefender] != 100 {
+			t.Errorf("%s: a defender weighs %d, want 100 (the unit)", name, w[FDefender])
+		}
+	}
+	if WeightsOf("no such family") != &HandWeights {
+		t.Error("a family with no fit does not fall back on the hand weights")
+	}
+}
+
+func TestQuiet(t *testing.T) {
+	g := MustLoad("linnaeus")
+	if !g.Start().Quiet() {
+		t.Error("the start is not quiet")
+	}
+	// The attackers to move take d3 with e1-e3.
+	s := setup(t, g, "K e7; A c3 e1; D d3", Attackers)
+	if s.Quiet() {
+		t.Error("a position where e1-e3 takes d3 is quiet")
+	}
+	// The defenders to move with a clear line for the king win at once.
+	s = setup(t, g, "K c3; A h8", Defenders)
+	if s.Quiet() {
+		t.Error("a position where the king escapes at once is quiet")
+	}
+	// The attackers to move must close the king's line: quiet, for the
+	// evaluation to weigh the line.
+	s = setup(t, g, "K c3; A h8 g7", Attackers)
+	if !s.Quiet() {
+		t.Error("a position where the attackers must close a line is not quiet")
+	}
+}
