@@ -215,6 +215,11 @@ func (sp *SearchPosition) Moves(dst []game.Action) []game.Action {
 
 func (sp *SearchPosition) Make(a game.Action) { sp.s.ApplyMove(Move(a)) }
 
+// MakeNull hands the move to the other side without a move, for the
+// search's null-move pruning; UnmakeNull takes it back.
+func (sp *SearchPosition) MakeNull()   { sp.s.pos.passTurn() }
+func (sp *SearchPosition) UnmakeNull() { sp.s.pos.passTurn() }
+
 // Side is the side to move.
 func (sp *SearchPosition) Side() int { return int(sp.s.pos.toMove) }
 

@@ -444,9 +444,14 @@ func (r *Rules) Apply(p *Position, m Move) (caps Captures, kingTaken bool) {
 			kingTaken = r.kingCaptured(p, to)
 		}
 	}
+	p.passTurn()
+	return caps, kingTaken
+}
+
+// passTurn gives the move to the other side.
+func (p *Position) passTurn() {
 	p.toMove = 1 - p.toMove
 	p.hash ^= zobristSide
-	return caps, kingTaken
 }
 
 // Enclosed reports whether no defender can reach an edge square through

@@ -39,6 +39,16 @@ type Position interface {
 	Clone() Position
 }
 
+// Passer is a Position where the side to move may be imagined to pass, for
+// null-move pruning: if the opponent, moving twice, still cannot bring the
+// score below beta, a real move will not either (true where having to move
+// is never a burden, as in tafl, and risky where it is).
+type Passer interface {
+	// MakeNull hands the move to the other side; UnmakeNull takes it back.
+	MakeNull()
+	UnmakeNull()
+}
+
 // Scores.
 const (
 	inf = 1 << 30
@@ -122,6 +132,10 @@ type searcher struct {
 	bufs     [maxPly + quiesceMax + 2][]game.Action
 	scores   [maxPly + quiesceMax + 2][]int32
 	rootBest game.Action
+	// passer is the position as a Passer, or nil; afterNull says the move
+	// into the node now searched was a null move.
+	passer    Passer
+	afterNull bool
 }
 
 // Search runs iterative deepening until a limit and returns the best move
@@ -147,7 +161,8 @@ func Search(ctx context.Context, p Position, lim search.Limits, tt *Table) searc
 	var shared atomic.Int64
 	var quit atomic.Bool
 	mk := func(pos Position) *searcher {
-		return &searcher{p: pos, tt: tt, ctx: ctx, deadline: deadline, maxNodes: lim.Nodes, shared: &shared, quit: &quit}
+		pass, _ := pos.(Passer)
+		return &searcher{p: pos, tt: tt, ctx: ctx, deadline: deadline, maxNodes: lim.Nodes, shared: &shared, quit: &quit, passer: pass}
 	}
 	var wg sync.WaitGroup
 	for i := 1; i < lim.Threads; i++ {
@@ -294,6 +309,8 @@ func (s *searcher) child(depth, ply, alpha, beta, side int) int {
 func (s *searcher) negamax(depth, ply int, alpha, beta int) int {
 	s.nodes++
 	s.checkStop()
+	afterNull := s.afterNull
+	s.afterNull = false
 	if s.stop {
 		return 0
 	}
@@ -305,6 +322,7 @@ func (s *searcher) negamax(depth, ply int, alpha, beta int) int {
 	}
 	key := s.p.Hash()
 	ttMove, sc, ttDepth, flag, hit := s.tt.probe(key)
+	sc = fromTable(sc, ply)
 	if hit && ply > 0 && ttDepth >= depth {
 		switch {
 		case flag == exact:
@@ -314,6 +332,9 @@ func (s *searcher) negamax(depth, ply int, alpha, beta int) int {
 		case flag == upper && sc <= alpha:
 			return sc
 		}
+	}
+	if score, ok := s.nullMove(depth, ply, alpha, beta, afterNull); ok {
+		return score
 	}
 	moves := s.p.Moves(s.bufs[ply][:0])
 	s.bufs[ply] = moves
@@ -383,8 +404,59 @@ func (s *searcher) negamax(depth, ply int, alpha, beta int) int {
 	case best >= beta:
 		flag = lower
 	}
-	s.tt.store(key, bestMove, best, depth, flag)
+	s.tt.store(key, bestMove, toTable(best, ply), depth, flag)
 	return best
+}
+
+// nullMove tries null-move pruning in a node off the principal variation
+// (a null window) some plies from the leaves, not straight after another
+// null move, where the evaluation is already at beta: the side to move
+// passes and the opponent gets a reduced search; if he still cannot bring
+// the score below beta, the node is cut.
+func (s *searcher) nullMove(depth, ply, alpha, beta int, afterNull bool) (int, bool) {
+	if s.passer == nil || afterNull || ply == 0 || depth < 3 || beta-alpha != 1 || beta >= Win-2*maxPly || beta <= -Win+2*maxPly {
+		return 0, false
+	}
+	if s.p.Evaluate() < beta {
+		return 0, false
+	}
+	r := 2
+	if depth >= 6 {
+		r = 3
+	}
+	side := s.p.Side()
+	s.passer.MakeNull()
+	s.afterNull = true
+	score := s.child(depth-1-r, ply+1, beta-1, beta, side)
+	s.afterNull = false
+	s.passer.UnmakeNull()
+	if s.stop || score < beta {
+		return 0, false
+	}
+	return beta, true
+}
+
+// toTable turns a score at ply into the table's: a win or loss counted
+// from this position rather than from the root, so that it holds wherever
+// the position is met again; fromTable turns it back.
+func toTable(score, ply int) int {
+	switch {
+	case score > Win-2*maxPly:
+		return score + ply
+	case score < -Win+2*maxPly:
+		return score - ply
+	}
+	return score
+}
+
+func fromTable(score, ply int) int {
+	switch {
+	case score > Win-2*maxPly:
+		return score - ply
+	case score < -Win+2*maxPly:
+		return score + ply
+	}
+	return score
 }
 
 func hslot(m game.Action) int { return int((uint32(m)*2654435761)>>20) & (1<<12 - 1) }
