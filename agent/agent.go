@@ -248,8 +248,15 @@ type abAgent struct {
 	tt       *alphabeta.Table
 	position func(game.State, string) (alphabeta.Position, bool)
 	evalName string
+	noNull   bool // null=no: no null-move pruning
 	eval     func(game.State, game.Player) float64
 }
+
+// noNull hides a position's Passer, so that the search does no null-move
+// pruning in it or its clones.
+type noNull struct{ alphabeta.Position }
+
+func (n noNull) Clone() alphabeta.Position { return noNull{n.Position.Clone()} }
 
 func newAlphaBeta(spec string, set map[string]string, g game.Game) (Agent, error) {
 	if g.Traits().Chance {
@@ -260,8 +267,13 @@ func newAlphaBeta(spec string, set map[string]string, g game.Game) (Agent, error
 	lim := search.Limits{Time: st.duration("time"), Depth: st.int("depth"), Nodes: int64(st.int("nodes")), Threads: st.int("threads")}
 	evalName, evalSet := set["eval"]
 	delete(set, "eval")
-	if err := st.done("time, depth, nodes, threads, eval, endgame"); err != nil {
+	null := set["null"]
+	delete(set, "null")
+	if err := st.done("time, depth, nodes, threads, eval, null, endgame"); err != nil {
 		return nil, err
+	}
+	if null != "" && null != "yes" && null != "no" {
+		return nil, fmt.Errorf("agent: %s: null=%q: want yes or no", spec, null)
 	}
 	sup := supportOf(g)
 	if evalSet && !slices.Contains(sup.Evals, evalName) {
@@ -276,7 +288,7 @@ func newAlphaBeta(spec string, set map[string]string, g game.Game) (Agent, error
 	if lim.Time == 0 && lim.Depth == 0 && lim.Nodes == 0 {
 		lim.Depth = 4
 	}
-	return &abAgent{spec: spec, lim: lim, tt: alphabeta.NewTable(1 << 20), position: sup.Position, evalName: evalName, eval: sup.Eval}, nil
+	return &abAgent{spec: spec, lim: lim, tt: alphabeta.NewTable(1 << 20), position: sup.Position, evalName: evalName, noNull: null == "no", eval: sup.Eval}, nil
 }
 
 func (a *abAgent) Spec() string { return a.spec }
@@ -291,6 +303,9 @@ func (a *abAgent) Act(ctx context.Context, s game.State) (search.Result, error) 
 func (a *abAgent) searchPosition(s game.State) alphabeta.Position {
 	if a.position != nil {
 		if pos, ok := a.position(s, a.evalName); ok {
+			if a.noNull {
+				return noNull{pos}
+			}
 			return pos
 		}
 	}

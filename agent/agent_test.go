@@ -43,6 +43,8 @@ func TestSpecs(t *testing.T) {
 		{"alphabeta(eval=fitted)", tg, ""},
 		{"alphabeta(eval=best)", tg, `eval="best": unknown evaluation (known: fitted, hand)`},
 		{"alphabeta(depth=2,eval=hand)", lg, "one evaluation"},
+		{"alphabeta(depth=2,null=no)", tg, ""},
+		{"alphabeta(null=maybe)", tg, "want yes or no"},
 	} {
 		a, err := agent.New(c.spec, c.g, 1)
 		switch {

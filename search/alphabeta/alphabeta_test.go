@@ -99,3 +99,32 @@ func TestTablePacking(t *testing.T) {
 		}
 	}
 }
+
+// nullCounter counts the null moves the search makes.
+type nullCounter struct {
+	tpos
+	n *int
+}
+
+func (c nullCounter) MakeNull()                 { *c.n++; c.tpos.MakeNull() }
+func (c nullCounter) Clone() alphabeta.Position { return nullCounter{c.tpos.Clone().(tpos), c.n} }
+
+// TestNullMove: a position that can pass gets null moves, and the search
+// with them still proves the king's escape in one.
+func TestNullMove(t *testing.T) {
+	g := tablut.MustLoad("ashton")
+	n := 0
+	res := alphabeta.Search(context.Background(), nullCounter{tpos{tablut.NewSearchPosition(g.Start(), nil)}, &n}, search.Limits{Depth: 5}, nil)
+	if n == 0 || res.Action == 0 {
+		t.Fatalf("no null move in a depth-5 search (%d), move %v", n, res.Action)
+	}
+	s, err := tablut.MustLoad("linnaeus").Parse("/9/9/2t6/9/9/4K4/9/6t2/9/ defenders")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n = 0
+	res = alphabeta.Search(context.Background(), nullCounter{tpos{tablut.NewSearchPosition(s, nil)}, &n}, search.Limits{Depth: 5}, nil)
+	if res.Proven != 1 {
+		t.Errorf("with null moves the won position is not proven won: %+v", res)
+	}
+}
