@@ -138,3 +138,24 @@ func TestTableRoundTripAndChecks(t *testing.T) {
 		}
 	}
 }
+
+// FuzzParse: any bytes either parse into a table that writes and reads
+// back the same, or give an error; nothing panics.
+func FuzzParse(f *testing.F) {
+	f.Add([]byte(`{"unit": "d", "families": {"x": {"weights": {"a": -60, "d": 100}}}}`))
+	f.Add([]byte(`{"unit": "d"}`))
+	f.Add([]byte(`[]`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		tb, err := Parse(data, []string{"a", "d"})
+		if err != nil {
+			return
+		}
+		out, err := tb.Marshal()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := Parse(out, []string{"a", "d"}); err != nil {
+			t.Fatalf("a parsed table does not parse back: %v\n%s", err, out)
+		}
+	})
+}

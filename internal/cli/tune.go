@@ -69,6 +69,12 @@ func runTune(env *Env, args []string) error {
 		if table, err = tune.Parse(data, tn.Features); err != nil {
 			return fmt.Errorf("%s: %w", *out, err)
 		}
+		if table.Unit != tn.Unit {
+			return fmt.Errorf("%s: weights in hundredths of %s, want %s", *out, table.Unit, tn.Unit)
+		}
+		if table.Families == nil {
+			table.Families = map[string]*tune.Entry{}
+		}
 	case !errors.Is(err, fs.ErrNotExist):
 		return err
 	}
