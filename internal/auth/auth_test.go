@@ -1,0 +1,113 @@
+package auth
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestPasswordHash(t *testing.T) {
+	h, err := HashPassword("correct horse")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(h, "$argon2id$v=19$m=19456,t=2,p=1$") {
+		t.Errorf("hash %q is not argon2id with OWASP's parameters", h)
+	}
+	if ok, err := CheckPassword(h, "correct horse"); !ok || err != nil {
+		t.Errorf("the right password: %v %v", ok, err)
+	}
+	if ok, err := CheckPassword(h, "correct horsf"); ok || err != nil {
+		t.Errorf("a wrong password: %v %v", ok, err)
+	}
+	h2, _ := HashPassword("correct horse")
+	if h2 == h {
+		t.Error("two hashes of one password are equal: no salt")
+	}
+}
+
+func TestMalformedHashes(t *testing.T) {
+	for _, h := range []string{
+		"",
+		"plain",
+		"$argon2i$v=19$m=19456,t=2,p=1$c2FsdHNhbHRzYWx0$a2V5a2V5a2V5a2V5a2V5a2V5a2V5a2V5",
+		"$argon2id$v=18$m=19456,t=2,p=1$c2FsdHNhbHRzYWx0$a2V5a2V5a2V5a2V5a2V5a2V5a2V5a2V5",
+		"$argon2id$v=19$m=99999999,t=2,p=1$c2FsdHNhbHRzYWx0$a2V5a2V5a2V5a2V5a2V5a2V5a2V5a2V5", // a doctored cost
+		"$argon2id$v=19$m=19456,t=0,p=1$c2FsdHNhbHRzYWx0$a2V5a2V5a2V5a2V5a2V5a2V5a2V5a2V5",
+		"$argon2id$v=19$m=19456,t=2,p=1$!!$a2V5a2V5a2V5a2V5a2V5a2V5a2V5a2V5",
+		"$argon2id$v=19$m=19456,t=2,p=1$c2FsdHNhbHRzYWx0$a2V5",
+	} {
+		if ok, err := CheckPassword(h, "x"); ok || !errors.Is(err, ErrMalformedHash) {
+			t.Errorf("CheckPassword(%q) = %v, %v", h, ok, err)
+		}
+	}
+}
+
+// FuzzCheckPassword: no stored string panics the check or passes an empty
+// password unless it is a real hash of it.
+func FuzzCheckPassword(f *testing.F) {
+	f.Add("$argon2id$v=19$m=8,t=1,p=1$c2FsdHNhbHRzYWx0$a2V5a2V5a2V5a2V5a2V5a2V5a2V5a2V5")
+	f.Add("$argon2id$v=19$m=,t=2,p=1$$")
+	f.Fuzz(func(t *testing.T, h string) {
+		if ok, err := CheckPassword(h, ""); ok && err != nil {
+			t.Fatalf("ok with an error: %v", err)
+		}
+	})
+}
+
+func TestNewPasswordsAndUsernames(t *testing.T) {
+	for pw, ok := range map[string]bool{"short": false, "long enough": true, strings.Repeat("x", 257): false, "\xff\xfe\xfd\xfc\xfb\xfa\xf9\xf8": false} {
+		if err := CheckNewPassword(pw); (err == nil) != ok {
+			t.Errorf("CheckNewPassword(%q) = %v", pw, err)
+		}
+	}
+	for name, ok := range map[string]bool{
+		"linnaeus": true, "Carroll_1879": true, "a-b": true, "x": false, "_lead": false,
+		"<script>": false, "ünicode": false, "two words": false, strings.Repeat("n", 21): false,
+	} {
+		if err := CheckUsername(name); (err == nil) != ok {
+			t.Errorf("CheckUsername(%q) = %v", name, err)
+		}
+	}
+	if UsernameKey("Linnaeus") != UsernameKey("linnaeus") {
+		t.Error("usernames differ by case")
+	}
+}
+
+func TestLimiter(t *testing.T) {
+	l := NewLimiter(3, time.Minute, 100)
+	t0 := time.Unix(1000, 0)
+	for i := range 3 {
+		if ok, _ := l.Allow("1.2.3.4", t0.Add(time.Duration(i)*time.Second)); !ok {
+			t.Fatalf("attempt %d refused", i+1)
+		}
+	}
+	ok, retry := l.Allow("1.2.3.4", t0.Add(10*time.Second))
+	if ok || retry != 50*time.Second {
+		t.Errorf("the fourth attempt in a minute: %v, retry %v (want refused, 50s)", ok, retry)
+	}
+	if ok, _ := l.Allow("5.6.7.8", t0.Add(10*time.Second)); !ok {
+		t.Error("another key was limited")
+	}
+	if ok, _ := l.Allow("1.2.3.4", t0.Add(61*time.Second)); !ok {
+		t.Error("an attempt after the first left the window was refused")
+	}
+	l.Reset("1.2.3.4")
+	for range 3 {
+		if ok, _ := l.Allow("1.2.3.4", t0.Add(62*time.Second)); !ok {
+			t.Fatal("refused after a reset")
+		}
+	}
+}
+
+func TestLimiterBoundsItsKeys(t *testing.T) {
+	l := NewLimiter(1, time.Hour, 10)
+	t0 := time.Unix(0, 0)
+	for i := range 1000 {
+		l.Allow(strings.Repeat("k", i%50+1)+string(rune('a'+i%26)), t0.Add(time.Duration(i)*time.Millisecond))
+	}
+	if len(l.keys) > 10 {
+		t.Errorf("%d keys kept, want at most 10", len(l.keys))
+	}
+}
