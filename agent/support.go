@@ -52,10 +52,9 @@ type Tuning struct {
 	Unit     string
 	// Player is the player the features count for: results are his.
 	Player game.Player
-	// Families are the families of rulesets that get weights of their
-	// own; Family names the family of a game.
-	Families []string
-	Family   func(g game.Game) string
+	// Family names the family of rulesets a game belongs to: each family
+	// gets weights of its own.
+	Family func(g game.Game) string
 	// Sample returns the features of a quiet position, where the
 	// evaluation may stand for it, and false elsewhere.
 	Sample func(s game.State) ([]float64, bool)

@@ -39,7 +39,6 @@ var support = agent.Support{
 		Features: tablut.FeatureNames[:],
 		Unit:     tablut.FeatureNames[tablut.FDefender],
 		Player:   game.Player(tablut.Defenders),
-		Families: tablut.Families,
 		Family: func(g game.Game) string {
 			if tg, ok := g.(*tablut.Game); ok {
 				return tg.Rules.Family()
