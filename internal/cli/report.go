@@ -45,18 +45,9 @@ func runReport(env *Env, args []string) error {
 	if len(files) == 0 {
 		return fmt.Errorf("%w: give one or more results files of muster eval", errUsage)
 	}
-	var lines []arena.Line
-	for _, name := range files {
-		f, err := os.Open(name)
-		if err != nil {
-			return err
-		}
-		ls, err := metrics.Read(f)
-		f.Close()
-		if err != nil {
-			return fmt.Errorf("%s: %w", name, err)
-		}
-		lines = append(lines, ls...)
+	lines, err := readResults(files)
+	if err != nil {
+		return err
 	}
 	if len(lines) == 0 {
 		return fmt.Errorf("no games in %v", files)
@@ -156,19 +147,46 @@ func rendezvousReport(env *Env, lines []arena.Line) error {
 	return nil
 }
 
-// replayLine reads the record of one line of results and replays it.
-func replayLine(l arena.Line) (study.Rendezvous, error) {
+// readResults reads and merges results files of muster eval.
+func readResults(files []string) ([]arena.Line, error) {
+	var lines []arena.Line
+	for _, name := range files {
+		f, err := os.Open(name)
+		if err != nil {
+			return nil, err
+		}
+		ls, err := metrics.Read(f)
+		f.Close()
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		lines = append(lines, ls...)
+	}
+	return lines, nil
+}
+
+// recordOf loads the game of one line of results and reads its record.
+func recordOf(l arena.Line) (game.Game, *game.Record, error) {
 	g, err := game.Load(l.Spec)
 	if err != nil {
-		return study.Rendezvous{}, err
+		return nil, nil, err
 	}
 	rc, ok := g.(game.Recorder)
 	if !ok {
-		return study.Rendezvous{}, fmt.Errorf("%s: no record format", l.Spec)
+		return nil, nil, fmt.Errorf("%s: no record format", l.Spec)
 	}
 	rec, err := rc.ReadRecord(strings.NewReader(l.Record))
 	if err != nil {
-		return study.Rendezvous{}, fmt.Errorf("game %d: %w", l.Index, err)
+		return nil, nil, fmt.Errorf("%s game %d: %w", l.Spec, l.Index, err)
+	}
+	return g, rec, nil
+}
+
+// replayLine reads the record of one line of results and replays it.
+func replayLine(l arena.Line) (study.Rendezvous, error) {
+	g, rec, err := recordOf(l)
+	if err != nil {
+		return study.Rendezvous{}, err
 	}
 	r, err := study.Replay(g, rec)
 	if err != nil {

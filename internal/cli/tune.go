@@ -13,7 +13,6 @@ import (
 	"github.com/muster-games/muster/agent"
 	"github.com/muster-games/muster/arena"
 	"github.com/muster-games/muster/game"
-	"github.com/muster-games/muster/metrics"
 	"github.com/muster-games/muster/tune"
 )
 
@@ -78,18 +77,9 @@ func runTune(env *Env, args []string) error {
 	case !errors.Is(err, fs.ErrNotExist):
 		return err
 	}
-	var lines []arena.Line
-	for _, name := range files {
-		f, err := os.Open(name)
-		if err != nil {
-			return err
-		}
-		ls, err := metrics.Read(f)
-		f.Close()
-		if err != nil {
-			return fmt.Errorf("%s: %w", name, err)
-		}
-		lines = append(lines, ls...)
+	lines, err := readResults(files)
+	if err != nil {
+		return err
 	}
 	fams, err := tuneSamples(tn, g.Name(), lines, *skip, *perGame)
 	if err != nil {
@@ -174,10 +164,10 @@ func (f *tuneFamily) data() string {
 }
 
 // tuneSamples replays each finished game of the named game (once, however
-// often it was played) and samples its
-// quiet positions after skip plies, labelled with the game's result for
-// the tuning's player, by family: at most perGame of them, evenly spaced,
-// so that a long game weighs no more than a short one.
+// often it was played) and samples its quiet positions after skip plies,
+// labelled with the game's result for the tuning's player, by family: at
+// most perGame of them, evenly spaced, so that a long game weighs no more
+// than a short one.
 func tuneSamples(tn *agent.Tuning, name string, lines []arena.Line, skip, perGame int) (map[string]*tuneFamily, error) {
 	fams := map[string]*tuneFamily{}
 	seen := map[string]bool{}
@@ -185,17 +175,9 @@ func tuneSamples(tn *agent.Tuning, name string, lines []arena.Line, skip, perGam
 		if l.Game != name || !l.Finished {
 			continue
 		}
-		g, err := game.Load(l.Spec)
+		g, rec, err := recordOf(l)
 		if err != nil {
 			return nil, err
-		}
-		rc, ok := g.(game.Recorder)
-		if !ok {
-			return nil, fmt.Errorf("%s: no record format", l.Spec)
-		}
-		rec, err := rc.ReadRecord(strings.NewReader(l.Record))
-		if err != nil {
-			return nil, fmt.Errorf("%s game %d: %w", l.Spec, l.Index, err)
 		}
 		// Two deterministic agents alike play the same game with sides
 		// swapped: count it once.
