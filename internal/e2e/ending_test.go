@@ -162,6 +162,7 @@ func TestViewingBannerAndAbort(t *testing.T) {
 		t.Fatal(err)
 	}
 	clickAction(t, ctx, v, "a4-a3")
+	waitPast(t, ctx, v.Ply)
 	waitMyTurn(t, ctx, "attackers")
 	poll(t, ctx, "resign replaces abort", `!!document.getElementById("resign") && !document.getElementById("abort")`)
 	// The move list steps by keyboard: focus it, press the left arrow.
@@ -187,6 +188,7 @@ func TestViewingBannerAndAbort(t *testing.T) {
 	}
 	v = waitMyTurn(t, ctx, "attackers")
 	clickAction(t, ctx, v, "a6-a7")
+	waitPast(t, ctx, v.Ply)
 	waitMyTurn(t, ctx, "attackers")
 	// A new game, aborted before it began.
 	newGame(t, ctx, a, "tablut", "linnaeus", "ai", "easy", "attackers")

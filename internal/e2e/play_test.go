@@ -266,6 +266,9 @@ func gameUnderWay(t *testing.T, ctx context.Context, a *app) (string, pageView) 
 	id := newGame(t, ctx, a, "tablut", "linnaeus", "ai", "easy", "attackers")
 	v := waitMyTurn(t, ctx, "attackers")
 	clickAction(t, ctx, v, "a4-a3")
+	// Until the page has the move, it still shows the attackers to act at
+	// ply 0: wait for the move first, then for the answer.
+	waitPast(t, ctx, 0)
 	return id, waitMyTurn(t, ctx, "attackers")
 }
 
