@@ -3,14 +3,37 @@ package store
 import (
 	"context"
 	"errors"
+	"os"
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/muster-games/muster/internal/pgtest"
 )
 
-func TestStore(t *testing.T) {
+func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }
+
+// backends runs a test on a fresh SQLite file and on a fresh PostgreSQL
+// database.
+func backends(t *testing.T, f func(t *testing.T, dsn string)) {
+	t.Run("sqlite", func(t *testing.T) { f(t, filepath.Join(t.TempDir(), "muster.db")) })
+	t.Run("postgres", func(t *testing.T) { f(t, pgtest.DSN(t)) })
+}
+
+func open(t *testing.T, dsn string) *Store {
+	t.Helper()
+	s, err := Open(dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+func TestStore(t *testing.T) { backends(t, testStore) }
+
+func testStore(t *testing.T, path string) {
 	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "muster.db")
 	s, err := Open(path)
 	if err != nil {
 		t.Fatal(err)
@@ -56,6 +79,9 @@ func TestStore(t *testing.T) {
 	if err != nil || len(ids) != 1 {
 		t.Fatalf("playing %v %v", ids, err)
 	}
+	if s.pg {
+		return
+	}
 	var mode string
 	if err := s.db.QueryRow("PRAGMA journal_mode").Scan(&mode); err != nil || mode != "wal" {
 		t.Fatalf("journal mode %q %v", mode, err)
@@ -64,12 +90,10 @@ func TestStore(t *testing.T) {
 
 // TestUpdatedGrows: every update moves Updated on by at least a
 // millisecond, however quick, so that clients can order views by it.
-func TestUpdatedGrows(t *testing.T) {
-	s, err := Open(filepath.Join(t.TempDir(), "m.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+func TestUpdatedGrows(t *testing.T) { backends(t, testUpdatedGrows) }
+
+func testUpdatedGrows(t *testing.T, dsn string) {
+	s := open(t, dsn)
 	g := &Game{ID: "g1", Spec: "tablut", Seats: []Seat{{Kind: SeatHuman}, {Kind: SeatHuman}}, DrawOffer: -1}
 	if err := s.Create(context.Background(), g); err != nil {
 		t.Fatal(err)

@@ -1,0 +1,309 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// SeatKind says who holds a seat.
+type SeatKind string
+
+// The kinds of seats.
+const (
+	SeatHuman SeatKind = "human"
+	SeatAI    SeatKind = "ai"
+)
+
+// Status says whether a game goes on.
+type Status string
+
+// The statuses of a game.
+const (
+	StatusPlaying Status = "playing"
+	StatusOver    Status = "over"
+)
+
+// Seat is one side of a game.
+type Seat struct {
+	// Kind is a person or an agent.
+	Kind SeatKind `json:"kind"`
+	// Agent is the agent spec or level of an AI seat.
+	Agent string `json:"agent,omitempty"`
+	// SecretHash is the SHA-256 of the seat's secret, hex; empty until a
+	// person holds the seat.
+	SecretHash string `json:"secret_hash,omitempty"`
+	// JoinHash is the SHA-256 of the one-time invitation token of a seat
+	// left for a friend; cleared when claimed.
+	JoinHash string `json:"join_hash,omitempty"`
+	// Name is a display name.
+	Name string `json:"name,omitempty"`
+	// Player is the id of the player holding the seat (an account or a
+	// browser's anonymous identity); empty for an agent or a seat not yet
+	// taken.
+	Player string `json:"player,omitempty"`
+}
+
+// Game is a stored game.
+type Game struct {
+	ID      string
+	Spec    string
+	Created time.Time
+	Updated time.Time
+	Actions []string
+	Seats   []Seat
+	Status  Status
+	Result  string
+	Reason  string
+	// Owner is the client that created the game (for per-client limits).
+	Owner string
+	// DrawOffer is the seat that offers a draw, or -1; TakebackOffer the
+	// seat that asks its opponent to take back its last turn, or -1.
+	DrawOffer, TakebackOffer int
+	// Clock is the time control, nil for none.
+	Clock *Clock
+	// Rematch is the id of the game that follows this one with the sides
+	// swapped, once a player has asked for it.
+	Rematch string
+	// Start is the position the game began from, in the game's position
+	// text; empty for the game's own start.
+	Start string
+	// Rated games change their players' ratings.
+	Rated bool
+	// Ratings are the rating changes a rated game made, once it is over.
+	Ratings []RatingChange
+}
+
+// RatingChange is what a rated game did to one seat's rating.
+type RatingChange struct {
+	Seat   int     `json:"seat"`
+	Player string  `json:"player"`
+	Before float64 `json:"before"`
+	After  float64 `json:"after"`
+	RD     float64 `json:"rd"`
+}
+
+// player returns the player id of seat i, or "".
+func (g *Game) player(i int) string {
+	if i < len(g.Seats) {
+		return g.Seats[i].Player
+	}
+	return ""
+}
+
+// Clock is a time control: each player's time left, with an increment
+// added when his turn ends.
+type Clock struct {
+	BaseMS int64    `json:"base_ms"`
+	IncMS  int64    `json:"inc_ms"`
+	LeftMS [2]int64 `json:"left_ms"`
+	// SinceMS is when the player to act began thinking (Unix ms).
+	SinceMS int64 `json:"since_ms"`
+}
+
+// Charged returns the clock with the time since SinceMS taken from player
+// p (never below zero) and SinceMS moved to now.
+func (c Clock) Charged(p int, now int64) Clock {
+	c.LeftMS[p] = max(0, c.LeftMS[p]-(now-c.SinceMS))
+	c.SinceMS = now
+	return c
+}
+
+// ErrNotFound is returned for an unknown game id.
+var ErrNotFound = errors.New("store: no such game")
+
+// ErrConflict is returned when an action is stored on a game that has
+// moved on since it was read.
+var ErrConflict = errors.New("store: the game has changed")
+
+// Create stores a new game.
+func (s *Store) Create(ctx context.Context, g *Game) error {
+	actions, _ := json.Marshal(nonNil(g.Actions))
+	seats, _ := json.Marshal(g.Seats)
+	now := time.Now()
+	g.Created, g.Updated = now, now
+	if g.Status == "" {
+		g.Status = StatusPlaying
+	}
+	_, err := s.exec(ctx, `INSERT INTO games (id, spec, created, updated, actions, seats, status, result, reason, owner, ply, draw_offer, clock, rematch, start, takeback_offer,
+		player0, player1, rated, rating_change)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		g.ID, g.Spec, now.UnixMilli(), now.UnixMilli(), string(actions), string(seats), g.Status, g.Result, g.Reason, g.Owner, len(g.Actions), g.DrawOffer, clockText(g.Clock), g.Rematch, g.Start, g.TakebackOffer,
+		g.player(0), g.player(1), boolInt(g.Rated), ratingsText(g.Ratings))
+	if err != nil {
+		return fmt.Errorf("store: create %s: %w", g.ID, err)
+	}
+	return nil
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func ratingsText(r []RatingChange) string {
+	if len(r) == 0 {
+		return ""
+	}
+	b, _ := json.Marshal(r)
+	return string(b)
+}
+
+func clockText(c *Clock) string {
+	if c == nil {
+		return ""
+	}
+	b, _ := json.Marshal(c)
+	return string(b)
+}
+
+func nonNil(a []string) []string {
+	if a == nil {
+		return []string{}
+	}
+	return a
+}
+
+// Get reads a game.
+func (s *Store) Get(ctx context.Context, id string) (*Game, error) {
+	row := s.queryRow(ctx, `SELECT `+gameColumns+` FROM games WHERE id = ?`, id)
+	return scan(row)
+}
+
+// gameColumns are the columns scan reads, in order.
+const gameColumns = `id, spec, created, updated, actions, seats, status, result, reason, owner, draw_offer, clock, rematch, start, takeback_offer, rated, rating_change`
+
+type scanner interface{ Scan(dest ...any) error }
+
+func scan(row scanner) (*Game, error) {
+	var g Game
+	var created, updated int64
+	var actions, seats, clock, ratings string
+	var rated int
+	err := row.Scan(&g.ID, &g.Spec, &created, &updated, &actions, &seats, &g.Status, &g.Result, &g.Reason, &g.Owner, &g.DrawOffer, &clock, &g.Rematch, &g.Start, &g.TakebackOffer,
+		&rated, &ratings)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, ErrNotFound
+	}
+	if err != nil {
+		return nil, fmt.Errorf("store: %w", err)
+	}
+	g.Created, g.Updated = time.UnixMilli(created), time.UnixMilli(updated)
+	if err := json.Unmarshal([]byte(actions), &g.Actions); err != nil {
+		return nil, fmt.Errorf("store: game %s: actions: %w", g.ID, err)
+	}
+	if err := json.Unmarshal([]byte(seats), &g.Seats); err != nil {
+		return nil, fmt.Errorf("store: game %s: seats: %w", g.ID, err)
+	}
+	if clock != "" {
+		g.Clock = &Clock{}
+		if err := json.Unmarshal([]byte(clock), g.Clock); err != nil {
+			return nil, fmt.Errorf("store: game %s: clock: %w", g.ID, err)
+		}
+	}
+	g.Rated = rated != 0
+	if ratings != "" {
+		if err := json.Unmarshal([]byte(ratings), &g.Ratings); err != nil {
+			return nil, fmt.Errorf("store: game %s: ratings: %w", g.ID, err)
+		}
+	}
+	return &g, nil
+}
+
+// Update writes the game's actions, seats, status and result, provided
+// the stored game still has ply actions (optimistic concurrency); it
+// returns ErrConflict otherwise.
+func (s *Store) Update(ctx context.Context, g *Game, ply int) error {
+	return s.update(ctx, s.db, g, ply, false)
+}
+
+// conn is a database or a transaction.
+type conn interface {
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+// update writes g if the stored game has ply actions (and, with playing,
+// is not over).
+func (s *Store) update(ctx context.Context, c conn, g *Game, ply int, playing bool) error {
+	cond := ""
+	if playing {
+		cond = " AND status = 'playing'"
+	}
+	actions, _ := json.Marshal(nonNil(g.Actions))
+	seats, _ := json.Marshal(g.Seats)
+	old := g.Updated
+	// Updated grows by at least a millisecond with every change, so that
+	// clients can order the views of a game by it.
+	g.Updated = time.UnixMilli(max(time.Now().UnixMilli(), old.UnixMilli()+1))
+	res, err := c.ExecContext(ctx, s.q(`UPDATE games SET actions = ?, seats = ?, status = ?, result = ?, reason = ?, updated = ?, ply = ?, draw_offer = ?, clock = ?, rematch = ?,
+		takeback_offer = ?, player0 = ?, player1 = ?, rated = ?, rating_change = ? WHERE id = ? AND ply = ?`+cond),
+		string(actions), string(seats), g.Status, g.Result, g.Reason, g.Updated.UnixMilli(), len(g.Actions), g.DrawOffer, clockText(g.Clock), g.Rematch,
+		g.TakebackOffer, g.player(0), g.player(1), boolInt(g.Rated), ratingsText(g.Ratings), g.ID, ply)
+	if err != nil {
+		g.Updated = old
+		return fmt.Errorf("store: update %s: %w", g.ID, err)
+	}
+	if n, _ := res.RowsAffected(); n != 1 {
+		g.Updated = old
+		var n int
+		if err := c.QueryRowContext(ctx, s.q(`SELECT COUNT(*) FROM games WHERE id = ?`), g.ID).Scan(&n); err == nil && n == 0 {
+			return ErrNotFound
+		}
+		return ErrConflict
+	}
+	return nil
+}
+
+// CountSince counts the games an owner created since t.
+func (s *Store) CountSince(ctx context.Context, owner string, t time.Time) (int, error) {
+	var n int
+	err := s.queryRow(ctx, `SELECT COUNT(*) FROM games WHERE owner = ? AND created >= ?`, owner, t.UnixMilli()).Scan(&n)
+	return n, err
+}
+
+// Playing lists the ids of the games not over, oldest first.
+func (s *Store) Playing(ctx context.Context) ([]string, error) {
+	rows, err := s.query(ctx, `SELECT id FROM games WHERE status = 'playing' ORDER BY created`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var ids []string
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		ids = append(ids, id)
+	}
+	return ids, rows.Err()
+}
+
+// Recent lists the latest games, newest first.
+func (s *Store) Recent(ctx context.Context, n int) ([]*Game, error) {
+	return s.games(ctx, `SELECT `+gameColumns+` FROM games ORDER BY updated DESC LIMIT ?`, n)
+}
+
+// games runs a query for whole games.
+func (s *Store) games(ctx context.Context, query string, args ...any) ([]*Game, error) {
+	rows, err := s.query(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []*Game
+	for rows.Next() {
+		g, err := scan(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, g)
+	}
+	return out, rows.Err()
+}

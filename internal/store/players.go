@@ -1,0 +1,231 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// Player is a browser's anonymous identity or an account: an account is
+// an identity that has taken a username and password, so the games played
+// before stay his.
+type Player struct {
+	ID string
+	// Username is empty while the player is anonymous.
+	Username     string
+	PasswordHash string
+	Created      time.Time
+	// Registered is when the player made his account; zero while anonymous.
+	Registered time.Time
+	// Address is where the player came from when created (for limits).
+	Address string
+}
+
+// Anonymous reports whether the player has no account.
+func (p *Player) Anonymous() bool { return p.Username == "" }
+
+// ErrNoPlayer is returned for an unknown player or session.
+var ErrNoPlayer = errors.New("store: no such player")
+
+// ErrNameTaken is returned when a username is already an account's.
+var ErrNameTaken = errors.New("store: the username is taken")
+
+// ErrRegistered is returned when an account is made for a player who
+// already has one.
+var ErrRegistered = errors.New("store: the player already has an account")
+
+const playerColumns = `id, COALESCE(username, ''), password_hash, created, registered, address`
+
+func scanPlayer(row scanner) (*Player, error) {
+	var p Player
+	var created, registered int64
+	err := row.Scan(&p.ID, &p.Username, &p.PasswordHash, &created, &registered, &p.Address)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, ErrNoPlayer
+	}
+	if err != nil {
+		return nil, fmt.Errorf("store: %w", err)
+	}
+	p.Created = time.UnixMilli(created)
+	if registered != 0 {
+		p.Registered = time.UnixMilli(registered)
+	}
+	return &p, nil
+}
+
+// CreatePlayer stores a new anonymous player.
+func (s *Store) CreatePlayer(ctx context.Context, p *Player) error {
+	p.Created = time.Now()
+	_, err := s.exec(ctx, `INSERT INTO players (id, created, address) VALUES (?, ?, ?)`, p.ID, p.Created.UnixMilli(), p.Address)
+	if err != nil {
+		return fmt.Errorf("store: create player: %w", err)
+	}
+	return nil
+}
+
+// Player reads a player by id.
+func (s *Store) Player(ctx context.Context, id string) (*Player, error) {
+	return scanPlayer(s.queryRow(ctx, `SELECT `+playerColumns+` FROM players WHERE id = ?`, id))
+}
+
+// PlayerNamed reads an account by its username key (auth.UsernameKey).
+func (s *Store) PlayerNamed(ctx context.Context, key string) (*Player, error) {
+	return scanPlayer(s.queryRow(ctx, `SELECT `+playerColumns+` FROM players WHERE username_key = ?`, key))
+}
+
+// Register makes the anonymous player id an account with the username
+// (its key folded by the caller) and password hash.
+func (s *Store) Register(ctx context.Context, id, username, key, hash string) error {
+	res, err := s.exec(ctx, `UPDATE players SET username = ?, username_key = ?, password_hash = ?, registered = ? WHERE id = ? AND username_key IS NULL`,
+		username, key, hash, time.Now().UnixMilli(), id)
+	if err != nil {
+		if isUnique(err) {
+			return ErrNameTaken
+		}
+		return fmt.Errorf("store: register: %w", err)
+	}
+	if n, _ := res.RowsAffected(); n != 1 {
+		if _, err := s.Player(ctx, id); err != nil {
+			return err
+		}
+		return ErrRegistered
+	}
+	return nil
+}
+
+// isUnique reports whether err is a violated uniqueness constraint, in
+// either database's words.
+func isUnique(err error) bool {
+	m := err.Error()
+	return strings.Contains(m, "UNIQUE constraint failed") || strings.Contains(m, "SQLSTATE 23505")
+}
+
+// RegisteredSince counts the accounts made from an address since t.
+func (s *Store) RegisteredSince(ctx context.Context, address string, t time.Time) (int, error) {
+	var n int
+	err := s.queryRow(ctx, `SELECT COUNT(*) FROM players WHERE address = ? AND registered >= ?`, address, t.UnixMilli()).Scan(&n)
+	return n, err
+}
+
+// CreateSession stores a session: the hash of its cookie's token and the
+// player it signs in.
+func (s *Store) CreateSession(ctx context.Context, tokenHash, player string) error {
+	now := time.Now().UnixMilli()
+	_, err := s.exec(ctx, `INSERT INTO sessions (token_hash, player_id, created, seen) VALUES (?, ?, ?, ?)`, tokenHash, player, now, now)
+	if err != nil {
+		return fmt.Errorf("store: create session: %w", err)
+	}
+	return nil
+}
+
+// SessionPlayer returns the player of a session, or ErrNoPlayer.
+func (s *Store) SessionPlayer(ctx context.Context, tokenHash string) (*Player, error) {
+	return scanPlayer(s.queryRow(ctx, `SELECT p.id, COALESCE(p.username, ''), p.password_hash, p.created, p.registered, p.address
+		FROM sessions s JOIN players p ON p.id = s.player_id WHERE s.token_hash = ?`, tokenHash))
+}
+
+// DeleteSession ends a session.
+func (s *Store) DeleteSession(ctx context.Context, tokenHash string) error {
+	_, err := s.exec(ctx, `DELETE FROM sessions WHERE token_hash = ?`, tokenHash)
+	return err
+}
+
+// PlayerGames lists a player's games, those in play first, then the
+// latest; at most n.
+func (s *Store) PlayerGames(ctx context.Context, player string, n int) ([]*Game, error) {
+	return s.games(ctx, `SELECT `+gameColumns+` FROM games WHERE player0 = ? OR player1 = ?
+		ORDER BY CASE WHEN status = 'playing' THEN 0 ELSE 1 END, updated DESC LIMIT ?`, player, player, n)
+}
+
+// Rating is a player's Glicko-2 rating in one game.
+type Rating struct {
+	Player string
+	Game   string
+	R, RD  float64
+	Vol    float64
+	// Games counts the rated games played.
+	Games   int
+	Updated time.Time
+}
+
+// Ratings returns a player's ratings, by game.
+func (s *Store) Ratings(ctx context.Context, player string) (map[string]Rating, error) {
+	rows, err := s.query(ctx, `SELECT player_id, game, rating, rd, vol, games, updated FROM ratings WHERE player_id = ?`, player)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[string]Rating{}
+	for rows.Next() {
+		r, err := scanRating(rows)
+		if err != nil {
+			return nil, err
+		}
+		out[r.Game] = r
+	}
+	return out, rows.Err()
+}
+
+func scanRating(row scanner) (Rating, error) {
+	var r Rating
+	var updated int64
+	if err := row.Scan(&r.Player, &r.Game, &r.R, &r.RD, &r.Vol, &r.Games, &updated); err != nil {
+		return r, fmt.Errorf("store: %w", err)
+	}
+	r.Updated = time.UnixMilli(updated)
+	return r, nil
+}
+
+// Ranked is a line of a leaderboard.
+type Ranked struct {
+	Rating
+	Username string
+}
+
+// Leaderboard lists the best-rated accounts of a game whose deviation is
+// at most maxRD (not provisional), best first; at most n.
+func (s *Store) Leaderboard(ctx context.Context, game string, maxRD float64, n int) ([]Ranked, error) {
+	rows, err := s.query(ctx, `SELECT r.player_id, r.game, r.rating, r.rd, r.vol, r.games, r.updated, p.username FROM ratings r
+		JOIN players p ON p.id = r.player_id WHERE r.game = ? AND r.rd <= ? AND p.username IS NOT NULL ORDER BY r.rating DESC LIMIT ?`, game, maxRD, n)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Ranked
+	for rows.Next() {
+		var k Ranked
+		var updated int64
+		if err := rows.Scan(&k.Player, &k.Game, &k.R, &k.RD, &k.Vol, &k.Games, &updated, &k.Username); err != nil {
+			return nil, err
+		}
+		k.Updated = time.UnixMilli(updated)
+		out = append(out, k)
+	}
+	return out, rows.Err()
+}
+
+// FinishRated writes a rated game's end (as Update does, at ply, and only
+// while the stored game is still in play) and its players' new ratings in
+// one transaction, so that a game changes the ratings exactly once.
+func (s *Store) FinishRated(ctx context.Context, g *Game, ply int, ratings []Rating) error {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if err := s.update(ctx, tx, g, ply, true); err != nil {
+		return err
+	}
+	for _, r := range ratings {
+		_, err := tx.ExecContext(ctx, s.q(`INSERT INTO ratings (player_id, game, rating, rd, vol, games, updated) VALUES (?, ?, ?, ?, ?, ?, ?)
+			ON CONFLICT (player_id, game) DO UPDATE SET rating = excluded.rating, rd = excluded.rd, vol = excluded.vol, games = excluded.games, updated = excluded.updated`),
+			r.Player, r.Game, r.R, r.RD, r.Vol, r.Games, r.Updated.UnixMilli())
+		if err != nil {
+			return fmt.Errorf("store: rating: %w", err)
+		}
+	}
+	return tx.Commit()
+}
