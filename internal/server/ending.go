@@ -10,10 +10,10 @@ import (
 )
 
 // resign ends the game for the seat holding secret, lost.
-func (r *room) resign(ctx context.Context, secret string) (view, error) {
+func (r *room) resign(ctx context.Context, h holder) (view, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	seat, err := r.seated(secret)
+	seat, err := r.seated(h)
 	if err != nil {
 		return view{}, err
 	}
@@ -32,10 +32,10 @@ const (
 )
 
 // draw offers, accepts or declines a draw for the seat holding secret.
-func (r *room) draw(ctx context.Context, secret, what string) (view, error) {
+func (r *room) draw(ctx context.Context, h holder, what string) (view, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	seat, err := r.seated(secret)
+	seat, err := r.seated(h)
 	if err != nil {
 		return view{}, err
 	}
@@ -59,7 +59,7 @@ func (r *room) draw(ctx context.Context, secret, what string) (view, error) {
 	default:
 		return view{}, fmt.Errorf("%w: unknown draw request %q (known: offer, accept, decline)", game.ErrSyntax, what)
 	}
-	if err := r.srv.store.Update(ctx, r.rec, len(r.rec.Actions)); err != nil {
+	if err := r.save(ctx, len(r.rec.Actions)); err != nil {
 		r.rec.DrawOffer = old
 		return view{}, err
 	}
@@ -73,7 +73,7 @@ func (r *room) end(ctx context.Context, result, reason string) error {
 	ply := len(r.rec.Actions)
 	offer := r.rec.DrawOffer
 	r.rec.Status, r.rec.Result, r.rec.Reason, r.rec.DrawOffer = store.StatusOver, result, reason, -1
-	if err := r.srv.store.Update(ctx, r.rec, ply); err != nil {
+	if err := r.save(ctx, ply); err != nil {
 		r.rec.Status, r.rec.Result, r.rec.Reason, r.rec.DrawOffer = store.StatusPlaying, "", "", offer
 		return err
 	}
@@ -101,10 +101,10 @@ func (r *room) canAbort() bool {
 }
 
 // abort calls the game off, without a winner, for a seat holder.
-func (r *room) abort(ctx context.Context, secret string) (view, error) {
+func (r *room) abort(ctx context.Context, h holder) (view, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if _, err := r.seated(secret); err != nil {
+	if _, err := r.seated(h); err != nil {
 		return view{}, err
 	}
 	if !r.canAbort() {
@@ -123,10 +123,10 @@ const resultAborted = "aborted"
 // game that follows it, with the sides swapped: the first to ask creates
 // it (the computer keeps its level, a person's seat waits for him), the
 // other claims his seat there with his secret of this game.
-func (r *room) rematch(ctx context.Context, secret string) (createResponse, error) {
+func (r *room) rematch(ctx context.Context, h holder) (createResponse, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	seat := r.seatOf(secret)
+	seat := r.seatOf(h)
 	switch {
 	case seat < 0:
 		return createResponse{}, errBadSecret
@@ -150,26 +150,32 @@ func (r *room) rematch(ctx context.Context, secret string) (createResponse, erro
 // newRematch creates the rematch for seat and records it on this game;
 // the mutex is held.
 func (r *room) newRematch(ctx context.Context, seat int) (createResponse, error) {
-	rec := &store.Game{ID: newID(), Spec: r.rec.Spec, Owner: r.rec.Owner, DrawOffer: -1, TakebackOffer: -1, Start: r.rec.Start, Seats: make([]store.Seat, len(r.rec.Seats))}
+	rec := &store.Game{ID: newID(), Spec: r.rec.Spec, Owner: r.rec.Owner, DrawOffer: -1, TakebackOffer: -1, Start: r.rec.Start, Seats: make([]store.Seat, len(r.rec.Seats)),
+		Rated: r.rec.Rated}
 	secret := randomToken(16)
 	for p, old := range r.rec.Seats {
 		switch {
 		case p == seat:
-			rec.Seats[1-p] = store.Seat{Kind: store.SeatHuman, SecretHash: hashSecret(secret)}
+			rec.Seats[1-p] = store.Seat{Kind: store.SeatHuman, SecretHash: hashSecret(secret), Player: old.Player, Name: old.Name}
 		case old.Kind == store.SeatAI:
 			rec.Seats[1-p] = old
 		default: // the other person's seat, claimed through this game
-			rec.Seats[1-p] = store.Seat{Kind: store.SeatHuman, JoinHash: hashSecret(randomToken(16))}
+			rec.Seats[1-p] = store.Seat{Kind: store.SeatHuman, JoinHash: hashSecret(randomToken(16)), Player: old.Player, Name: old.Name}
 		}
 	}
 	if c := r.rec.Clock; c != nil {
-		rec.Clock = &store.Clock{BaseMS: c.BaseMS, IncMS: c.IncMS, LeftMS: [2]int64{c.BaseMS, c.BaseMS}, SinceMS: time.Now().UnixMilli()}
+		rec.Clock = &store.Clock{BaseMS: c.BaseMS, IncMS: c.IncMS, LeftMS: [2]int64{c.BaseMS, c.BaseMS}, SinceMS: time.Now().UnixMilli(), DaysPerMove: c.DaysPerMove}
+	}
+	if rec.Rated {
+		if err := r.srv.snapshotRatings(ctx, rec); err != nil {
+			return createResponse{}, err
+		}
 	}
 	if err := r.srv.store.Create(ctx, rec); err != nil {
 		return createResponse{}, err
 	}
 	r.rec.Rematch = rec.ID
-	if err := r.srv.store.Update(ctx, r.rec, len(r.rec.Actions)); err != nil {
+	if err := r.save(ctx, len(r.rec.Actions)); err != nil {
 		r.rec.Rematch = ""
 		return createResponse{}, err
 	}
@@ -192,7 +198,7 @@ func (r *room) claim(ctx context.Context, p int) (string, string, error) {
 	}
 	secret := randomToken(16)
 	r.rec.Seats[p].JoinHash, r.rec.Seats[p].SecretHash = "", hashSecret(secret)
-	if err := r.srv.store.Update(ctx, r.rec, len(r.rec.Actions)); err != nil {
+	if err := r.save(ctx, len(r.rec.Actions)); err != nil {
 		r.rec.Seats[p] = seat
 		return "", "", err
 	}

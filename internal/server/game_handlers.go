@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -77,6 +78,9 @@ type createRequest struct {
 	// Minutes and Increment (seconds) set a clock; 0 minutes: none.
 	Minutes   float64 `json:"minutes,omitempty"`
 	Increment float64 `json:"increment,omitempty"`
+	// Days sets a correspondence game: days for each move (1, 2, 3, 5,
+	// 7 or 14).
+	Days int `json:"days,omitempty"`
 	// Position, if set, is the position to start from, in the game's
 	// position text (a lesson, a study, "play the computer from here").
 	Position string `json:"position,omitempty"`
@@ -103,7 +107,12 @@ func (s *Server) create(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, withCode(http.StatusBadRequest, err))
 		return
 	}
-	resp, err := s.newGame(r, g, req, req.Position, nil)
+	me, err := s.identify(w, r)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	resp, err := s.newGame(r, me, g, req, req.Position, nil)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
@@ -118,9 +127,9 @@ func specOf(name, ruleset string) string {
 	return name + "(" + ruleset + ")"
 }
 
-// newGame makes a game from a request, with actions already played (an
-// import), stores it and starts its room.
-func (s *Server) newGame(r *http.Request, g game.Game, req createRequest, start string, actions []string) (createResponse, error) {
+// newGame makes a game for player me from a request, with actions already
+// played (an import), stores it and starts its room.
+func (s *Server) newGame(r *http.Request, me *store.Player, g game.Game, req createRequest, start string, actions []string) (createResponse, error) {
 	owner := client(r)
 	if n, err := s.store.CountSince(r.Context(), owner, time.Now().Add(-time.Hour)); err != nil {
 		return createResponse{}, err
@@ -128,7 +137,7 @@ func (s *Server) newGame(r *http.Request, g game.Game, req createRequest, start 
 		return createResponse{}, withCode(http.StatusTooManyRequests, fmt.Errorf("at most %d new games an hour from one address", s.cfg.GamesPerHour))
 	}
 	rec := &store.Game{ID: newID(), Spec: g.Spec(), Owner: owner, Actions: actions, DrawOffer: -1, TakebackOffer: -1, Start: start}
-	resp, err := seatsFor(g, req, rec)
+	resp, err := seatsFor(g, req, rec, me)
 	if err != nil {
 		return createResponse{}, withCode(http.StatusBadRequest, err)
 	}
@@ -162,7 +171,7 @@ func (s *Server) newGame(r *http.Request, g game.Game, req createRequest, start 
 
 // seatsFor fills the seats of a new game: the creator's on his side, the
 // other the agent's, a friend's or the creator's too.
-func seatsFor(g game.Game, req createRequest, rec *store.Game) (createResponse, error) {
+func seatsFor(g game.Game, req createRequest, rec *store.Game, me *store.Player) (createResponse, error) {
 	seat := -1
 	var names []string
 	for p := 0; p < g.NumPlayers(); p++ {
@@ -179,7 +188,7 @@ func seatsFor(g game.Game, req createRequest, rec *store.Game) (createResponse, 
 	}
 	secret := randomToken(16)
 	rec.Seats = make([]store.Seat, 2)
-	rec.Seats[seat] = store.Seat{Kind: store.SeatHuman, SecretHash: hashSecret(secret)}
+	rec.Seats[seat] = store.Seat{Kind: store.SeatHuman, SecretHash: hashSecret(secret), Player: me.ID, Name: me.Username}
 	resp := createResponse{Seat: seat, Secret: secret}
 	other := 1 - seat
 	switch req.Opponent {
@@ -198,7 +207,7 @@ func seatsFor(g game.Game, req createRequest, rec *store.Game) (createResponse, 
 		resp.Invite = "/g/%s?join=" + token
 	case opponentLocal:
 		second := randomToken(16)
-		rec.Seats[other] = store.Seat{Kind: store.SeatHuman, SecretHash: hashSecret(second)}
+		rec.Seats[other] = store.Seat{Kind: store.SeatHuman, SecretHash: hashSecret(second), Player: me.ID, Name: me.Username}
 		resp.Secrets = make([]string, 2)
 		resp.Secrets[seat], resp.Secrets[other] = secret, second
 	default:
@@ -207,8 +216,19 @@ func seatsFor(g game.Game, req createRequest, rec *store.Game) (createResponse, 
 	return resp, nil
 }
 
+// correspondenceDays are the days a move a correspondence game may give.
+var correspondenceDays = []int{1, 2, 3, 5, 7, 14}
+
 // clockFor reads a request's time control.
 func clockFor(req createRequest) (*store.Clock, error) {
+	if req.Days != 0 {
+		if !slices.Contains(correspondenceDays, req.Days) || req.Minutes != 0 {
+			return nil, fmt.Errorf("correspondence is 1, 2, 3, 5, 7 or 14 days a move, without minutes (asked: %d days)", req.Days)
+		}
+		day := int64(24 * time.Hour / time.Millisecond)
+		base := int64(req.Days) * day
+		return &store.Clock{BaseMS: base, LeftMS: [2]int64{base, base}, SinceMS: time.Now().UnixMilli(), DaysPerMove: req.Days}, nil
+	}
 	switch {
 	case req.Minutes < 0 || req.Minutes > 600 || req.Increment < 0 || req.Increment > 600:
 		return nil, errors.New("a clock is 0 to 600 minutes with 0 to 600 seconds a turn")
@@ -236,7 +256,12 @@ func (s *Server) importRecord(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, withCode(http.StatusBadRequest, err))
 		return
 	}
-	resp, err := s.newGame(r, g, req.createRequest, rec.Start, rec.Actions)
+	me, err := s.identify(w, r)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	resp, err := s.newGame(r, me, g, req.createRequest, rec.Start, rec.Actions)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
@@ -294,6 +319,9 @@ func (s *Server) get(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		s.writeError(w, r, err)
 		return
+	}
+	if me := s.me(r); me != nil {
+		v.MySeats = rm.seatsOf(me.ID)
 	}
 	s.writeJSON(w, http.StatusOK, v)
 }

@@ -60,8 +60,9 @@ func newRoom(srv *Server, rec *store.Game) (*room, error) {
 		return nil, fmt.Errorf("game %s: stored actions: %w", rec.ID, err)
 	}
 	r := &room{srv: srv, rec: rec, g: g, s: s, first: first, subs: map[chan []byte]struct{}{}, rng: rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 1)), used: time.Now(), turnsAt: -1}
-	if rec.Clock != nil {
-		// Time does not run while the server is down.
+	if rec.Clock != nil && !rec.Clock.Correspondence() {
+		// A live clock does not run while the server is down; days for a
+		// move by correspondence do.
 		rec.Clock.SinceMS = time.Now().UnixMilli()
 	}
 	for p, seat := range rec.Seats {
@@ -92,23 +93,44 @@ func (r *room) start() {
 	r.arm()
 }
 
-// seatOf returns the seat whose secret this is, or -1.
-func (r *room) seatOf(secret string) int {
-	if secret == "" {
-		return -1
-	}
-	h := hashSecret(secret)
-	for p, seat := range r.rec.Seats {
-		if seat.SecretHash != "" && equalHash(seat.SecretHash, h) {
-			return p
-		}
-	}
-	return -1
+// holder is who asks to act for a seat: the seat's secret, kept by the
+// browser that took the seat, and the player the request's session signs
+// in (an account, or a browser's anonymous identity).
+type holder struct {
+	secret string
+	player string
 }
 
-// seated checks a seat's secret on a game in play; the mutex is held.
-func (r *room) seated(secret string) (int, error) {
-	seat := r.seatOf(secret)
+// seatOf returns the seat the holder holds, or -1: the seat of the secret,
+// else the one seat held by the player (a player holding both, at one
+// screen, names his seat by its secret).
+func (r *room) seatOf(who holder) int {
+	if who.secret != "" {
+		h := hashSecret(who.secret)
+		for p, seat := range r.rec.Seats {
+			if seat.SecretHash != "" && equalHash(seat.SecretHash, h) {
+				return p
+			}
+		}
+	}
+	if who.player == "" {
+		return -1
+	}
+	found := -1
+	for p, seat := range r.rec.Seats {
+		if seat.Kind == store.SeatHuman && seat.Player == who.player && seat.JoinHash == "" {
+			if found >= 0 {
+				return -1
+			}
+			found = p
+		}
+	}
+	return found
+}
+
+// seated checks a seat's holder on a game in play; the mutex is held.
+func (r *room) seated(h holder) (int, error) {
+	seat := r.seatOf(h)
 	switch {
 	case seat < 0:
 		return -1, errBadSecret
@@ -120,13 +142,13 @@ func (r *room) seated(secret string) (int, error) {
 
 // play checks and plays an action for the seat holding secret, at ply,
 // and returns the new view.
-func (r *room) play(ctx context.Context, secret, text string, ply int) (view, error) {
+func (r *room) play(ctx context.Context, h holder, text string, ply int) (view, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.s.IsTerminal() {
 		return view{}, errOver
 	}
-	seat, err := r.seated(secret)
+	seat, err := r.seated(h)
 	if err != nil {
 		return view{}, err
 	}
@@ -147,8 +169,8 @@ func (r *room) play(ctx context.Context, secret, text string, ply int) (view, er
 }
 
 // join gives the seat left for a friend to the holder of its invitation,
-// once, and returns the seat and its new secret.
-func (r *room) join(ctx context.Context, token string) (int, string, error) {
+// player me, once, and returns the seat and its new secret.
+func (r *room) join(ctx context.Context, token string, me *store.Player) (int, string, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	h := hashSecret(token)
@@ -160,10 +182,11 @@ func (r *room) join(ctx context.Context, token string) (int, string, error) {
 		oldClock := r.rec.Clock
 		r.rec.Seats[p].JoinHash = ""
 		r.rec.Seats[p].SecretHash = hashSecret(secret)
+		r.rec.Seats[p].Player, r.rec.Seats[p].Name = me.ID, me.Username
 		if r.clockRuns() {
 			r.startClock() // as the friend arrives
 		}
-		if err := r.srv.store.Update(ctx, r.rec, len(r.rec.Actions)); err != nil {
+		if err := r.save(ctx, len(r.rec.Actions)); err != nil {
 			r.rec.Seats[p], r.rec.Clock = seat, oldClock
 			return -1, "", err
 		}
@@ -200,7 +223,11 @@ func (r *room) apply(ctx context.Context, a game.Action) error {
 	next := r.s.Clone()
 	next.Apply(a)
 	if c := r.rec.Clock; c != nil && running && mover >= 0 && next.ToAct() != mover {
-		c.LeftMS[mover] += c.IncMS
+		if c.Correspondence() {
+			c.LeftMS[mover] = c.BaseMS // days for the next move
+		} else {
+			c.LeftMS[mover] += c.IncMS
+		}
 	}
 	r.rec.Actions = append(r.rec.Actions, text)
 	oldOffer, oldTakeback := r.rec.DrawOffer, r.rec.TakebackOffer
@@ -210,7 +237,7 @@ func (r *room) apply(ctx context.Context, a game.Action) error {
 		r.rec.Result = game.ResultName(next)
 		r.rec.Reason = next.Result().Reason
 	}
-	if err := r.srv.store.Update(ctx, r.rec, before); err != nil {
+	if err := r.saveState(ctx, before, next); err != nil {
 		r.rec.Actions = r.rec.Actions[:before]
 		r.rec.Status, r.rec.Result, r.rec.Reason = store.StatusPlaying, "", ""
 		r.rec.Clock, r.rec.DrawOffer, r.rec.TakebackOffer = oldClock, oldOffer, oldTakeback
@@ -221,6 +248,27 @@ func (r *room) apply(ctx context.Context, a game.Action) error {
 	r.kick()
 	r.arm()
 	return nil
+}
+
+// save stores the game, which the store had with before actions; the
+// mutex is held.
+func (r *room) save(ctx context.Context, before int) error { return r.saveState(ctx, before, r.s) }
+
+// saveState stores the game as it is in state s. A rated game that ends
+// changes its players' ratings in the same write.
+func (r *room) saveState(ctx context.Context, before int, s game.State) error {
+	r.rec.ToAct, r.rec.Deadline = "", 0
+	p := s.ToAct()
+	if r.rec.Status == store.StatusPlaying && p >= 0 && int(p) < len(r.rec.Seats) && r.rec.Seats[p].Kind == store.SeatHuman {
+		r.rec.ToAct = r.rec.Seats[p].Player
+	}
+	if r.clockRuns() && p >= 0 && int(p) < 2 {
+		r.rec.Deadline = r.rec.Clock.Deadline(int(p))
+	}
+	if r.rec.Rated && r.rec.Status == store.StatusOver && len(r.rec.Ratings) == 0 {
+		return r.finishRated(ctx, before, s)
+	}
+	return r.srv.store.Update(ctx, r.rec, before)
 }
 
 // stopTimer stops the clock's timer.
@@ -270,6 +318,16 @@ func (r *room) arm() {
 	left := time.Duration(c.LeftMS[p]-(time.Now().UnixMilli()-c.SinceMS)) * time.Millisecond
 	ply := len(r.rec.Actions)
 	r.timer = time.AfterFunc(max(left, 0)+10*time.Millisecond, func() { r.flag(p, ply) })
+}
+
+// flagNow ends the game if the player to act has run out of time.
+func (r *room) flagNow() {
+	r.mu.Lock()
+	p, ply, runs := r.s.ToAct(), len(r.rec.Actions), r.clockRuns()
+	r.mu.Unlock()
+	if p >= 0 && runs {
+		r.flag(p, ply)
+	}
 }
 
 // flag ends the game when p, to act at ply, has run out of time.
@@ -431,7 +489,9 @@ func (r *room) broadcast() {
 func (r *room) idle(after time.Duration) bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	running := r.timer != nil && r.rec.Clock != nil && r.rec.Status == store.StatusPlaying
+	// A live clock keeps its room; days by correspondence are watched by
+	// the deadline sweep once the room is dropped.
+	running := r.timer != nil && r.rec.Clock != nil && !r.rec.Clock.Correspondence() && r.rec.Status == store.StatusPlaying
 	return len(r.subs) == 0 && !r.thinking && !running && time.Since(r.used) > after
 }
 

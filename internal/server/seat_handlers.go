@@ -17,7 +17,12 @@ func (s *Server) join(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	seat, secret, err := rm.join(r.Context(), req.Token)
+	me, err := s.identify(w, r)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	seat, secret, err := rm.join(r.Context(), req.Token, me)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
@@ -53,7 +58,7 @@ func (s *Server) act(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	v, err := rm.play(r.Context(), req.Secret, req.Action, *req.Ply)
+	v, err := rm.play(r.Context(), s.holder(r, req.Secret), req.Action, *req.Ply)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
@@ -70,14 +75,14 @@ type secretRequest struct {
 // resign ends the game, lost for the seat.
 func (s *Server) resign(w http.ResponseWriter, r *http.Request) {
 	s.seatRequest(w, r, func(rm *room, req secretRequest) (view, error) {
-		return rm.resign(r.Context(), req.Secret)
+		return rm.resign(r.Context(), s.holder(r, req.Secret))
 	})
 }
 
 // abort calls off a game that has not begun.
 func (s *Server) abort(w http.ResponseWriter, r *http.Request) {
 	s.seatRequest(w, r, func(rm *room, req secretRequest) (view, error) {
-		return rm.abort(r.Context(), req.Secret)
+		return rm.abort(r.Context(), s.holder(r, req.Secret))
 	})
 }
 
@@ -85,7 +90,7 @@ func (s *Server) abort(w http.ResponseWriter, r *http.Request) {
 // last turn; against the computer it is done at once.
 func (s *Server) takeback(w http.ResponseWriter, r *http.Request) {
 	s.seatRequest(w, r, func(rm *room, req secretRequest) (view, error) {
-		return rm.takeback(r.Context(), req.Secret, req.What)
+		return rm.takeback(r.Context(), s.holder(r, req.Secret), req.What)
 	})
 }
 
@@ -97,7 +102,7 @@ func (s *Server) rematch(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	resp, err := rm.rematch(r.Context(), req.Secret)
+	resp, err := rm.rematch(r.Context(), s.holder(r, req.Secret))
 	if err != nil {
 		s.writeError(w, r, err)
 		return
@@ -108,7 +113,7 @@ func (s *Server) rematch(w http.ResponseWriter, r *http.Request) {
 // draw offers, accepts or declines a draw.
 func (s *Server) draw(w http.ResponseWriter, r *http.Request) {
 	s.seatRequest(w, r, func(rm *room, req secretRequest) (view, error) {
-		return rm.draw(r.Context(), req.Secret, req.What)
+		return rm.draw(r.Context(), s.holder(r, req.Secret), req.What)
 	})
 }
 
@@ -141,4 +146,14 @@ func (s *Server) decodeFor(w http.ResponseWriter, r *http.Request, req any) (*ro
 		return nil, false
 	}
 	return rm, true
+}
+
+// holder is who a request comes from: the seat's secret it gives and the
+// player its session signs in.
+func (s *Server) holder(r *http.Request, secret string) holder {
+	h := holder{secret: secret}
+	if p := s.me(r); p != nil {
+		h.player = p.ID
+	}
+	return h
 }

@@ -23,6 +23,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/muster-games/muster/internal/auth"
 	"github.com/muster-games/muster/internal/store"
 	"github.com/muster-games/muster/internal/web"
 )
@@ -49,11 +50,17 @@ type Config struct {
 	// Reports is a folder of reports (muster report --html) served under
 	// /reports/, or "" for none.
 	Reports string
+	// AccountsPerHour bounds the accounts made from one address an hour;
+	// LoginsPerAddress and LoginsPerAccount the sign-in attempts in
+	// LoginWindow.
+	AccountsPerHour                    int
+	LoginsPerAddress, LoginsPerAccount int
+	LoginWindow                        time.Duration
 }
 
 // DefaultConfig are the limits of a public server.
 var DefaultConfig = Config{MaxBody: 64 << 10, GamesPerHour: 60, ConnsPerClient: 32, ConnsPerGame: 64, AgentTimeout: 60 * time.Second,
-	AnalysisTime: 3 * time.Second, Engines: 2}
+	AnalysisTime: 3 * time.Second, Engines: 2, AccountsPerHour: 5, LoginsPerAddress: 20, LoginsPerAccount: 5, LoginWindow: 15 * time.Minute}
 
 // Server is the web app.
 type Server struct {
@@ -69,6 +76,8 @@ type Server struct {
 	// ponders counts the times a computer began to think on a person's
 	// time.
 	ponders atomic.Int64
+	// loginByAddress and loginByAccount limit sign-in attempts.
+	loginByAddress, loginByAccount *auth.Limiter
 
 	mu        sync.Mutex
 	rooms     map[string]*room
@@ -88,9 +97,18 @@ func New(st *store.Store, cfg Config) *Server {
 	if s.cfg.AnalysisTime <= 0 {
 		s.cfg.AnalysisTime = DefaultConfig.AnalysisTime
 	}
+	if s.cfg.AccountsPerHour <= 0 {
+		s.cfg.AccountsPerHour = DefaultConfig.AccountsPerHour
+	}
+	if s.cfg.LoginsPerAddress <= 0 || s.cfg.LoginsPerAccount <= 0 || s.cfg.LoginWindow <= 0 {
+		s.cfg.LoginsPerAddress, s.cfg.LoginsPerAccount, s.cfg.LoginWindow = DefaultConfig.LoginsPerAddress, DefaultConfig.LoginsPerAccount, DefaultConfig.LoginWindow
+	}
+	s.loginByAddress = auth.NewLimiter(s.cfg.LoginsPerAddress, s.cfg.LoginWindow, 100000)
+	s.loginByAccount = auth.NewLimiter(s.cfg.LoginsPerAccount, s.cfg.LoginWindow, 100000)
 	s.mux = s.routes()
-	s.wg.Add(1)
+	s.wg.Add(2)
 	go s.sweep(time.Minute, 10*time.Minute)
+	go s.deadlines(2 * time.Second)
 	return s
 }
 
@@ -98,7 +116,8 @@ func New(st *store.Store, cfg Config) *Server {
 func (s *Server) routes() *http.ServeMux {
 	mux := http.NewServeMux()
 	mux.Handle("GET /static/", http.StripPrefix("/static/", web.Static()))
-	for _, p := range []string{"GET /{$}", "GET /g/{id}", "GET /rules/{game}", "GET /learn/{game}", "GET /learn/{game}/{step}", "GET /analysis", "GET /analysis/{id}"} {
+	for _, p := range []string{"GET /{$}", "GET /g/{id}", "GET /rules/{game}", "GET /learn/{game}", "GET /learn/{game}/{step}", "GET /analysis", "GET /analysis/{id}",
+		"GET /account", "GET /@/{name}", "GET /leaderboard"} {
 		mux.HandleFunc(p, s.page)
 	}
 	mux.HandleFunc("GET /docs/{name}", s.doc)
@@ -118,6 +137,12 @@ func (s *Server) routes() *http.ServeMux {
 	mux.HandleFunc("GET /ws/games/{id}", s.watch)
 	mux.HandleFunc("POST /api/analysis", s.analyse)
 	mux.HandleFunc("POST /api/analysis/eval", s.evaluate)
+	mux.HandleFunc("GET /api/me", s.whoami)
+	mux.HandleFunc("POST /api/account/register", s.register)
+	mux.HandleFunc("POST /api/account/login", s.login)
+	mux.HandleFunc("POST /api/account/logout", s.logout)
+	mux.HandleFunc("GET /api/players/{name}", s.playerPage)
+	mux.HandleFunc("GET /api/leaderboard/{game}", s.leaderboard)
 	if s.cfg.Reports != "" {
 		// http.Dir keeps requests inside the folder.
 		mux.Handle("GET /reports/", http.StripPrefix("/reports/", http.FileServer(http.Dir(s.cfg.Reports))))
@@ -186,11 +211,52 @@ func (s *Server) evict(idle time.Duration) int {
 			delete(s.rooms, id)
 			r.mu.Lock()
 			r.stopPondering() // its engine token is wanted elsewhere
+			if r.timer != nil {
+				r.timer.Stop() // the deadline sweep watches it now
+			}
 			r.mu.Unlock()
 			n++
 		}
 	}
 	return n
+}
+
+// deadlines ends, every period, the games whose player to act has run
+// out of time while no timer of this server watched them: rooms dropped
+// from memory (a correspondence game waits days), or games another server
+// ran.
+func (s *Server) deadlines(period time.Duration) {
+	defer s.wg.Done()
+	t := time.NewTicker(period)
+	defer t.Stop()
+	for {
+		select {
+		case <-s.ctx.Done():
+			return
+		case <-t.C:
+			s.flagOverdue()
+		}
+	}
+}
+
+// flagOverdue ends the overdue games and returns how many it looked at.
+func (s *Server) flagOverdue() int {
+	ids, err := s.store.Overdue(s.ctx, time.Now().UnixMilli(), 100)
+	if err != nil {
+		if s.ctx.Err() == nil {
+			s.log.Error("overdue games", "err", err)
+		}
+		return 0
+	}
+	for _, id := range ids {
+		r, err := s.room(s.ctx, id)
+		if err != nil {
+			s.log.Error("an overdue game", "game", id, "err", err)
+			continue
+		}
+		r.flagNow()
+	}
+	return len(ids)
 }
 
 // Resume starts the agents and clocks of the games in play (after a

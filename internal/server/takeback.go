@@ -43,10 +43,10 @@ func (r *room) takebackTo(seat int) int {
 
 // takeback asks for, accepts or declines a takeback for the seat holding
 // secret. Against the computer, asking is enough.
-func (r *room) takeback(ctx context.Context, secret, what string) (view, error) {
+func (r *room) takeback(ctx context.Context, h holder, what string) (view, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	seat, err := r.seated(secret)
+	seat, err := r.seated(h)
 	if err != nil {
 		return view{}, err
 	}
@@ -78,7 +78,7 @@ func (r *room) takeback(ctx context.Context, secret, what string) (view, error) 
 func (r *room) setTakebackOffer(ctx context.Context, seat int) (view, error) {
 	old := r.rec.TakebackOffer
 	r.rec.TakebackOffer = seat
-	if err := r.srv.store.Update(ctx, r.rec, len(r.rec.Actions)); err != nil {
+	if err := r.save(ctx, len(r.rec.Actions)); err != nil {
 		r.rec.TakebackOffer = old
 		return view{}, err
 	}
@@ -101,7 +101,7 @@ func (r *room) undoTo(ctx context.Context, ply int) (view, error) {
 	}
 	r.rec.Actions = append([]string{}, old[:ply]...)
 	r.rec.TakebackOffer = -1
-	if err := r.srv.store.Update(ctx, r.rec, before); err != nil {
+	if err := r.saveState(ctx, before, s); err != nil {
 		r.rec.Actions, r.rec.Clock, r.rec.TakebackOffer = old, oldClock, oldOffer
 		return view{}, err
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/muster-games/muster/game"
 	"github.com/muster-games/muster/internal/store"
+	"github.com/muster-games/muster/rating"
 )
 
 // view is what every client receives: the game's own description (traits,
@@ -38,6 +39,13 @@ type view struct {
 	// Updated is when the stored game last changed (Unix ms): a client
 	// keeps the newest view by it, a takeback's fewer plies included.
 	Updated int64 `json:"updated"`
+	// Rated games change their players' ratings: RatingChanges says by
+	// how much, once the game is over.
+	Rated         bool                 `json:"rated"`
+	RatingChanges []store.RatingChange `json:"rating_changes,omitempty"`
+	// MySeats are the seats the asking player holds by his session, in
+	// the answer to him alone (never broadcast).
+	MySeats []int `json:"my_seats,omitempty"`
 }
 
 // described is a position as its game describes it: what a game's view
@@ -75,12 +83,23 @@ type clockView struct {
 	Running int      `json:"running"` // the player whose time runs, or -1
 	BaseMS  int64    `json:"base_ms"`
 	IncMS   int64    `json:"inc_ms"`
+	// DaysPerMove is set for correspondence, with Deadline, when the
+	// player to act runs out of time (Unix ms).
+	DaysPerMove int   `json:"days_per_move,omitempty"`
+	Deadline    int64 `json:"deadline,omitempty"`
 }
 
 type seatView struct {
 	Kind    store.SeatKind `json:"kind"`
 	Agent   string         `json:"agent,omitempty"`
 	Claimed bool           `json:"claimed"`
+	// Name is the account's username holding the seat; empty for an
+	// anonymous player or an agent.
+	Name string `json:"name,omitempty"`
+	// Rating is the player's rating in a rated game, before it ended.
+	Rating float64 `json:"rating,omitempty"`
+	// Provisional marks a rating still uncertain.
+	Provisional bool `json:"provisional,omitempty"`
 }
 
 // view is the current view; the mutex is held.
@@ -101,14 +120,30 @@ func (r *room) view() view {
 		}
 	}
 	if c := r.rec.Clock; c != nil {
-		cv := &clockView{LeftMS: c.LeftMS, Running: -1, BaseMS: c.BaseMS, IncMS: c.IncMS}
+		cv := &clockView{LeftMS: c.LeftMS, Running: -1, BaseMS: c.BaseMS, IncMS: c.IncMS, DaysPerMove: c.DaysPerMove}
 		if p := r.s.ToAct(); p >= 0 && r.clockRuns() {
 			cv.Running = int(p)
 			cv.LeftMS = c.Charged(int(p), time.Now().UnixMilli()).LeftMS
+			if c.Correspondence() {
+				cv.Deadline = c.Deadline(int(p))
+			}
 		}
 		v.Clock = cv
 	}
 	return v
+}
+
+// seatsOf lists the seats a player holds by his session.
+func (r *room) seatsOf(player string) []int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var out []int
+	for p, seat := range r.rec.Seats {
+		if player != "" && seat.Kind == store.SeatHuman && seat.Player == player && seat.JoinHash == "" {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // viewOf describes a state of the room's game; the mutex is held.
@@ -118,8 +153,10 @@ func (r *room) viewOf(s game.State) view {
 		Result: r.rec.Result, Reason: r.rec.Reason, DrawOffer: r.rec.DrawOffer, TakebackOffer: r.rec.TakebackOffer,
 	}
 	for _, seat := range r.rec.Seats {
-		v.Seats = append(v.Seats, seatView{Kind: seat.Kind, Agent: seat.Agent, Claimed: seat.SecretHash != "" || seat.Kind == store.SeatAI})
+		v.Seats = append(v.Seats, seatView{Kind: seat.Kind, Agent: seat.Agent, Claimed: seat.SecretHash != "" || seat.Kind == store.SeatAI, Name: seat.Name,
+			Rating: seat.Rating, Provisional: seat.Rating != 0 && seat.RD > rating.ProvisionalRD})
 	}
+	v.Rated, v.RatingChanges = r.rec.Rated, r.rec.Ratings
 	return v
 }
 

@@ -45,6 +45,9 @@ type Seat struct {
 	// browser's anonymous identity); empty for an agent or a seat not yet
 	// taken.
 	Player string `json:"player,omitempty"`
+	// Rating and RD are the player's rating when a rated game began.
+	Rating float64 `json:"rating,omitempty"`
+	RD     float64 `json:"rd,omitempty"`
 }
 
 // Game is a stored game.
@@ -75,6 +78,12 @@ type Game struct {
 	Rated bool
 	// Ratings are the rating changes a rated game made, once it is over.
 	Ratings []RatingChange
+	// ToAct is the player (id) whose move the game waits for; empty when
+	// it waits for no person.
+	ToAct string
+	// Deadline is when the player to act runs out of time (Unix ms), 0
+	// while no clock runs.
+	Deadline int64
 }
 
 // RatingChange is what a rated game did to one seat's rating.
@@ -95,14 +104,24 @@ func (g *Game) player(i int) string {
 }
 
 // Clock is a time control: each player's time left, with an increment
-// added when his turn ends.
+// added when his turn ends; or, by correspondence, a number of days for
+// each move (BaseMS of them), the time left set back to it when a turn
+// ends.
 type Clock struct {
 	BaseMS int64    `json:"base_ms"`
 	IncMS  int64    `json:"inc_ms"`
 	LeftMS [2]int64 `json:"left_ms"`
 	// SinceMS is when the player to act began thinking (Unix ms).
 	SinceMS int64 `json:"since_ms"`
+	// DaysPerMove is set for correspondence.
+	DaysPerMove int `json:"days_per_move,omitempty"`
 }
+
+// Correspondence reports whether the clock gives days a move.
+func (c Clock) Correspondence() bool { return c.DaysPerMove > 0 }
+
+// Deadline is when player p, to act, runs out of time (Unix ms).
+func (c Clock) Deadline(p int) int64 { return c.SinceMS + c.LeftMS[p] }
 
 // Charged returns the clock with the time since SinceMS taken from player
 // p (never below zero) and SinceMS moved to now.
@@ -129,10 +148,10 @@ func (s *Store) Create(ctx context.Context, g *Game) error {
 		g.Status = StatusPlaying
 	}
 	_, err := s.exec(ctx, `INSERT INTO games (id, spec, created, updated, actions, seats, status, result, reason, owner, ply, draw_offer, clock, rematch, start, takeback_offer,
-		player0, player1, rated, rating_change)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		player0, player1, rated, rating_change, to_act, deadline)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		g.ID, g.Spec, now.UnixMilli(), now.UnixMilli(), string(actions), string(seats), g.Status, g.Result, g.Reason, g.Owner, len(g.Actions), g.DrawOffer, clockText(g.Clock), g.Rematch, g.Start, g.TakebackOffer,
-		g.player(0), g.player(1), boolInt(g.Rated), ratingsText(g.Ratings))
+		g.player(0), g.player(1), boolInt(g.Rated), ratingsText(g.Ratings), g.ToAct, g.Deadline)
 	if err != nil {
 		return fmt.Errorf("store: create %s: %w", g.ID, err)
 	}
@@ -176,7 +195,7 @@ func (s *Store) Get(ctx context.Context, id string) (*Game, error) {
 }
 
 // gameColumns are the columns scan reads, in order.
-const gameColumns = `id, spec, created, updated, actions, seats, status, result, reason, owner, draw_offer, clock, rematch, start, takeback_offer, rated, rating_change`
+const gameColumns = `id, spec, created, updated, actions, seats, status, result, reason, owner, draw_offer, clock, rematch, start, takeback_offer, rated, rating_change, to_act, deadline`
 
 type scanner interface{ Scan(dest ...any) error }
 
@@ -186,7 +205,7 @@ func scan(row scanner) (*Game, error) {
 	var actions, seats, clock, ratings string
 	var rated int
 	err := row.Scan(&g.ID, &g.Spec, &created, &updated, &actions, &seats, &g.Status, &g.Result, &g.Reason, &g.Owner, &g.DrawOffer, &clock, &g.Rematch, &g.Start, &g.TakebackOffer,
-		&rated, &ratings)
+		&rated, &ratings, &g.ToAct, &g.Deadline)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, ErrNotFound
 	}
@@ -242,9 +261,9 @@ func (s *Store) update(ctx context.Context, c conn, g *Game, ply int, playing bo
 	// clients can order the views of a game by it.
 	g.Updated = time.UnixMilli(max(time.Now().UnixMilli(), old.UnixMilli()+1))
 	res, err := c.ExecContext(ctx, s.q(`UPDATE games SET actions = ?, seats = ?, status = ?, result = ?, reason = ?, updated = ?, ply = ?, draw_offer = ?, clock = ?, rematch = ?,
-		takeback_offer = ?, player0 = ?, player1 = ?, rated = ?, rating_change = ? WHERE id = ? AND ply = ?`+cond),
+		takeback_offer = ?, player0 = ?, player1 = ?, rated = ?, rating_change = ?, to_act = ?, deadline = ? WHERE id = ? AND ply = ?`+cond),
 		string(actions), string(seats), g.Status, g.Result, g.Reason, g.Updated.UnixMilli(), len(g.Actions), g.DrawOffer, clockText(g.Clock), g.Rematch,
-		g.TakebackOffer, g.player(0), g.player(1), boolInt(g.Rated), ratingsText(g.Ratings), g.ID, ply)
+		g.TakebackOffer, g.player(0), g.player(1), boolInt(g.Rated), ratingsText(g.Ratings), g.ToAct, g.Deadline, g.ID, ply)
 	if err != nil {
 		g.Updated = old
 		return fmt.Errorf("store: update %s: %w", g.ID, err)
@@ -258,6 +277,32 @@ func (s *Store) update(ctx context.Context, c conn, g *Game, ply int, playing bo
 		return ErrConflict
 	}
 	return nil
+}
+
+// Overdue lists the games in play whose player to act ran out of time
+// before now (Unix ms); at most n.
+func (s *Store) Overdue(ctx context.Context, now int64, n int) ([]string, error) {
+	rows, err := s.query(ctx, `SELECT id FROM games WHERE deadline > 0 AND deadline < ? AND status = 'playing' ORDER BY deadline LIMIT ?`, now, n)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var ids []string
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		ids = append(ids, id)
+	}
+	return ids, rows.Err()
+}
+
+// WaitingFor counts the games in play waiting for the player's move.
+func (s *Store) WaitingFor(ctx context.Context, player string) (int, error) {
+	var n int
+	err := s.queryRow(ctx, `SELECT COUNT(*) FROM games WHERE to_act = ? AND status = 'playing'`, player).Scan(&n)
+	return n, err
 }
 
 // CountSince counts the games an owner created since t.

@@ -191,6 +191,10 @@ var migrations = []migration{
 	{both: `ALTER TABLE games ADD COLUMN rated INTEGER NOT NULL DEFAULT 0`},
 	{both: `ALTER TABLE games ADD COLUMN rating_change TEXT NOT NULL DEFAULT ''`},
 	{both: `CREATE INDEX games_status ON games(status, updated)`},
+	{both: `ALTER TABLE games ADD COLUMN to_act TEXT NOT NULL DEFAULT ''`},
+	{both: `CREATE INDEX games_to_act ON games(to_act)`},
+	{both: `ALTER TABLE games ADD COLUMN deadline BIGINT NOT NULL DEFAULT 0`},
+	{both: `CREATE INDEX games_deadline ON games(deadline)`},
 }
 
 // migrate brings the schema up to date; on PostgreSQL under an advisory

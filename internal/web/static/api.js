@@ -12,6 +12,10 @@ export async function api(method, path, body) {
   return data;
 }
 
+// IDENTITY stands for a seat's secret where the seat is held by the
+// browser's session (its account or anonymous identity), not a secret.
+export const IDENTITY = "@session";
+
 // Seats held in this browser: localStorage "muster:<id>" = {seats: {seat: secret}}.
 export function held(id) {
   try { return JSON.parse(localStorage.getItem("muster:" + id)) || { seats: {} }; } catch { return { seats: {} }; }

@@ -9,7 +9,7 @@
 import { Board } from "./board.js";
 import { sound } from "./sound.js";
 import { h, cap } from "./dom.js";
-import { api, held, hold, playComputer } from "./api.js";
+import { api, held, hold, playComputer, IDENTITY } from "./api.js";
 import { pick, targets, buttons } from "./pick.js";
 import { analysis } from "./analysis.js";
 
@@ -169,7 +169,12 @@ class GameView {
     }
     document.body.dataset.game = this.id;
     this.layout();
-    this.update(await api("GET", `/api/games/${this.id}`));
+    const first = await api("GET", `/api/games/${this.id}`);
+    // Seats this browser's player holds by its account or identity (a
+    // lobby game, another browser signed in): the server knows them by the
+    // session, so the secret sent is only a placeholder.
+    for (const p of first.my_seats || []) if (!this.secret(p)) hold(this.id, p, IDENTITY);
+    this.update(first);
     this.connect();
   }
 
