@@ -154,6 +154,7 @@ func (s *Server) newGame(r *http.Request, me *store.Player, g game.Game, req cre
 	if st.IsTerminal() {
 		rec.Status, rec.Result, rec.Reason = store.StatusOver, game.ResultName(st), st.Result().Reason
 	}
+	rec.ToAct = toActOf(rec, st)
 	if err := s.store.Create(r.Context(), rec); err != nil {
 		return createResponse{}, err
 	}

@@ -257,11 +257,8 @@ func (r *room) save(ctx context.Context, before int) error { return r.saveState(
 // saveState stores the game as it is in state s. A rated game that ends
 // changes its players' ratings in the same write.
 func (r *room) saveState(ctx context.Context, before int, s game.State) error {
-	r.rec.ToAct, r.rec.Deadline = "", 0
+	r.rec.ToAct, r.rec.Deadline = toActOf(r.rec, s), 0
 	p := s.ToAct()
-	if r.rec.Status == store.StatusPlaying && p >= 0 && int(p) < len(r.rec.Seats) && r.rec.Seats[p].Kind == store.SeatHuman {
-		r.rec.ToAct = r.rec.Seats[p].Player
-	}
 	if r.clockRuns() && p >= 0 && int(p) < 2 {
 		r.rec.Deadline = r.rec.Clock.Deadline(int(p))
 	}
@@ -269,6 +266,15 @@ func (r *room) saveState(ctx context.Context, before int, s game.State) error {
 		return r.finishRated(ctx, before, s)
 	}
 	return r.srv.store.Update(ctx, r.rec, before)
+}
+
+// toActOf is the player whose move the stored game waits for in state s,
+// or "".
+func toActOf(rec *store.Game, s game.State) string {
+	if p := s.ToAct(); rec.Status != store.StatusOver && p >= 0 && int(p) < len(rec.Seats) && rec.Seats[p].Kind == store.SeatHuman {
+		return rec.Seats[p].Player
+	}
+	return ""
 }
 
 // stopTimer stops the clock's timer.
@@ -467,6 +473,9 @@ func (r *room) unsubscribe(ch chan []byte) {
 // watcher too slow to take every one gets the newest: an older view still
 // waiting is dropped in its favour, never the newest. The mutex is held.
 func (r *room) broadcast() {
+	if r.betweenPeople() {
+		r.srv.signalLobby() // its board in the lobby's list of games
+	}
 	msg := r.viewJSON()
 	for ch := range r.subs {
 		select {
@@ -482,6 +491,12 @@ func (r *room) broadcast() {
 			}
 		}
 	}
+}
+
+// betweenPeople reports whether two different players hold the seats (a
+// game the lobby shows); the mutex is held.
+func (r *room) betweenPeople() bool {
+	return len(r.rec.Seats) == 2 && r.rec.Seats[0].Player != "" && r.rec.Seats[1].Player != "" && r.rec.Seats[0].Player != r.rec.Seats[1].Player
 }
 
 // idle reports whether the room can leave memory: nobody watches, no agent

@@ -79,6 +79,8 @@ type Server struct {
 	// loginByAddress and loginByAccount limit sign-in attempts.
 	loginByAddress, loginByAccount *auth.Limiter
 
+	lobbyHub lobbyHub
+
 	mu        sync.Mutex
 	rooms     map[string]*room
 	conns     map[string]int // per client
@@ -106,9 +108,11 @@ func New(st *store.Store, cfg Config) *Server {
 	s.loginByAddress = auth.NewLimiter(s.cfg.LoginsPerAddress, s.cfg.LoginWindow, 100000)
 	s.loginByAccount = auth.NewLimiter(s.cfg.LoginsPerAccount, s.cfg.LoginWindow, 100000)
 	s.mux = s.routes()
-	s.wg.Add(2)
+	s.lobbyHub = lobbyHub{kick: make(chan struct{}, 1), subs: map[chan struct{}]struct{}{}}
+	s.wg.Add(3)
 	go s.sweep(time.Minute, 10*time.Minute)
 	go s.deadlines(2 * time.Second)
+	go s.lobbyLoop(lobbyEvery)
 	return s
 }
 
@@ -138,6 +142,11 @@ func (s *Server) routes() *http.ServeMux {
 	mux.HandleFunc("POST /api/analysis", s.analyse)
 	mux.HandleFunc("POST /api/analysis/eval", s.evaluate)
 	mux.HandleFunc("GET /api/me", s.whoami)
+	mux.HandleFunc("GET /api/lobby", s.lobby)
+	mux.HandleFunc("GET /ws/lobby", s.watchLobby)
+	mux.HandleFunc("POST /api/challenges", s.createChallenge)
+	mux.HandleFunc("POST /api/challenges/{id}/accept", s.acceptChallenge)
+	mux.HandleFunc("POST /api/challenges/{id}/cancel", s.cancelChallenge)
 	mux.HandleFunc("POST /api/account/register", s.register)
 	mux.HandleFunc("POST /api/account/login", s.login)
 	mux.HandleFunc("POST /api/account/logout", s.logout)

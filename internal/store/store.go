@@ -195,6 +195,26 @@ var migrations = []migration{
 	{both: `CREATE INDEX games_to_act ON games(to_act)`},
 	{both: `ALTER TABLE games ADD COLUMN deadline BIGINT NOT NULL DEFAULT 0`},
 	{both: `CREATE INDEX games_deadline ON games(deadline)`},
+	{both: `CREATE TABLE challenges (
+		id TEXT PRIMARY KEY,
+		creator TEXT NOT NULL,
+		creator_name TEXT NOT NULL DEFAULT '',
+		spec TEXT NOT NULL,
+		minutes DOUBLE PRECISION NOT NULL DEFAULT 0,
+		increment DOUBLE PRECISION NOT NULL DEFAULT 0,
+		days INTEGER NOT NULL DEFAULT 0,
+		rated INTEGER NOT NULL DEFAULT 0,
+		side TEXT NOT NULL,
+		target TEXT NOT NULL DEFAULT '',
+		target_name TEXT NOT NULL DEFAULT '',
+		created BIGINT NOT NULL,
+		status TEXT NOT NULL,
+		game TEXT NOT NULL DEFAULT '',
+		address TEXT NOT NULL DEFAULT ''
+	)`},
+	{both: `CREATE INDEX challenges_open ON challenges(status, created)`},
+	{both: `CREATE INDEX challenges_creator ON challenges(creator, created)`},
+	{both: `ALTER TABLE challenges ADD COLUMN closed BIGINT NOT NULL DEFAULT 0`},
 }
 
 // migrate brings the schema up to date; on PostgreSQL under an advisory
