@@ -89,7 +89,9 @@ type liveGame struct {
 type lobbyView struct {
 	Challenges []challengeView `json:"challenges"`
 	Live       []liveGame      `json:"live"`
-	Me         meView          `json:"me"`
+	// Mine are the viewer's games in play.
+	Mine []gameSummary `json:"mine"`
+	Me   meView        `json:"me"`
 }
 
 func specGame(spec string) string {
@@ -99,7 +101,7 @@ func specGame(spec string) string {
 
 // lobbyFor makes the lobby as player p (nil: nobody yet) sees it.
 func (s *Server) lobbyFor(ctx context.Context, p *store.Player) (lobbyView, error) {
-	v := lobbyView{Challenges: []challengeView{}, Live: []liveGame{}, Me: meView{Anonymous: true}}
+	v := lobbyView{Challenges: []challengeView{}, Live: []liveGame{}, Mine: []gameSummary{}, Me: meView{Anonymous: true}}
 	id := ""
 	if p != nil {
 		id = p.ID
@@ -115,6 +117,15 @@ func (s *Server) lobbyFor(ctx context.Context, p *store.Player) (lobbyView, erro
 			return v, err
 		}
 		cs = append(mine, cs...)
+		games, err := s.store.PlayerGames(ctx, id, 20)
+		if err != nil {
+			return v, err
+		}
+		for _, g := range games {
+			if g.Status == store.StatusPlaying {
+				v.Mine = append(v.Mine, summarize(g, id))
+			}
+		}
 	}
 	for _, c := range cs {
 		if c.Status == store.ChallengeOpen && c.Days == 0 && time.Since(c.Created) > challengeLife {

@@ -12,6 +12,8 @@ import { h, cap } from "./dom.js";
 import { api, held, hold, playComputer, IDENTITY } from "./api.js";
 import { pick, targets, buttons } from "./pick.js";
 import { analysis } from "./analysis.js";
+import { identityBar, accountPage, playerPage, leaderboardPage, notifyToggle } from "./account.js";
+import { Lobby } from "./lobby.js";
 
 const app = document.getElementById("app");
 
@@ -21,6 +23,7 @@ const docHref = (d) => "/docs/" + d.File;
 
 async function home() {
   const cat = await api("GET", "/api/games");
+  const lobby = new Lobby((me) => bar && bar(me));
   const err = h("p", { class: "error", id: "error", role: "alert" });
   const gameSel = h("select", { id: "game" }, cat.games.map((g) => h("option", { value: g.Name }, g.Name)));
   const rulesetSel = h("select", { id: "ruleset" });
@@ -28,8 +31,15 @@ async function home() {
   const list = h("ul", { class: "rulesets" });
   const opponent = h("select", { id: "opponent" },
     h("option", { value: "ai" }, "the computer"),
+    h("option", { value: "lobby" }, "anyone (a challenge in the lobby)"),
+    h("option", { value: "player" }, "a player, by name"),
     h("option", { value: "friend" }, "a friend (invitation link)"),
     h("option", { value: "local" }, "two people at this screen"));
+  const rival = h("input", { id: "rival", maxlength: 20, placeholder: "username", autocomplete: "off" });
+  const rivalLabel = h("label", { hidden: true }, "Player ", rival);
+  const rated = h("input", { id: "rated", type: "checkbox" });
+  const ratedLabel = h("label", { hidden: true }, rated, " Rated (both players need an account)");
+  const days = h("select", { id: "days" }, h("option", { value: "0" }, "live, on the clock above"), ...[1, 2, 3, 5, 7, 14].map((d) => h("option", { value: String(d) }, `correspondence: ${d} day${d > 1 ? "s" : ""} a move`)));
   const level = h("select", { id: "level" }, cat.levels.map((l) => h("option", { value: l, selected: l === "medium" }, l)));
   const levelLabel = h("label", {}, "Level ", level);
   const minutes = h("input", { id: "minutes", type: "number", min: 0, max: 600, step: 1, value: 0, size: 4 });
@@ -43,9 +53,29 @@ async function home() {
     rulesLink.setAttribute("href", "/rules/" + g.Name);
   };
   gameSel.addEventListener("change", fill);
-  opponent.addEventListener("change", () => { levelLabel.hidden = opponent.value !== "ai"; });
+  const people = () => opponent.value === "lobby" || opponent.value === "player";
+  const showFor = () => {
+    levelLabel.hidden = opponent.value !== "ai";
+    rivalLabel.hidden = opponent.value !== "player";
+    ratedLabel.hidden = !people();
+  };
+  opponent.addEventListener("change", showFor);
+  const params = new URLSearchParams(location.search);
+  if (params.get("opponent")) { opponent.value = "player"; rival.value = params.get("opponent"); }
+  showFor();
   const start = async () => {
     err.textContent = "";
+    if (people()) {
+      try {
+        await api("POST", "/api/challenges", { game: gameSel.value, ruleset: rulesetSel.value, side: sideSel.value, rated: rated.checked,
+          days: parseInt(days.value, 10) || 0, minutes: parseInt(days.value, 10) ? 0 : parseFloat(minutes.value) || 0, increment: parseInt(days.value, 10) ? 0 : parseFloat(increment.value) || 0,
+          opponent: opponent.value === "player" ? rival.value.trim() : "" });
+        err.textContent = "";
+        lobby.update(await api("GET", "/api/lobby"));
+        lobby.el.scrollIntoView({ behavior: "smooth" });
+      } catch (e) { err.textContent = e.message; }
+      return;
+    }
     try {
       const res = await api("POST", "/api/games", { game: gameSel.value, ruleset: rulesetSel.value, opponent: opponent.value, level: level.value, side: sideSel.value, minutes: parseFloat(minutes.value) || 0, increment: parseFloat(increment.value) || 0 });
       if (res.secrets) res.secrets.forEach((s, i) => hold(res.id, i, s));
@@ -67,20 +97,24 @@ async function home() {
     h("h1", {}, "Play " + cat.games.map((g) => g.Name[0].toUpperCase() + g.Name.slice(1)).join(" or ")),
     h("p", { class: "learn-links" }, ...cat.games.filter((g) => g.Lessons && g.Lessons.length).map((g) =>
       h("a", { class: "button", href: `/learn/${g.Name}`, id: `learn-${g.Name}` }, `New to ${cap(g.Name)}? Learn it in ${g.Lessons.length} steps`))),
-    h("fieldset", {}, h("legend", {}, "New game"),
+    h("div", { class: "home-top" },
+    h("fieldset", { id: "new-game" }, h("legend", {}, "New game"),
       h("label", {}, "Game ", gameSel, " ", rulesLink),
       h("label", {}, "Ruleset ", rulesetSel),
-      h("label", {}, "Opponent ", opponent), levelLabel,
+      h("label", {}, "Opponent ", opponent), levelLabel, rivalLabel,
       h("label", {}, "Your side ", sideSel),
       h("label", {}, "Clock ", minutes, " minutes each, + ", increment, " seconds a turn (0: no clock)"),
-      h("button", { class: "primary", id: "start", onclick: start }, "Start")),
-    err,
+      h("label", {}, "Pace ", days), ratedLabel,
+      h("button", { class: "primary", id: "start", onclick: start }, "Start"), err),
+    lobby.el),
+    lobby.games, notifyToggle(),
     h("h2", {}, "Rulesets"), list,
     h("fieldset", {}, h("legend", {}, "Import a record"), record, h("br"), h("button", { id: "import", onclick: importIt }, "Import and replay")),
     h("p", {}, h("a", { href: "/analysis", id: "analysis-link" }, "Analysis board: study any position with the computer")),
     cat.reports ? h("p", {}, h("a", { href: "/reports/", id: "reports" }, "Self-play reports: balance and metrics of every ruleset")) : "",
   );
   fill();
+  lobby.start().catch((e) => { lobby.err.textContent = e.message; });
 }
 
 // ---- rules ----
@@ -209,6 +243,7 @@ class GameView {
     this.boardBox = h("div", { class: "board-wrap", id: "board" });
     this.board.container = this.boardBox;
     this.you = h("div", { class: "you", id: "you" });
+    this.players = h("p", { class: "players", id: "players" });
     this.status = h("div", { class: "status", id: "status", "aria-live": "polite" });
     this.events = h("ul", { class: "events", id: "events", "aria-live": "polite" });
     this.clock = h("div", { class: "clocks", id: "clock" });
@@ -229,7 +264,7 @@ class GameView {
     this.controls = h("div", { id: "controls" });
     this.invite = h("div", { class: "invite", id: "invite" });
     app.replaceChildren(h("div", { class: "play" }, this.boardBox,
-      h("div", { class: "side" }, this.lessonBox, this.conn, this.clock, this.you, this.banner, this.ending, this.status, this.choices, this.err, this.events, this.info, this.controls, this.invite,
+      h("div", { class: "side" }, this.lessonBox, this.conn, this.players, this.clock, this.you, this.banner, this.ending, this.status, this.choices, this.err, this.events, this.info, this.controls, this.invite,
         h("h3", {}, "Moves"), this.moves,
         h("div", { class: "steps" },
           h("button", { onclick: () => this.step(-Infinity), title: "to the start", "aria-label": "to the start", id: "first" }, "|◀"),
@@ -248,7 +283,13 @@ class GameView {
     const v = this.view;
     const c = v && v.clock;
     if (!c) { this.clock.replaceChildren(); return; }
-    const fmt = (ms) => { const s = Math.max(0, Math.ceil(ms / 1000)); return Math.floor(s / 60) + ":" + String(s % 60).padStart(2, "0"); };
+    const fmt = (ms) => {
+      const s = Math.max(0, Math.ceil(ms / 1000));
+      // Days by correspondence: days and hours, then hours and minutes.
+      if (s >= 86400) return `${Math.floor(s / 86400)}d ${Math.floor((s % 86400) / 3600)}h`;
+      if (s >= 3600) return `${Math.floor(s / 3600)}h ${String(Math.floor((s % 3600) / 60)).padStart(2, "0")}m`;
+      return Math.floor(s / 60) + ":" + String(s % 60).padStart(2, "0");
+    };
     const gone = Date.now() - this.received;
     const low = Math.min(20000, c.base_ms / 10);
     const top = this.board.flipped ? v.traits.bottom : 1 - v.traits.bottom;
@@ -265,6 +306,7 @@ class GameView {
         h("span", { class: "who" }, v.traits.players[i].title), h("span", { class: "time" }, fmt(left)));
     }));
     if (c.running < 0 && v.status === "playing" && v.ply === 0) this.clock.append(h("p", { class: "muted" }, "The clocks start after the first move, once both players are here."));
+    if (c.days_per_move) this.clock.append(h("p", { class: "muted", id: "deadline" }, `Correspondence: ${c.days_per_move} day${c.days_per_move > 1 ? "s" : ""} a move.` + (c.deadline && v.status === "playing" ? ` ${this.title(c.running)} must move by ${new Date(c.deadline).toLocaleString()}.` : "")));
   }
 
   update(v) {
@@ -356,6 +398,7 @@ class GameView {
     const asked = this.myTurn() && !this.past && !this.lessonOver ? live.prompt.squares || [] : [];
     this.board.render(v.board, v.traits, { selected: this.selected, targets: this.targets(), asked });
     this.you.textContent = this.youText();
+    this.drawPlayers(this.view);
     this.status.textContent = this.statusText();
     this.events.replaceChildren(...(v.events || []).map((e) => h("li", { "data-event": e.kind },
       ...(e.dice || []).map((n) => h("span", { class: "die", "aria-hidden": "true" }, "⚀⚁⚂⚃⚄⚅"[n - 1] || String(n))), e.text)));
@@ -375,6 +418,18 @@ class GameView {
       h("button", { id: "back-to-game", onclick: () => this.step(Infinity) }, "Back to the game"));
   }
 
+  // drawPlayers names who holds each seat (an account with its rating, an
+  // anonymous player, the computer) and whether the game is rated.
+  drawPlayers(v) {
+    if (!v || !v.seats.some((s) => s.name)) { this.players.replaceChildren(); return; }
+    const one = (i) => {
+      const s = v.seats[i];
+      const who = s.kind === "ai" ? `Computer (${s.agent})` : s.name ? h("a", { href: "/@/" + s.name }, s.name) : "Anonymous";
+      return h("span", { class: "player", "data-seat": i }, `${v.traits.players[i].title}: `, who, s.rating ? ` (${Math.round(s.rating)}${s.provisional ? "?" : ""})` : "");
+    };
+    this.players.replaceChildren(one(0), " vs ", one(1), h("span", { class: "muted" }, v.rated ? " · rated" : " · casual"));
+  }
+
   // drawEnding shows the end of the game from the player's side, and the
   // rematch.
   drawEnding(live) {
@@ -389,6 +444,11 @@ class GameView {
     else if (mine.length === 1) head = (mine[0] === winner ? "You won" : "You lost") + reason;
     else head = `${this.title(winner)} won${reason}`;
     const parts = [h("p", { class: "headline" }, head)];
+    for (const c of live.rating_changes || []) {
+      const d = c.after - c.before;
+      parts.push(h("p", { class: "rating-change", "data-seat": c.seat }, `${live.seats[c.seat].name || this.title(c.seat)}: ${Math.round(c.before)} → ${Math.round(c.after)} `,
+        h("span", { class: d >= 0 ? "gain" : "loss" }, `(${d >= 0 ? "+" : ""}${Math.round(d)})`)));
+    }
     if (mine.length) {
       const label = live.rematch ? "Join the rematch" : "Rematch, sides swapped";
       parts.push(h("button", { class: "primary", id: "rematch", onclick: () => this.rematch() }, label));
@@ -576,10 +636,18 @@ async function firstGame(name, ruleset) {
   await playComputer({ game: name, ruleset, level: "easy" });
 }
 
+// bar redraws the header's corner with what the server says of the
+// browser (the lobby's live view carries it).
+let bar = null;
+
 async function route() {
   const path = location.pathname;
+  identityBar().then((draw) => { bar = draw; }).catch(() => {});
   try {
     if (path.startsWith("/g/")) await new GameView(path.slice(3)).start();
+    else if (path === "/account") await accountPage(app);
+    else if (path.startsWith("/@/")) await playerPage(app, decodeURIComponent(path.slice(3)));
+    else if (path === "/leaderboard") await leaderboardPage(app);
     else if (path.startsWith("/rules/")) await rules(path.slice(7));
     else if (path.startsWith("/learn/")) await learn(...path.slice(7).split("/"));
     else if (path === "/analysis" || path.startsWith("/analysis/")) await analysis(app, path.slice(10));

@@ -1,0 +1,146 @@
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/device"
+
+	"github.com/muster-games/muster/rating"
+)
+
+// register makes an account on the account page, by the form.
+func register(t *testing.T, ctx context.Context, a *app, name string) {
+	t.Helper()
+	if err := chromedp.Do(ctx,
+		chromedp.Navigate(a.url("/account")),
+		chromedp.WaitVisible(chromedp.CSS("#register-username")),
+		chromedp.SendKeys(chromedp.CSS("#register-username"), name),
+		chromedp.SendKeys(chromedp.CSS("#register-password"), "correct horse "+name),
+		chromedp.Click(chromedp.CSS("#register button[type=submit]")),
+	); err != nil {
+		t.Fatal(err)
+	}
+	poll(t, ctx, name+"'s page", fmt.Sprintf(`location.pathname === "/@/%s" && !!document.querySelector("h1") && document.querySelector("h1").textContent === %q`, name, name))
+}
+
+// fullShot saves a screenshot of the whole page.
+func fullShot(t *testing.T, ctx context.Context, name string) {
+	t.Helper()
+	buf, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+	if err != nil {
+		t.Logf("screenshot %s: %v", name, err)
+		return
+	}
+	save(t, name+".png", buf)
+}
+
+// TestChallengeAcrossBrowsers: Alice registers and offers a rated game in
+// the lobby; Bob, in another browser, sees it appear live and accepts;
+// both land in the game and play by clicks; Alice resigns, and the
+// ending shows both ratings moved by Glicko-2, as their pages do.
+func TestChallengeAcrossBrowsers(t *testing.T) {
+	a := startApp(t, "", "")
+	alice, cancelA := browser(t)
+	defer cancelA()
+	bob, cancelB := browser(t)
+	defer cancelB()
+	register(t, alice, a, "alice")
+	register(t, bob, a, "bob")
+	// Bob watches the lobby before the challenge exists.
+	if err := chromedp.Do(bob, chromedp.Navigate(a.url("/")), chromedp.WaitVisible(chromedp.CSS("#lobby"))); err != nil {
+		t.Fatal(err)
+	}
+	poll(t, bob, "bob's lobby live", `document.getElementById("lobby-conn").dataset.state === "live"`)
+	if err := chromedp.Do(alice, chromedp.Navigate(a.url("/")), chromedp.WaitVisible(chromedp.CSS("#start"))); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := chromedp.Run(alice, chromedp.Evaluate[bool](`(() => { const g = document.getElementById("game"); g.value = "tablut"; g.dispatchEvent(new Event("change")); return true })()`)); err != nil {
+		t.Fatal(err)
+	}
+	poll(t, alice, "the rulesets filled", `!!document.querySelector('#ruleset option[value="linnaeus"]')`)
+	if _, err := chromedp.Run(alice, chromedp.Evaluate[bool](`(() => { document.getElementById("ruleset").value = "linnaeus"; const o = document.getElementById("opponent"); o.value = "lobby"; o.dispatchEvent(new Event("change")); document.getElementById("side").value = "attackers"; document.getElementById("minutes").value = "10"; return true })()`)); err != nil {
+		t.Fatal(err)
+	}
+	if err := chromedp.Do(alice, chromedp.WaitVisible(chromedp.CSS("#rated")), chromedp.Click(chromedp.CSS("#rated")), chromedp.Click(chromedp.CSS("#start"))); err != nil {
+		t.Fatal(err)
+	}
+	poll(t, alice, "alice's challenge listed", `!!document.querySelector("#challenges tr[data-challenge] button.cancel")`)
+	// It reaches Bob's open page without a reload.
+	poll(t, bob, "the challenge on bob's page", `!!document.querySelector("#challenges tr[data-challenge] button.accept")`)
+	row := text(t, bob, "#challenges tbody tr")
+	for _, want := range []string{"alice", "1500?", "tablut(linnaeus)", "10+0", "rated", "Attackers"} {
+		if !strings.Contains(row, want) {
+			t.Fatalf("bob's lobby row %q lacks %q", row, want)
+		}
+	}
+	fullShot(t, bob, "lobby-challenge")
+	if err := chromedp.Do(bob, chromedp.Click(chromedp.CSS("#challenges button.accept"))); err != nil {
+		t.Fatal(err)
+	}
+	poll(t, bob, "bob in the game", `location.pathname.startsWith("/g/") && !!document.querySelector("svg.board")`)
+	poll(t, alice, "alice taken to the game", `location.pathname.startsWith("/g/") && !!document.querySelector("svg.board")`)
+	v := waitMyTurn(t, alice, "attackers")
+	if !strings.Contains(text(t, alice, "#players"), "alice") || !strings.Contains(text(t, alice, "#players"), "rated") {
+		t.Fatalf("players line: %q", text(t, alice, "#players"))
+	}
+	clickAction(t, alice, v, "a4-a3")
+	v = waitMyTurn(t, bob, "defenders")
+	clickAction(t, bob, v, "e3-d3")
+	waitMyTurn(t, alice, "attackers")
+	fullShot(t, alice, "rated-game")
+	if err := chromedp.Do(alice, chromedp.Click(chromedp.CSS("#resign")), chromedp.Click(chromedp.CSS("#confirm-resign"))); err != nil {
+		t.Fatal(err)
+	}
+	won := rating.Update(rating.New(), []rating.Result{{Opponent: rating.New(), Score: 1}}, rating.Tau)
+	lost := rating.Update(rating.New(), []rating.Result{{Opponent: rating.New(), Score: 0}}, rating.Tau)
+	wantBob := fmt.Sprintf("bob: 1500 → %d (+%d)", int(math.Round(won.R)), int(math.Round(won.R-1500)))
+	wantAlice := fmt.Sprintf("alice: 1500 → %d (%d)", int(math.Round(lost.R)), int(math.Round(lost.R-1500)))
+	for _, ctx := range []context.Context{alice, bob} {
+		poll(t, ctx, "the rating changes shown", `document.querySelectorAll("#ending .rating-change").length === 2`)
+		got := text(t, ctx, "#ending")
+		if !strings.Contains(got, wantBob) || !strings.Contains(got, wantAlice) {
+			t.Fatalf("ending %q, want %q and %q", got, wantBob, wantAlice)
+		}
+	}
+	fullShot(t, bob, "rated-ending")
+	// Bob's page shows his new, still provisional, rating and the game.
+	if err := chromedp.Do(bob, chromedp.Navigate(a.url("/@/bob")), chromedp.WaitVisible(chromedp.CSS("#finished"))); err != nil {
+		t.Fatal(err)
+	}
+	if got := text(t, bob, `tr[data-game="tablut"] .rating`); got != fmt.Sprintf("%d?", int(math.Round(won.R))) {
+		t.Fatalf("bob's tablut rating %q", got)
+	}
+	fullShot(t, bob, "player-page")
+	// Alice visits Bob's page: a challenge button names him.
+	if err := chromedp.Do(alice, chromedp.Navigate(a.url("/@/bob")), chromedp.WaitVisible(chromedp.CSS("#challenge-player"))); err != nil {
+		t.Fatal(err)
+	}
+	// At phone size the lobby reflows without sideways scrolling.
+	if err := chromedp.Do(bob, chromedp.Emulate(device.IPhone8), chromedp.Navigate(a.url("/")), chromedp.WaitVisible(chromedp.CSS("#lobby"))); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(300 * time.Millisecond)
+	if wide, err := chromedp.Run(bob, chromedp.Evaluate[bool](`document.documentElement.scrollWidth > window.innerWidth + 1`)); err != nil || wide {
+		t.Fatalf("the lobby scrolls sideways on a phone (%v)", err)
+	}
+	fullShot(t, bob, "lobby-phone")
+}
+
+// TestAnonymousGamesKeptOnRegister: a browser plays the computer without an
+// account, then registers; the game is on its new page.
+func TestAnonymousGamesKeptOnRegister(t *testing.T) {
+	a := startApp(t, "", "")
+	ctx, cancel := browser(t)
+	defer cancel()
+	id := newGame(t, ctx, a, "tablut", "linnaeus", "ai", "easy", "attackers")
+	waitMyTurn(t, ctx, "attackers")
+	poll(t, ctx, "your turn in the header", `(document.getElementById("your-turn") || {}).textContent === "Your turn in 1 game"`)
+	register(t, ctx, a, "carroll")
+	poll(t, ctx, "the anonymous game on the page", fmt.Sprintf(`!!document.querySelector('#playing li[data-game=%q]')`, id))
+}

@@ -1,0 +1,155 @@
+// account.js is who the browser is: the header's corner (sign in, or the
+// account's name, and "your turn in N games" on every page), the page to
+// register or sign in, a player's page and the leaderboards. Playing needs
+// no account: the server keeps an anonymous identity for the browser, and
+// an account made later keeps its games.
+
+import { h, cap } from "./dom.js";
+import { api } from "./api.js";
+
+// ratingText shows a rating, with "?" while it is provisional.
+export function ratingText(r, provisional) {
+  return Math.round(r) + (provisional ? "?" : "");
+}
+
+// clockText describes a time control.
+export function clockText(c) {
+  if (c.days) return `${c.days} day${c.days > 1 ? "s" : ""} a move`;
+  if (c.minutes) return `${c.minutes}+${c.increment || 0}`;
+  return "no clock";
+}
+
+// identityBar fills the header's corner and keeps "your turn" current.
+export async function identityBar() {
+  const header = document.querySelector("header");
+  let bar = document.getElementById("identity");
+  if (!bar) {
+    bar = h("nav", { id: "identity", "aria-label": "account" });
+    header.appendChild(bar);
+  }
+  const draw = (me) => {
+    const turn = me.your_turn > 0
+      ? h("a", { id: "your-turn", class: "your-turn", href: me.username ? "/@/" + me.username : "/#your-games" }, `Your turn in ${me.your_turn} game${me.your_turn > 1 ? "s" : ""}`)
+      : null;
+    const who = me.username
+      ? h("a", { id: "me", href: "/@/" + me.username }, me.username)
+      : h("a", { id: "sign-in", href: "/account" }, "Sign in");
+    bar.replaceChildren(...[h("a", { href: "/leaderboard" }, "Leaderboard"), turn, who].filter(Boolean));
+    const before = parseInt(bar.dataset.turn || "0", 10);
+    bar.dataset.turn = String(me.your_turn);
+    if (me.your_turn > before && before >= 0 && bar.dataset.ready && document.hidden) notify(`Muster: your turn in ${me.your_turn} game${me.your_turn > 1 ? "s" : ""}`);
+    bar.dataset.ready = "1";
+  };
+  const refresh = async () => { try { draw(await api("GET", "/api/me")); } catch { /* offline: keep the last */ } };
+  await refresh();
+  setInterval(refresh, 30000);
+  return draw;
+}
+
+// notify shows a browser notification, if the player turned them on.
+export function notify(text) {
+  if (typeof Notification !== "undefined" && Notification.permission === "granted" && localStorage.getItem("muster-notify") === "1") {
+    new Notification(text);
+  }
+}
+
+// notifyToggle is a button that asks the browser for notifications.
+export function notifyToggle() {
+  if (typeof Notification === "undefined") return null;
+  const on = () => Notification.permission === "granted" && localStorage.getItem("muster-notify") === "1";
+  const b = h("button", { id: "notify" });
+  const label = () => { b.textContent = on() ? "Notifications on (turn off)" : "Notify me when it is my turn"; };
+  b.addEventListener("click", async () => {
+    if (on()) localStorage.setItem("muster-notify", "0");
+    else if ((await Notification.requestPermission()) === "granted") localStorage.setItem("muster-notify", "1");
+    label();
+  });
+  label();
+  return b;
+}
+
+// accountPage lets the browser register or sign in, or sign out.
+export async function accountPage(app) {
+  document.title = "Account — Muster";
+  const me = await api("GET", "/api/me");
+  if (me.username) {
+    app.replaceChildren(h("h1", {}, "Signed in as " + me.username),
+      h("p", {}, h("a", { class: "button", href: "/@/" + me.username }, "Your page")),
+      h("button", { id: "logout", onclick: async () => { await api("POST", "/api/account/logout", {}); location.href = "/"; } }, "Sign out"));
+    return;
+  }
+  const err = h("p", { class: "error", id: "account-error", role: "alert" });
+  const form = (id, title, path, note) => {
+    const user = h("input", { id: id + "-username", name: "username", autocomplete: "username", required: true, minlength: 2, maxlength: 20, pattern: "[A-Za-z0-9_\\-]+" });
+    const pass = h("input", { id: id + "-password", name: "password", type: "password", required: true, minlength: 8, maxlength: 256, autocomplete: id === "register" ? "new-password" : "current-password" });
+    const f = h("form", { id, class: "account-form" },
+      h("h2", {}, title), note ? h("p", { class: "muted" }, note) : null,
+      h("label", {}, "Username ", user), h("label", {}, "Password ", pass),
+      h("button", { class: "primary", type: "submit" }, title));
+    f.addEventListener("submit", async (e) => {
+      e.preventDefault();
+      err.textContent = "";
+      try {
+        const res = await api("POST", path, { username: user.value, password: pass.value });
+        location.href = "/@/" + res.username;
+      } catch (x) { err.textContent = x.message; }
+    });
+    return f;
+  };
+  app.replaceChildren(h("h1", {}, "Your account"),
+    h("p", {}, "You can play without an account: this browser keeps your games. An account keeps them everywhere, gives you a rating and a page, and lets others challenge you by name. No e-mail is asked for."),
+    err,
+    h("div", { class: "account-forms" },
+      form("login", "Sign in", "/api/account/login"),
+      form("register", "Register", "/api/account/register", "The games you played in this browser become your account's. Usernames: 2 to 20 letters, digits, - or _; passwords: at least 8 characters.")));
+}
+
+// gameLine is a row of a list of games.
+export function gameLine(g) {
+  const vs = g.players.map((p, i) => `${p} (${g.sides[i] || i})`).join(" vs ");
+  let state;
+  if (g.status === "playing") state = g.your_turn ? "your turn" : "in play";
+  else state = g.result ? (g.result === "aborted" ? "aborted" : g.result === "draw" ? "draw" : cap(g.result) + " won") : "over";
+  const bits = [h("a", { href: "/g/" + g.id }, g.spec), " ", vs, " — ", h("span", { class: g.your_turn ? "your-turn" : "" }, state)];
+  if (g.rated) bits.push(" · rated");
+  if (g.change) bits.push(h("span", { class: g.change > 0 ? "gain" : "loss" }, ` ${g.change > 0 ? "+" : ""}${Math.round(g.change)}`));
+  if (g.deadline) bits.push(h("span", { class: "muted" }, " · move by " + new Date(g.deadline).toLocaleString()));
+  return h("li", { "data-game": g.id }, ...bits);
+}
+
+// playerPage shows an account: ratings, games, and a challenge button.
+export async function playerPage(app, name) {
+  const p = await api("GET", "/api/players/" + encodeURIComponent(name));
+  document.title = p.username + " — Muster";
+  const cat = await api("GET", "/api/games");
+  const ratings = h("table", { class: "ratings" }, h("tr", {}, h("th", {}, "Game"), h("th", {}, "Rating"), h("th", {}, "Rated games")),
+    ...cat.games.map((g) => {
+      const r = p.ratings[g.Name];
+      return h("tr", { "data-game": g.Name }, h("td", {}, cap(g.Name)),
+        h("td", { class: "rating" }, r ? ratingText(r.rating, r.provisional) : "1500?"), h("td", {}, r ? String(r.games) : "0"));
+    }));
+  const challenge = p.me ? notifyToggle() : h("a", { class: "button primary", id: "challenge-player", href: "/?opponent=" + encodeURIComponent(p.username) + "#new-game" }, "Challenge " + p.username);
+  app.replaceChildren(
+    h("h1", {}, p.username),
+    h("p", { class: "muted" }, "Joined " + new Date(p.joined).toLocaleDateString() + (p.me ? " · this is you" : "")),
+    challenge,
+    h("h2", {}, "Ratings"), ratings,
+    h("p", { class: "muted" }, "Glicko-2; a ? marks a provisional rating (deviation above 110)."),
+    h("h2", {}, `Playing now (${p.playing.length})`),
+    p.playing.length ? h("ul", { class: "games", id: "playing" }, p.playing.map(gameLine)) : h("p", { class: "muted" }, "No game in play."),
+    h("h2", {}, "Finished games"),
+    p.finished.length ? h("ul", { class: "games", id: "finished" }, p.finished.map(gameLine)) : h("p", { class: "muted" }, "No finished game yet."));
+}
+
+// leaderboardPage lists each game's best established ratings.
+export async function leaderboardPage(app) {
+  document.title = "Leaderboard — Muster";
+  const cat = await api("GET", "/api/games");
+  const sections = await Promise.all(cat.games.map(async (g) => {
+    const rows = await api("GET", "/api/leaderboard/" + g.Name);
+    return [h("h2", {}, cap(g.Name)), rows.length
+      ? h("ol", { class: "leaders" }, rows.map((r) => h("li", {}, h("a", { href: "/@/" + r.username }, r.username), " ", ratingText(r.rating, false), h("span", { class: "muted" }, ` (${r.games} games)`))))
+      : h("p", { class: "muted" }, "Nobody yet: a rating joins the board once it is established (deviation 110 or less).")];
+  }));
+  app.replaceChildren(h("h1", {}, "Leaderboard"), ...sections.flat());
+}
