@@ -144,3 +144,71 @@ func TestAnonymousGamesKeptOnRegister(t *testing.T) {
 	register(t, ctx, a, "carroll")
 	poll(t, ctx, "the anonymous game on the page", fmt.Sprintf(`!!document.querySelector('#playing li[data-game=%q]')`, id))
 }
+
+// say sends a chat line from the page.
+func say(t *testing.T, ctx context.Context, line string) {
+	t.Helper()
+	if err := chromedp.Do(ctx, chromedp.SetValue(chromedp.CSS("#chat-input"), line), chromedp.Click(chromedp.CSS("#chat-send"))); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestSpectatorChatHiddenFromPlayers: a spectator's chat reaches other
+// spectators, never the players while the game goes on; the players'
+// chat reaches everyone; lines are text, never markup.
+func TestSpectatorChatHiddenFromPlayers(t *testing.T) {
+	a := startApp(t, "", "")
+	host, cancel := browser(t)
+	defer cancel()
+	newGame(t, host, a, "tablut", "linnaeus", "friend", "easy", "attackers")
+	invite, err := chromedp.Run(host, chromedp.Value(chromedp.CSS("#invite-link")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	gameURL := strings.SplitN(invite, "?", 2)[0]
+	friend, c2 := chromedp.NewContext(host, chromedp.WithNewBrowserContext())
+	defer c2()
+	spectator, c3 := chromedp.NewContext(host, chromedp.WithNewBrowserContext())
+	defer c3()
+	if err := chromedp.Do(friend, chromedp.Navigate(invite), chromedp.WaitVisible(chromedp.CSS("#chat-input"))); err != nil {
+		t.Fatal(err)
+	}
+	if err := chromedp.Do(spectator, chromedp.Navigate(gameURL), chromedp.WaitVisible(chromedp.CSS("#chat-input"))); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []context.Context{host, friend, spectator} {
+		poll(t, c, "live", `document.getElementById("connection").dataset.state === "live"`)
+	}
+	if got := text(t, spectator, "#chat-room"); !strings.Contains(got, "Spectators' chat") {
+		t.Fatalf("the spectator's chat says %q", got)
+	}
+	say(t, spectator, "<b>the king is trapped</b>")
+	poll(t, spectator, "the spectator's line", `[...document.querySelectorAll("#chat-lines .text")].some(e => e.textContent === "<b>the king is trapped</b>")`)
+	if n, _ := chromedp.Run(spectator, chromedp.Evaluate[int](`document.querySelectorAll("#chat-lines b").length`)); n != 0 {
+		t.Fatal("a chat line was read as markup")
+	}
+	say(t, host, "good luck")
+	for _, c := range []context.Context{host, friend, spectator} {
+		poll(t, c, "the players' line", `[...document.querySelectorAll("#chat-lines .text")].some(e => e.textContent === "good luck")`)
+	}
+	time.Sleep(500 * time.Millisecond)
+	for _, c := range []context.Context{host, friend} {
+		if got := text(t, c, "#chat-lines"); strings.Contains(got, "trapped") {
+			t.Fatalf("a player sees the spectators' chat: %q", got)
+		}
+	}
+	// Reloading does not show it either.
+	if err := chromedp.Do(friend, chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS("#chat-lines"))); err != nil {
+		t.Fatal(err)
+	}
+	poll(t, friend, "the players' line again", `[...document.querySelectorAll("#chat-lines .text")].some(e => e.textContent === "good luck")`)
+	if got := text(t, friend, "#chat-lines"); strings.Contains(got, "trapped") {
+		t.Fatalf("after a reload a player sees the spectators' chat: %q", got)
+	}
+	fullShot(t, spectator, "chat-spectator")
+	// Once the game is over the players read both rooms.
+	if err := chromedp.Do(host, chromedp.Click(chromedp.CSS("#abort"))); err != nil {
+		t.Fatal(err)
+	}
+	poll(t, host, "the spectators' line after the game", `[...document.querySelectorAll("#chat-lines .text")].some(e => e.textContent.includes("trapped"))`)
+}

@@ -348,3 +348,53 @@ func TestCorrespondenceDeadlineSurvivesRestart(t *testing.T) {
 		t.Fatalf("after the deadline: %s %s %s", v.Status, v.Result, v.Reason)
 	}
 }
+
+// TestChatRooms: the players' chat and the spectators' are apart while the
+// game goes on; afterwards everyone reads both. Lines are limited in size
+// and rate.
+func TestChatRooms(t *testing.T) {
+	h := newHarness(t, "", testConfig())
+	a, b, c := h.person(), h.person(), h.person()
+	var cv challengeView
+	a.call("POST", "/api/challenges", challengeRequest{Game: "tablut", Side: "attackers"}, &cv)
+	var cr createResponse
+	b.call("POST", "/api/challenges/"+cv.ID+"/accept", struct{}{}, &cr)
+	path := "/api/games/" + cr.ID + "/chat"
+	var m store.Message
+	if code := c.call("POST", path, chatRequest{Text: "  <b>bold</b> move?  "}, &m); code != http.StatusCreated || m.Room != store.ChatSpectators || m.Text != "<b>bold</b> move?" || m.Name != "Anonymous" {
+		t.Fatalf("a spectator's line: %d %+v", code, m)
+	}
+	if code := a.call("POST", path, chatRequest{Text: "good luck"}, &m); code != http.StatusCreated || m.Room != store.ChatPlayers || m.Name != "Attackers (Muscovites)" {
+		t.Fatalf("a player's line: %d %+v", code, m)
+	}
+	read := func(p *person) []store.Message {
+		var ms []store.Message
+		if code := p.call("GET", path, nil, &ms); code != http.StatusOK {
+			t.Fatalf("read chat %d", code)
+		}
+		return ms
+	}
+	if ms := read(b); len(ms) != 1 || ms[0].Text != "good luck" {
+		t.Fatalf("a player reads the spectators: %+v", ms)
+	}
+	if ms := read(c); len(ms) != 2 {
+		t.Fatalf("a spectator reads %+v", ms)
+	}
+	var e map[string]string
+	for _, bad := range []string{"", "   ", strings.Repeat("x", 301), "two\nlines"} {
+		if code := c.call("POST", path, chatRequest{Text: bad}, &e); code != http.StatusBadRequest {
+			t.Fatalf("line %q: %d %v", bad, code, e)
+		}
+	}
+	for i := 0; i < 4; i++ { // refused lines do not count
+		c.call("POST", path, chatRequest{Text: "spam"}, nil)
+	}
+	e = nil
+	if code := c.call("POST", path, chatRequest{Text: "spam"}, &e); code != http.StatusTooManyRequests {
+		t.Fatalf("the sixth line in ten seconds: %d %v", code, e)
+	}
+	a.call("POST", "/api/games/"+cr.ID+"/resign", secretRequest{}, nil)
+	if ms := read(b); len(ms) != 6 {
+		t.Fatalf("after the game a player reads %d lines, want 6", len(ms))
+	}
+}

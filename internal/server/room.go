@@ -26,6 +26,8 @@ type room struct {
 	g      game.Game
 	s      game.State
 	subs   map[chan []byte]struct{}
+	// chatSubs watch the chat.
+	chatSubs map[*chatSub]struct{}
 	agents [2]agent.Agent
 	// thinking is set while an agent or the dice act.
 	thinking bool
@@ -59,7 +61,7 @@ func newRoom(srv *Server, rec *store.Game) (*room, error) {
 	if err := game.ApplyNotation(s, rec.Actions); err != nil {
 		return nil, fmt.Errorf("game %s: stored actions: %w", rec.ID, err)
 	}
-	r := &room{srv: srv, rec: rec, g: g, s: s, first: first, subs: map[chan []byte]struct{}{}, rng: rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 1)), used: time.Now(), turnsAt: -1}
+	r := &room{srv: srv, rec: rec, g: g, s: s, first: first, subs: map[chan []byte]struct{}{}, chatSubs: map[*chatSub]struct{}{}, rng: rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 1)), used: time.Now(), turnsAt: -1}
 	if rec.Clock != nil && !rec.Clock.Correspondence() {
 		// A live clock does not run while the server is down; days for a
 		// move by correspondence do.
@@ -507,7 +509,7 @@ func (r *room) idle(after time.Duration) bool {
 	// A live clock keeps its room; days by correspondence are watched by
 	// the deadline sweep once the room is dropped.
 	running := r.timer != nil && r.rec.Clock != nil && !r.rec.Clock.Correspondence() && r.rec.Status == store.StatusPlaying
-	return len(r.subs) == 0 && !r.thinking && !running && time.Since(r.used) > after
+	return len(r.subs) == 0 && len(r.chatSubs) == 0 && !r.thinking && !running && time.Since(r.used) > after
 }
 
 // id is the game's id, which never changes.

@@ -78,6 +78,8 @@ type Server struct {
 	ponders atomic.Int64
 	// loginByAddress and loginByAccount limit sign-in attempts.
 	loginByAddress, loginByAccount *auth.Limiter
+	// chatLimit limits each player's chat lines.
+	chatLimit *auth.Limiter
 
 	lobbyHub lobbyHub
 
@@ -107,6 +109,7 @@ func New(st *store.Store, cfg Config) *Server {
 	}
 	s.loginByAddress = auth.NewLimiter(s.cfg.LoginsPerAddress, s.cfg.LoginWindow, 100000)
 	s.loginByAccount = auth.NewLimiter(s.cfg.LoginsPerAccount, s.cfg.LoginWindow, 100000)
+	s.chatLimit = auth.NewLimiter(chatBurst, chatWindow, 100000)
 	s.mux = s.routes()
 	s.lobbyHub = lobbyHub{kick: make(chan struct{}, 1), subs: map[chan struct{}]struct{}{}}
 	s.wg.Add(3)
@@ -139,6 +142,8 @@ func (s *Server) routes() *http.ServeMux {
 	mux.HandleFunc("POST /api/games/{id}/rematch", s.rematch)
 	mux.HandleFunc("POST /api/games/{id}/takeback", s.takeback)
 	mux.HandleFunc("GET /ws/games/{id}", s.watch)
+	mux.HandleFunc("GET /api/games/{id}/chat", s.chat)
+	mux.HandleFunc("POST /api/games/{id}/chat", s.postChat)
 	mux.HandleFunc("POST /api/analysis", s.analyse)
 	mux.HandleFunc("POST /api/analysis/eval", s.evaluate)
 	mux.HandleFunc("GET /api/me", s.whoami)

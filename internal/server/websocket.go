@@ -11,8 +11,9 @@ import (
 
 var errTooMany = errors.New("too many connections: close some of this game's tabs, or wait")
 
-// watch sends a game's views over a WebSocket as it changes. Clients send
-// nothing but pings; a larger message closes the connection.
+// watch sends a game's views over a WebSocket as it changes, and its chat
+// lines ({"chat": line}) that the watcher may read. Clients send nothing
+// but pings; a larger message closes the connection.
 func (s *Server) watch(w http.ResponseWriter, r *http.Request) {
 	rm, err := s.roomOf(r)
 	if err != nil {
@@ -35,20 +36,31 @@ func (s *Server) watch(w http.ResponseWriter, r *http.Request) {
 	ctx := conn.CloseRead(r.Context())
 	ch := rm.subscribe()
 	defer rm.unsubscribe(ch)
+	player := false
+	if me := s.me(r); me != nil {
+		player = len(rm.seatsOf(me.ID)) > 0
+	}
+	chat := rm.subscribeChat(player)
+	defer rm.unsubscribeChat(chat)
 	for {
+		var msg []byte
 		select {
 		case <-ctx.Done():
 			return
 		case <-s.ctx.Done():
 			conn.Close(websocket.StatusGoingAway, "server stopping")
 			return
-		case msg := <-ch:
-			wctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-			err := conn.Write(wctx, websocket.MessageText, msg)
-			cancel()
-			if err != nil {
-				return
+		case msg = <-ch:
+		case m := <-chat.ch:
+			if msg, err = chatJSON(m); err != nil {
+				continue
 			}
+		}
+		wctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		err := conn.Write(wctx, websocket.MessageText, msg)
+		cancel()
+		if err != nil {
+			return
 		}
 	}
 }

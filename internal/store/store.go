@@ -215,6 +215,24 @@ var migrations = []migration{
 	{both: `CREATE INDEX challenges_open ON challenges(status, created)`},
 	{both: `CREATE INDEX challenges_creator ON challenges(creator, created)`},
 	{both: `ALTER TABLE challenges ADD COLUMN closed BIGINT NOT NULL DEFAULT 0`},
+	{sqlite: `CREATE TABLE chat (
+		id INTEGER PRIMARY KEY AUTOINCREMENT,
+		game TEXT NOT NULL,
+		room TEXT NOT NULL,
+		player TEXT NOT NULL DEFAULT '',
+		name TEXT NOT NULL,
+		text TEXT NOT NULL,
+		created BIGINT NOT NULL
+	)`, postgres: `CREATE TABLE chat (
+		id BIGSERIAL PRIMARY KEY,
+		game TEXT NOT NULL,
+		room TEXT NOT NULL,
+		player TEXT NOT NULL DEFAULT '',
+		name TEXT NOT NULL,
+		text TEXT NOT NULL,
+		created BIGINT NOT NULL
+	)`},
+	{both: `CREATE INDEX chat_game ON chat(game, id)`},
 }
 
 // migrate brings the schema up to date; on PostgreSQL under an advisory

@@ -14,6 +14,7 @@ import { pick, targets, buttons } from "./pick.js";
 import { analysis } from "./analysis.js";
 import { identityBar, accountPage, playerPage, leaderboardPage, notifyToggle } from "./account.js";
 import { Lobby } from "./lobby.js";
+import { Chat } from "./chat.js";
 
 const app = document.getElementById("app");
 
@@ -210,6 +211,7 @@ class GameView {
     for (const p of first.my_seats || []) if (!this.secret(p)) hold(this.id, p, IDENTITY);
     this.update(first);
     this.connect();
+    this.chat.load();
   }
 
   // connect keeps the live view coming: on a lost connection it says so
@@ -221,9 +223,13 @@ class GameView {
       const again = this.failures > 0;
       this.failures = 0;
       this.showConnection("live", "Live");
-      if (again) { try { this.update(await api("GET", `/api/games/${this.id}`)); } catch { /* the socket's view follows */ } }
+      if (again) { try { this.update(await api("GET", `/api/games/${this.id}`)); this.chat.load(); } catch { /* the socket's view follows */ } }
     };
-    ws.onmessage = (e) => this.update(JSON.parse(e.data));
+    ws.onmessage = (e) => {
+      const msg = JSON.parse(e.data);
+      if (msg.chat) this.chat.add(msg.chat);
+      else this.update(msg);
+    };
     ws.onclose = () => {
       this.failures = (this.failures || 0) + 1;
       const wait = Math.min(30, 2 ** (this.failures - 1));
@@ -262,6 +268,7 @@ class GameView {
       this.step(d);
     });
     this.controls = h("div", { id: "controls" });
+    this.chat = new Chat(this.id, () => { const p = this.mySeat(); return p >= 0 ? this.secret(p) : ""; });
     this.invite = h("div", { class: "invite", id: "invite" });
     app.replaceChildren(h("div", { class: "play" }, this.boardBox,
       h("div", { class: "side" }, this.lessonBox, this.conn, this.players, this.clock, this.you, this.banner, this.ending, this.status, this.choices, this.err, this.events, this.info, this.controls, this.invite,
@@ -273,7 +280,8 @@ class GameView {
           h("button", { onclick: () => this.step(Infinity), title: "to the present", "aria-label": "to the present", id: "last" }, "▶|"),
           h("button", { onclick: () => { this.board.flipped = !this.board.flipped; this.draw(); }, id: "flip" }, "Flip board"),
           h("label", { class: "inline" }, h("input", { type: "checkbox", id: "sound", checked: sound.on, onchange: (e) => sound.set(e.target.checked) }), " Sound")),
-        h("p", {}, h("a", { href: `/api/games/${this.id}/record`, id: "export" }, "Export the record"), " · ", h("a", { href: "/" }, "New game")))));
+        h("p", {}, h("a", { href: `/api/games/${this.id}/record`, id: "export" }, "Export the record"), " · ", h("a", { href: "/" }, "New game")),
+        this.lesson ? null : this.chat.el)));
   }
 
   // tick shows each side's clock, counting down the running one; under
@@ -399,6 +407,10 @@ class GameView {
     this.board.render(v.board, v.traits, { selected: this.selected, targets: this.targets(), asked });
     this.you.textContent = this.youText();
     this.drawPlayers(this.view);
+    const wasOver = this.chatOver;
+    this.chatOver = this.view.status === "over";
+    this.chat.setRoom(Object.keys(this.seats()).length > 0, this.chatOver);
+    if (this.chatOver && wasOver === false) this.chat.load(); // the spectators' room opens
     this.status.textContent = this.statusText();
     this.events.replaceChildren(...(v.events || []).map((e) => h("li", { "data-event": e.kind },
       ...(e.dice || []).map((n) => h("span", { class: "die", "aria-hidden": "true" }, "⚀⚁⚂⚃⚄⚅"[n - 1] || String(n))), e.text)));
