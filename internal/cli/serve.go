@@ -18,9 +18,15 @@ import (
 )
 
 const serveHelp = `Runs the web app on localhost: play Lanrick and Tablut in the browser against
-the computer or a friend, with the games stored in an SQLite database (--db,
-default muster.db, WAL mode) so that a restart loses no game. It prints the
-address to open. Stop it with Ctrl-C.
+the computer, a friend, or anyone through the lobby (challenges, accounts,
+Glicko-2 ratings, correspondence games, chat), with the games stored in an
+SQLite database (--db, default muster.db, WAL mode) so that a restart loses no
+game. It prints the address to open. Stop it with Ctrl-C.
+
+--db postgres://user@host/name runs on PostgreSQL instead; several servers may
+share that database behind a load balancer: a move made through one reaches
+the watchers of the others, and each game's clock and computer player run on
+one server at a time, taken over by another when it stops (docs/web.md).
 
 In the background it prepares what the computer players need to play at
 full strength, while games go on: Lanrick's endgame tables (24 files, 28 MB,
@@ -30,7 +36,7 @@ to the log. --prepare=false skips it.`
 func runServe(env *Env, args []string) error {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on")
-	db := fs.String("db", "muster.db", "SQLite database file")
+	db := fs.String("db", "muster.db", "SQLite database file, or a PostgreSQL address (postgres://…)")
 	perHour := fs.Int("games-per-hour", server.DefaultConfig.GamesPerHour, "new games one address may create an hour")
 	conns := fs.Int("conns-per-client", server.DefaultConfig.ConnsPerClient, "WebSocket connections one address may hold")
 	reports := fs.String("reports", "", "a folder of reports (muster report --html) to show under /reports/")
@@ -75,7 +81,11 @@ func runServe(env *Env, args []string) error {
 		return err
 	}
 	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second, MaxHeaderBytes: 1 << 16}
-	fmt.Fprintf(env.Stdout, "Muster is running at http://%s/ (database %s)\n", ln.Addr(), *db)
+	where := *db
+	if store.IsPostgres(where) {
+		where = "PostgreSQL"
+	}
+	fmt.Fprintf(env.Stdout, "Muster is running at http://%s/ (database %s)\n", ln.Addr(), where)
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
 	select {

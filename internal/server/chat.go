@@ -1,6 +1,7 @@
 package server
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -111,6 +112,9 @@ func (s *Server) postChat(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	rm.sendChat(m)
+	if b, err := json.Marshal(busChat{Game: m.Game, Message: m}); err == nil {
+		s.publish(topicChat, string(b))
+	}
 	s.writeJSON(w, http.StatusCreated, m)
 }
 
@@ -175,6 +179,12 @@ func (r *room) unsubscribeChat(sub *chatSub) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	delete(r.chatSubs, sub)
+}
+
+// busChat is a chat line as servers tell each other of it.
+type busChat struct {
+	Game string `json:"game"`
+	store.Message
 }
 
 // chatJSON is a chat line as the game's WebSocket sends it.

@@ -28,6 +28,9 @@ type room struct {
 	subs   map[chan []byte]struct{}
 	// chatSubs watch the chat.
 	chatSubs map[*chatSub]struct{}
+	// leased is set while this server runs the game's clock and agents
+	// (always, on a database no other server shares).
+	leased bool
 	agents [2]agent.Agent
 	// thinking is set while an agent or the dice act.
 	thinking bool
@@ -62,7 +65,7 @@ func newRoom(srv *Server, rec *store.Game) (*room, error) {
 		return nil, fmt.Errorf("game %s: stored actions: %w", rec.ID, err)
 	}
 	r := &room{srv: srv, rec: rec, g: g, s: s, first: first, subs: map[chan []byte]struct{}{}, chatSubs: map[*chatSub]struct{}{}, rng: rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 1)), used: time.Now(), turnsAt: -1}
-	if rec.Clock != nil && !rec.Clock.Correspondence() {
+	if rec.Clock != nil && !rec.Clock.Correspondence() && !srv.shared {
 		// A live clock does not run while the server is down; days for a
 		// move by correspondence do.
 		rec.Clock.SinceMS = time.Now().UnixMilli()
@@ -264,10 +267,45 @@ func (r *room) saveState(ctx context.Context, before int, s game.State) error {
 	if r.clockRuns() && p >= 0 && int(p) < 2 {
 		r.rec.Deadline = r.rec.Clock.Deadline(int(p))
 	}
-	if r.rec.Rated && r.rec.Status == store.StatusOver && len(r.rec.Ratings) == 0 {
-		return r.finishRated(ctx, before, s)
+	var err error
+	switch {
+	case r.rec.Rated && r.rec.Status == store.StatusOver && len(r.rec.Ratings) == 0:
+		err = r.finishRated(ctx, before, s)
+	default:
+		err = r.srv.store.Update(ctx, r.rec, before)
 	}
-	return r.srv.store.Update(ctx, r.rec, before)
+	if err != nil {
+		return err
+	}
+	r.srv.publish(topicGame, r.rec.ID)
+	if r.rec.Status == store.StatusOver && r.leased && r.srv.shared {
+		go r.srv.store.ReleaseLease(context.Background(), r.rec.ID, r.srv.instance)
+	}
+	return nil
+}
+
+// refresh reads the game again from the store, where another server may
+// have changed it, and shows the change to the watchers (and, holding the
+// lease, sets its agents and clock going).
+func (r *room) refresh() {
+	rec, err := r.srv.store.Get(r.srv.ctx, r.id())
+	if err != nil {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if !rec.Updated.After(r.rec.Updated) {
+		return
+	}
+	s := r.first.Clone()
+	if err := game.ApplyNotation(s, rec.Actions); err != nil {
+		r.srv.log.Error("reading a game again", "game", rec.ID, "err", err)
+		return
+	}
+	r.rec, r.s, r.turnsAt = rec, s, -1
+	r.broadcast()
+	r.kick()
+	r.arm()
 }
 
 // toActOf is the player whose move the stored game waits for in state s,
@@ -320,7 +358,7 @@ func (r *room) arm() {
 	}
 	c := r.rec.Clock
 	p := r.s.ToAct()
-	if p < 0 || !r.clockRuns() {
+	if p < 0 || !r.clockRuns() || !r.leased {
 		return
 	}
 	left := time.Duration(c.LeftMS[p]-(time.Now().UnixMilli()-c.SinceMS)) * time.Millisecond
@@ -360,7 +398,7 @@ func (r *room) flag(p game.Player, ply int) {
 
 // kick starts the agent or the dice if they are to act; the mutex is held.
 func (r *room) kick() {
-	if r.thinking || r.s.IsTerminal() || r.rec.Status == store.StatusOver {
+	if !r.leased || r.thinking || r.s.IsTerminal() || r.rec.Status == store.StatusOver {
 		return
 	}
 	p := r.s.ToAct()

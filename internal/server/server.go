@@ -56,11 +56,16 @@ type Config struct {
 	AccountsPerHour                    int
 	LoginsPerAddress, LoginsPerAccount int
 	LoginWindow                        time.Duration
+	// LeaseTTL is how long a server's hold on a game lasts unrenewed,
+	// on a database shared by several servers: how soon another takes a
+	// dead server's games over.
+	LeaseTTL time.Duration
 }
 
 // DefaultConfig are the limits of a public server.
 var DefaultConfig = Config{MaxBody: 64 << 10, GamesPerHour: 60, ConnsPerClient: 32, ConnsPerGame: 64, AgentTimeout: 60 * time.Second,
-	AnalysisTime: 3 * time.Second, Engines: 2, AccountsPerHour: 5, LoginsPerAddress: 20, LoginsPerAccount: 5, LoginWindow: 15 * time.Minute}
+	AnalysisTime: 3 * time.Second, Engines: 2, AccountsPerHour: 5, LoginsPerAddress: 20, LoginsPerAccount: 5, LoginWindow: 15 * time.Minute,
+	LeaseTTL: 6 * time.Second}
 
 // Server is the web app.
 type Server struct {
@@ -80,6 +85,13 @@ type Server struct {
 	loginByAddress, loginByAccount *auth.Limiter
 	// chatLimit limits each player's chat lines.
 	chatLimit *auth.Limiter
+	// shared is set on PostgreSQL, where other servers may share the
+	// database; instance names this server to them; outbox holds the
+	// notifications to send; listening is set once they are heard.
+	shared    bool
+	instance  string
+	outbox    chan string
+	listening atomic.Bool
 
 	lobbyHub lobbyHub
 
@@ -111,11 +123,21 @@ func New(st *store.Store, cfg Config) *Server {
 	s.loginByAccount = auth.NewLimiter(s.cfg.LoginsPerAccount, s.cfg.LoginWindow, 100000)
 	s.chatLimit = auth.NewLimiter(chatBurst, chatWindow, 100000)
 	s.mux = s.routes()
+	if s.cfg.LeaseTTL <= 0 {
+		s.cfg.LeaseTTL = DefaultConfig.LeaseTTL
+	}
 	s.lobbyHub = lobbyHub{kick: make(chan struct{}, 1), subs: map[chan struct{}]struct{}{}}
+	s.shared, s.instance, s.outbox = st.Postgres(), randomToken(8), make(chan string, 4096)
 	s.wg.Add(3)
 	go s.sweep(time.Minute, 10*time.Minute)
 	go s.deadlines(2 * time.Second)
 	go s.lobbyLoop(lobbyEvery)
+	if s.shared {
+		s.wg.Add(3)
+		go s.sender()
+		go s.listener()
+		go s.leases(s.cfg.LeaseTTL / 3)
+	}
 	return s
 }
 
@@ -320,6 +342,16 @@ func (s *Server) room(ctx context.Context, id string) (*room, error) {
 	r, err = newRoom(s, rec)
 	if err != nil {
 		return nil, err
+	}
+	// One server runs a game's clock and agents: here, unless another
+	// holds its lease.
+	r.leased = true
+	if s.shared && rec.Status == store.StatusPlaying {
+		ok, err := s.store.TakeLease(ctx, id, s.instance, s.cfg.LeaseTTL)
+		if err != nil {
+			return nil, err
+		}
+		r.leased = ok
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()

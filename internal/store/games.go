@@ -95,6 +95,16 @@ type RatingChange struct {
 	RD     float64 `json:"rd"`
 }
 
+// hasAgent reports whether an agent holds a seat.
+func (g *Game) hasAgent() bool {
+	for _, s := range g.Seats {
+		if s.Kind == SeatAI {
+			return true
+		}
+	}
+	return false
+}
+
 // player returns the player id of seat i, or "".
 func (g *Game) player(i int) string {
 	if i < len(g.Seats) {
@@ -148,10 +158,10 @@ func (s *Store) Create(ctx context.Context, g *Game) error {
 		g.Status = StatusPlaying
 	}
 	_, err := s.exec(ctx, `INSERT INTO games (id, spec, created, updated, actions, seats, status, result, reason, owner, ply, draw_offer, clock, rematch, start, takeback_offer,
-		player0, player1, rated, rating_change, to_act, deadline)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		player0, player1, rated, rating_change, to_act, deadline, has_agent)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		g.ID, g.Spec, now.UnixMilli(), now.UnixMilli(), string(actions), string(seats), g.Status, g.Result, g.Reason, g.Owner, len(g.Actions), g.DrawOffer, clockText(g.Clock), g.Rematch, g.Start, g.TakebackOffer,
-		g.player(0), g.player(1), boolInt(g.Rated), ratingsText(g.Ratings), g.ToAct, g.Deadline)
+		g.player(0), g.player(1), boolInt(g.Rated), ratingsText(g.Ratings), g.ToAct, g.Deadline, boolInt(g.hasAgent()))
 	if err != nil {
 		return fmt.Errorf("store: create %s: %w", g.ID, err)
 	}

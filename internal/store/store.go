@@ -233,6 +233,13 @@ var migrations = []migration{
 		created BIGINT NOT NULL
 	)`},
 	{both: `CREATE INDEX chat_game ON chat(game, id)`},
+	{both: `CREATE TABLE leases (
+		game TEXT PRIMARY KEY,
+		owner TEXT NOT NULL,
+		expires BIGINT NOT NULL
+	)`},
+	{both: `CREATE INDEX leases_owner ON leases(owner)`},
+	{both: `ALTER TABLE games ADD COLUMN has_agent INTEGER NOT NULL DEFAULT 0`},
 }
 
 // migrate brings the schema up to date; on PostgreSQL under an advisory

@@ -1,0 +1,111 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/coder/websocket"
+
+	"github.com/muster-games/muster/internal/pgtest"
+)
+
+func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }
+
+// waitListening waits until the server hears the others.
+func waitListening(t *testing.T, h *harness) {
+	t.Helper()
+	end := time.Now().Add(10 * time.Second)
+	for !h.srv.listening.Load() {
+		if time.Now().After(end) {
+			t.Fatal("the server never listened for notifications")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// TestTwoInstances: two servers on one PostgreSQL database. A move made
+// through A reaches a WebSocket of B; the game's agent runs on A; A dies
+// while its agent thinks, and B takes the game over and plays the
+// agent's move, which B's watcher sees.
+func TestTwoInstances(t *testing.T) {
+	dsn := pgtest.DSN(t)
+	cfg := testConfig()
+	cfg.LeaseTTL = 1500 * time.Millisecond
+	a := newHarness(t, dsn, cfg)
+	b := newHarness(t, dsn, cfg)
+	waitListening(t, a)
+	waitListening(t, b)
+	pa := a.person()
+	var c createResponse
+	// The agent thinks 3 s a move: long enough to kill A in the middle.
+	if code := pa.call("POST", "/api/games", createRequest{Game: "tablut", Ruleset: "linnaeus", Opponent: "ai", Level: "alphabeta(time=3s)", Side: "attackers"}, &c); code != http.StatusCreated {
+		t.Fatalf("create %d", code)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	conn, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(b.http.URL, "http")+"/ws/games/"+c.ID, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.CloseNow()
+	// B reads views until one reaches ply (or the test's time runs out).
+	until := func(ply int) view {
+		for {
+			_, data, err := conn.Read(ctx)
+			if err != nil {
+				t.Fatalf("waiting on B for ply %d: %v", ply, err)
+			}
+			var v view
+			json.Unmarshal(data, &v)
+			if v.Ply >= ply {
+				return v
+			}
+		}
+	}
+	if v := until(0); v.Ply != 0 {
+		t.Fatalf("first view %d", v.Ply)
+	}
+	if code := pa.call("POST", "/api/games/"+c.ID+"/act", actRequest{Secret: c.Secret, Action: "a4-a3", Ply: at(0)}, nil); code != http.StatusOK {
+		t.Fatalf("move through A: %d", code)
+	}
+	if v := until(1); v.History[0] != "a4-a3" {
+		t.Fatalf("B's watcher got %v", v.History)
+	}
+	// The agent thinks on A, which holds the lease; A dies meanwhile.
+	time.Sleep(500 * time.Millisecond)
+	ra := a.srv.loaded(c.ID)
+	if ra == nil {
+		t.Fatal("A has not the game")
+	}
+	ra.mu.Lock()
+	running := ra.leased && ra.thinking
+	ra.mu.Unlock()
+	if !running {
+		t.Fatal("A does not run the agent")
+	}
+	killed := time.Now()
+	a.close()
+	v := until(2)
+	if v.History[1] == "" || v.Ply != 2 {
+		t.Fatalf("B's watcher after the takeover: %+v", v.History)
+	}
+	took := time.Since(killed)
+	t.Logf("B played the agent's move %.1f s after A died", took.Seconds())
+	rb := b.srv.loaded(c.ID)
+	rb.mu.Lock()
+	leased := rb.leased
+	rb.mu.Unlock()
+	if !leased {
+		t.Fatal("B does not hold the game's lease")
+	}
+	// The person plays on through B.
+	var out view
+	if code := b.person().call("GET", "/api/games/"+c.ID, nil, &out); code != http.StatusOK || out.Ply != 2 {
+		t.Fatalf("the game through B: %d ply %d", code, out.Ply)
+	}
+}
