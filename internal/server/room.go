@@ -20,12 +20,12 @@ import (
 // rules and the seats' secrets, store it, and then send the new view to
 // the watchers. Nothing outside holds its lock.
 type room struct {
-	srv    *Server
-	mu     sync.Mutex
-	rec    *store.Game
-	g      game.Game
-	s      game.State
-	subs   map[chan []byte]struct{}
+	srv  *Server
+	mu   sync.Mutex
+	rec  *store.Game
+	g    game.Game
+	s    game.State
+	subs map[chan []byte]struct{}
 	// chatSubs watch the chat.
 	chatSubs map[*chatSub]struct{}
 	// leased is set while this server runs the game's clock and agents
