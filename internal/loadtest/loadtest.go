@@ -1,9 +1,12 @@
 // Package loadtest plays many games at once against a running Muster
 // server, over HTTP and WebSocket, as browsers do: each game is created
-// for two people at one screen, watched over a WebSocket, and played with
-// random legal actions. It measures the actions per second, the latency
-// from sending an action to seeing it come back on the WebSocket, the
-// errors, and whether any action was lost.
+// for two people at one screen (or, with Lobby, challenged in the lobby by
+// one player and accepted by another, each with his own session), watched
+// over a WebSocket (on a second server sharing the database, with Watch),
+// and played with random legal actions. It measures the actions per
+// second, the latency from sending an action to seeing it come back on
+// the WebSocket, the errors, and whether any action was lost; with
+// LobbyWatchers, browsers also keep the lobby open and count its updates.
 package loadtest
 
 import (
@@ -13,6 +16,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"net/http"
+	"net/http/cookiejar"
 	"slices"
 	"strings"
 	"sync"
@@ -28,6 +32,14 @@ type Config struct {
 	Games   int    // games played at once
 	Actions int    // actions per game
 	Seed    uint64
+	// Watch, if set, is another server on the same database: the games'
+	// WebSockets go there, so the latency is a move's from one server to
+	// a watcher of the other.
+	Watch string
+	// Lobby makes each game by a challenge and its acceptance;
+	// LobbyWatchers browsers keep the lobby open meanwhile.
+	Lobby         bool
+	LobbyWatchers int
 }
 
 // Report is what a load test measured.
@@ -37,6 +49,8 @@ type Report struct {
 	Lost           int // actions accepted but missing from the stored game
 	Elapsed        time.Duration
 	Latencies      []time.Duration
+	// LobbyUpdates counts the lobby views the lobby's watchers received.
+	LobbyUpdates int
 }
 
 // Percentile returns the p-th percentile of the latencies.
@@ -55,7 +69,7 @@ func (r *Report) String() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "games: %d\nactions: %d\nseconds: %.2f\nactions_per_second: %.0f\n", r.Games, r.Actions, r.Elapsed.Seconds(), float64(r.Actions)/r.Elapsed.Seconds())
 	fmt.Fprintf(&b, "latency_p50_ms: %.1f\nlatency_p90_ms: %.1f\nlatency_p99_ms: %.1f\n", ms(r.Percentile(50)), ms(r.Percentile(90)), ms(r.Percentile(99)))
-	fmt.Fprintf(&b, "errors: %d\nlost: %d\n", len(r.Errors), r.Lost)
+	fmt.Fprintf(&b, "lobby_updates: %d\nerrors: %d\nlost: %d\n", r.LobbyUpdates, len(r.Errors), r.Lost)
 	for i, e := range r.Errors {
 		if i == 5 {
 			fmt.Fprintf(&b, "  …\n")
@@ -85,6 +99,21 @@ func Run(ctx context.Context, cfg Config) *Report {
 	var mu sync.Mutex
 	var wg sync.WaitGroup
 	start := time.Now()
+	lctx, stopLobby := context.WithCancel(ctx)
+	var lobbyWG sync.WaitGroup
+	for i := 0; i < cfg.LobbyWatchers; i++ {
+		lobbyWG.Add(1)
+		go func() {
+			defer lobbyWG.Done()
+			n, err := watchLobby(lctx, cfg.watchURL())
+			mu.Lock()
+			defer mu.Unlock()
+			rep.LobbyUpdates += n
+			if err != nil && lctx.Err() == nil {
+				rep.Errors = append(rep.Errors, err.Error())
+			}
+		}()
+	}
 	for i := 0; i < cfg.Games; i++ {
 		wg.Add(1)
 		go func(i int) {
@@ -103,17 +132,53 @@ func Run(ctx context.Context, cfg Config) *Report {
 	}
 	wg.Wait()
 	rep.Elapsed = time.Since(start)
+	stopLobby()
+	lobbyWG.Wait()
 	return rep
 }
 
+func (c Config) watchURL() string {
+	if c.Watch != "" {
+		return c.Watch
+	}
+	return c.URL
+}
+
+// watchLobby keeps the lobby open and counts its views until ctx ends.
+func watchLobby(ctx context.Context, base string) (int, error) {
+	conn, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(base, "http")+"/ws/lobby", nil)
+	if err != nil {
+		return 0, err
+	}
+	defer conn.CloseNow()
+	conn.SetReadLimit(1 << 22)
+	n := 0
+	for {
+		if _, _, err := conn.Read(ctx); err != nil {
+			return n, nil
+		}
+		n++
+	}
+}
+
+// browser is an HTTP client with its own cookies: its own session.
+func browser() *http.Client {
+	jar, _ := cookiejar.New(nil)
+	return &http.Client{Jar: jar}
+}
+
 func post(ctx context.Context, url string, body, out any) error {
+	return postAs(ctx, http.DefaultClient, url, body, out)
+}
+
+func postAs(ctx context.Context, c *http.Client, url string, body, out any) error {
 	b, _ := json.Marshal(body)
 	req, err := http.NewRequestWithContext(ctx, "POST", url, bytes.NewReader(b))
 	if err != nil {
 		return err
 	}
 	req.Header.Set("Content-Type", "application/json")
-	res, err := http.DefaultClient.Do(req)
+	res, err := c.Do(req)
 	if err != nil {
 		return err
 	}
@@ -128,16 +193,59 @@ func post(ctx context.Context, url string, body, out any) error {
 	return json.NewDecoder(res.Body).Decode(out)
 }
 
-// playGame creates a game for two at one screen and plays it.
-func playGame(ctx context.Context, cfg Config, rng *rand.Rand) (lat []time.Duration, played, lost int, err error) {
-	var created struct {
-		ID      string   `json:"id"`
-		Secrets []string `json:"secrets"`
+// seatHolder is who plays a seat: a browser and the seat's secret.
+type seatHolder struct {
+	c      *http.Client
+	secret string
+}
+
+// newGame makes a game for two at one screen, or by a challenge in the
+// lobby accepted by another browser; it returns the game's id and who
+// plays each seat.
+func newGame(ctx context.Context, cfg Config) (string, [2]seatHolder, error) {
+	var seats [2]seatHolder
+	if !cfg.Lobby {
+		var created struct {
+			ID      string   `json:"id"`
+			Secrets []string `json:"secrets"`
+		}
+		if err := post(ctx, cfg.URL+"/api/games", map[string]string{"game": cfg.Game, "opponent": "local", "side": "random"}, &created); err != nil {
+			return "", seats, err
+		}
+		for i := range seats {
+			seats[i] = seatHolder{http.DefaultClient, created.Secrets[i]}
+		}
+		return created.ID, seats, nil
 	}
-	if err := post(ctx, cfg.URL+"/api/games", map[string]string{"game": cfg.Game, "opponent": "local", "side": "random"}, &created); err != nil {
+	a, b := browser(), browser()
+	var ch struct {
+		ID string `json:"id"`
+	}
+	if err := postAs(ctx, a, cfg.URL+"/api/challenges", map[string]string{"game": cfg.Game, "side": "random"}, &ch); err != nil {
+		return "", seats, err
+	}
+	var acc struct {
+		ID     string `json:"id"`
+		Seat   int    `json:"seat"`
+		Secret string `json:"secret"`
+	}
+	if err := postAs(ctx, b, cfg.URL+"/api/challenges/"+ch.ID+"/accept", struct{}{}, &acc); err != nil {
+		return "", seats, err
+	}
+	// The challenger holds his seat by his session alone.
+	seats[acc.Seat] = seatHolder{b, acc.Secret}
+	seats[1-acc.Seat] = seatHolder{a, ""}
+	return acc.ID, seats, nil
+}
+
+// playGame makes a game and plays it.
+func playGame(ctx context.Context, cfg Config, rng *rand.Rand) (lat []time.Duration, played, lost int, err error) {
+	id, seats, err := newGame(ctx, cfg)
+	if err != nil {
 		return nil, 0, 0, err
 	}
-	w, err := watch(ctx, cfg.URL, created.ID)
+	created := struct{ ID string }{id}
+	w, err := watch(ctx, cfg.watchURL(), created.ID)
 	if err != nil {
 		return nil, 0, 0, err
 	}
@@ -152,7 +260,7 @@ func playGame(ctx context.Context, cfg Config, rng *rand.Rand) (lat []time.Durat
 		text := v.Legal[rng.IntN(len(v.Legal))].Text
 		t0 := time.Now()
 		var ans view
-		if err := post(ctx, cfg.URL+"/api/games/"+created.ID+"/act", map[string]any{"secret": created.Secrets[seat], "action": text, "ply": v.Ply}, &ans); err != nil {
+		if err := postAs(ctx, seats[seat].c, cfg.URL+"/api/games/"+created.ID+"/act", map[string]any{"secret": seats[seat].secret, "action": text, "ply": v.Ply}, &ans); err != nil {
 			return lat, played, 0, err
 		}
 		sent = append(sent, text)

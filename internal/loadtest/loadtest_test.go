@@ -34,3 +34,22 @@ func TestLoad(t *testing.T) {
 		t.Logf("%s:\n%s", g, rep)
 	}
 }
+
+// TestLoadLobby: games made by challenges accepted by other browsers,
+// played by the players' sessions, while browsers watch the lobby.
+func TestLoadLobby(t *testing.T) {
+	st, err := store.Open(filepath.Join(t.TempDir(), "load.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	srv := server.New(st, server.DefaultConfig)
+	defer srv.Close()
+	hs := httptest.NewServer(srv)
+	defer hs.Close()
+	rep := Run(context.Background(), Config{URL: hs.URL, Game: "tablut", Games: 8, Actions: 10, Seed: 2, Lobby: true, LobbyWatchers: 3})
+	if len(rep.Errors) > 0 || rep.Lost > 0 || rep.Games != 8 || rep.Actions != 80 || rep.LobbyUpdates < 3 {
+		t.Fatalf("%s", rep)
+	}
+	t.Logf("%s", rep)
+}

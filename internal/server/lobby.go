@@ -26,7 +26,6 @@ const (
 	challengeLife       = 24 * time.Hour
 	correspondenceLife  = 7 * 24 * time.Hour
 	maxOpenChallenges   = 5
-	challengesPerHour   = 30
 	lobbyLiveGames      = 12
 	lobbyChallengesShow = 50
 )
@@ -218,8 +217,8 @@ func (s *Server) createChallenge(w http.ResponseWriter, r *http.Request) {
 	if n, err := s.store.ChallengesSince(r.Context(), me.ID, client(r), time.Now().Add(-time.Hour)); err != nil {
 		s.writeError(w, r, err)
 		return
-	} else if n >= challengesPerHour {
-		s.writeError(w, r, withCode(http.StatusTooManyRequests, fmt.Errorf("at most %d challenges an hour", challengesPerHour)))
+	} else if n >= s.cfg.ChallengesPerHour {
+		s.writeError(w, r, withCode(http.StatusTooManyRequests, fmt.Errorf("at most %d challenges an hour", s.cfg.ChallengesPerHour)))
 		return
 	}
 	open, err := s.store.OpenChallenges(r.Context(), me.ID, time.Now().Add(-correspondenceLife), lobbyChallengesShow)
@@ -405,11 +404,11 @@ func (s *Server) lobbyLoop(period time.Duration) {
 // watchLobby keeps a browser's lobby live over a WebSocket.
 func (s *Server) watchLobby(w http.ResponseWriter, r *http.Request) {
 	who := client(r)
-	if !s.takeConn("lobby", who) {
+	if !s.takeConn(lobbyConns, who) {
 		s.writeError(w, r, withCode(http.StatusTooManyRequests, errTooMany))
 		return
 	}
-	defer s.dropConn("lobby", who)
+	defer s.dropConn(lobbyConns, who)
 	conn, err := websocket.Accept(w, r, nil)
 	if err != nil {
 		return

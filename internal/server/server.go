@@ -60,12 +60,15 @@ type Config struct {
 	// on a database shared by several servers: how soon another takes a
 	// dead server's games over.
 	LeaseTTL time.Duration
+	// ChallengesPerHour bounds the challenges a player or an address makes
+	// an hour.
+	ChallengesPerHour int
 }
 
 // DefaultConfig are the limits of a public server.
 var DefaultConfig = Config{MaxBody: 64 << 10, GamesPerHour: 60, ConnsPerClient: 32, ConnsPerGame: 64, AgentTimeout: 60 * time.Second,
 	AnalysisTime: 3 * time.Second, Engines: 2, AccountsPerHour: 5, LoginsPerAddress: 20, LoginsPerAccount: 5, LoginWindow: 15 * time.Minute,
-	LeaseTTL: 6 * time.Second}
+	LeaseTTL: 6 * time.Second, ChallengesPerHour: 30}
 
 // Server is the web app.
 type Server struct {
@@ -123,6 +126,9 @@ func New(st *store.Store, cfg Config) *Server {
 	s.loginByAccount = auth.NewLimiter(s.cfg.LoginsPerAccount, s.cfg.LoginWindow, 100000)
 	s.chatLimit = auth.NewLimiter(chatBurst, chatWindow, 100000)
 	s.mux = s.routes()
+	if s.cfg.ChallengesPerHour <= 0 {
+		s.cfg.ChallengesPerHour = DefaultConfig.ChallengesPerHour
+	}
 	if s.cfg.LeaseTTL <= 0 {
 		s.cfg.LeaseTTL = DefaultConfig.LeaseTTL
 	}

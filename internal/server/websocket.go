@@ -9,6 +9,10 @@ import (
 	"github.com/coder/websocket"
 )
 
+// lobbyConns counts the lobby's watchers among the games' (no game id has
+// its length).
+const lobbyConns = "lobby"
+
 var errTooMany = errors.New("too many connections: close some of this game's tabs, or wait")
 
 // watch sends a game's views over a WebSocket as it changes, and its chat
@@ -70,7 +74,11 @@ func (s *Server) watch(w http.ResponseWriter, r *http.Request) {
 func (s *Server) takeConn(id, who string) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.conns[who] >= s.cfg.ConnsPerClient || s.gameConns[id] >= s.cfg.ConnsPerGame {
+	perGame := s.cfg.ConnsPerGame
+	if id == lobbyConns {
+		perGame *= 100 // everyone on the home page watches the lobby
+	}
+	if s.conns[who] >= s.cfg.ConnsPerClient || s.gameConns[id] >= perGame {
 		return false
 	}
 	s.conns[who]++
