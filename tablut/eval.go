@@ -243,6 +243,24 @@ func (sp *SearchPosition) Over() (bool, int) {
 	return true, -1
 }
 
+// Repeated reports that the position occurred before since the last
+// capture, under rules where repeating draws (alphabeta.Repeater).
+func (sp *SearchPosition) Repeated() bool {
+	r := sp.s.g.Rules.Repetition
+	if (r != RepFirst && r != RepThird) || sp.s.over {
+		return false
+	}
+	// The same side is to move every other ply, and a position comes
+	// back at the earliest four plies on.
+	h := sp.s.hashes
+	for i := len(h) - 5; i >= sp.s.lastIrrev; i -= 2 {
+		if h[i] == sp.s.pos.hash {
+			return true
+		}
+	}
+	return false
+}
+
 func (sp *SearchPosition) Evaluate() int {
 	v := sp.w.score(sp.s.g.Rules.Features(&sp.s.pos))
 	if sp.s.pos.toMove == Attackers {

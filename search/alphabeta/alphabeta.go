@@ -39,6 +39,17 @@ type Position interface {
 	Clone() Position
 }
 
+// Repeater is a Position that knows its history: Repeated reports that the
+// position occurred before (since the last irreversible move) in a game
+// where repeating positions draws. Below the root the search scores such
+// a position a draw, as engines do: the side that repeated once can
+// repeat again, and a server may end the game at the first repetition
+// (OpenTafl over the network declares its threefold draw at the second
+// occurrence), so a side ahead never repeats and a side behind may.
+type Repeater interface {
+	Repeated() bool
+}
+
 // Passer is a Position where the side to move may be imagined to pass, for
 // null-move pruning: if the opponent, moving twice, still cannot bring the
 // score below beta, a real move will not either (true where having to move
@@ -136,6 +147,8 @@ type searcher struct {
 	// into the node now searched was a null move.
 	passer    Passer
 	afterNull bool
+	// repeater is the position as a Repeater, or nil.
+	repeater Repeater
 }
 
 // Search runs iterative deepening until a limit and returns the best move
@@ -162,7 +175,8 @@ func Search(ctx context.Context, p Position, lim search.Limits, tt *Table) searc
 	var quit atomic.Bool
 	mk := func(pos Position) *searcher {
 		pass, _ := pos.(Passer)
-		return &searcher{p: pos, tt: tt, ctx: ctx, deadline: deadline, maxNodes: lim.Nodes, shared: &shared, quit: &quit, passer: pass}
+		rep, _ := pos.(Repeater)
+		return &searcher{p: pos, tt: tt, ctx: ctx, deadline: deadline, maxNodes: lim.Nodes, shared: &shared, quit: &quit, passer: pass, repeater: rep}
 	}
 	var wg sync.WaitGroup
 	for i := 1; i < lim.Threads; i++ {
@@ -316,6 +330,9 @@ func (s *searcher) negamax(depth, ply int, alpha, beta int) int {
 	}
 	if over, r := s.p.Over(); over {
 		return r * (Win - ply)
+	}
+	if ply > 0 && !afterNull && s.repeater != nil && s.repeater.Repeated() {
+		return 0
 	}
 	if depth <= 0 || ply >= maxPly {
 		return s.quiesce(ply, alpha, beta, quiesceMax)
