@@ -212,3 +212,61 @@ func TestSpectatorChatHiddenFromPlayers(t *testing.T) {
 	}
 	poll(t, host, "the spectators' line after the game", `[...document.querySelectorAll("#chat-lines .text")].some(e => e.textContent.includes("trapped"))`)
 }
+
+// TestCorrespondenceAcrossRestart: a game of three days a move, made in the
+// lobby, goes on after the server restarts, its deadline unchanged.
+func TestCorrespondenceAcrossRestart(t *testing.T) {
+	a := startApp(t, "", "")
+	host, cancel := browser(t)
+	defer cancel()
+	if err := chromedp.Do(host, chromedp.Navigate(a.url("/")), chromedp.WaitVisible(chromedp.CSS("#start"))); err != nil {
+		t.Fatal(err)
+	}
+	guest, c2 := chromedp.NewContext(host, chromedp.WithNewBrowserContext())
+	defer c2()
+	if _, err := chromedp.Run(host, chromedp.Evaluate[bool](`(() => { const g = document.getElementById("game"); g.value = "tablut"; g.dispatchEvent(new Event("change")); const o = document.getElementById("opponent"); o.value = "lobby"; o.dispatchEvent(new Event("change")); document.getElementById("side").value = "attackers"; document.getElementById("days").value = "3"; return true })()`)); err != nil {
+		t.Fatal(err)
+	}
+	if err := chromedp.Do(host, chromedp.Click(chromedp.CSS("#start"))); err != nil {
+		t.Fatal(err)
+	}
+	poll(t, host, "the challenge listed", `!!document.querySelector("#challenges button.cancel")`)
+	if err := chromedp.Do(guest, chromedp.Navigate(a.url("/")), chromedp.WaitVisible(chromedp.CSS("#challenges button.accept"))); err != nil {
+		t.Fatal(err)
+	}
+	if got := text(t, guest, "#challenges tbody tr"); !strings.Contains(got, "3 days a move") {
+		t.Fatalf("the challenge row %q", got)
+	}
+	if err := chromedp.Do(guest, chromedp.Click(chromedp.CSS("#challenges button.accept"))); err != nil {
+		t.Fatal(err)
+	}
+	poll(t, host, "the host taken to the game", `location.pathname.startsWith("/g/") && !!document.querySelector("svg.board")`)
+	v := waitMyTurn(t, host, "attackers")
+	clickAction(t, host, v, "a4-a3")
+	waitPast(t, host, 0)
+	poll(t, guest, "the deadline shown", `(document.getElementById("deadline") || {textContent: ""}).textContent.includes("must move by")`)
+	before := current(t, guest)
+	deadline := text(t, guest, "#deadline")
+	if before.Clock == nil || before.Clock.Deadline == 0 {
+		t.Fatalf("no deadline: %+v", before.Clock)
+	}
+	if d := time.Until(time.UnixMilli(before.Clock.Deadline)); d < 71*time.Hour || d > 72*time.Hour {
+		t.Fatalf("deadline in %v, want 3 days", d)
+	}
+	db, addr := a.db, a.addr
+	a.stop()
+	time.Sleep(time.Second)
+	startApp(t, db, addr)
+	poll(t, guest, "reconnected", `document.getElementById("connection").dataset.state === "live"`)
+	after := current(t, guest)
+	if after.Clock == nil || after.Clock.Deadline != before.Clock.Deadline || after.Ply != 1 {
+		t.Fatalf("after the restart: deadline %v (was %d), ply %d", after.Clock, before.Clock.Deadline, after.Ply)
+	}
+	if got := text(t, guest, "#deadline"); got != deadline {
+		t.Fatalf("the page's deadline %q, was %q", got, deadline)
+	}
+	v = waitMyTurn(t, guest, "defenders")
+	clickAction(t, guest, v, "e3-d3")
+	waitPast(t, guest, 1)
+	fullShot(t, guest, "correspondence")
+}

@@ -87,7 +87,11 @@ func (a *app) stop() {
 
 // pageView is the part of the server's view the tests read.
 type pageView struct {
-	ID      string   `json:"id"`
+	ID string `json:"id"`
+	// Clock is set in timed games; Deadline by correspondence.
+	Clock *struct {
+		Deadline int64 `json:"deadline"`
+	} `json:"clock"`
 	Spec    string   `json:"spec"`
 	Ply     int      `json:"ply"`
 	Status  string   `json:"status"`

@@ -73,6 +73,7 @@ async function home() {
           opponent: opponent.value === "player" ? rival.value.trim() : "" });
         err.textContent = "";
         lobby.update(await api("GET", "/api/lobby"));
+        lobby.reconnect();
         lobby.el.scrollIntoView({ behavior: "smooth" });
       } catch (e) { err.textContent = e.message; }
       return;

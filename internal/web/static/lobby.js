@@ -29,6 +29,14 @@ export class Lobby {
     this.connect();
   }
 
+  // reconnect opens the lobby's socket again: the browser may have just
+  // been given its identity (its first challenge), which the server reads
+  // from the cookie when the socket opens.
+  reconnect() {
+    if (this.ws) { this.ws.onclose = null; this.ws.close(); }
+    this.connect();
+  }
+
   connect() {
     const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws/lobby`);
     ws.onopen = () => { this.failures = 0; this.conn.dataset.state = "live"; this.conn.textContent = "Live"; };
