@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"sync"
 	"time"
 
 	"github.com/muster-games/muster/internal/auth"
@@ -176,7 +177,7 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 	if errors.Is(err, store.ErrNoPlayer) {
 		// Spend the time a check would, so that timing does not tell
 		// which names exist.
-		auth.CheckPassword(dummyHash, req.Password)
+		auth.CheckPassword(dummyHash(), req.Password)
 		s.writeError(w, r, withCode(http.StatusUnauthorized, errBadLogin))
 		return
 	} else if err != nil {
@@ -197,8 +198,12 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 	s.writeJSON(w, http.StatusOK, s.meOf(r.Context(), p))
 }
 
-// dummyHash is checked against when a username is unknown.
-var dummyHash, _ = auth.HashPassword("not a password anyone has")
+// dummyHash is checked against when a username is unknown (made once,
+// when first needed: hashing costs 19 MiB and tens of milliseconds).
+var dummyHash = sync.OnceValue(func() string {
+	h, _ := auth.HashPassword("not a password anyone has")
+	return h
+})
 
 // logout signs the browser out; it plays on as a new anonymous identity.
 func (s *Server) logout(w http.ResponseWriter, r *http.Request) {
