@@ -22,7 +22,9 @@ const (
 	maxChat    = 300
 	chatBurst  = 5
 	chatWindow = 10 * time.Second
-	chatShown  = 200
+	// chatPerAddress bounds the lines from one address in chatWindow.
+	chatPerAddress = 20
+	chatShown      = 200
 )
 
 var errChatEmpty = errors.New("a chat message needs some text")
@@ -91,6 +93,12 @@ func (s *Server) postChat(w http.ResponseWriter, r *http.Request) {
 	me, err := s.identify(w, r)
 	if err != nil {
 		s.writeError(w, r, err)
+		return
+	}
+	// Per player, and per address (a client without cookies is a new
+	// player every time).
+	if ok, retry := s.chatByAddress.Allow(client(r), time.Now()); !ok {
+		s.writeError(w, r, withCode(http.StatusTooManyRequests, fmt.Errorf("too many chat messages from this address: wait %s", retry.Round(time.Second))))
 		return
 	}
 	if ok, retry := s.chatLimit.Allow(me.ID, time.Now()); !ok {

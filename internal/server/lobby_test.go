@@ -393,8 +393,19 @@ func TestChatRooms(t *testing.T) {
 	if code := c.call("POST", path, chatRequest{Text: "spam"}, &e); code != http.StatusTooManyRequests {
 		t.Fatalf("the sixth line in ten seconds: %d %v", code, e)
 	}
+	// A client without cookies is a new player each time: the address's
+	// limit still holds.
+	refused := 0
+	for i := 0; i < 25; i++ {
+		if code := h.call("POST", path, chatRequest{Text: "no cookies"}, nil); code == http.StatusTooManyRequests {
+			refused++
+		}
+	}
+	if refused == 0 {
+		t.Fatal("cookieless chat was never limited")
+	}
 	a.call("POST", "/api/games/"+cr.ID+"/resign", secretRequest{}, nil)
-	if ms := read(b); len(ms) != 6 {
+	if ms := read(b); len(ms) != 6+25-refused {
 		t.Fatalf("after the game a player reads %d lines, want 6", len(ms))
 	}
 }

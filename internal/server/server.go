@@ -86,8 +86,9 @@ type Server struct {
 	ponders atomic.Int64
 	// loginByAddress and loginByAccount limit sign-in attempts.
 	loginByAddress, loginByAccount *auth.Limiter
-	// chatLimit limits each player's chat lines.
-	chatLimit *auth.Limiter
+	// chatLimit limits each player's chat lines, chatByAddress each
+	// address's.
+	chatLimit, chatByAddress *auth.Limiter
 	// shared is set on PostgreSQL, where other servers may share the
 	// database; instance names this server to them; outbox holds the
 	// notifications to send; listening is set once they are heard.
@@ -125,6 +126,7 @@ func New(st *store.Store, cfg Config) *Server {
 	s.loginByAddress = auth.NewLimiter(s.cfg.LoginsPerAddress, s.cfg.LoginWindow, 100000)
 	s.loginByAccount = auth.NewLimiter(s.cfg.LoginsPerAccount, s.cfg.LoginWindow, 100000)
 	s.chatLimit = auth.NewLimiter(chatBurst, chatWindow, 100000)
+	s.chatByAddress = auth.NewLimiter(chatPerAddress, chatWindow, 100000)
 	s.mux = s.routes()
 	if s.cfg.ChallengesPerHour <= 0 {
 		s.cfg.ChallengesPerHour = DefaultConfig.ChallengesPerHour
