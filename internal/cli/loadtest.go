@@ -21,7 +21,8 @@ load, e.g. muster serve --games-per-hour 1000 --conns-per-client 1000
 browser (each player with his own session), while --lobby-watchers browsers
 keep the lobby open; --watch names a second server on the same PostgreSQL
 database, where the games' WebSockets go: the latency is then a move's from
-one server to a watcher of the other.`
+one server to a watcher of the other. --pace 2s makes each player think about
+two seconds before each action, as in live games (0: as fast as possible).`
 
 func runLoadtest(env *Env, args []string) error {
 	fs := flag.NewFlagSet("loadtest", flag.ContinueOnError)
@@ -33,6 +34,7 @@ func runLoadtest(env *Env, args []string) error {
 	lobby := fs.Bool("lobby", false, "make each game by a challenge in the lobby and its acceptance")
 	lobbyWatchers := fs.Int("lobby-watchers", 0, "browsers keeping the lobby open meanwhile")
 	watchURL := fs.String("watch", "", "another server on the same database, for the games' WebSockets")
+	pace := fs.Duration("pace", 0, "how long a player thinks before each action (0: as fast as the server answers)")
 	pos, err := flags(fs, args)
 	if err != nil {
 		return err
@@ -41,7 +43,7 @@ func runLoadtest(env *Env, args []string) error {
 		return fmt.Errorf("%w: want --games and --actions of at least 1", errUsage)
 	}
 	rep := loadtest.Run(context.Background(), loadtest.Config{URL: *url, Game: *gameName, Games: *games, Actions: *actions, Seed: *seed,
-		Lobby: *lobby, LobbyWatchers: *lobbyWatchers, Watch: *watchURL})
+		Lobby: *lobby, LobbyWatchers: *lobbyWatchers, Watch: *watchURL, Pace: *pace})
 	fmt.Fprint(env.Stdout, rep)
 	if len(rep.Errors) > 0 || rep.Lost > 0 {
 		return fmt.Errorf("%d errors, %d actions lost", len(rep.Errors), rep.Lost)

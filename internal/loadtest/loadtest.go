@@ -40,6 +40,10 @@ type Config struct {
 	// LobbyWatchers browsers keep the lobby open meanwhile.
 	Lobby         bool
 	LobbyWatchers int
+	// Pace, if set, is how long a player thinks before each action (from
+	// half to one and a half times it, at random), as in live games; zero
+	// plays as fast as the server answers.
+	Pace time.Duration
 }
 
 // Report is what a load test measured.
@@ -258,6 +262,13 @@ func playGame(ctx context.Context, cfg Config, rng *rand.Rand) (lat []time.Durat
 	for played < cfg.Actions && v.Status == "playing" && len(v.Legal) > 0 && v.ToAct >= 0 {
 		seat := v.ToAct
 		text := v.Legal[rng.IntN(len(v.Legal))].Text
+		if cfg.Pace > 0 {
+			select {
+			case <-ctx.Done():
+				return lat, played, 0, ctx.Err()
+			case <-time.After(cfg.Pace/2 + time.Duration(rng.Int64N(int64(cfg.Pace)))):
+			}
+		}
 		t0 := time.Now()
 		var ans view
 		if err := postAs(ctx, seats[seat].c, cfg.URL+"/api/games/"+created.ID+"/act", map[string]any{"secret": seats[seat].secret, "action": text, "ply": v.Ply}, &ans); err != nil {
