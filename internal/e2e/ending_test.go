@@ -104,7 +104,7 @@ func TestFriendClockResignAndRematch(t *testing.T) {
 	if err := chromedp.Do(ctx, chromedp.EmulateViewport(360, 740, chromedp.EmulateScale(2), chromedp.EmulateMobile)); err != nil {
 		t.Fatal(err)
 	}
-	phoneShot(t, ctx, "phone-takeback-asked")
+	fullShot(t, ctx, "phone-takeback-asked")
 	if err := chromedp.Do(ctx, chromedp.EmulateReset()); err != nil {
 		t.Fatal(err)
 	}
@@ -243,12 +243,12 @@ func TestPhoneWidth(t *testing.T) {
 		if p.name == "home" && strings.Contains(text(t, ctx, "#app"), "null") {
 			t.Error("the home page shows a stray null")
 		}
-		phoneShot(t, ctx, "phone-"+p.name)
+		fullShot(t, ctx, "phone-"+p.name)
 	}
 }
 
-// phoneShot saves a screenshot of the whole page.
-func phoneShot(t *testing.T, ctx context.Context, name string) {
+// fullShot saves a screenshot of the whole page.
+func fullShot(t *testing.T, ctx context.Context, name string) {
 	t.Helper()
 	buf, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
 	if err != nil {

@@ -29,17 +29,6 @@ func register(t *testing.T, ctx context.Context, a *app, name string) {
 	poll(t, ctx, name+"'s page", fmt.Sprintf(`location.pathname === "/@/%s" && !!document.querySelector("h1") && document.querySelector("h1").textContent === %q`, name, name))
 }
 
-// fullShot saves a screenshot of the whole page.
-func fullShot(t *testing.T, ctx context.Context, name string) {
-	t.Helper()
-	buf, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
-	if err != nil {
-		t.Logf("screenshot %s: %v", name, err)
-		return
-	}
-	save(t, name+".png", buf)
-}
-
 // TestChallengeAcrossBrowsers: Alice registers and offers a rated game in
 // the lobby; Bob, in another browser, sees it appear live and accepts;
 // both land in the game and play by clicks; Alice resigns, and the

@@ -14,20 +14,30 @@ import (
 	_ "github.com/muster-games/muster/tablut/ai"
 )
 
-// TestLoad plays 8 games of each game at once against an in-process
-// server: no error, no action lost.
-func TestLoad(t *testing.T) {
+// serve starts an in-process server on a fresh database and returns its
+// address.
+func serve(t *testing.T) string {
+	t.Helper()
 	st, err := store.Open(filepath.Join(t.TempDir(), "load.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer st.Close()
 	srv := server.New(st, server.DefaultConfig)
-	defer srv.Close()
 	hs := httptest.NewServer(srv)
-	defer hs.Close()
+	t.Cleanup(func() {
+		hs.Close()
+		srv.Close()
+		st.Close()
+	})
+	return hs.URL
+}
+
+// TestLoad plays 8 games of each game at once against an in-process
+// server: no error, no action lost.
+func TestLoad(t *testing.T) {
+	url := serve(t)
 	for _, g := range []string{"tablut", "lanrick"} {
-		rep := Run(context.Background(), Config{URL: hs.URL, Game: g, Games: 8, Actions: 15, Seed: 1})
+		rep := Run(context.Background(), Config{URL: url, Game: g, Games: 8, Actions: 15, Seed: 1})
 		if len(rep.Errors) > 0 || rep.Lost > 0 || rep.Games != 8 || rep.Actions == 0 {
 			t.Fatalf("%s:\n%s", g, rep)
 		}
@@ -38,16 +48,8 @@ func TestLoad(t *testing.T) {
 // TestLoadLobby: games made by challenges accepted by other browsers,
 // played by the players' sessions, while browsers watch the lobby.
 func TestLoadLobby(t *testing.T) {
-	st, err := store.Open(filepath.Join(t.TempDir(), "load.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	srv := server.New(st, server.DefaultConfig)
-	defer srv.Close()
-	hs := httptest.NewServer(srv)
-	defer hs.Close()
-	rep := Run(context.Background(), Config{URL: hs.URL, Game: "tablut", Games: 8, Actions: 10, Seed: 2, Lobby: true, LobbyWatchers: 3})
+	url := serve(t)
+	rep := Run(context.Background(), Config{URL: url, Game: "tablut", Games: 8, Actions: 10, Seed: 2, Lobby: true, LobbyWatchers: 3})
 	if len(rep.Errors) > 0 || rep.Lost > 0 || rep.Games != 8 || rep.Actions != 80 || rep.LobbyUpdates < 3 {
 		t.Fatalf("%s", rep)
 	}

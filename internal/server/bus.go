@@ -3,7 +3,6 @@ package server
 import (
 	"encoding/json"
 	"strings"
-	"time"
 )
 
 // Several servers may share one PostgreSQL database. They tell each other
@@ -98,24 +97,8 @@ func (s *Server) loaded(id string) *room {
 	return s.rooms[id]
 }
 
-// leases keeps this server's leases and takes over games left without a
-// server, every period.
-func (s *Server) leases(period time.Duration) {
-	defer s.wg.Done()
-	t := time.NewTicker(period)
-	defer t.Stop()
-	for {
-		select {
-		case <-s.ctx.Done():
-			return
-		case <-t.C:
-			s.renewAndAdopt()
-		}
-	}
-}
-
 // renewAndAdopt renews this server's leases, lets go of the games whose
-// lease it lost, and adopts orphaned games.
+// lease it lost, and adopts orphaned games (every LeaseTTL/3).
 func (s *Server) renewAndAdopt() {
 	held, err := s.store.RenewLeases(s.ctx, s.instance, s.cfg.LeaseTTL)
 	if err != nil {

@@ -23,7 +23,6 @@ const (
 var (
 	errSignedIn   = errors.New("you already have an account: sign out first to make another")
 	errBadLogin   = errors.New("unknown username or wrong password")
-	errNotSigned  = errors.New("sign in first")
 	errNoSuchUser = errors.New("no such player")
 )
 

@@ -5,11 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"strings"
 	"sync"
 	"time"
 
-	"github.com/coder/websocket"
 	"github.com/muster-games/muster/game"
 	"github.com/muster-games/muster/internal/auth"
 	"github.com/muster-games/muster/internal/store"
@@ -93,11 +91,6 @@ type lobbyView struct {
 	Me   meView        `json:"me"`
 }
 
-func specGame(spec string) string {
-	name, _, _ := strings.Cut(spec, "(")
-	return name
-}
-
 // lobbyFor makes the lobby as player p (nil: nobody yet) sees it.
 func (s *Server) lobbyFor(ctx context.Context, p *store.Player) (lobbyView, error) {
 	v := lobbyView{Challenges: []challengeView{}, Live: []liveGame{}, Mine: []gameSummary{}, Me: meView{Anonymous: true}}
@@ -149,7 +142,7 @@ func (s *Server) lobbyFor(ctx context.Context, p *store.Player) (lobbyView, erro
 }
 
 func (s *Server) challengeView(ctx context.Context, c *store.Challenge, viewer string) challengeView {
-	cv := challengeView{ID: c.ID, Spec: c.Spec, Game: specGame(c.Spec), Creator: c.CreatorName, Minutes: c.Minutes, Increment: c.Increment,
+	cv := challengeView{ID: c.ID, Spec: c.Spec, Creator: c.CreatorName, Minutes: c.Minutes, Increment: c.Increment,
 		Days: c.Days, Rated: c.Rated, Side: c.Side, Target: c.TargetName, Mine: c.Creator == viewer, ForMe: c.Target != "" && c.Target == viewer,
 		Created: c.Created.UnixMilli(), Status: c.Status}
 	if cv.Creator == "" {
@@ -403,38 +396,24 @@ func (s *Server) lobbyLoop(period time.Duration) {
 
 // watchLobby keeps a browser's lobby live over a WebSocket.
 func (s *Server) watchLobby(w http.ResponseWriter, r *http.Request) {
-	who := client(r)
-	if !s.takeConn(lobbyConns, who) {
-		s.writeError(w, r, withCode(http.StatusTooManyRequests, errTooMany))
-		return
-	}
-	defer s.dropConn(lobbyConns, who)
-	conn, err := websocket.Accept(w, r, nil)
-	if err != nil {
-		return
-	}
-	defer conn.CloseNow()
-	conn.SetReadLimit(1024)
-	ctx := conn.CloseRead(r.Context())
-	ch := make(chan struct{}, 1)
-	ch <- struct{}{} // the lobby as it is now
-	h := &s.lobbyHub
-	h.mu.Lock()
-	h.subs[ch] = struct{}{}
-	h.mu.Unlock()
-	defer func() {
+	s.socket(w, r, lobbyConns, func(ctx context.Context, send func([]byte) error) {
+		ch := make(chan struct{}, 1)
+		ch <- struct{}{} // the lobby as it is now
+		h := &s.lobbyHub
 		h.mu.Lock()
-		delete(h.subs, ch)
+		h.subs[ch] = struct{}{}
 		h.mu.Unlock()
-	}()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-s.ctx.Done():
-			conn.Close(websocket.StatusGoingAway, "server stopping")
-			return
-		case <-ch:
+		defer func() {
+			h.mu.Lock()
+			delete(h.subs, ch)
+			h.mu.Unlock()
+		}()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-ch:
+			}
 			// Who the viewer is may change (he signs in elsewhere): read it
 			// again each time.
 			v, err := s.lobbyFor(ctx, s.me(r))
@@ -445,12 +424,9 @@ func (s *Server) watchLobby(w http.ResponseWriter, r *http.Request) {
 			if err != nil {
 				continue
 			}
-			wctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-			err = conn.Write(wctx, websocket.MessageText, b)
-			cancel()
-			if err != nil {
+			if send(b) != nil {
 				return
 			}
 		}
-	}
+	})
 }

@@ -137,14 +137,15 @@ func New(st *store.Store, cfg Config) *Server {
 	s.lobbyHub = lobbyHub{kick: make(chan struct{}, 1), subs: map[chan struct{}]struct{}{}}
 	s.shared, s.instance, s.outbox = st.Postgres(), randomToken(8), make(chan string, 4096)
 	s.wg.Add(3)
-	go s.sweep(time.Minute, 10*time.Minute)
-	go s.deadlines(2 * time.Second)
+	// Idle rooms leave memory (loaded again when needed); overdue games end.
+	go s.every(time.Minute, func() { s.evict(10 * time.Minute) })
+	go s.every(2*time.Second, func() { s.flagOverdue() })
 	go s.lobbyLoop(lobbyEvery)
 	if s.shared {
 		s.wg.Add(3)
 		go s.sender()
 		go s.listener()
-		go s.leases(s.cfg.LeaseTTL / 3)
+		go s.every(s.cfg.LeaseTTL/3, s.renewAndAdopt)
 	}
 	return s
 }
@@ -229,9 +230,8 @@ func sameOrigin(r *http.Request) bool {
 	return err == nil && u.Host == r.Host
 }
 
-// sweep drops idle rooms from memory every period; they are loaded again
-// from the store when needed.
-func (s *Server) sweep(period, idle time.Duration) {
+// every runs f every period until the server stops (one of s.wg).
+func (s *Server) every(period time.Duration, f func()) {
 	defer s.wg.Done()
 	t := time.NewTicker(period)
 	defer t.Stop()
@@ -240,7 +240,7 @@ func (s *Server) sweep(period, idle time.Duration) {
 		case <-s.ctx.Done():
 			return
 		case <-t.C:
-			s.evict(idle)
+			f()
 		}
 	}
 }
@@ -265,25 +265,10 @@ func (s *Server) evict(idle time.Duration) int {
 	return n
 }
 
-// deadlines ends, every period, the games whose player to act has run
-// out of time while no timer of this server watched them: rooms dropped
-// from memory (a correspondence game waits days), or games another server
-// ran.
-func (s *Server) deadlines(period time.Duration) {
-	defer s.wg.Done()
-	t := time.NewTicker(period)
-	defer t.Stop()
-	for {
-		select {
-		case <-s.ctx.Done():
-			return
-		case <-t.C:
-			s.flagOverdue()
-		}
-	}
-}
-
-// flagOverdue ends the overdue games and returns how many it looked at.
+// flagOverdue ends the games whose player to act has run out of time
+// while no timer of this server watched them: rooms dropped from memory (a
+// correspondence game waits days), or games another server ran. It
+// returns how many it looked at.
 func (s *Server) flagOverdue() int {
 	ids, err := s.store.Overdue(s.ctx, time.Now().UnixMilli(), 100)
 	if err != nil {

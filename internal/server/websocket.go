@@ -24,49 +24,64 @@ func (s *Server) watch(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	id, who := rm.id(), client(r)
-	if !s.takeConn(id, who) {
+	s.socket(w, r, rm.id(), func(ctx context.Context, send func([]byte) error) {
+		ch := rm.subscribe()
+		defer rm.unsubscribe(ch)
+		player := false
+		if me := s.me(r); me != nil {
+			player = len(rm.seatsOf(me.ID)) > 0
+		}
+		chat := rm.subscribeChat(player)
+		defer rm.unsubscribeChat(chat)
+		for {
+			var msg []byte
+			select {
+			case <-ctx.Done():
+				return
+			case msg = <-ch:
+			case m := <-chat.ch:
+				var err error
+				if msg, err = chatJSON(m); err != nil {
+					continue
+				}
+			}
+			if send(msg) != nil {
+				return
+			}
+		}
+	})
+}
+
+// socket accepts a WebSocket counted against the limits of key (a game,
+// or the lobby) and of the client, and runs serve with a context that ends
+// when the client leaves or the server stops, and a send that gives each
+// message 10 seconds. websocket.Accept checks that the Origin is this
+// host; a client's message larger than 1 KiB closes the connection.
+func (s *Server) socket(w http.ResponseWriter, r *http.Request, key string, serve func(ctx context.Context, send func([]byte) error)) {
+	who := client(r)
+	if !s.takeConn(key, who) {
 		s.writeError(w, r, withCode(http.StatusTooManyRequests, errTooMany))
 		return
 	}
-	defer s.dropConn(id, who)
-	// websocket.Accept checks that the Origin is this host.
+	defer s.dropConn(key, who)
 	conn, err := websocket.Accept(w, r, nil)
 	if err != nil {
 		return
 	}
 	defer conn.CloseNow()
 	conn.SetReadLimit(1024)
-	ctx := conn.CloseRead(r.Context())
-	ch := rm.subscribe()
-	defer rm.unsubscribe(ch)
-	player := false
-	if me := s.me(r); me != nil {
-		player = len(rm.seatsOf(me.ID)) > 0
-	}
-	chat := rm.subscribeChat(player)
-	defer rm.unsubscribeChat(chat)
-	for {
-		var msg []byte
-		select {
-		case <-ctx.Done():
-			return
-		case <-s.ctx.Done():
-			conn.Close(websocket.StatusGoingAway, "server stopping")
-			return
-		case msg = <-ch:
-		case m := <-chat.ch:
-			if msg, err = chatJSON(m); err != nil {
-				continue
-			}
-		}
-		wctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-		err := conn.Write(wctx, websocket.MessageText, msg)
+	ctx, cancel := context.WithCancel(conn.CloseRead(r.Context()))
+	defer cancel()
+	stop := context.AfterFunc(s.ctx, func() {
+		conn.Close(websocket.StatusGoingAway, "server stopping")
 		cancel()
-		if err != nil {
-			return
-		}
-	}
+	})
+	defer stop()
+	serve(ctx, func(msg []byte) error {
+		wctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		defer cancel()
+		return conn.Write(wctx, websocket.MessageText, msg)
+	})
 }
 
 // takeConn counts a new connection of a client to a game, unless either

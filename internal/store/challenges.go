@@ -82,8 +82,13 @@ func (s *Store) Challenge(ctx context.Context, id string) (*Challenge, error) {
 // may see: those open to all, his own, and those to him; newest first, at
 // most n.
 func (s *Store) OpenChallenges(ctx context.Context, player string, since time.Time, n int) ([]*Challenge, error) {
-	rows, err := s.query(ctx, `SELECT `+challengeColumns+` FROM challenges WHERE status = 'open' AND created >= ?
+	return s.challenges(ctx, `SELECT `+challengeColumns+` FROM challenges WHERE status = 'open' AND created >= ?
 		AND (target = '' OR target = ? OR creator = ?) ORDER BY created DESC LIMIT ?`, since.UnixMilli(), player, player, n)
+}
+
+// challenges runs a query for whole challenges.
+func (s *Store) challenges(ctx context.Context, query string, args ...any) ([]*Challenge, error) {
+	rows, err := s.query(ctx, query, args...)
 	if err != nil {
 		return nil, err
 	}
@@ -102,21 +107,8 @@ func (s *Store) OpenChallenges(ctx context.Context, player string, since time.Ti
 // AcceptedFor lists the challenges the player made that were accepted
 // since since (the creator's page goes to the game).
 func (s *Store) AcceptedFor(ctx context.Context, player string, since time.Time) ([]*Challenge, error) {
-	rows, err := s.query(ctx, `SELECT `+challengeColumns+` FROM challenges WHERE creator = ? AND status = 'accepted' AND closed >= ?
+	return s.challenges(ctx, `SELECT `+challengeColumns+` FROM challenges WHERE creator = ? AND status = 'accepted' AND closed >= ?
 		ORDER BY closed DESC LIMIT 10`, player, since.UnixMilli())
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []*Challenge
-	for rows.Next() {
-		c, err := scanChallenge(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, c)
-	}
-	return out, rows.Err()
 }
 
 // CloseChallenge moves an open challenge to status (accepted, with the

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -52,7 +53,7 @@ func (s *Store) Messages(ctx context.Context, game string, rooms []string, n int
 	if len(rooms) == 0 {
 		return []Message{}, nil
 	}
-	q := `SELECT id, room, player, name, text, created FROM chat WHERE game = ? AND room IN (?` + repeat(", ?", len(rooms)-1) + `) ORDER BY id DESC LIMIT ?`
+	q := `SELECT id, room, player, name, text, created FROM chat WHERE game = ? AND room IN (?` + strings.Repeat(", ?", len(rooms)-1) + `) ORDER BY id DESC LIMIT ?`
 	args := []any{game}
 	for _, r := range rooms {
 		args = append(args, r)
@@ -75,12 +76,4 @@ func (s *Store) Messages(ctx context.Context, game string, rooms []string, n int
 		out[i], out[j] = out[j], out[i]
 	}
 	return out, rows.Err()
-}
-
-func repeat(s string, n int) string {
-	out := ""
-	for range n {
-		out += s
-	}
-	return out
 }

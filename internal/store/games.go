@@ -292,20 +292,7 @@ func (s *Store) update(ctx context.Context, c conn, g *Game, ply int, playing bo
 // Overdue lists the games in play whose player to act ran out of time
 // before now (Unix ms); at most n.
 func (s *Store) Overdue(ctx context.Context, now int64, n int) ([]string, error) {
-	rows, err := s.query(ctx, `SELECT id FROM games WHERE deadline > 0 AND deadline < ? AND status = 'playing' ORDER BY deadline LIMIT ?`, now, n)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var ids []string
-	for rows.Next() {
-		var id string
-		if err := rows.Scan(&id); err != nil {
-			return nil, err
-		}
-		ids = append(ids, id)
-	}
-	return ids, rows.Err()
+	return s.ids(ctx, `SELECT id FROM games WHERE deadline > 0 AND deadline < ? AND status = 'playing' ORDER BY deadline LIMIT ?`, now, n)
 }
 
 // WaitingFor counts the games in play waiting for the player's move.
@@ -324,20 +311,7 @@ func (s *Store) CountSince(ctx context.Context, owner string, t time.Time) (int,
 
 // Playing lists the ids of the games not over, oldest first.
 func (s *Store) Playing(ctx context.Context) ([]string, error) {
-	rows, err := s.query(ctx, `SELECT id FROM games WHERE status = 'playing' ORDER BY created`)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var ids []string
-	for rows.Next() {
-		var id string
-		if err := rows.Scan(&id); err != nil {
-			return nil, err
-		}
-		ids = append(ids, id)
-	}
-	return ids, rows.Err()
+	return s.ids(ctx, `SELECT id FROM games WHERE status = 'playing' ORDER BY created`)
 }
 
 // Recent lists the latest games, newest first.

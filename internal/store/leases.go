@@ -85,23 +85,19 @@ func (s *Store) Notify(ctx context.Context, payload string) error {
 // Listen calls f with every notification until ctx ends, connecting again
 // after a lost connection (PostgreSQL only). ready, if not nil, is called
 // each time the listening connection is up.
-func (s *Store) Listen(ctx context.Context, f func(payload string), ready func()) error {
+func (s *Store) Listen(ctx context.Context, f func(payload string), ready func()) {
 	if !s.pg {
 		<-ctx.Done()
-		return nil
+		return
 	}
 	for ctx.Err() == nil {
-		err := s.listenOnce(ctx, f, ready)
-		if ctx.Err() != nil {
-			return nil
-		}
-		_ = err
+		// A lost connection (the error) is simply made again.
+		s.listenOnce(ctx, f, ready)
 		select {
 		case <-ctx.Done():
 		case <-time.After(time.Second):
 		}
 	}
-	return nil
 }
 
 func (s *Store) listenOnce(ctx context.Context, f func(string), ready func()) error {

@@ -67,9 +67,6 @@ func (s *Store) Close() error { return s.db.Close() }
 // Postgres reports whether the store is on PostgreSQL.
 func (s *Store) Postgres() bool { return s.pg }
 
-// DSN is the address the store was opened with.
-func (s *Store) DSN() string { return s.dsn }
-
 // q rewrites a query written with ? placeholders for the database:
 // PostgreSQL numbers them ($1, $2, ...). No query here has a ? in a
 // string literal.
