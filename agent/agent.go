@@ -248,15 +248,9 @@ type abAgent struct {
 	tt       *alphabeta.Table
 	position func(game.State, string) (alphabeta.Position, bool)
 	evalName string
-	noNull   bool // null=no: no null-move pruning
+	opt      alphabeta.Options // null=no, extend=no
 	eval     func(game.State, game.Player) float64
 }
-
-// noNull hides a position's Passer, so that the search does no null-move
-// pruning in it or its clones.
-type noNull struct{ alphabeta.Position }
-
-func (n noNull) Clone() alphabeta.Position { return noNull{n.Position.Clone()} }
 
 func newAlphaBeta(spec string, set map[string]string, g game.Game) (Agent, error) {
 	if g.Traits().Chance {
@@ -267,13 +261,20 @@ func newAlphaBeta(spec string, set map[string]string, g game.Game) (Agent, error
 	lim := search.Limits{Time: st.duration("time"), Depth: st.int("depth"), Nodes: int64(st.int("nodes")), Threads: st.int("threads")}
 	evalName, evalSet := set["eval"]
 	delete(set, "eval")
-	null := set["null"]
-	delete(set, "null")
-	if err := st.done("time, depth, nodes, threads, eval, null, endgame"); err != nil {
-		return nil, err
+	var opt alphabeta.Options
+	for _, o := range []struct {
+		key string
+		off *bool
+	}{{"null", &opt.NoNull}, {"extend", &opt.NoExtend}} {
+		v, ok := set[o.key]
+		delete(set, o.key)
+		if ok && v != "yes" && v != "no" {
+			return nil, fmt.Errorf("agent: %s: %s=%q: want yes or no", spec, o.key, v)
+		}
+		*o.off = v == "no"
 	}
-	if null != "" && null != "yes" && null != "no" {
-		return nil, fmt.Errorf("agent: %s: null=%q: want yes or no", spec, null)
+	if err := st.done("time, depth, nodes, threads, eval, null, extend, endgame"); err != nil {
+		return nil, err
 	}
 	sup := supportOf(g)
 	if evalSet && !slices.Contains(sup.Evals, evalName) {
@@ -288,7 +289,7 @@ func newAlphaBeta(spec string, set map[string]string, g game.Game) (Agent, error
 	if lim.Time == 0 && lim.Depth == 0 && lim.Nodes == 0 {
 		lim.Depth = 4
 	}
-	return &abAgent{spec: spec, lim: lim, tt: alphabeta.NewTable(1 << 20), position: sup.Position, evalName: evalName, noNull: null == "no", eval: sup.Eval}, nil
+	return &abAgent{spec: spec, lim: lim, tt: alphabeta.NewTable(1 << 20), position: sup.Position, evalName: evalName, opt: opt, eval: sup.Eval}, nil
 }
 
 func (a *abAgent) Spec() string { return a.spec }
@@ -297,15 +298,12 @@ func (a *abAgent) Act(ctx context.Context, s game.State) (search.Result, error) 
 	if s.IsTerminal() || s.ToAct() == game.Chance {
 		return search.Result{}, fmt.Errorf("agent: nothing for a player to do")
 	}
-	return alphabeta.Search(ctx, a.searchPosition(s), a.lim, a.tt), nil
+	return alphabeta.SearchWith(ctx, a.searchPosition(s), a.lim, a.tt, a.opt), nil
 }
 
 func (a *abAgent) searchPosition(s game.State) alphabeta.Position {
 	if a.position != nil {
 		if pos, ok := a.position(s, a.evalName); ok {
-			if a.noNull {
-				return noNull{pos}
-			}
 			return pos
 		}
 	}
@@ -326,7 +324,7 @@ func (a *abAgent) Ponder(ctx context.Context, s game.State) {
 	if s.IsTerminal() || s.ToAct() == game.Chance {
 		return
 	}
-	alphabeta.Search(ctx, a.searchPosition(s), search.Limits{Threads: a.lim.Threads}, a.tt)
+	alphabeta.SearchWith(ctx, a.searchPosition(s), search.Limits{Threads: a.lim.Threads}, a.tt, a.opt)
 }
 
 // A Ponderer thinks on the opponent's time: see Ponder.

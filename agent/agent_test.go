@@ -45,6 +45,8 @@ func TestSpecs(t *testing.T) {
 		{"alphabeta(depth=2,eval=hand)", lg, "one evaluation"},
 		{"alphabeta(depth=2,null=no)", tg, ""},
 		{"alphabeta(null=maybe)", tg, "want yes or no"},
+		{"alphabeta(depth=2,extend=no)", tg, ""},
+		{"alphabeta(extend=1)", tg, "extend=\"1\": want yes or no"},
 	} {
 		a, err := agent.New(c.spec, c.g, 1)
 		switch {

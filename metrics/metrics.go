@@ -65,10 +65,14 @@ type Group struct {
 	Players [2]string
 	Games   int
 	// Wins of each player (side), of the player who acts first, draws.
-	PlayerWins   [2]Interval
-	FirstPlayer  string
-	FirstWins    Interval
-	AgentWins    [2]Interval // A's and B's
+	PlayerWins  [2]Interval
+	FirstPlayer string
+	FirstWins   Interval
+	AgentWins   [2]Interval // A's and B's
+	// Record is A's wins, losses and draws against B; Score A's score,
+	// draws counting half.
+	Record       [3]int
+	Score        Interval
 	Draws        Interval
 	Balance      float64 // 1 − |player 0 wins − player 1 wins| / games
 	Completion   float64 // share of games with a winner
@@ -82,6 +86,40 @@ type Group struct {
 	Repetition   float64 // share of positions seen before in the game
 	Coverage     float64 // share of squares ever occupied, mean over games (-1: unknown)
 	Reasons      map[string]int
+}
+
+// Pair is A's record against B over every game string they played (a
+// match across rulesets): wins, losses and draws, and A's score, draws
+// counting half.
+type Pair struct {
+	Agents [2]string
+	Specs  int
+	Record [3]int
+	Score  Interval
+}
+
+// Pairs pools the groups by pair of agents, in the groups' order.
+func Pairs(groups []*Group) []Pair {
+	var out []Pair
+	at := map[[2]string]int{}
+	for _, g := range groups {
+		i, ok := at[g.Agents]
+		if !ok {
+			i = len(out)
+			at[g.Agents] = i
+			out = append(out, Pair{Agents: g.Agents})
+		}
+		p := &out[i]
+		p.Specs++
+		for k := range p.Record {
+			p.Record[k] += g.Record[k]
+		}
+	}
+	for i := range out {
+		r := out[i].Record
+		out[i].Score = Wilson(float64(r[0])+float64(r[2])/2, float64(r[0]+r[1]+r[2]))
+	}
+	return out
 }
 
 // Summarize groups the lines by game string and agents, in order.
@@ -136,6 +174,7 @@ func summarize(ls []arena.Line) *Group {
 		switch {
 		case l.WinnerAgent == "":
 			draws++
+			g.Record[2]++
 		default:
 			decided++
 			// The side whose agent won (scored games name the scores in
@@ -147,8 +186,10 @@ func summarize(ls []arena.Line) *Group {
 			}
 			if l.WinnerAgent == "A" {
 				aw[0]++
+				g.Record[0]++
 			} else {
 				aw[1]++
+				g.Record[1]++
 			}
 		}
 	}
@@ -161,6 +202,7 @@ func summarize(ls []arena.Line) *Group {
 		g.FirstWins = g.PlayerWins[first]
 	}
 	g.Draws = Wilson(draws, n)
+	g.Score = Wilson(aw[0]+draws/2, n)
 	g.Balance = 1 - math.Abs(pw[0]-pw[1])/n
 	g.Completion = decided / n
 	g.Drawishness = draws / n
@@ -187,6 +229,7 @@ func summarize(ls []arena.Line) *Group {
 var Definitions = []struct{ Name, Meaning string }{
 	{"win rate", "share of games won by each side, with its 95% Wilson interval"},
 	{"first player", "the share won by the player who acts first in the game"},
+	{"score", "agent A's wins, losses and draws against B, and A's score (a win 1, a draw ½) as a share of the games, with its 95% Wilson interval"},
 	{"balance", "1 − |wins of the one side − wins of the other| / games (1: even)"},
 	{"completion", "share of games that end with a winner"},
 	{"drawishness", "share of games drawn"},

@@ -55,6 +55,19 @@ func TestSummarize(t *testing.T) {
 	if g.Games != 4 || g.PlayerWins[0].P != 0.25 || g.PlayerWins[1].P != 0.25 || g.AgentWins[0].P != 0.5 || g.Draws.P != 0.5 {
 		t.Fatalf("wins %+v", g)
 	}
+	if g.Record != [3]int{2, 0, 2} || g.Score.P != 0.75 || g.Score.Lo >= 0.75 || g.Score.Hi <= 0.75 {
+		t.Fatalf("A's record %v, score %v: want 2 won, 2 drawn, 0.75", g.Record, g.Score)
+	}
+	// The same agents under another game string pool with these games;
+	// other agents do not.
+	other := mk(0, "attackers", "B", "king captured", 10, 10, 0, true)
+	other.Spec = "tablut(ashton)"
+	stranger := mk(0, "attackers", "A", "king captured", 10, 10, 0, true)
+	stranger.Agents = [2]string{"x", "z"}
+	ps := Pairs(Summarize(append(append([]arena.Line{}, lines...), other, stranger)))
+	if len(ps) != 2 || ps[0].Specs != 2 || ps[0].Record != [3]int{2, 1, 2} || ps[0].Score.P != 0.6 || ps[1].Record != [3]int{1, 0, 0} {
+		t.Fatalf("pairs %+v: want x–y over 2 game strings, 2 won, 1 lost, 2 drawn (0.6), and x–z apart", ps)
+	}
 	if g.FirstPlayer != "attackers" || g.FirstWins.P != 0.25 || g.Balance != 1 || g.Completion != 0.5 || g.Timeouts != 0.25 {
 		t.Fatalf("first %s %v, balance %v, completion %v, timeouts %v", g.FirstPlayer, g.FirstWins, g.Balance, g.Completion, g.Timeouts)
 	}
@@ -74,7 +87,7 @@ func TestSummarize(t *testing.T) {
 	var md, html bytes.Buffer
 	Markdown(&md, gs, plots)
 	HTML(&html, gs, plots)
-	for _, want := range []string{"balance", "state repetition", "0.250 [", "outcomes.svg", "threefold repetition: 1"} {
+	for _, want := range []string{"balance", "state repetition", "0.250 [", "outcomes.svg", "threefold repetition: 1", "2 won, 0 lost, 2 drawn: 0.750 ["} {
 		if !strings.Contains(md.String(), want) || !strings.Contains(html.String(), want) {
 			t.Errorf("report lacks %q", want)
 		}

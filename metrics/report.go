@@ -165,6 +165,13 @@ func label(g *Group, i int) string {
 // Markdown writes the report as Markdown; plots are linked by name.
 func Markdown(w io.Writer, groups []*Group, plots []string) {
 	fmt.Fprintf(w, "# Self-play report\n\n")
+	if ps := pooled(groups); len(ps) > 0 {
+		fmt.Fprintf(w, "## Over all game strings\n\n| A | B | game strings | score: agent A |\n|---|---|---|---|\n")
+		for _, p := range ps {
+			fmt.Fprintf(w, "| %s | %s | %d | %s |\n", p.Agents[0], p.Agents[1], p.Specs, record(p.Record, p.Score))
+		}
+		fmt.Fprintln(w)
+	}
 	for i, g := range groups {
 		fmt.Fprintf(w, "## %d. %s — A = %s, B = %s, %d games\n\n", i+1, g.Spec, g.Agents[0], g.Agents[1], g.Games)
 		fmt.Fprintf(w, "| metric | value |\n|---|---|\n")
@@ -187,6 +194,13 @@ func Markdown(w io.Writer, groups []*Group, plots []string) {
 func HTML(w io.Writer, groups []*Group, plots []string) {
 	e := html.EscapeString
 	fmt.Fprintf(w, "<!doctype html><html lang=\"en\"><meta charset=\"utf-8\"><title>Self-play report</title>\n<style>body{font-family:Georgia,serif;max-width:1000px;margin:auto;padding:1rem}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.2rem .5rem;text-align:left}</style>\n<h1>Self-play report</h1>\n")
+	if ps := pooled(groups); len(ps) > 0 {
+		fmt.Fprintf(w, "<h2>Over all game strings</h2>\n<table>\n<tr><th>A</th><th>B</th><th>game strings</th><th>score: agent A</th></tr>\n")
+		for _, p := range ps {
+			fmt.Fprintf(w, "<tr><td>%s</td><td>%s</td><td>%d</td><td>%s</td></tr>\n", e(p.Agents[0]), e(p.Agents[1]), p.Specs, e(record(p.Record, p.Score)))
+		}
+		fmt.Fprintf(w, "</table>\n")
+	}
 	for i, g := range groups {
 		fmt.Fprintf(w, "<h2>%d. %s — A = %s, B = %s, %d games</h2>\n<table>\n", i+1, e(g.Spec), e(g.Agents[0]), e(g.Agents[1]), g.Games)
 		for _, row := range rows(g) {
@@ -205,6 +219,22 @@ func HTML(w io.Writer, groups []*Group, plots []string) {
 	fmt.Fprintf(w, "</html>\n")
 }
 
+func record(r [3]int, score Interval) string {
+	return fmt.Sprintf("%d won, %d lost, %d drawn: %s", r[0], r[1], r[2], score)
+}
+
+// pooled returns the pairs of agents that played several game strings,
+// for a line over all of them.
+func pooled(groups []*Group) []Pair {
+	var out []Pair
+	for _, p := range Pairs(groups) {
+		if p.Specs > 1 {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
 func rows(g *Group) [][2]string {
 	var out [][2]string
 	add := func(k, v string) { out = append(out, [2]string{k, v}) }
@@ -216,6 +246,7 @@ func rows(g *Group) [][2]string {
 	}
 	add("win rate: agent A ("+g.Agents[0]+")", g.AgentWins[0].String())
 	add("win rate: agent B ("+g.Agents[1]+")", g.AgentWins[1].String())
+	add("score: agent A", record(g.Record, g.Score))
 	add("draws", g.Draws.String())
 	add("balance", fmt.Sprintf("%.3f", g.Balance))
 	add("completion", fmt.Sprintf("%.3f", g.Completion))

@@ -261,6 +261,22 @@ func (sp *SearchPosition) Repeated() bool {
 	return false
 }
 
+// Threatened reports that the side to move would lose at the other side's
+// next move if it could pass: the attackers, when the king has a clear
+// line to the edge; the defenders, when an attacker can take the king
+// (alphabeta.Threatener: the search extends such positions).
+func (sp *SearchPosition) Threatened() bool {
+	if sp.s.over {
+		return false
+	}
+	r := &sp.s.g.Rules
+	p := &sp.s.pos
+	if p.toMove == Attackers {
+		return r.EscapeRoutes(p) > 0
+	}
+	return r.kingInDanger(p)
+}
+
 func (sp *SearchPosition) Evaluate() int {
 	v := sp.w.score(sp.s.g.Rules.Features(&sp.s.pos))
 	if sp.s.pos.toMove == Attackers {

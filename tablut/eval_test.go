@@ -3,6 +3,8 @@ package tablut
 import (
 	"math/rand/v2"
 	"testing"
+
+	"github.com/muster-games/muster/game"
 )
 
 // TestFeaturesAtTheStart counts the features of the start by hand: 16
@@ -108,5 +110,36 @@ func TestQuiet(t *testing.T) {
 	s = setup(t, g, "K c3; A h8 g7", Attackers)
 	if !s.Quiet() {
 		t.Error("a position where the attackers must close a line is not quiet")
+	}
+}
+
+// TestThreatened: the threats the search extends. The attackers are
+// threatened when the king has a clear line to the edge (rule 4: he
+// escapes at his next move); the defenders when an attacker can reach a
+// square that takes the king (rule 9: two suffice away from the castle;
+// four under king_capture=strong).
+func TestThreatened(t *testing.T) {
+	g := MustLoad("linnaeus")
+	strong := MustLoad("linnaeus", game.KV{Key: "king_capture", Value: "strong"})
+	for _, c := range []struct {
+		what   string
+		g      *Game
+		pieces string
+		side   Side
+		want   bool
+	}{
+		{"the king's file is open to e9", g, "K e6; A a6 i6 e3", Attackers, true},
+		{"every line of the king is closed", g, "K e6; A a6 i6 e3 e8", Attackers, false},
+		{"c3-c6 takes the king against c8", g, "K c7; A c8 c3", Defenders, true},
+		{"a defender on c5 stops c3", g, "K c7; A c8 c3; D c5", Defenders, false},
+		{"i6-c6 along the rank takes him", g, "K c7; A c8 i6", Defenders, true},
+		{"nothing beyond the king", g, "K c7; A c3", Defenders, false},
+		{"one attacker is not four (strong king)", strong, "K c7; A c8 c3", Defenders, false},
+		{"the fourth side reached (strong king)", strong, "K c7; A c8 b7 d7 c3", Defenders, true},
+	} {
+		s := setup(t, c.g, c.pieces, c.side)
+		if got := NewSearchPosition(s, nil).Threatened(); got != c.want {
+			t.Errorf("%s (%s, %v to move): Threatened() = %v, want %v", c.what, c.pieces, c.side, got, c.want)
+		}
 	}
 }

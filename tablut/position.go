@@ -301,6 +301,11 @@ func (r *Rules) IsMove(p *Position, m Move) bool {
 	if from < 0 || from >= Squares || to < 0 || to >= Squares || p.board[from] == Empty || p.board[from].side() != p.toMove {
 		return false
 	}
+	return r.reaches(p, from, to)
+}
+
+// reaches reports whether the piece on from may move to to.
+func (r *Rules) reaches(p *Position, from, to Square) bool {
 	rm, fm := r.targets(p, from)
 	switch {
 	case from.Rank() == to.Rank():
@@ -408,6 +413,43 @@ func (r *Rules) kingCaptured(p *Position, to Square) bool {
 		return true
 	}
 	return r.Camps == CampsAshton && p.board[beyond] == Empty && r.camps.has(beyond)
+}
+
+// kingInDanger reports whether an attacker, were the attackers to move,
+// could take the king: an empty square beside him where an attacker would
+// take him, and an attacker that may move there.
+func (r *Rules) kingInDanger(p *Position) bool {
+	k := p.king
+	if k < 0 {
+		return false
+	}
+	for d := 0; d < 4; d++ {
+		n := nb[k][d]
+		if n < 0 || p.board[n] != Empty {
+			continue
+		}
+		p.board[n] = Attacker
+		taken := r.kingCaptured(p, n)
+		p.board[n] = Empty
+		if !taken {
+			continue
+		}
+		// The nearest man along each line to n but the king's (the men
+		// beside the king, which the capture needs, cannot reach n).
+		for e := 0; e < 4; e++ {
+			if e == d^1 {
+				continue
+			}
+			a := nb[n][e]
+			for a >= 0 && p.board[a] == Empty {
+				a = nb[a][e]
+			}
+			if a >= 0 && p.board[a] == Attacker && r.reaches(p, a, n) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // Apply plays a move (not a pass) without checking it. It returns the

@@ -17,7 +17,9 @@ import (
 
 const reportHelp = `Reads the JSON lines of muster eval (several files are merged) and reports, per
 game string and pair of agents: the win rate of each side, of the first player
-and of each agent with 95% Wilson intervals, balance, completion, drawishness,
+and of each agent, and agent A's score (draws half), with 95% Wilson intervals
+(the score also over all game strings where a pair of agents played several,
+as in a match across rulesets), balance, completion, drawishness,
 timeouts, duration (mean, median, distribution), decision moves, branching
 factor and state repetition, each defined in the report; with plots (SVG) of the
 outcome shares with intervals, game lengths, and win rate against search effort,

@@ -128,3 +128,38 @@ func TestNullMove(t *testing.T) {
 		t.Errorf("with null moves the won position is not proven won: %+v", res)
 	}
 }
+
+// TestThreatExtension: the king on d6, his lines closed, moves to a square
+// with two open lines (tuichu, rule 4: he escapes next move whatever the
+// attackers do). At depth 1 the extension of the threatened position sees
+// every answer of the attackers and proves the win; without it the depth-1
+// search stops at the attackers' move and only weighs the lines.
+func TestThreatExtension(t *testing.T) {
+	g := tablut.MustLoad("linnaeus")
+	s, err := g.Parse("/3t5/9/9/9/9/t2K4t/9/9/3t5/ defenders")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := alphabeta.Search(context.Background(), pos(s), search.Limits{Depth: 1}, nil)
+	if res.Proven != 1 {
+		t.Errorf("with extensions, depth 1 does not prove the fork won: %+v", res)
+	}
+	after := s.Clone().(*tablut.State)
+	after.Apply(res.Action)
+	if p := after.Position(); g.Rules.EscapeRoutes(&p) < 2 {
+		t.Errorf("the move played, %v, opens %d lines, not two", res.Action, g.Rules.EscapeRoutes(&p))
+	}
+	res = alphabeta.SearchWith(context.Background(), pos(s), search.Limits{Depth: 1}, nil, alphabeta.Options{NoExtend: true})
+	if res.Proven != 0 {
+		t.Errorf("without extensions, depth 1 proves %d: the option does not turn them off", res.Proven)
+	}
+}
+
+// TestNoNull: Options.NoNull makes no null move in a position that can pass.
+func TestNoNull(t *testing.T) {
+	n := 0
+	res := alphabeta.SearchWith(context.Background(), nullCounter{tpos{tablut.NewSearchPosition(tablut.MustLoad("ashton").Start(), nil)}, &n}, search.Limits{Depth: 5}, nil, alphabeta.Options{NoNull: true})
+	if n != 0 || res.Action == 0 {
+		t.Fatalf("%d null moves with NoNull, move %v", n, res.Action)
+	}
+}
