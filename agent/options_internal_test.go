@@ -8,7 +8,8 @@ import (
 )
 
 // TestSearchOptions: null=no and extend=no reach the search's options, and
-// the default searches with everything.
+// the default searches with everything; the position searched keeps its
+// history (a wrapper that hid the null moves once hid it too).
 func TestSearchOptions(t *testing.T) {
 	g := tablut.MustLoad("ashton")
 	for spec, want := range map[string]alphabeta.Options{
@@ -22,8 +23,12 @@ func TestSearchOptions(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := a.(*abAgent).opt; got != want {
-			t.Errorf("%s: options %+v, want %+v", spec, got, want)
+		ab := a.(*abAgent)
+		if ab.opt != want {
+			t.Errorf("%s: options %+v, want %+v", spec, ab.opt, want)
+		}
+		if _, ok := ab.searchPosition(g.Start()).(alphabeta.Repeater); !ok {
+			t.Errorf("%s: the search does not see repetitions", spec)
 		}
 	}
 }
