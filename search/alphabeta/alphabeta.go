@@ -168,8 +168,10 @@ type searcher struct {
 	repeater Repeater
 	// threat is the position as a Threatener, or nil (no null move is
 	// made in a threatened position); extend says the search extends the
-	// threatened positions of the principal variation; rootDepth is the
-	// depth of the iteration under way, which bounds the extensions.
+	// threatened positions of the principal variation (asked there only,
+	// and where a null move is about to be tried: the question costs);
+	// rootDepth is the depth of the iteration under way, which bounds the
+	// extensions.
 	threat    Threatener
 	extend    bool
 	rootDepth int
@@ -371,10 +373,8 @@ func (s *searcher) negamax(depth, ply int, alpha, beta int) int {
 	// A threatened position on the principal variation (an open window)
 	// is searched a ply deeper, up to twice the iteration's depth from the
 	// root. Off it the extensions of both sides' threats feed each other:
-	// depth 6 of ashton's start took ten times the nodes. A threatened
-	// position makes no null move (passing would lose).
-	threatened := ply > 0 && s.threat != nil && s.threat.Threatened()
-	if threatened && s.extend && beta-alpha > 1 && ply < 2*s.rootDepth {
+	// depth 6 of ashton's start took ten times the nodes.
+	if s.extend && beta-alpha > 1 && ply > 0 && ply < 2*s.rootDepth && s.threat != nil && s.threat.Threatened() {
 		depth++
 	}
 	if depth <= 0 || ply >= maxPly {
@@ -393,7 +393,7 @@ func (s *searcher) negamax(depth, ply int, alpha, beta int) int {
 			return sc
 		}
 	}
-	if score, ok := s.nullMove(depth, ply, alpha, beta, afterNull || threatened); ok {
+	if score, ok := s.nullMove(depth, ply, alpha, beta, afterNull); ok {
 		return score
 	}
 	moves := s.p.Moves(s.bufs[ply][:0])
@@ -470,15 +470,15 @@ func (s *searcher) negamax(depth, ply int, alpha, beta int) int {
 
 // nullMove tries null-move pruning in a node off the principal variation
 // (a null window) some plies from the leaves, not straight after another
-// null move nor where the side to move is threatened (skip), where the
-// evaluation is already at beta: the side to move passes and the opponent
-// gets a reduced search; if he still cannot bring the score below beta,
-// the node is cut.
-func (s *searcher) nullMove(depth, ply, alpha, beta int, skip bool) (int, bool) {
-	if s.passer == nil || skip || ply == 0 || depth < 3 || beta-alpha != 1 || beta >= Win-2*maxPly || beta <= -Win+2*maxPly {
+// null move, where the evaluation is already at beta and the side to move
+// is not threatened (passing would lose): the side to move passes and the
+// opponent gets a reduced search; if he still cannot bring the score below
+// beta, the node is cut.
+func (s *searcher) nullMove(depth, ply, alpha, beta int, afterNull bool) (int, bool) {
+	if s.passer == nil || afterNull || ply == 0 || depth < 3 || beta-alpha != 1 || beta >= Win-2*maxPly || beta <= -Win+2*maxPly {
 		return 0, false
 	}
-	if s.p.Evaluate() < beta {
+	if s.p.Evaluate() < beta || s.threat != nil && s.threat.Threatened() {
 		return 0, false
 	}
 	r := 2
