@@ -187,6 +187,19 @@ func (st *settings) float(k string) float64 {
 	return f
 }
 
+// off reads a yes-or-no setting that turns a part off: true for no.
+func (st *settings) off(k string) bool {
+	v, ok := st.set[k]
+	if !ok || st.err != nil {
+		return false
+	}
+	delete(st.set, k)
+	if v != "yes" && v != "no" {
+		st.err = fmt.Errorf("agent: %s: %s=%q: want yes or no", st.spec, k, v)
+	}
+	return v == "no"
+}
+
 func (st *settings) done(known string) error {
 	if st.err != nil {
 		return st.err
@@ -261,18 +274,7 @@ func newAlphaBeta(spec string, set map[string]string, g game.Game) (Agent, error
 	lim := search.Limits{Time: st.duration("time"), Depth: st.int("depth"), Nodes: int64(st.int("nodes")), Threads: st.int("threads")}
 	evalName, evalSet := set["eval"]
 	delete(set, "eval")
-	var opt alphabeta.Options
-	for _, o := range []struct {
-		key string
-		off *bool
-	}{{"null", &opt.NoNull}, {"extend", &opt.NoExtend}} {
-		v, ok := set[o.key]
-		delete(set, o.key)
-		if ok && v != "yes" && v != "no" {
-			return nil, fmt.Errorf("agent: %s: %s=%q: want yes or no", spec, o.key, v)
-		}
-		*o.off = v == "no"
-	}
+	opt := alphabeta.Options{NoNull: st.off("null"), NoExtend: st.off("extend")}
 	if err := st.done("time, depth, nodes, threads, eval, null, extend, endgame"); err != nil {
 		return nil, err
 	}

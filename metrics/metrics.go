@@ -153,8 +153,7 @@ func summarize(ls []arena.Line) *Group {
 		}
 	}
 	var pw [2]float64
-	var aw [2]float64
-	var draws, timeouts, decided, dec, branch, rep, length, cov, covN float64
+	var timeouts, dec, branch, rep, length, cov, covN float64
 	for _, l := range ls {
 		if c := Coverage(l); c >= 0 {
 			cov += c
@@ -173,10 +172,8 @@ func summarize(ls []arena.Line) *Group {
 		}
 		switch {
 		case l.WinnerAgent == "":
-			draws++
 			g.Record[2]++
 		default:
-			decided++
 			// The side whose agent won (scored games name the scores in
 			// Winner, so the seats decide).
 			for p := 0; p < 2; p++ {
@@ -185,10 +182,8 @@ func summarize(ls []arena.Line) *Group {
 				}
 			}
 			if l.WinnerAgent == "A" {
-				aw[0]++
 				g.Record[0]++
 			} else {
-				aw[1]++
 				g.Record[1]++
 			}
 		}
@@ -196,15 +191,16 @@ func summarize(ls []arena.Line) *Group {
 	n := float64(len(ls))
 	for p := 0; p < 2; p++ {
 		g.PlayerWins[p] = Wilson(pw[p], n)
-		g.AgentWins[p] = Wilson(aw[p], n)
+		g.AgentWins[p] = Wilson(float64(g.Record[p]), n)
 	}
 	if first >= 0 {
 		g.FirstWins = g.PlayerWins[first]
 	}
+	draws := float64(g.Record[2])
 	g.Draws = Wilson(draws, n)
-	g.Score = Wilson(aw[0]+draws/2, n)
+	g.Score = Wilson(float64(g.Record[0])+draws/2, n)
 	g.Balance = 1 - math.Abs(pw[0]-pw[1])/n
-	g.Completion = decided / n
+	g.Completion = float64(g.Record[0]+g.Record[1]) / n
 	g.Drawishness = draws / n
 	g.Timeouts = timeouts / n
 	g.MeanLength = length / n
