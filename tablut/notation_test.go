@@ -241,8 +241,10 @@ func FuzzParseMove(f *testing.F) {
 func FuzzReadRecord(f *testing.F) {
 	f.Add("[variant:Tablut]\n[muster-game:tablut(walker)]\ndim:9 start:/3ttt3/\n\n1. a4-a3 e3-d3\n2. a3-a4\n")
 	f.Add("[a:b]\n/9/9/9/9/4K4/9/9/9/9/\n1. ---\n")
-	if otg, err := os.ReadFile("testdata/opentafl-0.4.8-r03.otg"); err == nil {
-		f.Add(string(otg))
+	for _, name := range []string{"opentafl-0.4.8-r03.otg", "opentafl-0.4.8-enclosed.otg"} {
+		if otg, err := os.ReadFile("testdata/" + name); err == nil {
+			f.Add(string(otg))
+		}
 	}
 	f.Fuzz(func(t *testing.T, text string) {
 		rec, err := ReadRecord(strings.NewReader(text))
@@ -318,5 +320,34 @@ func TestOpenTaflSavedGame(t *testing.T) {
 	_, err = ReadRecord(strings.NewReader("[rules:dim:11 esc:c]\n1. a4-a3\n"))
 	if err == nil || !strings.Contains(err.Error(), "dim:11") {
 		t.Fatalf("an 11×11 saved game: %v", err)
+	}
+}
+
+// TestOpenTaflSavedGameEndingOnAnAttackersMove reads a real game OpenTafl
+// 0.4.8 saved that ended on the attackers' move (its AI attacking, Muster
+// defending, 60 s + 1 s, 2026-11-24): the last clock line holds the
+// attackers' clock alone ("[23 0/0 0i ]"), and the moves replay to the
+// defenders enclosed, the win OpenTafl gave the attackers.
+func TestOpenTaflSavedGameEndingOnAnAttackersMove(t *testing.T) {
+	data, err := os.ReadFile("testdata/opentafl-0.4.8-enclosed.otg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(data), "\n[23 0/0 0i ]\n") {
+		t.Fatal("the record has no one-clock line: not the game this test is about")
+	}
+	rec, err := ReadRecord(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := game.Replay(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec.Spec != "tablut(opentafl)" || len(rec.Actions) != 35 || rec.Actions[34] != "b6-c6" {
+		t.Fatalf("spec %s, %d actions: %v", rec.Spec, len(rec.Actions), rec.Actions)
+	}
+	if !s.IsTerminal() || game.ResultName(s) != "attackers" || s.Result().Reason != "defenders enclosed" {
+		t.Fatalf("the game ends %s (%s)", game.ResultName(s), s.Result().Reason)
 	}
 }

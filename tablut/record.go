@@ -117,8 +117,10 @@ func (g *Game) ReadRecord(rd io.Reader) (*game.Record, error) {
 	return ReadRecord(rd)
 }
 
-// otgClock is the line of clocks OpenTafl writes after each turn.
-var otgClock = regexp.MustCompile(`^\[[0-9]+ [0-9]+/[0-9]+ [0-9]+i \|[0-9]+ [0-9]+/[0-9]+ [0-9]+i ?\]$`)
+// otgClock is the line of clocks OpenTafl writes after each turn: both
+// sides' clocks, or the attackers' alone after a turn the game ended in
+// before the defenders moved ("[23 0/0 0i ]").
+var otgClock = regexp.MustCompile(`^\[[0-9]+ [0-9]+/[0-9]+ [0-9]+i ?(\|[0-9]+ [0-9]+/[0-9]+ [0-9]+i ?)?\]$`)
 
 // ReadRecord reads a Tablut record: Muster's, or a game OpenTafl saved
 // (.otg, with its clock lines and piece letters). Without a muster-game
