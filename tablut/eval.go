@@ -30,12 +30,20 @@ var FeatureNames = [NumFeatures]string{"attacker", "defender", "escape_route", "
 // Features are a position's feature counts.
 type Features [NumFeatures]int
 
-// Weights weigh each feature, in hundredths of a defender.
-type Weights [NumFeatures]int
+// Weights weigh each feature, in hundredths of a defender, and add a
+// constant.
+type Weights struct {
+	Feature [NumFeatures]int
+	// Constant is added to every position: a fit's intercept, which
+	// makes 0 even chances for the sides. A draw (a repetition, say) is
+	// worth 0, so without it a side the features underrate takes a draw
+	// in a position it wins more often than it loses.
+	Constant int
+}
 
 // HandWeights are the weights set by hand before any were fitted; the
 // evaluation falls back on them for a family with no fitted weights.
-var HandWeights = Weights{
+var HandWeights = Weights{Feature: [NumFeatures]int{
 	FAttacker:   -60,
 	FDefender:   100,
 	FRoute:      400,
@@ -43,7 +51,7 @@ var HandWeights = Weights{
 	FKingGuard:  -45,
 	FKingMobile: 4,
 	FEdgeNear:   12,
-}
+}}
 
 // EscapeRoutes counts the king's clear lines to a square where he would
 // escape (Linnaeus's raichi for one, tuichu for two).
@@ -75,13 +83,14 @@ func escapes(rm, fm uint16) int {
 }
 
 // Evaluate scores the position for the defenders, in hundredths of a
-// defender: its features weighed by the weights of the rules' family.
+// defender: its features weighed by the weights of the rules' family, and
+// the family's constant.
 func (r *Rules) Evaluate(p *Position) int { return r.weights.score(r.Features(p)) }
 
 func (w *Weights) score(f Features) int {
-	s := 0
+	s := w.Constant
 	for i, x := range f {
-		s += w[i] * x
+		s += w.Feature[i] * x
 	}
 	return s
 }

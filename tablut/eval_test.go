@@ -61,7 +61,7 @@ func TestEvaluateWeighsTheFamilysFeatures(t *testing.T) {
 func TestFamilies(t *testing.T) {
 	want := map[string]string{
 		"ashton": FamilyCamps, "ludii-smith": FamilyStrongKing, "foteviken": FamilyStrongKing,
-		"linnaeus": FamilyPlain, "ludii-linnaeus": FamilyPlain, "walker": FamilyPlain, "cartier": FamilyPlain, "opentafl": FamilyPlain,
+		"linnaeus": FamilyPlain, "ludii-linnaeus": FamilyPlain, "walker": FamilyPlain, "cartier": FamilyPlain, "opentafl": FamilyEncirclement,
 	}
 	for _, r := range Info.Rulesets {
 		if got := MustLoad(r.ID).Rules.Family(); got != want[r.ID] {
@@ -81,8 +81,8 @@ func TestWeightsFile(t *testing.T) {
 		if !found {
 			t.Errorf("weights.json fits family %q; the families are %v", name, Families)
 		}
-		if w[FDefender] != 100 {
-			t.Errorf("%s: a defender weighs %d, want 100 (the unit)", name, w[FDefender])
+		if w.Feature[FDefender] != 100 {
+			t.Errorf("%s: a defender weighs %d, want 100 (the unit)", name, w.Feature[FDefender])
 		}
 	}
 	if WeightsOf("no such family") != &HandWeights {
@@ -140,6 +140,27 @@ func TestThreatened(t *testing.T) {
 		s := setup(t, c.g, c.pieces, c.side)
 		if got := NewSearchPosition(s, nil).Threatened(); got != c.want {
 			t.Errorf("%s (%s, %v to move): Threatened() = %v, want %v", c.what, c.pieces, c.side, got, c.want)
+		}
+	}
+}
+
+// TestConstantIsForTheDefenders: the weights' constant (a fit's intercept)
+// is added to every position for the defenders, so the search sees it
+// with the sign of the side to move.
+func TestConstantIsForTheDefenders(t *testing.T) {
+	g := MustLoad("linnaeus")
+	w := HandWeights
+	w.Constant = 37
+	for _, side := range []Side{Defenders, Attackers} {
+		s := setup(t, g, "K e5; A a1; D i9", side)
+		p := s.Position()
+		plain := HandWeights.score(g.Rules.Features(&p))
+		want := plain + 37
+		if side == Attackers {
+			want = -want
+		}
+		if got := NewSearchPosition(s, &w).Evaluate(); got != want {
+			t.Errorf("%v to move: %d, want %d", side, got, want)
 		}
 	}
 }

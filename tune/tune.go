@@ -171,6 +171,11 @@ type Table struct {
 // Entry is the fit of one family.
 type Entry struct {
 	Weights map[string]int `json:"weights"`
+	// Constant is the fit's intercept in the same hundredths: the value
+	// added to every position, so that an evaluation of 0 is even chances
+	// and a draw is worth what an even position is. Entries written
+	// before it was fitted read as 0.
+	Constant int `json:"constant"`
 	// Command is the command that made the entry; Data says where its
 	// games came from.
 	Command string `json:"command"`
@@ -220,19 +225,19 @@ func (t *Table) Marshal() ([]byte, error) {
 	return append(b, '\n'), nil
 }
 
-// Scaled turns a fit's weights (in logits) into whole hundredths of the
-// unit feature, the evaluation's scale.
-func Scaled(f Fit, features []string, unit string) (map[string]int, error) {
+// Scaled turns a fit's weights and intercept (in logits) into whole
+// hundredths of the unit feature, the evaluation's scale.
+func Scaled(f Fit, features []string, unit string) (weights map[string]int, constant int, err error) {
 	u := slices.Index(features, unit)
 	if u < 0 || u >= len(f.Weights) {
-		return nil, fmt.Errorf("tune: unit %q is not a feature", unit)
+		return nil, 0, fmt.Errorf("tune: unit %q is not a feature", unit)
 	}
 	if f.Weights[u] <= 0 {
-		return nil, fmt.Errorf("tune: the fit gives the unit %s a weight of %.4f; the evaluation needs it positive (more games, or other features)", unit, f.Weights[u])
+		return nil, 0, fmt.Errorf("tune: the fit gives the unit %s a weight of %.4f; the evaluation needs it positive (more games, or other features)", unit, f.Weights[u])
 	}
 	w := make(map[string]int, len(features))
 	for i, name := range features {
 		w[name] = int(math.Round(100 * f.Weights[i] / f.Weights[u]))
 	}
-	return w, nil
+	return w, int(math.Round(100 * f.Intercept / f.Weights[u])), nil
 }

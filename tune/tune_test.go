@@ -96,25 +96,28 @@ func TestLogisticRefusesBadSamples(t *testing.T) {
 }
 
 func TestScaled(t *testing.T) {
-	f := Fit{Weights: []float64{-0.3, 0.5, 2}}
-	w, err := Scaled(f, []string{"a", "d", "r"}, "d")
+	f := Fit{Weights: []float64{-0.3, 0.5, 2}, Intercept: -0.72}
+	w, c, err := Scaled(f, []string{"a", "d", "r"}, "d")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if w["a"] != -60 || w["d"] != 100 || w["r"] != 400 {
 		t.Errorf("scaled %v, want a -60, d 100, r 400", w)
 	}
-	if _, err := Scaled(Fit{Weights: []float64{1, -0.1}}, []string{"a", "d"}, "d"); err == nil {
+	if c != -144 {
+		t.Errorf("constant %d, want -0.72/0.5×100 = -144", c)
+	}
+	if _, _, err := Scaled(Fit{Weights: []float64{1, -0.1}}, []string{"a", "d"}, "d"); err == nil {
 		t.Error("a negative unit weight was scaled")
 	}
-	if _, err := Scaled(f, []string{"a", "d", "r"}, "x"); err == nil {
+	if _, _, err := Scaled(f, []string{"a", "d", "r"}, "x"); err == nil {
 		t.Error("an unknown unit was scaled")
 	}
 }
 
 func TestTableRoundTripAndChecks(t *testing.T) {
 	features := []string{"a", "d"}
-	tb := &Table{Unit: "d", Families: map[string]*Entry{"x": {Weights: map[string]int{"a": -60, "d": 100}, Command: "muster tune r.jsonl", Games: 3}}}
+	tb := &Table{Unit: "d", Families: map[string]*Entry{"x": {Weights: map[string]int{"a": -60, "d": 100}, Constant: -25, Command: "muster tune r.jsonl", Games: 3}}}
 	data, err := tb.Marshal()
 	if err != nil {
 		t.Fatal(err)
@@ -123,7 +126,7 @@ func TestTableRoundTripAndChecks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if e := back.Families["x"]; e.Weights["a"] != -60 || e.Command != "muster tune r.jsonl" || e.Games != 3 {
+	if e := back.Families["x"]; e.Weights["a"] != -60 || e.Constant != -25 || e.Command != "muster tune r.jsonl" || e.Games != 3 {
 		t.Errorf("round trip gave %+v", e)
 	}
 	for _, bad := range []string{

@@ -532,7 +532,8 @@ func TestReportRendezvous(t *testing.T) {
 }
 
 // TestTune: muster tune fits the families it has games of, scales the
-// weights to a defender's hundredths, records its command, keeps the
+// weights to a defender's hundredths, writes the intercept as the
+// constant it printed, records its command, keeps the
 // entries of other families, and refuses games with nothing to tune.
 func TestTune(t *testing.T) {
 	dir := t.TempDir()
@@ -562,6 +563,7 @@ func TestTune(t *testing.T) {
 		Unit     string
 		Families map[string]struct {
 			Weights   map[string]int
+			Constant  *int
 			Command   string
 			Data      string
 			Games     int
@@ -583,6 +585,11 @@ func TestTune(t *testing.T) {
 		}
 		if !(e.Loss < e.Base) {
 			t.Errorf("%s: the fit's loss %.4f is not below the win rate's %.4f", fam, e.Loss, e.Base)
+		}
+		if e.Constant == nil {
+			t.Errorf("%s: no constant written", fam)
+		} else if !strings.Contains(out, fmt.Sprintf("%s: 24 games", fam)) || !strings.Contains(out, fmt.Sprintf("; constant %d\n", *e.Constant)) {
+			t.Errorf("%s: the constant written, %d, is not the one printed:\n%s", fam, *e.Constant, out)
 		}
 	}
 	if out, _, code := run(t, "tune", res, "--out", weights, "--min-games", "100", "--dry-run"); code == 0 || !strings.Contains(out, "not fitted") {

@@ -20,16 +20,18 @@ const tuneHelp = `Fits the weights of a game's evaluation to the results of fini
 JSON lines of muster eval): a logistic regression of each game's result on the
 evaluation's features in its quiet positions (no capture or win to be had at
 once), at most --per-game of them a game, after the first --skip plies. Each
-family of rulesets (Tablut: camps, strong_king, plain) is fitted on its own
-games. The weights are scaled to hundredths of the unit feature (a defender)
-and written into --out with the command, the games and the losses, replacing
-the entries of the families fitted and keeping the others; the game embeds
-that file, so the next build plays with them. A family with fewer than
---min-games games is left as it was.
+family of rulesets (Tablut: camps, encirclement, strong_king, plain) is fitted
+on its own games. The weights are scaled to hundredths of the unit feature (a
+defender), with the fit's intercept as a constant added to every position (so
+that an evaluation of 0 is even chances, what a draw is worth), and written
+into --out with the command, the games and the losses, replacing the entries
+of the families fitted and keeping the others; the game embeds that file, so
+the next build plays with them. A family with fewer than --min-games games is
+left as it was.
 
 It prints, per family, the games and positions, the mean log loss of the fit
 beside that of the win rate alone and of the weights --out held before, and the
-new weights. Compare the new weights with the old in play before keeping them:
+new weights and constant. Compare the new weights with the old in play before keeping them:
   muster eval --game tablut --rulesets ashton --agents 'alphabeta(depth=4)','alphabeta(depth=4,eval=hand)' …`
 
 func runTune(env *Env, args []string) error {
@@ -103,7 +105,7 @@ func runTune(env *Env, args []string) error {
 		if err != nil {
 			return fmt.Errorf("%s: %w", name, err)
 		}
-		weights, err := tune.Scaled(fit, tn.Features, tn.Unit)
+		weights, constant, err := tune.Scaled(fit, tn.Features, tn.Unit)
 		if err != nil {
 			return fmt.Errorf("%s: %w", name, err)
 		}
@@ -117,9 +119,10 @@ func runTune(env *Env, args []string) error {
 		for _, f := range tn.Features {
 			fmt.Fprintf(w, " %s %d", f, weights[f])
 		}
-		fmt.Fprintln(w)
+		fmt.Fprintf(w, "; constant %d\n", constant)
 		table.Families[name] = &tune.Entry{
 			Weights:   weights,
+			Constant:  constant,
 			Command:   "muster tune " + strings.Join(args, " "),
 			Data:      fam.data(),
 			Games:     fam.games,

@@ -22,7 +22,7 @@ func TestEvalSetting(t *testing.T) {
 	f := g.Rules.Features(&p)
 	hand := 0
 	for i, x := range f {
-		hand += tablut.HandWeights[i] * x
+		hand += tablut.HandWeights.Feature[i] * x
 	}
 	sign := 1
 	if s.ToMove() == tablut.Attackers {
