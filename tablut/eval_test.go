@@ -154,8 +154,7 @@ func TestConstantIsForTheDefenders(t *testing.T) {
 	for _, side := range []Side{Defenders, Attackers} {
 		s := setup(t, g, "K e5; A a1; D i9", side)
 		p := s.Position()
-		plain := HandWeights.score(g.Rules.Features(&p))
-		want := plain + 37
+		want := HandWeights.score(g.Rules.Features(&p)) + 37
 		if side == Attackers {
 			want = -want
 		}

@@ -297,19 +297,7 @@ func TestViewEscapes(t *testing.T) {
 // rules tag names the game (OpenTafl's Tablut 9x9: the opentafl ruleset),
 // and the moves replay to the king's escape.
 func TestOpenTaflSavedGame(t *testing.T) {
-	f, err := os.Open("testdata/opentafl-0.4.8-r03.otg")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	rec, err := ReadRecord(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := game.Replay(rec)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, rec, s := replaySavedGame(t, "opentafl-0.4.8-r03.otg")
 	if rec.Spec != "tablut(opentafl)" || len(rec.Actions) != 16 || rec.Actions[9] != "e5-e6" {
 		t.Fatalf("spec %s, %d actions: %v", rec.Spec, len(rec.Actions), rec.Actions)
 	}
@@ -317,7 +305,7 @@ func TestOpenTaflSavedGame(t *testing.T) {
 		t.Fatalf("the game ends %s (%s)", game.ResultName(s), s.Result().Reason)
 	}
 	// A rules tag Muster cannot play is an error naming the entry.
-	_, err = ReadRecord(strings.NewReader("[rules:dim:11 esc:c]\n1. a4-a3\n"))
+	_, err := ReadRecord(strings.NewReader("[rules:dim:11 esc:c]\n1. a4-a3\n"))
 	if err == nil || !strings.Contains(err.Error(), "dim:11") {
 		t.Fatalf("an 11×11 saved game: %v", err)
 	}
@@ -329,20 +317,9 @@ func TestOpenTaflSavedGame(t *testing.T) {
 // attackers' clock alone ("[23 0/0 0i ]"), and the moves replay to the
 // defenders enclosed, the win OpenTafl gave the attackers.
 func TestOpenTaflSavedGameEndingOnAnAttackersMove(t *testing.T) {
-	data, err := os.ReadFile("testdata/opentafl-0.4.8-enclosed.otg")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(string(data), "\n[23 0/0 0i ]\n") {
+	data, rec, s := replaySavedGame(t, "opentafl-0.4.8-enclosed.otg")
+	if !strings.Contains(data, "\n[23 0/0 0i ]\n") {
 		t.Fatal("the record has no one-clock line: not the game this test is about")
-	}
-	rec, err := ReadRecord(bytes.NewReader(data))
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := game.Replay(rec)
-	if err != nil {
-		t.Fatal(err)
 	}
 	if rec.Spec != "tablut(opentafl)" || len(rec.Actions) != 35 || rec.Actions[34] != "b6-c6" {
 		t.Fatalf("spec %s, %d actions: %v", rec.Spec, len(rec.Actions), rec.Actions)
@@ -350,4 +327,22 @@ func TestOpenTaflSavedGameEndingOnAnAttackersMove(t *testing.T) {
 	if !s.IsTerminal() || game.ResultName(s) != "attackers" || s.Result().Reason != "defenders enclosed" {
 		t.Fatalf("the game ends %s (%s)", game.ResultName(s), s.Result().Reason)
 	}
+}
+
+// replaySavedGame reads a saved game from testdata and replays it.
+func replaySavedGame(t *testing.T, name string) (string, *game.Record, game.State) {
+	t.Helper()
+	data, err := os.ReadFile("testdata/" + name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, err := ReadRecord(strings.NewReader(string(data)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := game.Replay(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data), rec, s
 }

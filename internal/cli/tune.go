@@ -31,7 +31,8 @@ left as it was.
 
 It prints, per family, the games and positions, the mean log loss of the fit
 beside that of the win rate alone and of the weights --out held before, and the
-new weights and constant. Compare the new weights with the old in play before keeping them:
+new weights and constant. Compare the new weights with the old in play before
+keeping them:
   muster eval --game tablut --rulesets ashton --agents 'alphabeta(depth=4)','alphabeta(depth=4,eval=hand)' …`
 
 func runTune(env *Env, args []string) error {
