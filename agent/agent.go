@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/muster-games/muster/game"
@@ -97,6 +98,22 @@ func New(spec string, g game.Game, seed uint64) (Agent, error) {
 		return withOracle{a, oracle}, nil
 	}
 	return nil, fmt.Errorf("agent: %s: endgame=%q: want yes or no", spec, eg)
+}
+
+// Check reports whether spec names an agent for g, as New would build it,
+// without building it: a level or search named in a request is checked
+// by this.
+func Check(spec string, g game.Game) error {
+	_, err := New(spec, g, 0)
+	return err
+}
+
+// Threads returns the threads an agent searches on (1 for random).
+func Threads(a Agent) int {
+	if t := Limits(a).Threads; t > 0 {
+		return t
+	}
+	return 1
 }
 
 // Limits returns the limits an agent searches under: zero for random, and
@@ -256,8 +273,13 @@ func (a *mctsAgent) Act(ctx context.Context, s game.State) (search.Result, error
 }
 
 type abAgent struct {
-	spec     string
-	lim      search.Limits
+	spec string
+	lim  search.Limits
+	// entries is the table's size; the table is made at the first search
+	// (an agent checked, or seated in a game that never asks it, holds
+	// none).
+	entries  int
+	ttOnce   sync.Once
 	tt       *alphabeta.Table
 	position func(game.State, string) (alphabeta.Position, bool)
 	evalName string
@@ -275,8 +297,16 @@ func newAlphaBeta(spec string, set map[string]string, g game.Game) (Agent, error
 	evalName, evalSet := set["eval"]
 	delete(set, "eval")
 	opt := alphabeta.Options{NoNull: st.off("null"), NoExtend: st.off("extend")}
-	if err := st.done("time, depth, nodes, threads, eval, null, extend, endgame"); err != nil {
+	_, hashSet := set["hash"]
+	hash := st.int("hash")
+	if err := st.done("time, depth, nodes, threads, hash, eval, null, extend, endgame"); err != nil {
 		return nil, err
+	}
+	switch {
+	case !hashSet:
+		hash = DefaultHash
+	case hash < 1 || hash > MaxHash:
+		return nil, fmt.Errorf("agent: %s: hash=%d: the table is 1 to %d MiB", spec, hash, MaxHash)
 	}
 	sup := supportOf(g)
 	if evalSet && !slices.Contains(sup.Evals, evalName) {
@@ -291,7 +321,20 @@ func newAlphaBeta(spec string, set map[string]string, g game.Game) (Agent, error
 	if lim.Time == 0 && lim.Depth == 0 && lim.Nodes == 0 {
 		lim.Depth = 4
 	}
-	return &abAgent{spec: spec, lim: lim, tt: alphabeta.NewTable(1 << 20), position: sup.Position, evalName: evalName, opt: opt, eval: sup.Eval}, nil
+	return &abAgent{spec: spec, lim: lim, entries: hash << 20 / alphabeta.EntryBytes, position: sup.Position, evalName: evalName, opt: opt, eval: sup.Eval}, nil
+}
+
+// DefaultHash is an alpha-beta agent's table in MiB where hash= is not
+// set; MaxHash the largest it may be.
+const (
+	DefaultHash = 16
+	MaxHash     = 4096
+)
+
+// table returns the agent's table, made on first use.
+func (a *abAgent) table() *alphabeta.Table {
+	a.ttOnce.Do(func() { a.tt = alphabeta.NewTable(a.entries) })
+	return a.tt
 }
 
 func (a *abAgent) Spec() string { return a.spec }
@@ -300,7 +343,7 @@ func (a *abAgent) Act(ctx context.Context, s game.State) (search.Result, error) 
 	if s.IsTerminal() || s.ToAct() == game.Chance {
 		return search.Result{}, fmt.Errorf("agent: nothing for a player to do")
 	}
-	return alphabeta.SearchWith(ctx, a.searchPosition(s), a.lim, a.tt, a.opt), nil
+	return alphabeta.SearchWith(ctx, a.searchPosition(s), a.lim, a.table(), a.opt), nil
 }
 
 func (a *abAgent) searchPosition(s game.State) alphabeta.Position {
@@ -326,7 +369,7 @@ func (a *abAgent) Ponder(ctx context.Context, s game.State) {
 	if s.IsTerminal() || s.ToAct() == game.Chance {
 		return
 	}
-	alphabeta.SearchWith(ctx, a.searchPosition(s), search.Limits{Threads: a.lim.Threads}, a.tt, a.opt)
+	alphabeta.SearchWith(ctx, a.searchPosition(s), search.Limits{Threads: a.lim.Threads}, a.table(), a.opt)
 }
 
 // A Ponderer thinks on the opponent's time: see Ponder.

@@ -125,3 +125,4 @@ func TestPonder(t *testing.T) {
 		t.Error("MCTS claims to ponder")
 	}
 }
+

@@ -30,6 +30,10 @@ func (p *Player) Anonymous() bool { return p.Username == "" }
 // ErrNoPlayer is returned for an unknown player or session.
 var ErrNoPlayer = errors.New("store: no such player")
 
+// ErrNoSession is returned for a session token the store does not know
+// (never made, or ended): a browser signed in as nobody.
+var ErrNoSession = errors.New("store: no such session")
+
 // ErrNameTaken is returned when a username is already an account's.
 var ErrNameTaken = errors.New("store: the username is taken")
 
@@ -121,16 +125,23 @@ func (s *Store) CreateSession(ctx context.Context, tokenHash, player string) err
 	return nil
 }
 
-// SessionPlayer returns the player of a session, or ErrNoPlayer.
+// SessionPlayer returns the player of a session, or ErrNoSession; any
+// other error is the database's.
 func (s *Store) SessionPlayer(ctx context.Context, tokenHash string) (*Player, error) {
-	return scanPlayer(s.queryRow(ctx, `SELECT p.id, COALESCE(p.username, ''), p.password_hash, p.created, p.registered, p.address
+	p, err := scanPlayer(s.queryRow(ctx, `SELECT p.id, COALESCE(p.username, ''), p.password_hash, p.created, p.registered, p.address
 		FROM sessions s JOIN players p ON p.id = s.player_id WHERE s.token_hash = ?`, tokenHash))
+	if errors.Is(err, ErrNoPlayer) {
+		return nil, ErrNoSession
+	}
+	return p, err
 }
 
 // DeleteSession ends a session.
 func (s *Store) DeleteSession(ctx context.Context, tokenHash string) error {
-	_, err := s.exec(ctx, `DELETE FROM sessions WHERE token_hash = ?`, tokenHash)
-	return err
+	if _, err := s.exec(ctx, `DELETE FROM sessions WHERE token_hash = ?`, tokenHash); err != nil {
+		return fmt.Errorf("store: delete session: %w", err)
+	}
+	return nil
 }
 
 // PlayerGames lists a player's games, those in play first, then the

@@ -26,7 +26,7 @@ func testPlayersAndSessions(t *testing.T, dsn string) {
 	if err != nil || got.ID != "p1" || !got.Anonymous() {
 		t.Fatalf("session player %+v %v", got, err)
 	}
-	if _, err := s.SessionPlayer(ctx, "nope"); !errors.Is(err, ErrNoPlayer) {
+	if _, err := s.SessionPlayer(ctx, "nope"); !errors.Is(err, ErrNoSession) {
 		t.Fatalf("unknown session: %v", err)
 	}
 	g := &Game{ID: "g1", Spec: "tablut", Seats: []Seat{{Kind: SeatHuman, Player: "p1"}, {Kind: SeatAI, Agent: "easy"}}, DrawOffer: -1, TakebackOffer: -1}
@@ -63,7 +63,7 @@ func testPlayersAndSessions(t *testing.T, dsn string) {
 	if err := s.DeleteSession(ctx, "tok1"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.SessionPlayer(ctx, "tok1"); !errors.Is(err, ErrNoPlayer) {
+	if _, err := s.SessionPlayer(ctx, "tok1"); !errors.Is(err, ErrNoSession) {
 		t.Fatalf("after sign-out: %v", err)
 	}
 }

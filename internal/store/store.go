@@ -22,7 +22,11 @@ import (
 
 // Store is the database.
 type Store struct {
-	db *sql.DB
+	// db writes; rdb reads. On SQLite they are apart: one connection
+	// writes (SQLite writes one at a time) while others read (WAL lets
+	// them), so a write waiting for the database never holds up a read.
+	// On PostgreSQL both are the one pool.
+	db, rdb *sql.DB
 	// pg is true on PostgreSQL, false on SQLite.
 	pg  bool
 	dsn string
@@ -39,14 +43,16 @@ func IsPostgres(dsn string) bool {
 func Open(dsn string) (*Store, error) {
 	s := &Store{pg: IsPostgres(dsn), dsn: dsn}
 	var err error
+	const pragmas = "?_pragma=journal_mode(WAL)&_pragma=busy_timeout(5000)&_pragma=synchronous(NORMAL)&_pragma=foreign_keys(1)"
 	if s.pg {
 		s.db, err = sql.Open("pgx", dsn)
 		if err == nil {
 			s.db.SetMaxOpenConns(20)
 			s.db.SetMaxIdleConns(10)
 		}
+		s.rdb = s.db
 	} else {
-		s.db, err = sql.Open("sqlite", "file:"+dsn+"?_pragma=journal_mode(WAL)&_pragma=busy_timeout(5000)&_pragma=synchronous(NORMAL)&_pragma=foreign_keys(1)")
+		s.db, err = sql.Open("sqlite", "file:"+dsn+pragmas)
 		if err == nil {
 			s.db.SetMaxOpenConns(1) // SQLite writes one at a time; one connection avoids busy errors
 		}
@@ -58,11 +64,24 @@ func Open(dsn string) (*Store, error) {
 		s.db.Close()
 		return nil, err
 	}
+	if !s.pg {
+		// Opened after the migrations, which set WAL mode in the file.
+		if s.rdb, err = sql.Open("sqlite", "file:"+dsn+pragmas+"&_pragma=query_only(1)"); err != nil {
+			s.db.Close()
+			return nil, err
+		}
+		s.rdb.SetMaxOpenConns(4)
+	}
 	return s, nil
 }
 
 // Close closes the database.
-func (s *Store) Close() error { return s.db.Close() }
+func (s *Store) Close() error {
+	if s.rdb != s.db {
+		s.rdb.Close()
+	}
+	return s.db.Close()
+}
 
 // Postgres reports whether the store is on PostgreSQL.
 func (s *Store) Postgres() bool { return s.pg }
@@ -91,12 +110,13 @@ func (s *Store) exec(ctx context.Context, query string, args ...any) (sql.Result
 	return s.db.ExecContext(ctx, s.q(query), args...)
 }
 
+// query and queryRow read (through the readers on SQLite).
 func (s *Store) query(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
-	return s.db.QueryContext(ctx, s.q(query), args...)
+	return s.rdb.QueryContext(ctx, s.q(query), args...)
 }
 
 func (s *Store) queryRow(ctx context.Context, query string, args ...any) *sql.Row {
-	return s.db.QueryRowContext(ctx, s.q(query), args...)
+	return s.rdb.QueryRowContext(ctx, s.q(query), args...)
 }
 
 // migration is one step of the schema: the same statement for both

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unsafe"
 
 	"github.com/muster-games/muster/game"
 	"github.com/muster-games/muster/search"
@@ -107,6 +108,10 @@ type Table struct {
 }
 
 type slot struct{ check, data atomic.Uint64 }
+
+// EntryBytes is the size of a table's entry: a table of n MiB holds
+// n<<20/EntryBytes entries.
+const EntryBytes = int(unsafe.Sizeof(slot{}))
 
 // NewTable returns a table with n entries (rounded down to a power of 2).
 func NewTable(n int) *Table {

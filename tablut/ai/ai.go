@@ -18,10 +18,10 @@ var support = agent.Support{
 	Eval:         tablut.Value,
 	PlayoutLimit: 40,
 	Levels: map[string]string{
-		"easy":   "alphabeta(depth=1)",
-		"medium": "alphabeta(depth=2)",
-		"hard":   "alphabeta(depth=4)",
-		"max":    "alphabeta(time=5s)",
+		"easy":   "alphabeta(depth=1,hash=1)",
+		"medium": "alphabeta(depth=2,hash=1)",
+		"hard":   "alphabeta(depth=4,hash=4)",
+		"max":    "alphabeta(time=5s,hash=16)",
 	},
 	Position: func(s game.State, eval string) (alphabeta.Position, bool) {
 		ts, ok := s.(*tablut.State)

@@ -1,0 +1,105 @@
+package httpx
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"mime"
+	"net"
+	"net/http"
+)
+
+// API writes the JSON answers and errors of the web app and reads its
+// JSON bodies.
+type API struct {
+	Log *slog.Logger
+	// MaxBody bounds a request body.
+	MaxBody int64
+}
+
+// Marshal encodes v as JSON, with HTML's characters escaped.
+func Marshal(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(true)
+	err := enc.Encode(v)
+	return b.Bytes(), err
+}
+
+// JSON answers with v as JSON; it returns nil, so that a handler may end
+// with it.
+func (a *API) JSON(w http.ResponseWriter, code int, v any) error {
+	b, err := Marshal(v)
+	if err != nil {
+		a.Log.Error("encoding a response", "err", err)
+		http.Error(w, "internal error", http.StatusInternalServerError)
+		return nil
+	}
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(code)
+	w.Write(b)
+	return nil
+}
+
+// Error answers with an error as JSON {"error": text}. A server error is
+// logged, and the client is told only that it happened (or, for a busy
+// database, to try again).
+func (a *API) Error(w http.ResponseWriter, r *http.Request, err error) {
+	code := Status(err)
+	text := err.Error()
+	switch {
+	case code == http.StatusServiceUnavailable && errors.Is(err, ErrUnavailable):
+		a.Log.Warn("request deferred", "method", r.Method, "path", r.URL.Path, "err", err)
+		text = ErrUnavailable.Error()
+		w.Header().Set("Retry-After", "2")
+	case code >= 500 && code != http.StatusServiceUnavailable:
+		a.Log.Error("request failed", "method", r.Method, "path", r.URL.Path, "err", err)
+		text = "internal error: the server could not do this; try again"
+	}
+	a.JSON(w, code, map[string]string{"error": text})
+}
+
+// Func adapts a handler that returns an error: the error is answered.
+func (a *API) Func(h func(w http.ResponseWriter, r *http.Request) error) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if err := h(w, r); err != nil {
+			a.Error(w, r, err)
+		}
+	}
+}
+
+// Decode reads a JSON body of at most MaxBody bytes into v, refusing
+// other content types (a form or text/plain post from another site),
+// unknown fields and trailing data.
+func (a *API) Decode(w http.ResponseWriter, r *http.Request, v any) error {
+	mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	if err != nil || mt != "application/json" {
+		return WithCode(http.StatusUnsupportedMediaType, errors.New("requests that change something must be sent as application/json"))
+	}
+	body := http.MaxBytesReader(w, r.Body, a.MaxBody)
+	dec := json.NewDecoder(body)
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			return WithCode(http.StatusRequestEntityTooLarge, fmt.Errorf("the request is larger than %d bytes", a.MaxBody))
+		}
+		return WithCode(http.StatusBadRequest, fmt.Errorf("bad request: %v", err))
+	}
+	if dec.More() {
+		return WithCode(http.StatusBadRequest, errors.New("bad request: data after the JSON object"))
+	}
+	return nil
+}
+
+// Client identifies the caller for limits: its address without the port.
+func Client(r *http.Request) string {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return r.RemoteAddr
+	}
+	return host
+}

@@ -1,0 +1,99 @@
+package httpx
+
+import (
+	"context"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/coder/websocket"
+)
+
+// ErrTooManySockets answers a WebSocket over a limit.
+var ErrTooManySockets = NewError(http.StatusTooManyRequests, "too many connections: close some of this game's tabs, or wait")
+
+// Sockets counts the WebSocket connections open, per client and per key
+// (a game, or the lobby), and refuses those over the limits.
+type Sockets struct {
+	// PerClient bounds one client's connections at once.
+	PerClient int
+	// Stop ends every connection (the server stopping).
+	Stop context.Context
+
+	mu    sync.Mutex
+	byWho map[string]int
+	byKey map[string]int
+}
+
+// NewSockets returns the count of a server's connections, at most
+// perClient a client, all closed when stop is done.
+func NewSockets(stop context.Context, perClient int) *Sockets {
+	return &Sockets{PerClient: perClient, Stop: stop, byWho: map[string]int{}, byKey: map[string]int{}}
+}
+
+// Serve accepts a WebSocket counted against the limits of key (perKey at
+// once) and of the client, and runs serve with a context that ends when
+// the client leaves or the server stops, and a send that gives each
+// message 10 seconds. It returns an error, to be answered, only when the
+// connection was refused before it opened. websocket.Accept checks that
+// the Origin is this host; a client's message larger than 1 KiB closes
+// the connection.
+func (s *Sockets) Serve(w http.ResponseWriter, r *http.Request, key string, perKey int, serve func(ctx context.Context, send func([]byte) error)) error {
+	who := Client(r)
+	if !s.take(key, who, perKey) {
+		return ErrTooManySockets
+	}
+	defer s.drop(key, who)
+	conn, err := websocket.Accept(w, r, nil)
+	if err != nil {
+		return nil // Accept has answered
+	}
+	defer conn.CloseNow()
+	conn.SetReadLimit(1024)
+	ctx, cancel := context.WithCancel(conn.CloseRead(r.Context()))
+	defer cancel()
+	stop := context.AfterFunc(s.Stop, func() {
+		conn.Close(websocket.StatusGoingAway, "server stopping")
+		cancel()
+	})
+	defer stop()
+	serve(ctx, func(msg []byte) error {
+		wctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		defer cancel()
+		return conn.Write(wctx, websocket.MessageText, msg)
+	})
+	return nil
+}
+
+// take counts a new connection of a client under key, unless either is
+// at its limit.
+func (s *Sockets) take(key, who string, perKey int) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.byWho[who] >= s.PerClient || s.byKey[key] >= perKey {
+		return false
+	}
+	s.byWho[who]++
+	s.byKey[key]++
+	return true
+}
+
+func (s *Sockets) drop(key, who string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.byWho[who]--
+	s.byKey[key]--
+	if s.byWho[who] == 0 {
+		delete(s.byWho, who)
+	}
+	if s.byKey[key] == 0 {
+		delete(s.byKey, key)
+	}
+}
+
+// Open returns the connections open under key.
+func (s *Sockets) Open(key string) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.byKey[key]
+}
