@@ -125,4 +125,3 @@ func TestPonder(t *testing.T) {
 		t.Error("MCTS claims to ponder")
 	}
 }
-

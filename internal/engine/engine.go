@@ -92,12 +92,16 @@ func (p *Pool) taken(w int64) func() {
 	}
 }
 
+// Full reports whether the queue is full: a search asked for now that
+// finds no free slot is refused.
+func (p *Pool) Full() bool { return p.waiting.Load() >= p.queue }
+
 // Stats is what the pool is doing.
 type Stats struct {
 	// Slots is the pool's size, Busy the slots taken, Waiting the
 	// searches queued, Searches those let run so far.
 	Slots, Busy, Waiting int
-	Searches            int64
+	Searches             int64
 }
 
 // Stats returns what the pool is doing now.

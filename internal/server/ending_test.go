@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"github.com/muster-games/muster/internal/play"
 	"io"
 	"net/http"
 	"strings"
@@ -10,8 +11,8 @@ import (
 )
 
 // waitOver polls a game until it is over or the deadline passes.
-func (h *harness) waitOver(id string, within time.Duration) view {
-	var v view
+func (h *harness) waitOver(id string, within time.Duration) play.View {
+	var v play.View
 	for deadline := time.Now().Add(within); ; time.Sleep(40 * time.Millisecond) {
 		h.call("GET", "/api/games/"+id, nil, &v)
 		if v.Status == "over" || time.Now().After(deadline) {
@@ -30,7 +31,7 @@ func TestClockWaitsForTheFriend(t *testing.T) {
 	if v := h.waitOver(c.ID, 600*time.Millisecond); v.Status != "playing" || v.Clock.Running != -1 || v.Clock.LeftMS != [2]int64{300, 300} {
 		t.Fatalf("before anyone moved: %s, clock %+v", v.Status, v.Clock)
 	}
-	var v view
+	var v play.View
 	if code := h.call("POST", "/api/games/"+c.ID+"/act", actRequest{Secret: c.Secret, Action: "a4-a3", Ply: at(0)}, &v); code != 200 {
 		t.Fatalf("the creator's first move: %d", code)
 	}
@@ -52,7 +53,7 @@ func TestAbort(t *testing.T) {
 	h := newHarness(t, "", testConfig())
 	var c createResponse
 	h.call("POST", "/api/games", createRequest{Game: "tablut", Opponent: "local", Side: "attackers"}, &c)
-	var v view
+	var v play.View
 	var e map[string]string
 	h.call("GET", "/api/games/"+c.ID, nil, &v)
 	if !v.CanAbort {
@@ -88,7 +89,7 @@ func TestRematch(t *testing.T) {
 	if code := h.call("POST", "/api/games/"+c.ID+"/rematch", secretRequest{Secret: c.Secrets[0]}, &e); code != 409 {
 		t.Fatalf("a rematch during the game: %d", code)
 	}
-	var v view
+	var v play.View
 	h.call("POST", "/api/games/"+c.ID+"/act", actRequest{Secret: c.Secrets[0], Action: "a4-a3", Ply: at(0)}, &v)
 	h.call("POST", "/api/games/"+c.ID+"/act", actRequest{Secret: c.Secrets[1], Action: "e3-f3", Ply: at(1)}, &v)
 	if code := h.call("POST", "/api/games/"+c.ID+"/resign", secretRequest{Secret: c.Secrets[1]}, &v); code != 200 || v.Status != "over" {
@@ -108,7 +109,7 @@ func TestRematch(t *testing.T) {
 	if v.Rematch != first.ID {
 		t.Fatalf("the old game names rematch %q, want %q", v.Rematch, first.ID)
 	}
-	var nv view
+	var nv play.View
 	h.call("GET", "/api/games/"+first.ID, nil, &nv)
 	if nv.Status != "playing" || nv.Ply != 0 || nv.Clock == nil || nv.Clock.BaseMS != 180000 || nv.Clock.IncMS != 1000 || nv.Seats[0].Claimed {
 		t.Fatalf("the rematch: %s ply %d clock %+v seats %+v", nv.Status, nv.Ply, nv.Clock, nv.Seats)
@@ -146,7 +147,7 @@ func TestStartPosition(t *testing.T) {
 	if code := h.call("POST", "/api/games", createRequest{Game: "lanrick", Ruleset: "1893", Opponent: "local", Side: "white", Position: pos}, &c); code != 201 {
 		t.Fatalf("create from a position: %d", code)
 	}
-	var v view
+	var v play.View
 	for _, m := range []string{"e4-f3", "f5-e4", "g5-f5"} {
 		if code := h.call("POST", "/api/games/"+c.ID+"/act", actRequest{Secret: c.Secrets[1], Action: m, Ply: at(v.Ply)}, &v); code != 200 {
 			t.Fatalf("%s: %d", m, code)
@@ -161,7 +162,7 @@ func TestStartPosition(t *testing.T) {
 	}
 	h.close()
 	h = newHarness(t, db, testConfig())
-	var back view
+	var back play.View
 	h.call("GET", "/api/games/"+c.ID+"?ply=1", nil, &back)
 	if back.Ply != 1 || !strings.Contains(back.Position, "to=white") {
 		t.Fatalf("after a restart, ply 1: %+v", back.Position)
@@ -200,7 +201,7 @@ func TestTakeback(t *testing.T) {
 	h := newHarness(t, "", testConfig())
 	var c createResponse
 	h.call("POST", "/api/games", createRequest{Game: "tablut", Opponent: "ai", Level: "random", Side: "attackers"}, &c)
-	var v view
+	var v play.View
 	if code := h.call("POST", "/api/games/"+c.ID+"/act", actRequest{Secret: c.Secret, Action: "a4-a3", Ply: at(0)}, &v); code != 200 {
 		t.Fatalf("move: %d", code)
 	}
@@ -241,7 +242,7 @@ func TestTakebackByRequest(t *testing.T) {
 	h.call("POST", "/api/games", createRequest{Game: "tablut", Opponent: "local", Side: "attackers", Minutes: 5}, &c)
 	act := func(seat int, text string, ply int) {
 		t.Helper()
-		var v view
+		var v play.View
 		if code := h.call("POST", "/api/games/"+c.ID+"/act", actRequest{Secret: c.Secrets[seat], Action: text, Ply: at(ply)}, &v); code != 200 {
 			t.Fatalf("%s: %d", text, code)
 		}
@@ -250,7 +251,7 @@ func TestTakebackByRequest(t *testing.T) {
 		t.Helper()
 		return h.call("POST", "/api/games/"+c.ID+"/takeback", secretRequest{Secret: c.Secrets[seat], What: what}, out)
 	}
-	var v view
+	var v play.View
 	var e map[string]string
 	if code := ask(0, "offer", &e); code != 409 {
 		t.Fatalf("a takeback before any move: %d", code)

@@ -3,6 +3,7 @@ package server
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/muster-games/muster/internal/play"
 	"net/http"
 	"strings"
 	"testing"
@@ -76,7 +77,7 @@ func TestActNeedsPly(t *testing.T) {
 	if code != http.StatusBadRequest || !strings.Contains(msg, "ply") {
 		t.Fatalf("act without ply: %d %q", code, msg)
 	}
-	var v view
+	var v play.View
 	h.call("GET", "/api/games/"+c.ID, nil, &v)
 	if v.Ply != 0 {
 		t.Fatal("the action was played")
@@ -95,7 +96,8 @@ func TestEmptyImportRefused(t *testing.T) {
 }
 
 // TestServerErrorsHidden: when the database fails, the browser learns
-// that something went wrong, not the database's words; the log has them.
+// that the server is busy and to try again (503, with Retry-After), not
+// the database's words; the log has them.
 func TestServerErrorsHidden(t *testing.T) {
 	var log bytes.Buffer
 	cfg := testConfig()
@@ -104,10 +106,10 @@ func TestServerErrorsHidden(t *testing.T) {
 	h.st.Close()
 	var e map[string]string
 	code := h.call("POST", "/api/games", createRequest{Game: "tablut", Opponent: "local"}, &e)
-	if code != http.StatusInternalServerError || strings.Contains(strings.ToLower(e["error"]), "sql") || !strings.Contains(e["error"], "internal error") {
+	if code != http.StatusServiceUnavailable || strings.Contains(strings.ToLower(e["error"]), "sql") || !strings.Contains(e["error"], "try again") {
 		t.Fatalf("%d %q", code, e["error"])
 	}
-	if !strings.Contains(log.String(), "request failed") || !strings.Contains(log.String(), "sql") {
+	if !strings.Contains(log.String(), "request deferred") || !strings.Contains(log.String(), "sql") {
 		t.Fatalf("log: %q", log.String())
 	}
 }

@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"github.com/muster-games/muster/internal/play"
 	"net/http"
 	"os"
 	"strings"
@@ -20,7 +21,7 @@ func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }
 func waitListening(t *testing.T, h *harness) {
 	t.Helper()
 	end := time.Now().Add(10 * time.Second)
-	for !h.srv.listening.Load() {
+	for !h.srv.bus.Listening() {
 		if time.Now().After(end) {
 			t.Fatal("the server never listened for notifications")
 		}
@@ -54,13 +55,13 @@ func TestTwoInstances(t *testing.T) {
 	}
 	defer conn.CloseNow()
 	// B reads views until one reaches ply (or the test's time runs out).
-	until := func(ply int) view {
+	until := func(ply int) play.View {
 		for {
 			_, data, err := conn.Read(ctx)
 			if err != nil {
 				t.Fatalf("waiting on B for ply %d: %v", ply, err)
 			}
-			var v view
+			var v play.View
 			json.Unmarshal(data, &v)
 			if v.Ply >= ply {
 				return v
@@ -68,7 +69,7 @@ func TestTwoInstances(t *testing.T) {
 		}
 	}
 	if v := until(0); v.Ply != 0 {
-		t.Fatalf("first view %d", v.Ply)
+		t.Fatalf("first play.View %d", v.Ply)
 	}
 	if code := pa.call("POST", "/api/games/"+c.ID+"/act", actRequest{Secret: c.Secret, Action: "a4-a3", Ply: at(0)}, nil); code != http.StatusOK {
 		t.Fatalf("move through A: %d", code)
@@ -78,15 +79,12 @@ func TestTwoInstances(t *testing.T) {
 	}
 	// The agent thinks on A, which holds the lease; A dies meanwhile.
 	time.Sleep(500 * time.Millisecond)
-	ra := a.srv.loaded(c.ID)
-	if ra == nil {
+	leased, thinking, loaded := a.srv.games.Running(c.ID)
+	if !loaded {
 		t.Fatal("A has not the game")
 	}
-	ra.mu.Lock()
-	running := ra.leased && ra.thinking
-	ra.mu.Unlock()
-	if !running {
-		t.Fatal("A does not run the agent")
+	if !leased || !thinking {
+		t.Fatalf("A does not run the agent: leased %v, thinking %v", leased, thinking)
 	}
 	killed := time.Now()
 	a.close()
@@ -96,15 +94,11 @@ func TestTwoInstances(t *testing.T) {
 	}
 	took := time.Since(killed)
 	t.Logf("B played the agent's move %.1f s after A died", took.Seconds())
-	rb := b.srv.loaded(c.ID)
-	rb.mu.Lock()
-	leased := rb.leased
-	rb.mu.Unlock()
-	if !leased {
+	if leased, _, _ := b.srv.games.Running(c.ID); !leased {
 		t.Fatal("B does not hold the game's lease")
 	}
 	// The person plays on through B.
-	var out view
+	var out play.View
 	if code := b.person().call("GET", "/api/games/"+c.ID, nil, &out); code != http.StatusOK || out.Ply != 2 {
 		t.Fatalf("the game through B: %d ply %d", code, out.Ply)
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"github.com/muster-games/muster/internal/play"
 	"math"
 	"net/http"
 	"net/http/cookiejar"
@@ -101,7 +102,7 @@ func TestAccountKeepsAnonymousGames(t *testing.T) {
 	if code := b.call("POST", "/api/account/login", credentials{Username: "dodgson", Password: "correct horse Dodgson"}, &me); code != http.StatusOK || me.Username != "Dodgson" {
 		t.Fatalf("login %d %+v", code, me)
 	}
-	var v view
+	var v play.View
 	b.call("GET", "/api/games/"+c.ID, nil, &v)
 	if len(v.MySeats) != 1 || v.MySeats[0] != 0 {
 		t.Fatalf("seats held by the session: %v", v.MySeats)
@@ -212,7 +213,7 @@ func TestRatedChallenge(t *testing.T) {
 	if len(lv.Challenges) != 1 || lv.Challenges[0].Started != cr.ID {
 		t.Fatalf("A is not pointed to the game: %+v", lv.Challenges)
 	}
-	var v view
+	var v play.View
 	a.call("GET", "/api/games/"+cr.ID, nil, &v)
 	if !v.Rated || len(v.MySeats) != 1 || v.MySeats[0] != 0 || v.Seats[0].Name != "alice" || v.Seats[1].Name != "bob" || v.Clock == nil {
 		t.Fatalf("the game as A sees it: %+v", v)
@@ -307,7 +308,7 @@ func TestCorrespondenceDeadlineSurvivesRestart(t *testing.T) {
 	if code := b.call("POST", "/api/challenges/"+cv.ID+"/accept", struct{}{}, &cr); code != http.StatusCreated {
 		t.Fatalf("accept %d", code)
 	}
-	var v view
+	var v play.View
 	a.call("POST", "/api/games/"+cr.ID+"/act", actRequest{Action: "a4-a3", Ply: at(0)}, &v)
 	if v.Clock == nil || v.Clock.DaysPerMove != 2 || v.Clock.Running != 1 {
 		t.Fatalf("clock %+v", v.Clock)

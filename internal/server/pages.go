@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/muster-games/muster/docs"
+	"github.com/muster-games/muster/internal/httpx"
 	"github.com/muster-games/muster/internal/web"
 )
 
@@ -24,12 +25,11 @@ const docStyle = "body{font-family:Georgia,serif;max-width:1000px;margin:auto;pa
 
 // doc shows one of Muster's documents, Markdown rendered, other text as
 // it is.
-func (s *Server) doc(w http.ResponseWriter, r *http.Request) {
+func (s *Server) doc(w http.ResponseWriter, r *http.Request) error {
 	name := r.PathValue("name")
 	text, err := docs.Files.ReadFile(name)
 	if err != nil || strings.ContainsAny(name, "/\\") {
-		s.writeError(w, r, withCode(http.StatusNotFound, fmt.Errorf("no such document %q", name)))
-		return
+		return httpx.WithCode(http.StatusNotFound, fmt.Errorf("no such document %q", name))
 	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'")
@@ -39,4 +39,5 @@ func (s *Server) doc(w http.ResponseWriter, r *http.Request) {
 	}
 	fmt.Fprintf(w, "<!doctype html><html lang=\"en\"><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width\"><title>%s</title>"+
 		"<style>%s</style><body><p><a href=\"/\">Muster</a></p>%s</body></html>", html.EscapeString(name), docStyle, body)
+	return nil
 }

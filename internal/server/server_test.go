@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"github.com/muster-games/muster/internal/play"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -94,11 +95,11 @@ func testConfig() Config {
 }
 
 // waitPly polls until the game has reached ply actions.
-func (h *harness) waitPly(id string, ply int) view {
+func (h *harness) waitPly(id string, ply int) play.View {
 	h.t.Helper()
 	deadline := time.Now().Add(20 * time.Second)
 	for {
-		var v view
+		var v play.View
 		h.call("GET", "/api/games/"+id, nil, &v)
 		if v.Ply >= ply || time.Now().After(deadline) {
 			if v.Ply < ply {
@@ -118,7 +119,7 @@ func TestPlayAgainstAgent(t *testing.T) {
 	if code := h.call("POST", "/api/games", createRequest{Game: "tablut", Opponent: "ai", Level: "easy", Side: "attackers"}, &c); code != http.StatusCreated || c.Seat != 0 || len(c.Secret) != 32 {
 		t.Fatalf("create: %d %+v", code, c)
 	}
-	var v view
+	var v play.View
 	h.call("GET", "/api/games/"+c.ID, nil, &v)
 	if v.Ply != 0 || v.ToAct != 0 || len(v.Legal) != 80 || v.Game != "tablut" {
 		t.Fatalf("view %+v", v)
@@ -168,8 +169,8 @@ func TestPlayAgainstAgent(t *testing.T) {
 	if !strings.Contains(b.String(), "1. a4-a3") || !strings.Contains(b.String(), "[defenders:Muster easy]") {
 		t.Fatalf("record:\n%s", b.String())
 	}
-	// Stepping back: the view at ply 1.
-	var at view
+	// Stepping back: the play.View at ply 1.
+	var at play.View
 	h.call("GET", "/api/games/"+c.ID+"?ply=1", nil, &at)
 	if at.Ply != 1 || len(at.Legal) != 0 || len(at.History) != 1 {
 		t.Fatalf("view at ply 1: %+v", at)
@@ -204,7 +205,7 @@ func TestFriendAndSpectator(t *testing.T) {
 	if code := h.call("POST", "/api/games/"+c.ID+"/act", actRequest{Action: "mark d5", Ply: at(0)}, &e); code != 403 {
 		t.Fatalf("spectator: %d", code)
 	}
-	var v view
+	var v play.View
 	if code := h.call("POST", "/api/games/"+c.ID+"/act", actRequest{Secret: j.Secret, Action: "mark d5", Ply: at(0)}, &v); code != 200 || v.Ply != 1 {
 		t.Fatalf("black's mark: %d", code)
 	}
@@ -233,7 +234,7 @@ func TestRestart(t *testing.T) {
 	h := newHarness(t, db, testConfig())
 	var c createResponse
 	h.call("POST", "/api/games", createRequest{Game: "lanrick", Opponent: "local", Side: "black"}, &c)
-	var v view
+	var v play.View
 	for i, a := range []string{"mark d5", "no-interchange", "a7-a5"} {
 		p := map[int]int{0: 0, 1: 1, 2: 1}[i]
 		if code := h.call("POST", "/api/games/"+c.ID+"/act", actRequest{Secret: c.Secrets[p], Action: a, Ply: at(i)}, &v); code != 200 {
@@ -257,7 +258,7 @@ func TestRestart(t *testing.T) {
 	h2.waitPly(ai.ID, 2)
 }
 
-// TestWebSocket: a watcher gets the view at once and every change; a
+// TestWebSocket: a watcher gets the play.View at once and every change; a
 // foreign Origin is refused.
 func TestWebSocket(t *testing.T) {
 	h := newHarness(t, "", testConfig())
@@ -271,21 +272,21 @@ func TestWebSocket(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer conn.CloseNow()
-	read := func() view {
+	read := func() play.View {
 		_, data, err := conn.Read(ctx)
 		if err != nil {
 			t.Fatal(err)
 		}
-		var v view
+		var v play.View
 		json.Unmarshal(data, &v)
 		return v
 	}
 	if v := read(); v.Ply != 0 {
-		t.Fatalf("first view ply %d", v.Ply)
+		t.Fatalf("first play.View ply %d", v.Ply)
 	}
 	h.call("POST", "/api/games/"+c.ID+"/act", actRequest{Secret: c.Secrets[0], Action: "a4-a3", Ply: at(0)}, nil)
 	if v := read(); v.Ply != 1 || v.History[0] != "a4-a3" {
-		t.Fatalf("pushed view %+v", v)
+		t.Fatalf("pushed play.View %+v", v)
 	}
 	_, res, err := websocket.Dial(ctx, url, &websocket.DialOptions{HTTPHeader: http.Header{"Origin": {"http://evil.example"}}})
 	if err == nil || res == nil || res.StatusCode != http.StatusForbidden {
@@ -335,7 +336,7 @@ func TestImport(t *testing.T) {
 	if code := h.call("POST", "/api/import", importRequest{createRequest: createRequest{Game: "lanrick", Opponent: "local"}, Record: rec}, &c); code != 201 {
 		t.Fatalf("import: %d", code)
 	}
-	var v view
+	var v play.View
 	h.call("GET", "/api/games/"+c.ID, nil, &v)
 	if v.Ply != 3 || v.Spec != "lanrick(1893)" {
 		t.Fatalf("imported: %+v", v)
@@ -415,7 +416,7 @@ func TestClock(t *testing.T) {
 	h := newHarness(t, "", testConfig())
 	var c createResponse
 	h.call("POST", "/api/games", createRequest{Game: "tablut", Opponent: "local", Side: "attackers", Minutes: 1, Increment: 2}, &c)
-	var v view
+	var v play.View
 	if code := h.call("POST", "/api/games/"+c.ID+"/act", actRequest{Secret: c.Secrets[0], Action: "a4-a3", Ply: at(0)}, &v); code != 200 {
 		t.Fatalf("move: %d", code)
 	}
@@ -457,10 +458,10 @@ func TestEvict(t *testing.T) {
 	var c createResponse
 	h.call("POST", "/api/games", createRequest{Game: "tablut", Opponent: "local", Side: "attackers"}, &c)
 	h.call("POST", "/api/games/"+c.ID+"/act", actRequest{Secret: c.Secrets[0], Action: "a4-a3", Ply: at(0)}, nil)
-	if n := h.srv.evict(0); n != 1 {
+	if n := h.srv.games.Evict(0); n != 1 {
 		t.Fatalf("evicted %d rooms, want 1", n)
 	}
-	var v view
+	var v play.View
 	h.call("GET", "/api/games/"+c.ID, nil, &v)
 	if v.Ply != 1 || v.History[0] != "a4-a3" {
 		t.Fatalf("reloaded: %+v", v)
@@ -526,30 +527,5 @@ func TestDocs(t *testing.T) {
 			t.Errorf("%s: %d", p, res.StatusCode)
 		}
 		res.Body.Close()
-	}
-}
-
-// TestSlowWatcherGetsNewest: a watcher that reads nothing while many
-// changes happen still gets the newest view when it reads.
-func TestSlowWatcherGetsNewest(t *testing.T) {
-	h := newHarness(t, "", testConfig())
-	var c createResponse
-	h.call("POST", "/api/games", createRequest{Game: "tablut", Opponent: "local", Side: "attackers"}, &c)
-	rm, err := h.srv.room(context.Background(), c.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ch := rm.subscribe()
-	defer rm.unsubscribe(ch)
-	moves := []string{"a4-a3", "e3-d3", "a3-a4", "d3-e3", "a4-a3", "e3-d3"}
-	for i, m := range moves {
-		if code := h.call("POST", "/api/games/"+c.ID+"/act", actRequest{Secret: c.Secrets[i%2], Action: m, Ply: at(i)}, nil); code != 200 {
-			t.Fatalf("%s: %d", m, code)
-		}
-	}
-	var v view
-	json.Unmarshal(<-ch, &v)
-	if v.Ply != len(moves) {
-		t.Fatalf("the slow watcher got ply %d, want the newest %d", v.Ply, len(moves))
 	}
 }

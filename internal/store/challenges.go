@@ -138,3 +138,11 @@ func (s *Store) Live(ctx context.Context, n int) ([]*Game, error) {
 	return s.games(ctx, `SELECT `+gameColumns+` FROM games WHERE status = 'playing' AND player0 <> '' AND player1 <> '' AND player0 <> player1
 		ORDER BY updated DESC LIMIT ?`, n)
 }
+
+// TargetedChallenges lists the open challenges made since since between
+// player and one other: those he made to one player and those to him;
+// newest first, at most n.
+func (s *Store) TargetedChallenges(ctx context.Context, player string, since time.Time, n int) ([]*Challenge, error) {
+	return s.challenges(ctx, `SELECT `+challengeColumns+` FROM challenges WHERE status = 'open' AND created >= ?
+		AND target <> '' AND (target = ? OR creator = ?) ORDER BY created DESC LIMIT ?`, since.UnixMilli(), player, player, n)
+}

@@ -180,6 +180,35 @@ func (s *Store) Ratings(ctx context.Context, player string) (map[string]Rating, 
 	return out, rows.Err()
 }
 
+// RatingsOf returns the ratings of several players at once, by player
+// and then by game.
+func (s *Store) RatingsOf(ctx context.Context, players []string) (map[string]map[string]Rating, error) {
+	out := map[string]map[string]Rating{}
+	if len(players) == 0 {
+		return out, nil
+	}
+	args := make([]any, len(players))
+	for i, p := range players {
+		args[i] = p
+	}
+	rows, err := s.query(ctx, `SELECT player_id, game, rating, rd, vol, games, updated FROM ratings WHERE player_id IN (?`+strings.Repeat(", ?", len(players)-1)+`)`, args...)
+	if err != nil {
+		return nil, fmt.Errorf("store: ratings: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		r, err := scanRating(rows)
+		if err != nil {
+			return nil, err
+		}
+		if out[r.Player] == nil {
+			out[r.Player] = map[string]Rating{}
+		}
+		out[r.Player][r.Game] = r
+	}
+	return out, rows.Err()
+}
+
 func scanRating(row scanner) (Rating, error) {
 	var r Rating
 	var updated int64

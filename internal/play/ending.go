@@ -1,4 +1,4 @@
-package server
+package play
 
 import (
 	"context"
@@ -7,21 +7,24 @@ import (
 
 	"github.com/muster-games/muster/game"
 	"github.com/muster-games/muster/internal/store"
+	"github.com/muster-games/muster/internal/token"
 )
 
 // resign ends the game for the seat holding secret, lost.
-func (r *room) resign(ctx context.Context, h holder) (view, error) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
+func (r *room) resign(ctx context.Context, h holder) (View, error) {
+	if err := r.lock(ctx); err != nil {
+		return View{}, err
+	}
+	defer r.unlock()
 	seat, err := r.seated(h)
 	if err != nil {
-		return view{}, err
+		return View{}, err
 	}
 	winner := r.g.PlayerName(game.Player(1 - seat))
 	if err := r.end(ctx, winner, r.g.PlayerName(game.Player(seat))+" resigned"); err != nil {
-		return view{}, err
+		return View{}, err
 	}
-	return r.view(), nil
+	return r.snap.Load().current(), nil
 }
 
 // Draw requests.
@@ -32,42 +35,44 @@ const (
 )
 
 // draw offers, accepts or declines a draw for the seat holding secret.
-func (r *room) draw(ctx context.Context, h holder, what string) (view, error) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
+func (r *room) draw(ctx context.Context, h holder, what string) (View, error) {
+	if err := r.lock(ctx); err != nil {
+		return View{}, err
+	}
+	defer r.unlock()
 	seat, err := r.seated(h)
 	if err != nil {
-		return view{}, err
+		return View{}, err
 	}
 	old := r.rec.DrawOffer
 	switch what {
 	case drawOffer:
-		if r.agents[1-seat] != nil {
-			return view{}, errDeclines
+		if r.isAI(game.Player(1 - seat)) {
+			return View{}, errDeclines
 		}
 		r.rec.DrawOffer = seat
 	case drawAccept:
 		if r.rec.DrawOffer != 1-seat {
-			return view{}, errNoOffer
+			return View{}, errNoOffer
 		}
 		if err := r.end(ctx, "draw", "draw agreed"); err != nil {
-			return view{}, err
+			return View{}, err
 		}
-		return r.view(), nil
+		return r.snap.Load().current(), nil
 	case drawDecline:
 		r.rec.DrawOffer = -1
 	default:
-		return view{}, fmt.Errorf("%w: unknown draw request %q (known: offer, accept, decline)", game.ErrSyntax, what)
+		return View{}, fmt.Errorf("%w: unknown draw request %q (known: offer, accept, decline)", game.ErrSyntax, what)
 	}
 	if err := r.save(ctx, len(r.rec.Actions)); err != nil {
 		r.rec.DrawOffer = old
-		return view{}, err
+		return View{}, err
 	}
-	r.broadcast()
-	return r.view(), nil
+	r.publish()
+	return r.snap.Load().current(), nil
 }
 
-// end finishes the game by resignation, time or agreement; the mutex is
+// end finishes the game by resignation, time or agreement; the turn is
 // held.
 func (r *room) end(ctx context.Context, result, reason string) error {
 	ply := len(r.rec.Actions)
@@ -77,17 +82,14 @@ func (r *room) end(ctx context.Context, result, reason string) error {
 		r.rec.Status, r.rec.Result, r.rec.Reason, r.rec.DrawOffer = store.StatusPlaying, "", "", offer
 		return err
 	}
-	if r.timer != nil {
-		r.timer.Stop()
-	}
-	r.stopPondering()
-	r.broadcast()
+	r.finished()
+	r.publish()
 	return nil
 }
 
 // canAbort reports whether the game may be called off without a result:
 // until both sides have acted (as on lichess), or while a friend's seat is
-// still empty. The mutex is held.
+// still empty. The turn is held.
 func (r *room) canAbort() bool {
 	if r.rec.Status != store.StatusPlaying {
 		return false
@@ -101,19 +103,21 @@ func (r *room) canAbort() bool {
 }
 
 // abort calls the game off, without a winner, for a seat holder.
-func (r *room) abort(ctx context.Context, h holder) (view, error) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
+func (r *room) abort(ctx context.Context, h holder) (View, error) {
+	if err := r.lock(ctx); err != nil {
+		return View{}, err
+	}
+	defer r.unlock()
 	if _, err := r.seated(h); err != nil {
-		return view{}, err
+		return View{}, err
 	}
 	if !r.canAbort() {
-		return view{}, errNoAbort
+		return View{}, errNoAbort
 	}
 	if err := r.end(ctx, resultAborted, "aborted before both sides had moved"); err != nil {
-		return view{}, err
+		return View{}, err
 	}
-	return r.view(), nil
+	return r.snap.Load().current(), nil
 }
 
 // resultAborted is the result of a game called off.
@@ -122,87 +126,108 @@ const resultAborted = "aborted"
 // rematch gives the holder of a seat of this finished game his seat in the
 // game that follows it, with the sides swapped: the first to ask creates
 // it (the computer keeps its level, a person's seat waits for him), the
-// other claims his seat there with his secret of this game.
-func (r *room) rematch(ctx context.Context, h holder) (createResponse, error) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	seat := r.seatOf(h)
+// other claims his seat there with his secret of this game. This room's
+// turn is let go before the rematch's room is loaded or its turn taken.
+func (gs *Games) rematch(ctx context.Context, id string, h holder) (createResponse, error) {
+	var seat int
+	var next string
+	var resp createResponse
+	err := gs.with(ctx, id, func(r *room) error {
+		if err := r.lock(ctx); err != nil {
+			return err
+		}
+		defer r.unlock()
+		seat = seatOf(r.rec.Seats, h)
+		switch {
+		case seat < 0:
+			return errBadSecret
+		case r.rec.Status == store.StatusPlaying:
+			return errNotOver
+		case r.rec.Rematch != "":
+			next = r.rec.Rematch
+			return nil
+		}
+		var err error
+		resp, err = r.newRematch(ctx, seat)
+		return err
+	})
 	switch {
-	case seat < 0:
-		return createResponse{}, errBadSecret
-	case r.rec.Status == store.StatusPlaying:
-		return createResponse{}, errNotOver
+	case err != nil:
+		return createResponse{}, err
+	case next == "":
+		// Made here: its room starts, outside this one's turn.
+		return resp, gs.startRoom(ctx, resp.ID)
 	}
-	if r.rec.Rematch == "" {
-		return r.newRematch(ctx, seat)
-	}
-	next, err := r.srv.room(ctx, r.rec.Rematch)
+	var mine string
+	err = gs.with(ctx, next, func(nr *room) error {
+		var err error
+		mine, err = nr.claim(ctx, 1-seat)
+		return err
+	})
 	if err != nil {
 		return createResponse{}, err
 	}
-	id, mine, err := next.claim(ctx, 1-seat)
-	if err != nil {
-		return createResponse{}, err
-	}
-	return createResponse{ID: id, Seat: 1 - seat, Secret: mine}, nil
+	return createResponse{ID: next, Seat: 1 - seat, Secret: mine}, nil
 }
 
-// newRematch creates the rematch for seat and records it on this game;
-// the mutex is held.
+// newRematch stores the rematch for seat and records it on this game;
+// the turn is held.
 func (r *room) newRematch(ctx context.Context, seat int) (createResponse, error) {
-	rec := &store.Game{ID: newID(), Spec: r.rec.Spec, Owner: r.rec.Owner, DrawOffer: -1, TakebackOffer: -1, Start: r.rec.Start, Seats: make([]store.Seat, len(r.rec.Seats)),
+	rec := &store.Game{ID: token.ID(), Spec: r.rec.Spec, Owner: r.rec.Owner, DrawOffer: -1, TakebackOffer: -1, Start: r.rec.Start, Seats: make([]store.Seat, len(r.rec.Seats)),
 		Rated: r.rec.Rated}
-	secret := randomToken(16)
+	secret := token.New(16)
 	for p, old := range r.rec.Seats {
 		switch {
 		case p == seat:
-			rec.Seats[1-p] = store.Seat{Kind: store.SeatHuman, SecretHash: hashSecret(secret), Player: old.Player, Name: old.Name}
+			rec.Seats[1-p] = store.Seat{Kind: store.SeatHuman, SecretHash: token.Hash(secret), Player: old.Player, Name: old.Name}
 		case old.Kind == store.SeatAI:
 			rec.Seats[1-p] = old
 		default: // the other person's seat, claimed through this game
-			rec.Seats[1-p] = store.Seat{Kind: store.SeatHuman, JoinHash: hashSecret(randomToken(16)), Player: old.Player, Name: old.Name}
+			rec.Seats[1-p] = store.Seat{Kind: store.SeatHuman, JoinHash: token.Hash(token.New(16)), Player: old.Player, Name: old.Name}
 		}
 	}
 	if c := r.rec.Clock; c != nil {
 		rec.Clock = &store.Clock{BaseMS: c.BaseMS, IncMS: c.IncMS, LeftMS: [2]int64{c.BaseMS, c.BaseMS}, SinceMS: time.Now().UnixMilli(), DaysPerMove: c.DaysPerMove}
 	}
 	if rec.Rated {
-		if err := r.srv.snapshotRatings(ctx, rec); err != nil {
+		if err := r.gs.SnapshotRatings(ctx, rec); err != nil {
 			return createResponse{}, err
 		}
 	}
-	if err := r.srv.store.Create(ctx, rec); err != nil {
+	st, err := initial(r.g, rec)
+	if err != nil {
 		return createResponse{}, err
+	}
+	rec.ToAct = toActOf(rec, st)
+	if err := r.gs.store.Create(ctx, rec); err != nil {
+		return createResponse{}, unavailable(err)
 	}
 	r.rec.Rematch = rec.ID
 	if err := r.save(ctx, len(r.rec.Actions)); err != nil {
 		r.rec.Rematch = ""
 		return createResponse{}, err
 	}
-	next, err := r.srv.room(ctx, rec.ID)
-	if err != nil {
-		return createResponse{}, err
-	}
-	next.start()
-	r.broadcast()
+	r.publish()
 	return createResponse{ID: rec.ID, Seat: 1 - seat, Secret: secret}, nil
 }
 
 // claim gives seat p, left waiting by a rematch, a new secret.
-func (r *room) claim(ctx context.Context, p int) (string, string, error) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
+func (r *room) claim(ctx context.Context, p int) (string, error) {
+	if err := r.lock(ctx); err != nil {
+		return "", err
+	}
+	defer r.unlock()
 	seat := r.rec.Seats[p]
 	if seat.Kind != store.SeatHuman || seat.JoinHash == "" {
-		return "", "", errRematchTaken
+		return "", errRematchTaken
 	}
-	secret := randomToken(16)
-	r.rec.Seats[p].JoinHash, r.rec.Seats[p].SecretHash = "", hashSecret(secret)
+	secret := token.New(16)
+	r.rec.Seats[p].JoinHash, r.rec.Seats[p].SecretHash = "", token.Hash(secret)
 	if err := r.save(ctx, len(r.rec.Actions)); err != nil {
 		r.rec.Seats[p] = seat
-		return "", "", err
+		return "", err
 	}
-	r.broadcast()
+	r.publish()
 	r.arm()
-	return r.rec.ID, secret, nil
+	return secret, nil
 }

@@ -1,19 +1,69 @@
-package server
+package analysis
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
+	"io"
+	"log/slog"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/muster-games/muster/game"
+	"github.com/muster-games/muster/internal/engine"
+	"github.com/muster-games/muster/internal/httpx"
+	_ "github.com/muster-games/muster/lanrick"
+	_ "github.com/muster-games/muster/lanrick/ai"
+	_ "github.com/muster-games/muster/tablut"
+	_ "github.com/muster-games/muster/tablut/ai"
 )
+
+// harness is an analysis board behind a test server.
+type harness struct {
+	t    *testing.T
+	pool *engine.Pool
+	url  string
+}
+
+func newHarness(t *testing.T, think time.Duration) *harness {
+	api := &httpx.API{Log: slog.New(slog.NewTextHandler(io.Discard, nil)), MaxBody: 1 << 20}
+	pool := engine.New(2, 0)
+	mux := http.NewServeMux()
+	New(api, pool, think).Routes(mux)
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	return &harness{t: t, pool: pool, url: srv.URL}
+}
+
+// call posts body (JSON text, or a value to encode) and decodes the answer into out.
+func (h *harness) call(method, path string, body, out any) int {
+	h.t.Helper()
+	b, ok := body.([]byte)
+	if s, isText := body.(string); isText {
+		b, ok = []byte(s), true
+	}
+	if !ok {
+		b, _ = json.Marshal(body)
+	}
+	req, _ := http.NewRequest(method, h.url+path, bytes.NewReader(b))
+	req.Header.Set("Content-Type", "application/json")
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	defer res.Body.Close()
+	json.NewDecoder(res.Body).Decode(out)
+	return res.StatusCode
+}
 
 // TestAnalysisBoard: a node is the root and the actions from it; its view
 // offers the legal actions, and the actions played come back described;
 // bad nodes get clear errors.
 func TestAnalysisBoard(t *testing.T) {
-	h := newHarness(t, "", testConfig())
+	h := newHarness(t, time.Second)
 	var root analysisView
 	if code := h.call("POST", "/api/analysis", analysisRequest{Spec: "tablut(linnaeus)"}, &root); code != http.StatusOK {
 		t.Fatalf("root: %d", code)
@@ -28,7 +78,7 @@ func TestAnalysisBoard(t *testing.T) {
 		t.Fatalf("after %s: path %+v, to act %d", first, next.Path, next.ToAct)
 	}
 	second = next.Legal[0].Text
-	// The same node from the position reached: the view is the same.
+	// The same node from the position reached: the play.View is the same.
 	var again analysisView
 	h.call("POST", "/api/analysis", analysisRequest{Spec: root.Spec, Position: next.Position, Actions: []string{second}}, &again)
 	var long analysisView
@@ -59,9 +109,7 @@ func TestAnalysisBoard(t *testing.T) {
 // words, with a legal line from the node, for both games; a finished game
 // says its result, chance says so, and a busy engine says so.
 func TestAnalysisEvaluation(t *testing.T) {
-	cfg := testConfig()
-	cfg.Engines = 1
-	h := newHarness(t, "", cfg)
+	h := newHarness(t, 3*time.Second)
 	for _, spec := range []string{"tablut(linnaeus)", "lanrick(1893)"} {
 		var ev evaluation
 		if code := h.call("POST", "/api/analysis/eval", analysisRequest{Spec: spec}, &ev); code != http.StatusOK {
@@ -131,10 +179,10 @@ func TestAnalysisEvaluation(t *testing.T) {
 		}
 	}
 	// A busy engine answers 503 and says so.
-	h.srv.engines <- struct{}{}
+	release, _ := h.pool.TryAcquire(0)
 	var e struct{ Error string }
 	if code := h.call("POST", "/api/analysis/eval", analysisRequest{Spec: "tablut"}, &e); code != http.StatusServiceUnavailable || !strings.Contains(e.Error, "busy") {
 		t.Errorf("busy: %d %q", code, e.Error)
 	}
-	<-h.srv.engines
+	release()
 }

@@ -1,22 +1,45 @@
-package server
+// Package analysis is the analysis board's server side. The board keeps
+// its tree of variations in the page; the server is asked for one node at
+// a time, as the root position and the actions from it, and answers its
+// view and, on request, the engine's evaluation, searched with a slot of
+// the server's engine pool. Nothing is stored.
+package analysis
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
 	"net/http"
 	"slices"
+	"time"
 
 	"github.com/muster-games/muster/agent"
 	"github.com/muster-games/muster/game"
+	"github.com/muster-games/muster/internal/engine"
+	"github.com/muster-games/muster/internal/httpx"
+	"github.com/muster-games/muster/internal/play"
 	"github.com/muster-games/muster/search"
 )
 
-// The analysis board keeps its tree of variations in the page; the server
-// is asked for one node at a time, as the root position and the actions
-// from it, and answers its view and, on request, the engine's evaluation.
-// Nothing is stored.
+// Board serves the analysis board.
+type Board struct {
+	api  *httpx.API
+	pool *engine.Pool
+	// think bounds the engine's thinking on one position.
+	think time.Duration
+}
+
+// New returns the analysis board, thinking think on a position with
+// slots of pool.
+func New(api *httpx.API, pool *engine.Pool, think time.Duration) *Board {
+	return &Board{api: api, pool: pool, think: think}
+}
+
+// Routes adds the analysis board's routes to mux.
+func (b *Board) Routes(mux *http.ServeMux) {
+	mux.HandleFunc("POST /api/analysis", b.api.Func(b.analyse))
+	mux.HandleFunc("POST /api/analysis/eval", b.api.Func(b.evaluate))
+}
 
 // maxAnalysisActions bounds the actions of one analysis request.
 const maxAnalysisActions = 2000
@@ -31,7 +54,7 @@ type analysisRequest struct {
 
 // analysisView is a node as the board shows it.
 type analysisView struct {
-	described
+	play.Described
 	// Path describes the actions from the root, as they were played.
 	Path   []pathStep `json:"path"`
 	Over   bool       `json:"over"`
@@ -61,23 +84,23 @@ type evaluation struct {
 // replay plays a request's actions from its root.
 func replay(req analysisRequest) (game.State, []pathStep, error) {
 	if len(req.Actions) > maxAnalysisActions {
-		return nil, nil, withCode(http.StatusRequestEntityTooLarge, fmt.Errorf("at most %d actions", maxAnalysisActions))
+		return nil, nil, httpx.WithCode(http.StatusRequestEntityTooLarge, fmt.Errorf("at most %d actions", maxAnalysisActions))
 	}
 	g, err := game.Load(req.Spec)
 	if err != nil {
-		return nil, nil, withCode(http.StatusBadRequest, err)
+		return nil, nil, httpx.WithCode(http.StatusBadRequest, err)
 	}
 	s := g.NewState()
 	if req.Position != "" {
 		if s, err = g.ParseState(req.Position); err != nil {
-			return nil, nil, withCode(http.StatusBadRequest, err)
+			return nil, nil, httpx.WithCode(http.StatusBadRequest, err)
 		}
 	}
 	path := make([]pathStep, 0, len(req.Actions))
 	for i, text := range req.Actions {
 		a, err := s.ParseAction(text)
 		if err != nil {
-			return nil, nil, withCode(http.StatusUnprocessableEntity, fmt.Errorf("action %d (%s): %w", i+1, text, err))
+			return nil, nil, httpx.WithCode(http.StatusUnprocessableEntity, fmt.Errorf("action %d (%s): %w", i+1, text, err))
 		}
 		path = append(path, pathStep{s.Describe(a), s.ToAct()})
 		s.Apply(a)
@@ -86,18 +109,16 @@ func replay(req analysisRequest) (game.State, []pathStep, error) {
 }
 
 // analyse answers a node's view.
-func (s *Server) analyse(w http.ResponseWriter, r *http.Request) {
+func (b *Board) analyse(w http.ResponseWriter, r *http.Request) error {
 	var req analysisRequest
-	if err := s.decode(w, r, &req); err != nil {
-		s.writeError(w, r, err)
-		return
+	if err := b.api.Decode(w, r, &req); err != nil {
+		return err
 	}
 	st, path, err := replay(req)
 	if err != nil {
-		s.writeError(w, r, err)
-		return
+		return err
 	}
-	v := analysisView{described: describe(st), Path: path, Over: st.IsTerminal()}
+	v := analysisView{Described: play.Describe(st), Path: path, Over: st.IsTerminal()}
 	if v.Over {
 		v.Result = game.ResultName(st)
 	} else if st.ToAct() == game.Chance {
@@ -106,44 +127,33 @@ func (s *Server) analyse(w http.ResponseWriter, r *http.Request) {
 			v.Legal = append(v.Legal, st.Describe(o.Action))
 		}
 	}
-	s.writeJSON(w, http.StatusOK, v)
+	return b.api.JSON(w, http.StatusOK, v)
 }
 
-var errEngineBusy = errors.New("the engine is busy with other analyses: try again in a moment")
-
 // evaluate answers the engine's evaluation of a node, thinking for at
-// most the configured time; a few evaluations run at once.
-func (s *Server) evaluate(w http.ResponseWriter, r *http.Request) {
+// most the configured time, with a slot of the engine pool (waiting in
+// its queue; a full queue answers 503).
+func (b *Board) evaluate(w http.ResponseWriter, r *http.Request) error {
 	var req analysisRequest
-	if err := s.decode(w, r, &req); err != nil {
-		s.writeError(w, r, err)
-		return
+	if err := b.api.Decode(w, r, &req); err != nil {
+		return err
 	}
 	st, _, err := replay(req)
 	if err != nil {
-		s.writeError(w, r, err)
-		return
+		return err
 	}
-	select {
-	case s.engines <- struct{}{}:
-		defer func() { <-s.engines }()
-	default:
-		s.writeError(w, r, withCode(http.StatusServiceUnavailable, errEngineBusy))
-		return
-	}
-	ev, err := s.evaluation(r.Context(), st)
+	ev, err := b.evaluation(r.Context(), st)
 	if err != nil {
-		s.writeError(w, r, err)
-		return
+		return err
 	}
-	s.writeJSON(w, http.StatusOK, ev)
+	return b.api.JSON(w, http.StatusOK, ev)
 }
 
 // analysisLevel is the agent that evaluates positions.
 const analysisLevel = "hard"
 
 // evaluation runs the engine on a state.
-func (s *Server) evaluation(ctx context.Context, st game.State) (evaluation, error) {
+func (b *Board) evaluation(ctx context.Context, st game.State) (evaluation, error) {
 	players := st.Game().Traits().Players
 	switch p := st.ToAct(); {
 	case st.IsTerminal():
@@ -157,7 +167,12 @@ func (s *Server) evaluation(ctx context.Context, st game.State) (evaluation, err
 	if err != nil {
 		return evaluation{}, err
 	}
-	ctx, cancel := context.WithTimeout(ctx, s.cfg.AnalysisTime)
+	release, err := b.pool.Acquire(ctx, agent.Threads(a))
+	if err != nil {
+		return evaluation{}, err
+	}
+	defer release()
+	ctx, cancel := context.WithTimeout(ctx, b.think)
 	defer cancel()
 	res, err := a.Act(ctx, st.Clone())
 	if err != nil {

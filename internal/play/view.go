@@ -1,4 +1,4 @@
-package server
+package play
 
 import (
 	"fmt"
@@ -7,16 +7,17 @@ import (
 	"time"
 
 	"github.com/muster-games/muster/game"
+	"github.com/muster-games/muster/internal/httpx"
 	"github.com/muster-games/muster/internal/store"
 	"github.com/muster-games/muster/rating"
 )
 
-// view is what every client receives: the game's own description (traits,
+// View is what every client receives: the game's own description (traits,
 // board, legal actions with their squares, prompt, events, turns) and the
 // room's (seats, status, clock, draw offer).
-type view struct {
+type View struct {
 	ID string `json:"id"`
-	described
+	Described
 	Seats   []seatView   `json:"seats"`
 	Turns   []game.Turn  `json:"turns"`
 	History []string     `json:"history"`
@@ -48,9 +49,9 @@ type view struct {
 	MySeats []int `json:"my_seats,omitempty"`
 }
 
-// described is a position as its game describes it: what a game's view
+// Described is a position as its game describes it: what a game's view
 // and a node of the analysis board both show.
-type described struct {
+type Described struct {
 	Spec   string      `json:"spec"`
 	Game   string      `json:"game"`
 	Traits game.Traits `json:"traits"`
@@ -65,11 +66,11 @@ type described struct {
 	Events []game.Event      `json:"events"`
 }
 
-// describe describes a state, with the legal actions of the player to
+// Describe describes a state, with the legal actions of the player to
 // act (none for chance or at the end).
-func describe(s game.State) described {
+func Describe(s game.State) Described {
 	g := s.Game()
-	d := described{Spec: g.Spec(), Game: g.Name(), Traits: g.Traits(), Position: s.String(), ToAct: s.ToAct(),
+	d := Described{Spec: g.Spec(), Game: g.Name(), Traits: g.Traits(), Position: s.String(), ToAct: s.ToAct(),
 		Board: s.View(), Legal: []game.ActionInfo{}, Prompt: s.Prompt(), Events: s.Events()}
 	if s.ToAct() >= 0 {
 		d.Legal = game.DescribeLegal(s)
@@ -102,65 +103,125 @@ type seatView struct {
 	Provisional bool `json:"provisional,omitempty"`
 }
 
-// view is the current view; the mutex is held.
-func (r *room) view() view {
-	r.used = time.Now()
-	v := r.viewOf(r.s)
-	v.History = append([]string{}, r.rec.Actions...)
+// snapshot is the room as a change left it: immutable once published,
+// read by every reader without the room's turn.
+type snapshot struct {
+	// rec is a copy of the stored game (its seats and actions copied).
+	rec store.Game
+	// view is the view, built once; json its encoding.
+	view View
+	json []byte
+	// history is the state's actions, for views of past plies.
+	history   []game.Action
+	toAct     game.Player
+	clockRuns bool
+	thinking  bool
+	// traits and board are the position's, for the lobby.
+	traits game.Traits
+	board  game.View
+}
+
+// publish builds the snapshot of the room as it is, stores it for the
+// readers and sends it to the watchers; the turn is held.
+func (r *room) publish() {
+	rec := *r.rec
+	rec.Seats = append([]store.Seat(nil), r.rec.Seats...)
+	rec.Actions = append([]string{}, r.rec.Actions...)
+	if c := r.rec.Clock; c != nil {
+		cc := *c
+		rec.Clock = &cc
+	}
+	sn := &snapshot{rec: rec, history: append([]game.Action(nil), r.s.History()...), toAct: r.s.ToAct(), clockRuns: r.clockRuns(), thinking: r.thinking}
+	v := viewOf(&sn.rec, r.s, r.moveList())
+	v.History, v.Updated = rec.Actions, rec.Updated.UnixMilli()
 	v.Thinking = r.thinking
-	v.CanAbort, v.Rematch = r.canAbort(), r.rec.Rematch
+	v.CanAbort, v.Rematch = r.canAbort(), rec.Rematch
 	v.Takeback = [2]int{r.takebackTo(0), r.takebackTo(1)}
-	v.Updated = r.rec.Updated.UnixMilli()
-	if r.rec.Status != store.StatusPlaying {
+	if rec.Status != store.StatusPlaying {
 		v.Legal, v.ToAct = []game.ActionInfo{}, game.Terminal
 		if !r.s.IsTerminal() {
 			// Resigned, agreed or lost on time: the room's ending, not the
 			// rules'.
-			v.Prompt = game.Prompt{Player: game.Terminal, Text: endSentence(r.rec)}
+			v.Prompt = game.Prompt{Player: game.Terminal, Text: endSentence(&rec)}
 		}
 	}
-	if c := r.rec.Clock; c != nil {
-		cv := &clockView{LeftMS: c.LeftMS, Running: -1, BaseMS: c.BaseMS, IncMS: c.IncMS, DaysPerMove: c.DaysPerMove}
-		if p := r.s.ToAct(); p >= 0 && r.clockRuns() {
-			cv.Running = int(p)
-			cv.LeftMS = c.Charged(int(p), time.Now().UnixMilli()).LeftMS
-			if c.Correspondence() {
-				cv.Deadline = c.Deadline(int(p))
-			}
+	sn.traits, sn.board = v.Traits, v.Board
+	sn.view = v
+	sn.view.Clock = sn.clock(time.Now())
+	sn.json = r.gs.marshalView(sn.view)
+	r.snap.Store(sn)
+	r.broadcast(sn.json)
+	if betweenPeople(&rec) {
+		r.gs.lobby() // its board in the lobby's list of games
+	}
+}
+
+func (gs *Games) marshalView(v View) []byte {
+	b, err := httpx.Marshal(v)
+	if err != nil {
+		gs.log.Error("encoding a view", "game", v.ID, "err", err)
+		return []byte(`{"error":"internal error"}`)
+	}
+	return b
+}
+
+// clock is the clock as it reads at now.
+func (sn *snapshot) clock(now time.Time) *clockView {
+	c := sn.rec.Clock
+	if c == nil {
+		return nil
+	}
+	cv := &clockView{LeftMS: c.LeftMS, Running: -1, BaseMS: c.BaseMS, IncMS: c.IncMS, DaysPerMove: c.DaysPerMove}
+	if p := sn.toAct; p >= 0 && sn.clockRuns {
+		cv.Running = int(p)
+		cv.LeftMS = c.Charged(int(p), now.UnixMilli()).LeftMS
+		if c.Correspondence() {
+			cv.Deadline = c.Deadline(int(p))
 		}
-		v.Clock = cv
+	}
+	return cv
+}
+
+// current is the view now: the snapshot's, with the clock read now.
+func (sn *snapshot) current() View {
+	v := sn.view
+	if sn.clockRuns {
+		v.Clock = sn.clock(time.Now())
 	}
 	return v
 }
 
-// seatsOf lists the seats a player holds by his session.
-func (r *room) seatsOf(player string) []int {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	var out []int
-	for p, seat := range r.rec.Seats {
-		if player != "" && seat.Kind == store.SeatHuman && seat.Player == player && seat.JoinHash == "" {
-			out = append(out, p)
-		}
+// currentJSON is the view now as JSON: built once per change, and again
+// only for a clock running.
+func (sn *snapshot) currentJSON(gs *Games) []byte {
+	if !sn.clockRuns {
+		return sn.json
 	}
-	return out
+	return gs.marshalView(sn.current())
 }
 
-// viewOf describes a state of the room's game; the mutex is held.
-func (r *room) viewOf(s game.State) view {
-	v := view{
-		ID: r.rec.ID, described: describe(s), Turns: r.moveList(), Ply: len(s.History()), Status: r.rec.Status,
-		Result: r.rec.Result, Reason: r.rec.Reason, DrawOffer: r.rec.DrawOffer, TakebackOffer: r.rec.TakebackOffer,
+// betweenPeople reports whether two different players hold the seats (a
+// game the lobby shows).
+func betweenPeople(rec *store.Game) bool {
+	return len(rec.Seats) == 2 && rec.Seats[0].Player != "" && rec.Seats[1].Player != "" && rec.Seats[0].Player != rec.Seats[1].Player
+}
+
+// viewOf describes a state of a stored game.
+func viewOf(rec *store.Game, s game.State, turns []game.Turn) View {
+	v := View{
+		ID: rec.ID, Described: Describe(s), Turns: turns, Ply: len(s.History()), Status: rec.Status,
+		Result: rec.Result, Reason: rec.Reason, DrawOffer: rec.DrawOffer, TakebackOffer: rec.TakebackOffer,
 	}
-	for _, seat := range r.rec.Seats {
+	for _, seat := range rec.Seats {
 		v.Seats = append(v.Seats, seatView{Kind: seat.Kind, Agent: seat.Agent, Claimed: seat.SecretHash != "" || seat.Kind == store.SeatAI, Name: seat.Name,
 			Rating: seat.Rating, Provisional: seat.Rating != 0 && seat.RD > rating.ProvisionalRD})
 	}
-	v.Rated, v.RatingChanges = r.rec.Rated, r.rec.Ratings
+	v.Rated, v.RatingChanges = rec.Rated, rec.Ratings
 	return v
 }
 
-// moveList is the game's turns, made again only when the game has moved.
+// moveList is the game's turns, made again only when the game has moved;
+// the turn is held.
 func (r *room) moveList() []game.Turn {
 	if ply := len(r.rec.Actions); r.turnsAt != ply {
 		r.turns, r.turnsAt = game.Turns(r.first, r.s.History()), ply
@@ -178,38 +239,15 @@ func endSentence(rec *store.Game) string {
 
 // viewAt is the view of the game as it was after ply actions, for
 // stepping through it; nothing is legal there.
-func (r *room) viewAt(ply int) view {
+func (r *room) viewAt(sn *snapshot, ply int) (View, error) {
+	if ply < 0 || ply > len(sn.history) {
+		return View{}, httpx.WithCode(http.StatusBadRequest, fmt.Errorf("ply must be 0 to %d", len(sn.history)))
+	}
 	s := r.first.Clone()
-	for _, a := range r.s.History()[:ply] {
+	for _, a := range sn.history[:ply] {
 		s.Apply(a)
 	}
-	v := r.viewOf(s)
-	v.Legal, v.ToAct, v.History = []game.ActionInfo{}, game.Terminal, r.rec.Actions[:ply]
-	return v
-}
-
-func (r *room) viewJSON() []byte {
-	b, err := marshal(r.view())
-	if err != nil {
-		r.srv.log.Error("encoding a view", "game", r.rec.ID, "err", err)
-		return []byte(`{"error":"internal error"}`)
-	}
-	return b
-}
-
-// current is the view now.
-func (r *room) current() view {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.view()
-}
-
-// viewAtPly is the view after ply actions, for a ply read from a request.
-func (r *room) viewAtPly(ply int, parseErr error) (view, error) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if parseErr != nil || ply < 0 || ply > len(r.rec.Actions) {
-		return view{}, withCode(http.StatusBadRequest, fmt.Errorf("ply must be 0 to %d", len(r.rec.Actions)))
-	}
-	return r.viewAt(ply), nil
+	v := viewOf(&sn.rec, s, sn.view.Turns)
+	v.Legal, v.ToAct, v.History = []game.ActionInfo{}, game.Terminal, sn.rec.Actions[:ply]
+	return v, nil
 }

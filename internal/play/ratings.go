@@ -1,4 +1,4 @@
-package server
+package play
 
 import (
 	"context"
@@ -42,9 +42,10 @@ func (r *room) scores(s game.State) ([2]float64, bool) {
 	return [2]float64{}, false
 }
 
-// currentRating is a player's rating in a game now: a new player's, or
-// his last one widened for the periods he has not played.
-func currentRating(rs map[string]store.Rating, gameName string, now time.Time) (rating.Rating, int) {
+// CurrentRating is a player's rating in a game now, from his stored
+// ratings: a new player's, or his last one widened for the periods he has
+// not played; and the games he has played.
+func CurrentRating(rs map[string]store.Rating, gameName string, now time.Time) (rating.Rating, int) {
 	st, ok := rs[gameName]
 	if !ok {
 		return rating.New(), 0
@@ -57,23 +58,23 @@ func currentRating(rs map[string]store.Rating, gameName string, now time.Time) (
 }
 
 // finishRated stores the end of a rated game with both players' new
-// ratings; the mutex is held.
+// ratings; the turn is held.
 func (r *room) finishRated(ctx context.Context, before int, s game.State) error {
 	sc, ok := r.scores(s)
 	p0, p1 := r.rec.Seats[0].Player, r.rec.Seats[1].Player
 	if !ok || p0 == "" || p1 == "" || p0 == p1 {
-		return r.srv.store.Update(ctx, r.rec, before)
+		return r.gs.store.Update(ctx, r.rec, before)
 	}
 	now := time.Now()
 	name := r.g.Name()
 	var cur [2]rating.Rating
 	var played [2]int
 	for i, p := range []string{p0, p1} {
-		rs, err := r.srv.store.Ratings(ctx, p)
+		rs, err := r.gs.store.Ratings(ctx, p)
 		if err != nil {
 			return err
 		}
-		cur[i], played[i] = currentRating(rs, name, now)
+		cur[i], played[i] = CurrentRating(rs, name, now)
 	}
 	var rows []store.Rating
 	var changes []store.RatingChange
@@ -83,16 +84,16 @@ func (r *room) finishRated(ctx context.Context, before int, s game.State) error 
 		changes = append(changes, store.RatingChange{Seat: i, Player: p, Before: cur[i].R, After: next.R, RD: next.RD})
 	}
 	r.rec.Ratings = changes
-	if err := r.srv.store.FinishRated(ctx, r.rec, before, rows); err != nil {
+	if err := r.gs.store.FinishRated(ctx, r.rec, before, rows); err != nil {
 		r.rec.Ratings = nil
 		return err
 	}
 	return nil
 }
 
-// snapshotRatings writes each seat's rating as the rated game begins, for
+// SnapshotRatings writes each seat's rating as the rated game begins, for
 // the players to see.
-func (s *Server) snapshotRatings(ctx context.Context, rec *store.Game) error {
+func (gs *Games) SnapshotRatings(ctx context.Context, rec *store.Game) error {
 	g, err := game.Load(rec.Spec)
 	if err != nil {
 		return err
@@ -102,11 +103,11 @@ func (s *Server) snapshotRatings(ctx context.Context, rec *store.Game) error {
 		if p == "" {
 			continue
 		}
-		rs, err := s.store.Ratings(ctx, p)
+		rs, err := gs.store.Ratings(ctx, p)
 		if err != nil {
-			return err
+			return unavailable(err)
 		}
-		cur, _ := currentRating(rs, g.Name(), time.Now())
+		cur, _ := CurrentRating(rs, g.Name(), time.Now())
 		rec.Seats[i].Rating, rec.Seats[i].RD = cur.R, cur.RD
 	}
 	return nil

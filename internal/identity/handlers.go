@@ -1,0 +1,174 @@
+package identity
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"time"
+
+	"github.com/muster-games/muster/internal/auth"
+	"github.com/muster-games/muster/internal/httpx"
+	"github.com/muster-games/muster/internal/store"
+)
+
+var (
+	errSignedIn = httpx.NewError(http.StatusConflict, "you already have an account: sign out first to make another")
+	errBadLogin = httpx.NewError(http.StatusUnauthorized, "unknown username or wrong password")
+)
+
+// Routes adds the account routes to mux.
+func (s *Service) Routes(mux *http.ServeMux) {
+	mux.HandleFunc("GET /api/me", s.api.Func(s.whoami))
+	mux.HandleFunc("POST /api/account/register", s.api.Func(s.register))
+	mux.HandleFunc("POST /api/account/login", s.api.Func(s.login))
+	mux.HandleFunc("POST /api/account/logout", s.api.Func(s.logout))
+}
+
+type credentials struct {
+	Username string `json:"username"`
+	Password string `json:"password"`
+}
+
+// View is what a browser learns of itself.
+type View struct {
+	ID        string `json:"id"`
+	Username  string `json:"username,omitempty"`
+	Anonymous bool   `json:"anonymous"`
+	// YourTurn counts the games waiting for this player's move.
+	YourTurn int `json:"your_turn"`
+}
+
+// Nobody is the view of a browser with no identity yet.
+var Nobody = View{Anonymous: true}
+
+// ViewOf is what player p (nil: nobody) learns of himself.
+func (s *Service) ViewOf(ctx context.Context, p *store.Player) (View, error) {
+	if p == nil {
+		return Nobody, nil
+	}
+	v := View{ID: p.ID, Username: p.Username, Anonymous: p.Anonymous()}
+	n, err := s.store.WaitingFor(ctx, p.ID)
+	if err != nil {
+		return v, httpx.Unavailable(err)
+	}
+	v.YourTurn = n
+	return v, nil
+}
+
+// whoami tells the browser who it is (an empty id: nobody yet).
+func (s *Service) whoami(w http.ResponseWriter, r *http.Request) error {
+	p, err := s.Me(r)
+	if err != nil {
+		return err
+	}
+	v, err := s.ViewOf(r.Context(), p)
+	if err != nil {
+		return err
+	}
+	return s.api.JSON(w, http.StatusOK, v)
+}
+
+// register makes the browser's player an account: its anonymous games
+// stay its own.
+func (s *Service) register(w http.ResponseWriter, r *http.Request) error {
+	var req credentials
+	if err := s.api.Decode(w, r, &req); err != nil {
+		return err
+	}
+	if err := auth.CheckUsername(req.Username); err != nil {
+		return httpx.WithCode(http.StatusBadRequest, err)
+	}
+	if err := auth.CheckNewPassword(req.Password); err != nil {
+		return httpx.WithCode(http.StatusBadRequest, err)
+	}
+	addr := httpx.Client(r)
+	if n, err := s.store.RegisteredSince(r.Context(), addr, time.Now().Add(-time.Hour)); err != nil {
+		return httpx.Unavailable(err)
+	} else if n >= s.cfg.AccountsPerHour {
+		return httpx.WithCode(http.StatusTooManyRequests, fmt.Errorf("at most %d new accounts an hour from one address", s.cfg.AccountsPerHour))
+	}
+	taken := httpx.WithCode(http.StatusConflict, fmt.Errorf("the username %q is taken", req.Username))
+	// A name taken costs no hash.
+	switch _, err := s.store.PlayerNamed(r.Context(), auth.UsernameKey(req.Username)); {
+	case err == nil:
+		return taken
+	case !errors.Is(err, store.ErrNoPlayer):
+		return httpx.Unavailable(err)
+	}
+	p, err := s.Identify(w, r)
+	if err != nil {
+		return err
+	}
+	if !p.Anonymous() {
+		return errSignedIn
+	}
+	hash, err := auth.HashPassword(req.Password)
+	if err != nil {
+		return err
+	}
+	switch err := s.store.Register(r.Context(), p.ID, req.Username, auth.UsernameKey(req.Username), hash); {
+	case errors.Is(err, store.ErrNameTaken):
+		return taken
+	case err != nil:
+		return err
+	}
+	p.Username = req.Username
+	v, err := s.ViewOf(r.Context(), p)
+	if err != nil {
+		return err
+	}
+	return s.api.JSON(w, http.StatusCreated, v)
+}
+
+// login signs the browser in to an account, with attempts limited per
+// address and per account.
+func (s *Service) login(w http.ResponseWriter, r *http.Request) error {
+	var req credentials
+	if err := s.api.Decode(w, r, &req); err != nil {
+		return err
+	}
+	now := time.Now()
+	key := auth.UsernameKey(req.Username)
+	if ok, retry := s.loginByAddress.Allow(httpx.Client(r), now); !ok {
+		return httpx.WithCode(http.StatusTooManyRequests, fmt.Errorf("too many sign-in attempts from this address: try again in %s", retry.Round(time.Second)))
+	}
+	if ok, retry := s.loginByAccount.Allow(key, now); !ok {
+		return httpx.WithCode(http.StatusTooManyRequests, fmt.Errorf("too many sign-in attempts for this account: try again in %s", retry.Round(time.Second)))
+	}
+	p, err := s.store.PlayerNamed(r.Context(), key)
+	if errors.Is(err, store.ErrNoPlayer) {
+		// Spend the time a check would, so that timing does not tell
+		// which names exist.
+		auth.CheckPassword(dummyHash(), req.Password)
+		return errBadLogin
+	} else if err != nil {
+		return httpx.Unavailable(err)
+	}
+	ok, err := auth.CheckPassword(p.PasswordHash, req.Password)
+	if err != nil || !ok {
+		return errBadLogin
+	}
+	s.loginByAccount.Reset(key)
+	if err := s.endSession(w, r); err != nil {
+		return err
+	}
+	if err := s.startSession(w, r, p.ID); err != nil {
+		return err
+	}
+	set(r, p)
+	v, err := s.ViewOf(r.Context(), p)
+	if err != nil {
+		return err
+	}
+	return s.api.JSON(w, http.StatusOK, v)
+}
+
+// logout signs the browser out; it plays on as a new anonymous identity.
+// A sign-out the database did not take answers 503 and keeps the cookie.
+func (s *Service) logout(w http.ResponseWriter, r *http.Request) error {
+	if err := s.endSession(w, r); err != nil {
+		return err
+	}
+	return s.api.JSON(w, http.StatusOK, Nobody)
+}

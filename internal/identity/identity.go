@@ -1,0 +1,205 @@
+// Package identity knows who a request comes from. A browser is known by
+// a session cookie: an anonymous identity made the first time it plays,
+// or an account it signed in to. The cookie holds a random token; the
+// database keeps only its hash. The player is looked up once per request
+// (Middleware keeps it in the request's context), and a database that
+// fails is never taken for "nobody": the request answers 503 and the
+// cookie stays.
+//
+// It also serves the accounts: register, sign in, sign out, and "who am
+// I".
+package identity
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/muster-games/muster/internal/auth"
+	"github.com/muster-games/muster/internal/httpx"
+	"github.com/muster-games/muster/internal/store"
+	"github.com/muster-games/muster/internal/token"
+)
+
+const (
+	// Cookie is the session cookie's name.
+	Cookie     = "muster_session"
+	sessionAge = 400 * 24 * time.Hour // the longest a browser keeps a cookie
+)
+
+// Config holds the limits of accounts.
+type Config struct {
+	// AccountsPerHour bounds the accounts made from one address an hour;
+	// LoginsPerAddress and LoginsPerAccount the sign-in attempts in
+	// LoginWindow.
+	AccountsPerHour                    int
+	LoginsPerAddress, LoginsPerAccount int
+	LoginWindow                        time.Duration
+}
+
+// Service resolves identities and serves the accounts.
+type Service struct {
+	cfg   Config
+	store *store.Store
+	api   *httpx.API
+	log   *slog.Logger
+	// loginByAddress and loginByAccount limit sign-in attempts.
+	loginByAddress, loginByAccount *auth.Limiter
+	// signOutTries and signOutWait set how a failed sign-out is retried.
+	signOutTries int
+	signOutWait  time.Duration
+}
+
+// New returns the identity service on a store.
+func New(st *store.Store, api *httpx.API, cfg Config) *Service {
+	return &Service{cfg: cfg, store: st, api: api, log: api.Log,
+		loginByAddress: auth.NewLimiter(cfg.LoginsPerAddress, cfg.LoginWindow, 100000),
+		loginByAccount: auth.NewLimiter(cfg.LoginsPerAccount, cfg.LoginWindow, 100000),
+		signOutTries:   3, signOutWait: 100 * time.Millisecond}
+}
+
+// resolved is a request's player, looked up once.
+type resolved struct {
+	done   bool
+	player *store.Player
+	err    error
+}
+
+type ctxKey struct{}
+
+// Middleware gives every request a place for its player, looked up at
+// most once, when a handler first asks.
+func (s *Service) Middleware(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), ctxKey{}, &resolved{})))
+	})
+}
+
+// Me returns the player the request's session signs in, or nil for
+// nobody (no cookie, or a session unknown or ended). An error is the
+// database's: the caller answers it (503) and must not take the browser
+// for a new player.
+func (s *Service) Me(r *http.Request) (*store.Player, error) {
+	res, _ := r.Context().Value(ctxKey{}).(*resolved)
+	if res == nil {
+		return s.lookup(r)
+	}
+	if !res.done {
+		res.player, res.err = s.lookup(r)
+		res.done = res.err == nil // a failure is tried again on the next ask
+	}
+	return res.player, res.err
+}
+
+// Fresh looks the request's player up again (a long-lived connection
+// whose browser may have signed in or out meanwhile).
+func (s *Service) Fresh(r *http.Request) (*store.Player, error) {
+	p, err := s.lookup(r)
+	if res, _ := r.Context().Value(ctxKey{}).(*resolved); res != nil && err == nil {
+		res.player, res.done = p, true
+	}
+	return p, err
+}
+
+func (s *Service) lookup(r *http.Request) (*store.Player, error) {
+	c, err := r.Cookie(Cookie)
+	if err != nil || len(c.Value) != 32 {
+		return nil, nil
+	}
+	p, err := s.store.SessionPlayer(r.Context(), token.Hash(c.Value))
+	switch {
+	case errors.Is(err, store.ErrNoSession):
+		return nil, nil
+	case err != nil:
+		return nil, httpx.Unavailable(err)
+	}
+	return p, nil
+}
+
+// set records the request's player after a sign-in or sign-out.
+func set(r *http.Request, p *store.Player) {
+	if res, _ := r.Context().Value(ctxKey{}).(*resolved); res != nil {
+		res.player, res.err, res.done = p, nil, true
+	}
+}
+
+// Identify returns the request's player, making an anonymous identity
+// (and its cookie) for a browser that has none. A database error is
+// returned as it is: the browser keeps its cookie.
+func (s *Service) Identify(w http.ResponseWriter, r *http.Request) (*store.Player, error) {
+	p, err := s.Me(r)
+	if err != nil || p != nil {
+		return p, err
+	}
+	p = &store.Player{ID: token.ID(), Address: httpx.Client(r)}
+	if err := s.store.CreatePlayer(r.Context(), p); err != nil {
+		return nil, httpx.Unavailable(err)
+	}
+	if err := s.startSession(w, r, p.ID); err != nil {
+		return nil, err
+	}
+	set(r, p)
+	return p, nil
+}
+
+// PlayerID is the id of the request's player, or "" for nobody.
+func (s *Service) PlayerID(r *http.Request) (string, error) {
+	p, err := s.Me(r)
+	if p == nil {
+		return "", err
+	}
+	return p.ID, nil
+}
+
+// startSession signs the browser in as the player with a new token.
+func (s *Service) startSession(w http.ResponseWriter, r *http.Request, player string) error {
+	t := token.New(16)
+	if err := s.store.CreateSession(r.Context(), token.Hash(t), player); err != nil {
+		return httpx.Unavailable(err)
+	}
+	http.SetCookie(w, &http.Cookie{Name: Cookie, Value: t, Path: "/", MaxAge: int(sessionAge / time.Second),
+		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: r.TLS != nil})
+	return nil
+}
+
+// ErrSignOut answers a sign-out the database did not take: the session
+// still holds, and the browser keeps its cookie to try again.
+var ErrSignOut = httpx.NewError(http.StatusServiceUnavailable, "signing out failed: the server is busy; try again")
+
+// endSession ends the browser's session in the store, trying a few times,
+// and only then drops its cookie; it returns ErrSignOut if the store
+// would not.
+func (s *Service) endSession(w http.ResponseWriter, r *http.Request) error {
+	if c, err := r.Cookie(Cookie); err == nil {
+		var derr error
+		for try := range s.signOutTries {
+			if try > 0 {
+				select {
+				case <-r.Context().Done():
+					return ErrSignOut
+				case <-time.After(s.signOutWait << (try - 1)):
+				}
+			}
+			if derr = s.store.DeleteSession(r.Context(), token.Hash(c.Value)); derr == nil {
+				break
+			}
+		}
+		if derr != nil {
+			s.log.Error("signing out", "err", derr)
+			return ErrSignOut
+		}
+	}
+	http.SetCookie(w, &http.Cookie{Name: Cookie, Value: "", Path: "/", MaxAge: -1, HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: r.TLS != nil})
+	set(r, nil)
+	return nil
+}
+
+// dummyHash is checked against when a username is unknown (made once,
+// when first needed: hashing costs 19 MiB and tens of milliseconds).
+var dummyHash = sync.OnceValue(func() string {
+	h, _ := auth.HashPassword("not a password anyone has")
+	return h
+})

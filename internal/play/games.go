@@ -1,0 +1,301 @@
+package play
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"net/http"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/muster-games/muster/internal/bus"
+	"github.com/muster-games/muster/internal/engine"
+	"github.com/muster-games/muster/internal/httpx"
+	"github.com/muster-games/muster/internal/store"
+	"github.com/muster-games/muster/internal/token"
+)
+
+// Config holds the limits of the games in play.
+type Config struct {
+	// GamesPerHour bounds the games one client (address) creates an hour.
+	GamesPerHour int
+	// ConnsPerGame bounds a game's WebSocket connections at once.
+	ConnsPerGame int
+	// AgentTimeout bounds an agent's thinking for one action.
+	AgentTimeout time.Duration
+	// LeaseTTL is how long a server's hold on a game lasts unrenewed, on
+	// a database shared by several servers.
+	LeaseTTL time.Duration
+}
+
+// Identity tells who a request comes from (internal/identity).
+type Identity interface {
+	// Me returns the request's player, or nil for nobody; an error is
+	// the database's.
+	Me(r *http.Request) (*store.Player, error)
+	// Identify returns the request's player, making one if need be.
+	Identify(w http.ResponseWriter, r *http.Request) (*store.Player, error)
+}
+
+// Chat feeds a game's WebSocket with the chat lines its watcher may read
+// (internal/chat).
+type Chat interface {
+	Watch(game string, player bool) (lines <-chan []byte, stop func())
+}
+
+// Games is the registry of the games this server has in memory.
+type Games struct {
+	cfg     Config
+	store   *store.Store
+	api     *httpx.API
+	log     *slog.Logger
+	ids     Identity
+	pool    *engine.Pool
+	bus     *bus.Bus
+	sockets *httpx.Sockets
+	chat    Chat
+	// lobby is told that a game between people changed.
+	lobby func()
+	// ctx ends with the server; wg counts the agents and pondering.
+	ctx context.Context
+	wg  sync.WaitGroup
+	// Ponders counts the times a computer began to think on a person's
+	// time.
+	Ponders atomic.Int64
+
+	mu    sync.Mutex
+	rooms map[string]*room
+}
+
+// New returns the registry of a server whose life is ctx.
+func New(ctx context.Context, st *store.Store, api *httpx.API, ids Identity, pool *engine.Pool, b *bus.Bus, sockets *httpx.Sockets, cfg Config) *Games {
+	gs := &Games{cfg: cfg, store: st, api: api, log: api.Log, ids: ids, pool: pool, bus: b, sockets: sockets, ctx: ctx,
+		lobby: func() {}, rooms: map[string]*room{}}
+	b.Handle(bus.Game, func(id string) {
+		if r := gs.loaded(id); r != nil {
+			r.refresh()
+		}
+	})
+	return gs
+}
+
+// SetChat gives the games' WebSockets their chat.
+func (gs *Games) SetChat(c Chat) { gs.chat = c }
+
+// SetLobby sets what is told of a change of a game between people.
+func (gs *Games) SetLobby(f func()) { gs.lobby = f }
+
+var (
+	errNoGame = httpx.NewError(http.StatusNotFound, "no such game")
+	// errGone is a room left from memory while a request held it: the
+	// request finds the game again.
+	errGone = httpx.NewError(http.StatusServiceUnavailable, "the game was just unloaded: try again")
+)
+
+// room returns the game's room, loading it from the store. Nothing is
+// held while the store is read or the lease taken.
+func (gs *Games) room(ctx context.Context, id string) (*room, error) {
+	if !token.ValidID(id) {
+		return nil, errNoGame
+	}
+	if r := gs.loaded(id); r != nil {
+		return r, nil
+	}
+	rec, err := gs.store.Get(ctx, id)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, errNoGame
+	} else if err != nil {
+		return nil, httpx.Unavailable(err)
+	}
+	r, err := newRoom(gs, rec)
+	if err != nil {
+		return nil, err
+	}
+	// One server runs a game's clock and agents: here, unless another
+	// holds its lease.
+	r.leased.Store(true)
+	if gs.bus.Shared() && rec.Status == store.StatusPlaying {
+		ok, err := gs.store.TakeLease(ctx, id, gs.bus.Instance, gs.cfg.LeaseTTL)
+		if err != nil {
+			return nil, httpx.Unavailable(err)
+		}
+		r.leased.Store(ok)
+	}
+	gs.mu.Lock()
+	if old := gs.rooms[id]; old != nil {
+		gs.mu.Unlock()
+		return old, nil
+	}
+	gs.rooms[id] = r
+	gs.mu.Unlock()
+	return r, nil
+}
+
+// with runs f on the game's room, finding it again if it left memory
+// meanwhile.
+func (gs *Games) with(ctx context.Context, id string, f func(*room) error) error {
+	for range 3 {
+		r, err := gs.room(ctx, id)
+		if err != nil {
+			return err
+		}
+		if err = f(r); !errors.Is(err, errGone) {
+			return err
+		}
+	}
+	return errGone
+}
+
+// loaded returns the game's room if this server has it in memory.
+func (gs *Games) loaded(id string) *room {
+	gs.mu.Lock()
+	defer gs.mu.Unlock()
+	return gs.rooms[id]
+}
+
+// all returns the rooms in memory.
+func (gs *Games) all() []*room {
+	gs.mu.Lock()
+	defer gs.mu.Unlock()
+	out := make([]*room, 0, len(gs.rooms))
+	for _, r := range gs.rooms {
+		out = append(out, r)
+	}
+	return out
+}
+
+// Evict drops the rooms idle for longer than idle and returns how many.
+// A room is idle when nobody watches it, no agent thinks, no live clock
+// runs, and it has not been used for a while; it is judged by what it
+// has published, so the registry takes no room's turn.
+func (gs *Games) Evict(idle time.Duration) int {
+	now := time.Now()
+	var out []*room
+	gs.mu.Lock()
+	for id, r := range gs.rooms {
+		if r.idle(now, idle) {
+			delete(gs.rooms, id)
+			out = append(out, r)
+		}
+	}
+	gs.mu.Unlock()
+	for _, r := range out {
+		r.retire()
+	}
+	return len(out)
+}
+
+// FlagOverdue ends the games whose player to act has run out of time
+// while no timer of this server watched them: rooms dropped from memory (a
+// correspondence game waits days), or games another server ran. It
+// returns how many it looked at.
+func (gs *Games) FlagOverdue() int {
+	ids, err := gs.store.Overdue(gs.ctx, time.Now().UnixMilli(), 100)
+	if err != nil {
+		if gs.ctx.Err() == nil {
+			gs.log.Error("overdue games", "err", err)
+		}
+		return 0
+	}
+	for _, id := range ids {
+		r, err := gs.room(gs.ctx, id)
+		if err != nil {
+			gs.log.Error("an overdue game", "game", id, "err", err)
+			continue
+		}
+		r.flagNow()
+	}
+	return len(ids)
+}
+
+// Resume starts the agents and clocks of the games in play (after a
+// restart).
+func (gs *Games) Resume(ctx context.Context) error {
+	ids, err := gs.store.Playing(ctx)
+	if err != nil {
+		return err
+	}
+	for _, id := range ids {
+		r, err := gs.room(ctx, id)
+		if err != nil {
+			gs.log.Error("resuming a game", "game", id, "err", err)
+			continue
+		}
+		r.start()
+	}
+	return nil
+}
+
+// Close stops the clocks and waits for the agents, once the server's
+// context is done.
+func (gs *Games) Close() {
+	for _, r := range gs.all() {
+		r.stopTimer()
+	}
+	gs.wg.Wait()
+}
+
+// RenewAndAdopt renews this server's leases, lets go of the games whose
+// lease it lost, and adopts orphaned games (every LeaseTTL/3).
+func (gs *Games) RenewAndAdopt() {
+	held, err := gs.store.RenewLeases(gs.ctx, gs.bus.Instance, gs.cfg.LeaseTTL)
+	if err != nil {
+		if gs.ctx.Err() == nil {
+			gs.log.Error("renewing leases", "err", err)
+		}
+		return
+	}
+	mine := map[string]bool{}
+	for _, id := range held {
+		mine[id] = true
+	}
+	for _, r := range gs.all() {
+		if !mine[r.id] {
+			r.loseLease()
+		}
+	}
+	orphans, err := gs.store.Orphans(gs.ctx, 50)
+	if err != nil {
+		return
+	}
+	for _, id := range orphans {
+		ok, err := gs.store.TakeLease(gs.ctx, id, gs.bus.Instance, gs.cfg.LeaseTTL)
+		if err != nil || !ok {
+			continue
+		}
+		r, err := gs.room(gs.ctx, id)
+		if err != nil {
+			gs.log.Error("adopting a game", "game", id, "err", err)
+			continue
+		}
+		r.adopt()
+	}
+}
+
+// Stats is what the registry holds.
+type Stats struct {
+	// Rooms in memory; Agents the computer players they hold.
+	Rooms, Agents int
+}
+
+// Stats counts the rooms in memory and their computer players.
+func (gs *Games) Stats() Stats {
+	var s Stats
+	for _, r := range gs.all() {
+		s.Rooms++
+		s.Agents += int(r.agentCount.Load())
+	}
+	return s
+}
+
+// Running reports, of a game in this server's memory (loaded), whether
+// this server runs its clock and agents (holds its lease) and whether its
+// computer thinks now.
+func (gs *Games) Running(id string) (leased, thinking, loaded bool) {
+	r := gs.loaded(id)
+	if r == nil {
+		return false, false, false
+	}
+	return r.leased.Load(), r.snap.Load().thinking, true
+}

@@ -1,0 +1,544 @@
+package play
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/muster-games/muster/agent"
+	"github.com/muster-games/muster/game"
+	"github.com/muster-games/muster/internal/httpx"
+	"github.com/muster-games/muster/internal/store"
+	"github.com/muster-games/muster/internal/token"
+)
+
+// Routes adds the API of games to mux.
+func (gs *Games) Routes(mux *http.ServeMux) {
+	f := gs.api.Func
+	mux.HandleFunc("POST /api/games", f(gs.create))
+	mux.HandleFunc("POST /api/import", f(gs.importRecord))
+	mux.HandleFunc("GET /api/games/{id}", f(gs.get))
+	mux.HandleFunc("GET /api/games/{id}/record", f(gs.record))
+	mux.HandleFunc("POST /api/games/{id}/join", f(gs.join))
+	mux.HandleFunc("POST /api/games/{id}/act", f(gs.act))
+	mux.HandleFunc("POST /api/games/{id}/resign", f(gs.seatRequest((*room).resign)))
+	mux.HandleFunc("POST /api/games/{id}/abort", f(gs.seatRequest((*room).abort)))
+	mux.HandleFunc("POST /api/games/{id}/draw", f(gs.seatRequestWhat((*room).draw)))
+	mux.HandleFunc("POST /api/games/{id}/takeback", f(gs.seatRequestWhat((*room).takeback)))
+	mux.HandleFunc("POST /api/games/{id}/rematch", f(gs.rematchRequest))
+	mux.HandleFunc("GET /ws/games/{id}", f(gs.watch))
+}
+
+// Opponents a game is created against.
+const (
+	opponentAI     = "ai"
+	opponentFriend = "friend"
+	opponentLocal  = "local"
+)
+
+// createRequest is the body of POST /api/games.
+type createRequest struct {
+	Game    string `json:"game"`
+	Ruleset string `json:"ruleset"`
+	// Opponent is "ai", "friend" (a seat held by an invitation) or
+	// "local" (both seats in this browser).
+	Opponent string `json:"opponent"`
+	Level    string `json:"level"`
+	// Side is the creator's player name, or "random".
+	Side string `json:"side"`
+	// Minutes and Increment (seconds) set a clock; 0 minutes: none.
+	Minutes   float64 `json:"minutes,omitempty"`
+	Increment float64 `json:"increment,omitempty"`
+	// Days sets a correspondence game: days for each move (1, 2, 3, 5,
+	// 7 or 14).
+	Days int `json:"days,omitempty"`
+	// Position, if set, is the position to start from, in the game's
+	// position text (a lesson, a study, "play the computer from here").
+	Position string `json:"position,omitempty"`
+}
+
+type createResponse struct {
+	ID     string `json:"id"`
+	Seat   int    `json:"seat"`
+	Secret string `json:"secret"`
+	// Secrets of both seats for a local game.
+	Secrets []string `json:"secrets,omitempty"`
+	// Invite is the path a friend opens to take the other seat.
+	Invite string `json:"invite,omitempty"`
+}
+
+func (gs *Games) create(w http.ResponseWriter, r *http.Request) error {
+	var req createRequest
+	if err := gs.api.Decode(w, r, &req); err != nil {
+		return err
+	}
+	g, err := game.Load(SpecOf(req.Game, req.Ruleset))
+	if err != nil {
+		return httpx.WithCode(http.StatusBadRequest, err)
+	}
+	me, err := gs.ids.Identify(w, r)
+	if err != nil {
+		return err
+	}
+	resp, err := gs.newGame(r, me, g, req, req.Position, nil)
+	if err != nil {
+		return err
+	}
+	return gs.api.JSON(w, http.StatusCreated, resp)
+}
+
+// SpecOf is the game string of a game named with a ruleset ("" for its
+// default).
+func SpecOf(name, ruleset string) string {
+	if ruleset == "" {
+		return name
+	}
+	return name + "(" + ruleset + ")"
+}
+
+// newGame makes a game for player me from a request, with actions already
+// played (an import), stores it and starts its room.
+func (gs *Games) newGame(r *http.Request, me *store.Player, g game.Game, req createRequest, start string, actions []string) (createResponse, error) {
+	owner := httpx.Client(r)
+	if n, err := gs.store.CountSince(r.Context(), owner, time.Now().Add(-time.Hour)); err != nil {
+		return createResponse{}, httpx.Unavailable(err)
+	} else if n >= gs.cfg.GamesPerHour {
+		return createResponse{}, httpx.WithCode(http.StatusTooManyRequests, fmt.Errorf("at most %d new games an hour from one address", gs.cfg.GamesPerHour))
+	}
+	rec := &store.Game{ID: token.ID(), Spec: g.Spec(), Owner: owner, Actions: actions, DrawOffer: -1, TakebackOffer: -1, Start: start}
+	resp, err := seatsFor(g, req, rec, me)
+	if err != nil {
+		return createResponse{}, httpx.WithCode(http.StatusBadRequest, err)
+	}
+	if rec.Clock, err = ClockFor(req.Minutes, req.Increment, req.Days); err != nil {
+		return createResponse{}, httpx.WithCode(http.StatusBadRequest, err)
+	}
+	st, err := initial(g, rec)
+	if err != nil {
+		return createResponse{}, httpx.WithCode(http.StatusBadRequest, err)
+	}
+	if err := game.ApplyNotation(st, actions); err != nil {
+		return createResponse{}, httpx.WithCode(http.StatusBadRequest, err)
+	}
+	if st.IsTerminal() {
+		rec.Status, rec.Result, rec.Reason = store.StatusOver, game.ResultName(st), st.Result().Reason
+	}
+	if rec.Status != store.StatusOver && (rec.Seats[0].Kind == store.SeatAI || rec.Seats[1].Kind == store.SeatAI) && gs.pool.Full() {
+		return createResponse{}, errEnginesFull
+	}
+	rec.ToAct = toActOf(rec, st)
+	if err := gs.Start(r.Context(), rec); err != nil {
+		return createResponse{}, err
+	}
+	resp.ID = rec.ID
+	if resp.Invite != "" {
+		resp.Invite = fmt.Sprintf(resp.Invite, rec.ID)
+	}
+	return resp, nil
+}
+
+// errEnginesFull refuses a game against the computer while the engine
+// pool's queue is full.
+var errEnginesFull = httpx.NewError(http.StatusServiceUnavailable, "the computer players are all busy: try again in a minute, or play a person")
+
+// Start stores a new game and starts its room: its agents and clock go
+// where it is their turn.
+func (gs *Games) Start(ctx context.Context, rec *store.Game) error {
+	if err := gs.store.Create(ctx, rec); err != nil {
+		return httpx.Unavailable(err)
+	}
+	return gs.startRoom(ctx, rec.ID)
+}
+
+// startRoom loads a stored game's room and sets it going.
+func (gs *Games) startRoom(ctx context.Context, id string) error {
+	return gs.with(ctx, id, func(r *room) error {
+		if err := r.lock(ctx); err != nil {
+			return err
+		}
+		defer r.unlock()
+		r.kick()
+		r.arm()
+		return nil
+	})
+}
+
+// seatsFor fills the seats of a new game: the creator's on his side, the
+// other the agent's, a friend's or the creator's too.
+func seatsFor(g game.Game, req createRequest, rec *store.Game, me *store.Player) (createResponse, error) {
+	seat := -1
+	var names []string
+	for p := 0; p < g.NumPlayers(); p++ {
+		names = append(names, g.PlayerName(game.Player(p)))
+		if names[p] == req.Side {
+			seat = p
+		}
+	}
+	switch {
+	case req.Side == "random" || req.Side == "":
+		seat = int(token.New(1)[0]) % 2
+	case seat < 0:
+		return createResponse{}, fmt.Errorf("unknown side %q (known: %s, random)", req.Side, strings.Join(names, ", "))
+	}
+	secret := token.New(16)
+	rec.Seats = make([]store.Seat, 2)
+	rec.Seats[seat] = store.Seat{Kind: store.SeatHuman, SecretHash: token.Hash(secret), Player: me.ID, Name: me.Username}
+	resp := createResponse{Seat: seat, Secret: secret}
+	other := 1 - seat
+	switch req.Opponent {
+	case opponentAI, "":
+		level := req.Level
+		if level == "" {
+			level = "medium"
+		}
+		if err := agent.Check(level, g); err != nil {
+			return createResponse{}, err
+		}
+		rec.Seats[other] = store.Seat{Kind: store.SeatAI, Agent: level}
+	case opponentFriend:
+		invite := token.New(16)
+		rec.Seats[other] = store.Seat{Kind: store.SeatHuman, JoinHash: token.Hash(invite)}
+		resp.Invite = "/g/%s?join=" + invite
+	case opponentLocal:
+		second := token.New(16)
+		rec.Seats[other] = store.Seat{Kind: store.SeatHuman, SecretHash: token.Hash(second), Player: me.ID, Name: me.Username}
+		resp.Secrets = make([]string, 2)
+		resp.Secrets[seat], resp.Secrets[other] = secret, second
+	default:
+		return createResponse{}, fmt.Errorf("unknown opponent %q (known: ai, friend, local)", req.Opponent)
+	}
+	return resp, nil
+}
+
+// correspondenceDays are the days a move a correspondence game may give.
+var correspondenceDays = []int{1, 2, 3, 5, 7, 14}
+
+// ClockFor reads a time control: minutes and an increment in seconds, or
+// days a move by correspondence; nil for none.
+func ClockFor(minutes, increment float64, days int) (*store.Clock, error) {
+	if days != 0 {
+		if !slices.Contains(correspondenceDays, days) || minutes != 0 {
+			return nil, fmt.Errorf("correspondence is 1, 2, 3, 5, 7 or 14 days a move, without minutes (asked: %d days)", days)
+		}
+		day := int64(24 * time.Hour / time.Millisecond)
+		base := int64(days) * day
+		return &store.Clock{BaseMS: base, LeftMS: [2]int64{base, base}, SinceMS: time.Now().UnixMilli(), DaysPerMove: days}, nil
+	}
+	switch {
+	case minutes < 0 || minutes > 600 || increment < 0 || increment > 600:
+		return nil, errors.New("a clock is 0 to 600 minutes with 0 to 600 seconds a turn")
+	case minutes == 0:
+		return nil, nil
+	}
+	base := int64(minutes * 60000)
+	return &store.Clock{BaseMS: base, IncMS: int64(increment * 1000), LeftMS: [2]int64{base, base}, SinceMS: time.Now().UnixMilli()}, nil
+}
+
+// ToActOf is the player whose move a new stored game waits for, or "".
+func ToActOf(rec *store.Game, s game.State) string { return toActOf(rec, s) }
+
+type importRequest struct {
+	createRequest
+	Record string `json:"record"`
+}
+
+// importRecord starts a game from a record (its moves replayed and checked).
+func (gs *Games) importRecord(w http.ResponseWriter, r *http.Request) error {
+	var req importRequest
+	if err := gs.api.Decode(w, r, &req); err != nil {
+		return err
+	}
+	g, rec, err := readRecord(req.Game, req.Record)
+	if err != nil {
+		return httpx.WithCode(http.StatusBadRequest, err)
+	}
+	me, err := gs.ids.Identify(w, r)
+	if err != nil {
+		return err
+	}
+	resp, err := gs.newGame(r, me, g, req.createRequest, rec.Start, rec.Actions)
+	if err != nil {
+		return err
+	}
+	return gs.api.JSON(w, http.StatusCreated, resp)
+}
+
+// readRecord reads a record in the format of the named game and returns
+// the game it was played under.
+func readRecord(name, text string) (game.Game, *game.Record, error) {
+	if strings.TrimSpace(text) == "" {
+		return nil, nil, errors.New("the record is empty: paste a game record")
+	}
+	g, err := game.Load(name)
+	if err != nil {
+		return nil, nil, err
+	}
+	rc, ok := g.(game.Recorder)
+	if !ok {
+		return nil, nil, fmt.Errorf("%s has no record format", g.Name())
+	}
+	rec, err := rc.ReadRecord(strings.NewReader(text))
+	if err != nil {
+		return nil, nil, err
+	}
+	st, err := game.Replay(rec)
+	if err != nil {
+		return nil, nil, err
+	}
+	return st.Game(), rec, nil
+}
+
+// get sends the game's view now, or as it was after ?ply=N actions.
+func (gs *Games) get(w http.ResponseWriter, r *http.Request) error {
+	rm, err := gs.room(r.Context(), r.PathValue("id"))
+	if err != nil {
+		return err
+	}
+	rm.touch()
+	sn := rm.snap.Load()
+	v := sn.current()
+	if q := r.URL.Query().Get("ply"); q != "" {
+		ply, perr := strconv.Atoi(q)
+		if perr != nil {
+			ply = -1
+		}
+		if v, err = rm.viewAt(sn, ply); err != nil {
+			return err
+		}
+	}
+	me, err := gs.ids.Me(r)
+	if err != nil {
+		return err
+	}
+	if me != nil {
+		v.MySeats = seatsOf(sn.rec.Seats, me.ID)
+	}
+	return gs.api.JSON(w, http.StatusOK, v)
+}
+
+// record sends the game's record in the game's own format.
+func (gs *Games) record(w http.ResponseWriter, r *http.Request) error {
+	rm, err := gs.room(r.Context(), r.PathValue("id"))
+	if err != nil {
+		return err
+	}
+	var b bytes.Buffer
+	if err := rm.snap.Load().writeRecord(rm.g, rm.first, &b); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	w.Header().Set("Content-Disposition", fmt.Sprintf("attachment; filename=%q", rm.id+".txt"))
+	w.Write(b.Bytes())
+	return nil
+}
+
+type joinRequest struct {
+	Token string `json:"token"`
+}
+
+// join gives the seat left for a friend to the holder of its invitation,
+// once.
+func (gs *Games) join(w http.ResponseWriter, r *http.Request) error {
+	var req joinRequest
+	if err := gs.api.Decode(w, r, &req); err != nil {
+		return err
+	}
+	if _, err := gs.room(r.Context(), r.PathValue("id")); err != nil {
+		return err
+	}
+	me, err := gs.ids.Identify(w, r)
+	if err != nil {
+		return err
+	}
+	var seat int
+	var secret string
+	err = gs.with(r.Context(), r.PathValue("id"), func(rm *room) error {
+		var err error
+		seat, secret, err = rm.join(r.Context(), req.Token, me)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	return gs.api.JSON(w, http.StatusOK, map[string]any{"seat": seat, "secret": secret})
+}
+
+type actRequest struct {
+	Secret string `json:"secret"`
+	Action string `json:"action"`
+	// Ply is the number of actions the player saw: an action made on an
+	// older view is refused.
+	Ply *int `json:"ply"`
+}
+
+// act plays an action for a seat.
+func (gs *Games) act(w http.ResponseWriter, r *http.Request) error {
+	var req actRequest
+	if err := gs.api.Decode(w, r, &req); err != nil {
+		return err
+	}
+	switch {
+	case len(req.Action) > 64:
+		return httpx.WithCode(http.StatusBadRequest, errors.New("an action is at most 64 characters"))
+	case req.Ply == nil:
+		return httpx.WithCode(http.StatusBadRequest, errors.New("an action needs the ply it was made at"))
+	}
+	h, err := gs.holder(r, req.Secret)
+	if err != nil {
+		return err
+	}
+	var v View
+	err = gs.with(r.Context(), r.PathValue("id"), func(rm *room) error {
+		var err error
+		v, err = rm.play(r.Context(), h, req.Action, *req.Ply)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	return gs.api.JSON(w, http.StatusOK, v)
+}
+
+type secretRequest struct {
+	Secret string `json:"secret"`
+	// What is, for draws and takebacks, offer, accept or decline.
+	What string `json:"what,omitempty"`
+}
+
+// seatRequest serves a request of a seat's holder (resign, abort),
+// answered with the new view.
+func (gs *Games) seatRequest(do func(*room, context.Context, holder) (View, error)) func(http.ResponseWriter, *http.Request) error {
+	return gs.seatRequestWhat(func(rm *room, ctx context.Context, h holder, _ string) (View, error) { return do(rm, ctx, h) })
+}
+
+// seatRequestWhat serves a request of a seat's holder with a what (draws,
+// takebacks), answered with the new view.
+func (gs *Games) seatRequestWhat(do func(*room, context.Context, holder, string) (View, error)) func(http.ResponseWriter, *http.Request) error {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		var req secretRequest
+		if err := gs.api.Decode(w, r, &req); err != nil {
+			return err
+		}
+		h, err := gs.holder(r, req.Secret)
+		if err != nil {
+			return err
+		}
+		var v View
+		err = gs.with(r.Context(), r.PathValue("id"), func(rm *room) error {
+			var err error
+			v, err = do(rm, r.Context(), h, req.What)
+			return err
+		})
+		if err != nil {
+			return err
+		}
+		return gs.api.JSON(w, http.StatusOK, v)
+	}
+}
+
+// rematchRequest gives the seat holder his seat in the game that
+// follows, sides swapped.
+func (gs *Games) rematchRequest(w http.ResponseWriter, r *http.Request) error {
+	var req secretRequest
+	if err := gs.api.Decode(w, r, &req); err != nil {
+		return err
+	}
+	h, err := gs.holder(r, req.Secret)
+	if err != nil {
+		return err
+	}
+	resp, err := gs.rematch(r.Context(), r.PathValue("id"), h)
+	if err != nil {
+		return err
+	}
+	return gs.api.JSON(w, http.StatusOK, resp)
+}
+
+// holder is who a request comes from: the seat's secret it gives and the
+// player its session signs in.
+func (gs *Games) holder(r *http.Request, secret string) (holder, error) {
+	h := holder{secret: secret}
+	p, err := gs.ids.Me(r)
+	if err != nil {
+		return h, err
+	}
+	if p != nil {
+		h.player = p.ID
+	}
+	return h, nil
+}
+
+// watch sends a game's views over a WebSocket as it changes, and its chat
+// lines ({"chat": line}) that the watcher may read. Clients send nothing
+// but pings; a larger message closes the connection.
+func (gs *Games) watch(w http.ResponseWriter, r *http.Request) error {
+	rm, err := gs.room(r.Context(), r.PathValue("id"))
+	if err != nil {
+		return err
+	}
+	me, err := gs.ids.Me(r)
+	if err != nil {
+		return err
+	}
+	player := me != nil && len(seatsOf(rm.snap.Load().rec.Seats, me.ID)) > 0
+	return gs.sockets.Serve(w, r, rm.id, gs.cfg.ConnsPerGame, func(ctx context.Context, send func([]byte) error) {
+		ch, err := rm.subscribe()
+		if err != nil {
+			return // the page connects again, to the room loaded anew
+		}
+		defer rm.unsubscribe(ch)
+		var lines <-chan []byte
+		if gs.chat != nil {
+			var stop func()
+			lines, stop = gs.chat.Watch(rm.id, player)
+			defer stop()
+		}
+		for {
+			var msg []byte
+			var ok bool
+			select {
+			case <-ctx.Done():
+				return
+			case msg, ok = <-ch:
+				if !ok {
+					return // the room left memory
+				}
+			case msg = <-lines:
+			}
+			if send(msg) != nil {
+				return
+			}
+		}
+	})
+}
+
+// SeatInfo is what a request's holder is in a game: his seat (-1: none,
+// a spectator) and its title, whether he holds a seat by his session, and
+// whether the game is over.
+type SeatInfo struct {
+	Seat     int
+	Title    string
+	ByPlayer bool
+	Over     bool
+}
+
+// Seat tells what the holder of secret, or player, is in game id.
+func (gs *Games) Seat(ctx context.Context, id, secret, player string) (SeatInfo, error) {
+	rm, err := gs.room(ctx, id)
+	if err != nil {
+		return SeatInfo{}, err
+	}
+	sn := rm.snap.Load()
+	info := SeatInfo{Seat: seatOf(sn.rec.Seats, holder{secret: secret, player: player}), Over: sn.rec.Status == store.StatusOver}
+	info.ByPlayer = len(seatsOf(sn.rec.Seats, player)) > 0
+	if info.Seat >= 0 {
+		info.Title = rm.g.Traits().Players[info.Seat].Title
+	}
+	return info, nil
+}

@@ -1,0 +1,50 @@
+package server
+
+import (
+	"net/http"
+
+	"github.com/muster-games/muster/agent"
+	"github.com/muster-games/muster/game"
+	"github.com/muster-games/muster/internal/httpx"
+	"github.com/muster-games/muster/internal/play"
+)
+
+// catalogue lists the games, their rulesets, options and traits, and the
+// agent levels, for the home page.
+func (s *Server) catalogue(w http.ResponseWriter, r *http.Request) error {
+	var games []game.Info
+	for _, n := range game.Names() {
+		info, _ := game.Lookup(n)
+		games = append(games, info)
+	}
+	return s.api.JSON(w, http.StatusOK, map[string]any{"games": games, "levels": agent.Levels, "reports": s.cfg.Reports != ""})
+}
+
+// figureView is a diagram of the rules page, drawn as a board.
+type figureView struct {
+	game.Figure
+	Traits game.Traits `json:"traits"`
+	Board  game.View   `json:"board"`
+}
+
+// figures sends the diagrams of a game's rules page, each position
+// described by the game itself.
+func (s *Server) figures(w http.ResponseWriter, r *http.Request) error {
+	info, err := game.Lookup(r.PathValue("game"))
+	if err != nil {
+		return httpx.WithCode(http.StatusNotFound, err)
+	}
+	out := []figureView{}
+	for _, f := range info.Figures {
+		g, err := game.Load(play.SpecOf(info.Name, f.Ruleset))
+		if err != nil {
+			return err
+		}
+		st, err := f.State(g)
+		if err != nil {
+			return err
+		}
+		out = append(out, figureView{Figure: f, Traits: g.Traits(), Board: st.View()})
+	}
+	return s.api.JSON(w, http.StatusOK, out)
+}
