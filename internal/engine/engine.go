@@ -92,9 +92,9 @@ func (p *Pool) taken(w int64) func() {
 	}
 }
 
-// Full reports whether the queue is full: a search asked for now that
-// finds no free slot is refused.
-func (p *Pool) Full() bool { return p.waiting.Load() >= p.queue }
+// Full reports whether a search of one thread asked for now would be
+// refused: every slot taken and the queue full.
+func (p *Pool) Full() bool { return p.running.Load() >= p.slots && p.waiting.Load() >= p.queue }
 
 // Stats is what the pool is doing.
 type Stats struct {

@@ -66,12 +66,16 @@ type Games struct {
 
 	mu    sync.Mutex
 	rooms map[string]*room
+	// retiring holds the rooms evicted but not yet out of use, each with
+	// a channel closed once it is: the game is not loaded again before,
+	// so that a write still under way is read.
+	retiring map[string]chan struct{}
 }
 
 // New returns the registry of a server whose life is ctx.
 func New(ctx context.Context, st *store.Store, api *httpx.API, ids Identity, pool *engine.Pool, b *bus.Bus, sockets *httpx.Sockets, cfg Config) *Games {
 	gs := &Games{cfg: cfg, store: st, api: api, log: api.Log, ids: ids, pool: pool, bus: b, sockets: sockets, ctx: ctx,
-		lobby: func() {}, rooms: map[string]*room{}}
+		lobby: func() {}, rooms: map[string]*room{}, retiring: map[string]chan struct{}{}}
 	b.Handle(bus.Game, func(id string) {
 		if r := gs.loaded(id); r != nil {
 			r.refresh()
@@ -99,8 +103,21 @@ func (gs *Games) room(ctx context.Context, id string) (*room, error) {
 	if !token.ValidID(id) {
 		return nil, errNoGame
 	}
-	if r := gs.loaded(id); r != nil {
-		return r, nil
+	for {
+		gs.mu.Lock()
+		r, wait := gs.rooms[id], gs.retiring[id]
+		gs.mu.Unlock()
+		if r != nil {
+			return r, nil
+		}
+		if wait == nil {
+			break
+		}
+		select {
+		case <-wait:
+		case <-ctx.Done():
+			return nil, httpx.Unavailable(ctx.Err())
+		}
 	}
 	rec, err := gs.store.Get(ctx, id)
 	if errors.Is(err, store.ErrNotFound) {
@@ -123,12 +140,16 @@ func (gs *Games) room(ctx context.Context, id string) (*room, error) {
 		r.leased.Store(ok)
 	}
 	gs.mu.Lock()
+	defer gs.mu.Unlock()
 	if old := gs.rooms[id]; old != nil {
-		gs.mu.Unlock()
 		return old, nil
 	}
+	if gs.retiring[id] != nil {
+		// Evicted while this one was read: the read may predate a write
+		// of the room retiring; the caller asks again.
+		return nil, errGone
+	}
 	gs.rooms[id] = r
-	gs.mu.Unlock()
 	return r, nil
 }
 
@@ -174,14 +195,19 @@ func (gs *Games) Evict(idle time.Duration) int {
 	var out []*room
 	gs.mu.Lock()
 	for id, r := range gs.rooms {
-		if r.idle(now, idle) {
+		if r.idle(now, idle) && gs.retiring[id] == nil {
 			delete(gs.rooms, id)
+			gs.retiring[id] = make(chan struct{})
 			out = append(out, r)
 		}
 	}
 	gs.mu.Unlock()
 	for _, r := range out {
 		r.retire()
+		gs.mu.Lock()
+		close(gs.retiring[r.id])
+		delete(gs.retiring, r.id)
+		gs.mu.Unlock()
 	}
 	return len(out)
 }

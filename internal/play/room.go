@@ -70,10 +70,12 @@ type room struct {
 	// agentCount counts the agents held.
 	agentCount atomic.Int32
 
-	// subMu guards the watchers (a leaf: nothing is locked under it).
-	subMu   sync.Mutex
-	subs    map[chan []byte]struct{}
-	retired bool
+	// subMu guards the watchers (a leaf: nothing is locked under it);
+	// watching counts them for the registry, which reads it without.
+	subMu    sync.Mutex
+	subs     map[chan []byte]struct{}
+	retired  bool
+	watching atomic.Int32
 }
 
 func newRoom(gs *Games, rec *store.Game) (*room, error) {
@@ -440,6 +442,7 @@ func (r *room) retire() {
 		close(ch)
 		delete(r.subs, ch)
 	}
+	r.watching.Store(0)
 }
 
 // toActOf is the player whose move the stored game waits for in state s,
@@ -601,15 +604,17 @@ func (r *room) think(ctx context.Context, p game.Player, ag agent.Agent, s game.
 	case r.gs.ctx.Err() != nil:
 		return
 	case len(r.rec.Actions) != ply || r.rec.Status == store.StatusOver:
+		r.publish() // no longer thinking
 		r.kick()
 		return
 	case err != nil:
 		r.gs.log.Error("agent failed", "game", r.rec.ID, "err", err)
+		r.publish()
 		return
 	}
 	if err := r.apply(r.gs.ctx, a); err != nil {
 		r.gs.log.Error("playing the agent's action", "game", r.rec.ID, "err", err)
-		r.publish()
+		r.publish() // no longer thinking
 		return
 	}
 	r.ponder(p)
@@ -701,6 +706,7 @@ func (r *room) subscribe() (chan []byte, error) {
 		return nil, errGone
 	}
 	r.subs[ch] = struct{}{}
+	r.watching.Store(int32(len(r.subs)))
 	r.touch()
 	return ch, nil
 }
@@ -709,14 +715,8 @@ func (r *room) unsubscribe(ch chan []byte) {
 	r.subMu.Lock()
 	defer r.subMu.Unlock()
 	delete(r.subs, ch)
+	r.watching.Store(int32(len(r.subs)))
 	r.touch()
-}
-
-// watchers counts the room's watchers.
-func (r *room) watchers() int {
-	r.subMu.Lock()
-	defer r.subMu.Unlock()
-	return len(r.subs)
 }
 
 // broadcast sends a view to every watcher. Each view is whole, so a
@@ -748,7 +748,7 @@ func (r *room) broadcast(msg []byte) {
 func (r *room) idle(now time.Time, after time.Duration) bool {
 	sn := r.snap.Load()
 	live := sn.clockRuns && !sn.rec.Clock.Correspondence()
-	return !sn.thinking && !live && now.Sub(time.Unix(0, r.used.Load())) > after && r.watchers() == 0
+	return !sn.thinking && !live && now.Sub(time.Unix(0, r.used.Load())) > after && r.watching.Load() == 0
 }
 
 // writeRecord writes the game's record in its game's own format, with

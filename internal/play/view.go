@@ -225,6 +225,9 @@ func viewOf(rec *store.Game, s game.State, turns []game.Turn) View {
 func (r *room) moveList() []game.Turn {
 	if ply := len(r.rec.Actions); r.turnsAt != ply {
 		r.turns, r.turnsAt = game.Turns(r.first, r.s.History()), ply
+		if r.turns == nil {
+			r.turns = []game.Turn{}
+		}
 	}
 	return r.turns
 }

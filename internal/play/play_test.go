@@ -1,0 +1,288 @@
+package play
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/coder/websocket"
+)
+
+// TestEvictAgainstRematch: evicting rooms while their players ask for the
+// rematch, again and again from both seats, never deadlocks (the registry
+// once locked a room under its own lock, and the rematch the registry
+// under a room's); the game ends with one rematch, both seats claimed.
+func TestEvictAgainstRematch(t *testing.T) {
+	h := newHarness(t, 2, 16)
+	c := h.create(createRequest{Game: "tablut", Opponent: "local", Side: "attackers"})
+	if code := h.call("POST", "/api/games/"+c.ID+"/resign", secretRequest{Secret: c.Secrets[0]}, nil); code != http.StatusOK {
+		t.Fatalf("resign: %d", code)
+	}
+	const rounds = 100
+	done, stop := make(chan struct{}), make(chan struct{})
+	var wg, asking sync.WaitGroup
+	evicted := 0
+	wg.Go(func() {
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+				evicted += h.gs.Evict(0)
+			}
+		}
+	})
+	claimed := make([]int, 2)
+	for seat := range 2 {
+		asking.Go(func() {
+			for range rounds {
+				var r createResponse
+				switch code := h.call("POST", "/api/games/"+c.ID+"/rematch", secretRequest{Secret: c.Secrets[seat]}, &r); code {
+				case http.StatusOK:
+					claimed[seat]++
+				case http.StatusConflict, http.StatusServiceUnavailable:
+				default:
+					t.Errorf("rematch for seat %d: %d", seat, code)
+				}
+			}
+		})
+	}
+	go func() { asking.Wait(); close(stop); wg.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(2 * time.Minute):
+		t.Fatal("evict and rematch deadlocked")
+	}
+	t.Logf("%d rooms evicted meanwhile", evicted)
+	if claimed[0] != 1 || claimed[1] != 1 {
+		t.Fatalf("seats given in the rematch: %v, want one each", claimed)
+	}
+	v := h.view(c.ID)
+	next := h.view(v.Rematch)
+	if v.Rematch == "" || next.Status != "playing" || !next.Seats[0].Claimed || !next.Seats[1].Claimed {
+		t.Fatalf("the rematch %q: %+v", v.Rematch, next.Seats)
+	}
+}
+
+// TestReadersDoNotWaitForTheTurn: while a change holds a room's turn (a
+// slow store write), its view, its WebSocket and the lobby's board are
+// read from the published snapshot.
+func TestReadersDoNotWaitForTheTurn(t *testing.T) {
+	h := newHarness(t, 2, 16)
+	c := h.create(createRequest{Game: "tablut", Opponent: "local", Side: "attackers"})
+	if code := h.call("POST", "/api/games/"+c.ID+"/act", actRequest{Secret: c.Secrets[0], Action: "a4-a3", Ply: at(0)}, nil); code != http.StatusOK {
+		t.Fatalf("move: %d", code)
+	}
+	r := h.gs.loaded(c.ID)
+	if err := r.lock(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	defer r.unlock()
+	if v := h.view(c.ID); v.Ply != 1 {
+		t.Fatalf("view during the change: ply %d", v.Ply)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	conn, _, err := websocket.Dial(ctx, strings.Replace(h.url, "http", "ws", 1)+"/ws/games/"+c.ID, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.CloseNow()
+	_, msg, err := conn.Read(ctx)
+	if err != nil {
+		t.Fatalf("the watcher's first view during the change: %v", err)
+	}
+	var v View
+	if json.Unmarshal(msg, &v); v.Ply != 1 {
+		t.Fatalf("watcher's view: ply %d", v.Ply)
+	}
+	rec, err := h.st.Get(ctx, c.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, err := h.gs.Board(rec); err != nil || len(b.Board.Pieces) == 0 {
+		t.Fatalf("the lobby's board during the change: %+v %v", b, err)
+	}
+}
+
+// TestFinishedGameHoldsNoAgent: a game against the computer holds its
+// agent while it plays, lets it go when it ends, and a finished game
+// loaded again builds none.
+func TestFinishedGameHoldsNoAgent(t *testing.T) {
+	h := newHarness(t, 2, 16)
+	c := h.create(createRequest{Game: "tablut", Opponent: "ai", Level: "easy", Side: "defenders"})
+	h.waitFor("the computer's first move", func() bool { return h.view(c.ID).Ply == 1 })
+	if s := h.gs.Stats(); s.Agents != 1 {
+		t.Fatalf("in play: %d agents, want 1", s.Agents)
+	}
+	if code := h.call("POST", "/api/games/"+c.ID+"/resign", secretRequest{Secret: c.Secret}, nil); code != http.StatusOK {
+		t.Fatalf("resign: %d", code)
+	}
+	r := h.gs.loaded(c.ID)
+	if err := r.lock(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	held := r.agents[0] != nil || r.agents[1] != nil
+	r.unlock()
+	if s := h.gs.Stats(); s.Agents != 0 || held {
+		t.Fatalf("after the end: %d agents counted, agents held %v", s.Agents, held)
+	}
+	h.gs.Evict(0)
+	if v := h.view(c.ID); v.Status != "over" {
+		t.Fatalf("reloaded: %s", v.Status)
+	}
+	if s := h.gs.Stats(); s.Rooms != 1 || s.Agents != 0 {
+		t.Fatalf("a finished game loaded again: %+v", s)
+	}
+}
+
+// TestFullPoolAnswersClearly: with the engine pool's slots taken and its
+// queue full, a new game against the computer is refused with a clear
+// 503; a game between people is not; once a slot is free the computer
+// plays.
+func TestFullPoolAnswersClearly(t *testing.T) {
+	h := newHarness(t, 1, 0)
+	release, ok := h.pool.TryAcquire(1)
+	if !ok {
+		t.Fatal("no slot")
+	}
+	var e struct{ Error string }
+	if code := h.call("POST", "/api/games", createRequest{Game: "tablut", Opponent: "ai", Level: "easy", Side: "defenders"}, &e); code != http.StatusServiceUnavailable || !strings.Contains(e.Error, "busy") {
+		t.Fatalf("against the computer with the pool full: %d %q", code, e.Error)
+	}
+	h.create(createRequest{Game: "tablut", Opponent: "local"})
+	release()
+	c := h.create(createRequest{Game: "tablut", Opponent: "ai", Level: "easy", Side: "defenders"})
+	h.waitFor("the computer's move", func() bool { return h.view(c.ID).Ply == 1 })
+}
+
+// TestComputerWaitsForTheEnginePool: the computer's search waits in the
+// pool's queue while the slots are taken, and plays once one is free.
+func TestComputerWaitsForTheEnginePool(t *testing.T) {
+	h := newHarness(t, 1, 4)
+	release, _ := h.pool.TryAcquire(1)
+	c := h.create(createRequest{Game: "tablut", Opponent: "ai", Level: "easy", Side: "defenders"})
+	h.waitFor("the computer queued", func() bool { return h.pool.Stats().Waiting == 1 })
+	if v := h.view(c.ID); v.Ply != 0 || !v.Thinking {
+		t.Fatalf("while queued: ply %d, thinking %v", v.Ply, v.Thinking)
+	}
+	release()
+	h.waitFor("the computer's move", func() bool { return h.view(c.ID).Ply == 1 })
+	if s := h.pool.Stats(); s.Busy != 0 || s.Waiting != 0 {
+		t.Fatalf("after the move: %+v", s)
+	}
+}
+
+// TestResignStopsTheSearch: ending a game ends its computer's search at
+// once, freeing its engine slot.
+func TestResignStopsTheSearch(t *testing.T) {
+	h := newHarness(t, 1, 4)
+	c := h.create(createRequest{Game: "tablut", Opponent: "ai", Level: "alphabeta(time=30s)", Side: "defenders"})
+	h.waitFor("the computer searching", func() bool { return h.pool.Stats().Busy == 1 })
+	if code := h.call("POST", "/api/games/"+c.ID+"/resign", secretRequest{Secret: c.Secret}, nil); code != http.StatusOK {
+		t.Fatalf("resign: %d", code)
+	}
+	h.waitFor("the slot given back", func() bool { return h.pool.Stats().Busy == 0 })
+	if v := h.view(c.ID); v.Ply != 0 || v.Thinking {
+		t.Fatalf("after resigning: ply %d thinking %v", v.Ply, v.Thinking)
+	}
+}
+
+// TestPonderOnPersonsTime: the max level, whose moves have a time to
+// fill, thinks on the person's time after its move, holding an engine
+// slot; the person's move stops it and frees the slot; a level that
+// searches to a fixed depth does not ponder.
+func TestPonderOnPersonsTime(t *testing.T) {
+	for _, c := range []struct {
+		level  string
+		ponder bool
+	}{{"max", true}, {"hard", false}} {
+		h := newHarness(t, 2, 16)
+		cr := h.create(createRequest{Game: "tablut", Opponent: "ai", Level: c.level, Side: "defenders"})
+		h.waitFor("the computer attacks first", func() bool { return h.view(cr.ID).Ply == 1 })
+		r := h.gs.loaded(cr.ID)
+		pondering := r.isPondering()
+		if pondering != c.ponder || (h.gs.Ponders.Load() == 1) != c.ponder || (h.pool.Stats().Busy == 1) != c.ponder {
+			t.Fatalf("%s: pondering %v, %d ponders, %d slots taken", c.level, pondering, h.gs.Ponders.Load(), h.pool.Stats().Busy)
+		}
+		v := h.view(cr.ID)
+		if code := h.call("POST", "/api/games/"+cr.ID+"/act", actRequest{Secret: cr.Secret, Action: v.Legal[0].Text, Ply: at(1)}, nil); code != 200 {
+			t.Fatalf("%s: move: %d", c.level, code)
+		}
+		if r.isPondering() {
+			t.Errorf("%s: still pondering after the person's move", c.level)
+		}
+		h.waitFor("the computer's answer", func() bool { return h.view(cr.ID).Ply >= 3 })
+	}
+}
+
+// TestSlowWatcherGetsNewest: a watcher that reads nothing while many
+// changes happen still gets the newest view when it reads.
+func TestSlowWatcherGetsNewest(t *testing.T) {
+	h := newHarness(t, 2, 16)
+	c := h.create(createRequest{Game: "tablut", Opponent: "local", Side: "attackers"})
+	rm := h.gs.loaded(c.ID)
+	ch, err := rm.subscribe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rm.unsubscribe(ch)
+	moves := []string{"a4-a3", "e3-d3", "a3-a4", "d3-e3", "a4-a3", "e3-d3"}
+	for i, m := range moves {
+		if code := h.call("POST", "/api/games/"+c.ID+"/act", actRequest{Secret: c.Secrets[i%2], Action: m, Ply: at(i)}, nil); code != 200 {
+			t.Fatalf("%s: %d", m, code)
+		}
+	}
+	var v View
+	json.Unmarshal(<-ch, &v)
+	if v.Ply != len(moves) {
+		t.Fatalf("the slow watcher got ply %d, want the newest %d", v.Ply, len(moves))
+	}
+}
+
+// TestViewShape: lists are JSON arrays, never null, from the first view
+// on (the page reads their length).
+func TestViewShape(t *testing.T) {
+	h := newHarness(t, 2, 16)
+	c := h.create(createRequest{Game: "tablut", Opponent: "local", Side: "attackers"})
+	for _, path := range []string{"/api/games/" + c.ID, "/api/games/" + c.ID + "?ply=0"} {
+		var raw map[string]json.RawMessage
+		h.call("GET", path, nil, &raw)
+		for _, k := range []string{"history", "legal", "seats", "turns"} {
+			if s := string(raw[k]); !strings.HasPrefix(s, "[") {
+				t.Errorf("%s: %s is %s, want an array", path, k, s)
+			}
+		}
+	}
+}
+
+// TestEvictedRoomLetsItsWatchersGo: a watcher that subscribed as its room
+// left memory is let go (its page connects again), never left on a room
+// nobody changes.
+func TestEvictedRoomLetsItsWatchersGo(t *testing.T) {
+	h := newHarness(t, 2, 16)
+	c := h.create(createRequest{Game: "tablut", Opponent: "local", Side: "attackers"})
+	r := h.gs.loaded(c.ID)
+	ch, err := r.subscribe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	<-ch
+	h.gs.mu.Lock()
+	delete(h.gs.rooms, c.ID) // as Evict does
+	h.gs.mu.Unlock()
+	r.retire()
+	if _, ok := <-ch; ok {
+		t.Fatal("the watcher's channel stays open after its room retired")
+	}
+	if _, err := r.subscribe(); err != errGone {
+		t.Fatalf("subscribing to a retired room: %v", err)
+	}
+	if code := h.call("POST", "/api/games/"+c.ID+"/act", actRequest{Secret: c.Secrets[0], Action: "a4-a3", Ply: at(0)}, nil); code != http.StatusOK {
+		t.Fatalf("a move on a game whose room retired: %d", code)
+	}
+}
