@@ -1,0 +1,161 @@
+package identity
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/cookiejar"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/muster-games/muster/internal/httpx"
+	"github.com/muster-games/muster/internal/store"
+)
+
+// harness is the identity service behind a test server, with a route
+// that makes an identity (as creating a game does); its client keeps
+// cookies like a browser. raw is a second connection to the database,
+// through which a test makes the store fail.
+type harness struct {
+	t      *testing.T
+	url    string
+	client *http.Client
+	raw    *sql.DB
+}
+
+func newHarness(t *testing.T) *harness {
+	t.Helper()
+	db := filepath.Join(t.TempDir(), "muster.db")
+	st, err := store.Open(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	api := &httpx.API{Log: slog.New(slog.NewTextHandler(io.Discard, nil)), MaxBody: 1 << 16}
+	s := New(st, api, Config{AccountsPerHour: 5, LoginsPerAddress: 20, LoginsPerAccount: 5, LoginWindow: time.Minute})
+	s.signOutWait = time.Millisecond
+	mux := http.NewServeMux()
+	s.Routes(mux)
+	mux.HandleFunc("POST /play", api.Func(func(w http.ResponseWriter, r *http.Request) error {
+		p, err := s.Identify(w, r)
+		if err != nil {
+			return err
+		}
+		// Asked twice in one request, the store is read once.
+		again, err := s.Me(r)
+		if err != nil || again != p {
+			t.Errorf("Me after Identify: %v %v", again, err)
+		}
+		return api.JSON(w, http.StatusOK, map[string]string{"id": p.ID})
+	}))
+	srv := httptest.NewServer(s.Middleware(mux))
+	raw, err := sql.Open("sqlite", "file:"+db+"?_pragma=busy_timeout(5000)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close(); raw.Close(); st.Close() })
+	jar, _ := cookiejar.New(nil)
+	return &harness{t: t, url: srv.URL, client: &http.Client{Jar: jar}, raw: raw}
+}
+
+// call sends a request and returns its status, decoded answer and the
+// cookies it set.
+func (h *harness) call(method, path string, body any, out any) (int, []*http.Cookie) {
+	h.t.Helper()
+	var rd io.Reader
+	if body != nil {
+		b, _ := json.Marshal(body)
+		rd = bytes.NewReader(b)
+	}
+	req, _ := http.NewRequest(method, h.url+path, rd)
+	req.Header.Set("Content-Type", "application/json")
+	res, err := h.client.Do(req)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	defer res.Body.Close()
+	if out != nil {
+		json.NewDecoder(res.Body).Decode(out)
+	}
+	return res.StatusCode, res.Cookies()
+}
+
+func (h *harness) exec(q string) {
+	h.t.Helper()
+	if _, err := h.raw.ExecContext(context.Background(), q); err != nil {
+		h.t.Fatalf("%s: %v", q, err)
+	}
+}
+
+// TestFailingStoreKeepsTheSession: while the database fails, a browser
+// with a session is told to try again (503) and keeps its cookie and its
+// identity; it is never taken for a new player.
+func TestFailingStoreKeepsTheSession(t *testing.T) {
+	h := newHarness(t)
+	var first map[string]string
+	if code, cookies := h.call("POST", "/play", struct{}{}, &first); code != http.StatusOK || len(cookies) != 1 {
+		t.Fatalf("first play: %d, %d cookies", code, len(cookies))
+	}
+	h.exec(`ALTER TABLE sessions RENAME TO sessions_away`)
+	for _, c := range []struct{ method, path string }{{"GET", "/api/me"}, {"POST", "/play"}} {
+		var e struct{ Error string }
+		code, cookies := h.call(c.method, c.path, struct{}{}, &e)
+		if code != http.StatusServiceUnavailable || !strings.Contains(e.Error, "try again") || len(cookies) != 0 {
+			t.Fatalf("%s %s with the store failing: %d %q, %d cookies set", c.method, c.path, code, e.Error, len(cookies))
+		}
+	}
+	h.exec(`ALTER TABLE sessions_away RENAME TO sessions`)
+	var me View
+	if code, _ := h.call("GET", "/api/me", nil, &me); code != http.StatusOK || me.ID != first["id"] {
+		t.Fatalf("after the store came back: %d, %q, want %q", code, me.ID, first["id"])
+	}
+}
+
+// TestFailedSignOutIsSaid: a sign-out the database does not take (after
+// its retries) answers 503 and keeps the cookie and the session; once the
+// database takes it, the session ends.
+func TestFailedSignOutIsSaid(t *testing.T) {
+	h := newHarness(t)
+	var first map[string]string
+	h.call("POST", "/play", struct{}{}, &first)
+	h.exec(`CREATE TRIGGER busy BEFORE DELETE ON sessions BEGIN SELECT RAISE(ABORT, 'database is locked'); END`)
+	var e struct{ Error string }
+	code, cookies := h.call("POST", "/api/account/logout", struct{}{}, &e)
+	if code != http.StatusServiceUnavailable || !strings.Contains(e.Error, "signing out failed") || len(cookies) != 0 {
+		t.Fatalf("a failed sign-out: %d %q, %d cookies set", code, e.Error, len(cookies))
+	}
+	var me View
+	if h.call("GET", "/api/me", nil, &me); me.ID != first["id"] {
+		t.Fatalf("after the failed sign-out the browser is %q, want %q", me.ID, first["id"])
+	}
+	h.exec(`DROP TRIGGER busy`)
+	code, cookies = h.call("POST", "/api/account/logout", struct{}{}, nil)
+	if code != http.StatusOK || len(cookies) != 1 || cookies[0].MaxAge >= 0 {
+		t.Fatalf("sign-out: %d, cookies %v", code, cookies)
+	}
+	if h.call("GET", "/api/me", nil, &me); me.ID != "" {
+		t.Fatalf("after signing out the browser is %q", me.ID)
+	}
+}
+
+// TestUnknownSessionIsNobody: a cookie the store does not know is nobody,
+// and playing makes a new identity.
+func TestUnknownSessionIsNobody(t *testing.T) {
+	h := newHarness(t)
+	u, _ := http.NewRequest("GET", h.url, nil)
+	h.client.Jar.SetCookies(u.URL, []*http.Cookie{{Name: Cookie, Value: strings.Repeat("ab", 16)}})
+	var me View
+	if code, _ := h.call("GET", "/api/me", nil, &me); code != http.StatusOK || me.ID != "" || !me.Anonymous {
+		t.Fatalf("an unknown session: %d %+v", code, me)
+	}
+	var p map[string]string
+	if code, cookies := h.call("POST", "/play", struct{}{}, &p); code != http.StatusOK || p["id"] == "" || len(cookies) != 1 {
+		t.Fatalf("playing with an unknown session: %d %v", code, p)
+	}
+}

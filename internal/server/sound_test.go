@@ -1,0 +1,104 @@
+package server
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/coder/websocket"
+
+	"github.com/muster-games/muster/internal/play"
+)
+
+// TestZeroConfigServesAGame: a server made with Config{} takes the
+// defaults for every limit and serves a game (it once answered 413 to
+// every body).
+func TestZeroConfigServesAGame(t *testing.T) {
+	h := newHarness(t, "", Config{})
+	var c createResponse
+	if code := h.call("POST", "/api/games", createRequest{Game: "tablut", Opponent: "local", Side: "attackers"}, &c); code != http.StatusCreated {
+		t.Fatalf("create: %d", code)
+	}
+	var v play.View
+	if code := h.call("POST", "/api/games/"+c.ID+"/act", actRequest{Secret: c.Secrets[0], Action: "a4-a3", Ply: at(0)}, &v); code != http.StatusOK || v.Ply != 1 {
+		t.Fatalf("move: %d, ply %d", code, v.Ply)
+	}
+	got := h.srv.cfg
+	if got.MaxBody != DefaultConfig.MaxBody || got.Engines != DefaultConfig.Engines || got.LeaseTTL != DefaultConfig.LeaseTTL || got.IdleGame != DefaultConfig.IdleGame {
+		t.Fatalf("defaults not taken: %+v", got)
+	}
+}
+
+// TestSlowWriteBlocksNoReader: while a move's write waits for the
+// database (another connection holds its write lock), the game's view,
+// a new watcher's first view, the lobby and "who am I" all answer, and
+// the move lands once the lock is let go.
+func TestSlowWriteBlocksNoReader(t *testing.T) {
+	h := newHarness(t, "", testConfig())
+	a := h.person()
+	var c createResponse
+	if code := a.call("POST", "/api/games", createRequest{Game: "tablut", Opponent: "local", Side: "attackers"}, &c); code != http.StatusCreated {
+		t.Fatalf("create: %d", code)
+	}
+	raw, err := sql.Open("sqlite", "file:"+h.db+"?_pragma=busy_timeout(5000)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer raw.Close()
+	ctx := context.Background()
+	lock, err := raw.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lock.Close()
+	if _, err := lock.ExecContext(ctx, "BEGIN IMMEDIATE"); err != nil {
+		t.Fatal(err)
+	}
+	moved := make(chan int, 1)
+	go func() {
+		moved <- a.call("POST", "/api/games/"+c.ID+"/act", actRequest{Secret: c.Secrets[0], Action: "a4-a3", Ply: at(0)}, nil)
+	}()
+	// The move has reached the store's lock (its room's turn is held).
+	time.Sleep(200 * time.Millisecond)
+	select {
+	case code := <-moved:
+		t.Fatalf("the move did not wait for the database: %d", code)
+	default:
+	}
+	var v play.View
+	if code := a.call("GET", "/api/games/"+c.ID, nil, &v); code != http.StatusOK || v.Ply != 0 || len(v.MySeats) != 2 {
+		t.Fatalf("the view during the write: %d ply %d seats %v", code, v.Ply, v.MySeats)
+	}
+	wctx, cancel := context.WithTimeout(ctx, 3*time.Second)
+	defer cancel()
+	conn, _, err := websocket.Dial(wctx, strings.Replace(h.http.URL, "http", "ws", 1)+"/ws/games/"+c.ID, nil)
+	if err != nil {
+		t.Fatalf("watching during the write: %v", err)
+	}
+	defer conn.CloseNow()
+	if _, msg, err := conn.Read(wctx); err != nil || !json.Valid(msg) {
+		t.Fatalf("the watcher's first view during the write: %v", err)
+	}
+	var lv lobbyView
+	if code := a.call("GET", "/api/lobby", nil, &lv); code != http.StatusOK || lv.Me.ID == "" {
+		t.Fatalf("the lobby during the write: %d %+v", code, lv.Me)
+	}
+	select {
+	case code := <-moved:
+		t.Fatalf("the move landed while the database was locked: %d", code)
+	default:
+	}
+	if _, err := lock.ExecContext(ctx, "COMMIT"); err != nil {
+		t.Fatal(err)
+	}
+	if code := <-moved; code != http.StatusOK {
+		t.Fatalf("the move after the lock: %d", code)
+	}
+	if _, msg, err := conn.Read(wctx); err != nil || !strings.Contains(string(msg), `"ply":1`) {
+		t.Fatalf("the watcher after the write: %v %.80s", err, msg)
+	}
+}
