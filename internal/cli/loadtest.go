@@ -22,7 +22,15 @@ browser (each player with his own session), while --lobby-watchers browsers
 keep the lobby open; --watch names a second server on the same PostgreSQL
 database, where the games' WebSockets go: the latency is then a move's from
 one server to a watcher of the other. --pace 2s makes each player think about
-two seconds before each action, as in live games (0: as fast as possible).`
+two seconds before each action, as in live games (0: as fast as possible).
+
+--computer LEVEL makes each game a person (random legal actions) against the
+server's computer at LEVEL (easy, medium, hard, max), and adds the computer's
+reply times: from the person's action seen on the WebSocket to the computer's.
+--browse N then makes N games against the computer, each resigned at once, and
+opens each of them, as visitors browsing finished games do. --pid PID reads
+the server's resident memory (on this machine, from /proc) after the games and
+after the browsing.`
 
 func runLoadtest(env *Env, args []string) error {
 	fs := flag.NewFlagSet("loadtest", flag.ContinueOnError)
@@ -35,6 +43,9 @@ func runLoadtest(env *Env, args []string) error {
 	lobbyWatchers := fs.Int("lobby-watchers", 0, "browsers keeping the lobby open meanwhile")
 	watchURL := fs.String("watch", "", "another server on the same database, for the games' WebSockets")
 	pace := fs.Duration("pace", 0, "how long a player thinks before each action (0: as fast as the server answers)")
+	computer := fs.String("computer", "", "play each game against the server's computer at this level (easy, medium, hard, max)")
+	browseN := fs.Int("browse", 0, "then make this many games against the computer, each resigned at once, and open each")
+	pid := fs.Int("pid", 0, "the server's process id, to report its memory (Linux)")
 	pos, err := flags(fs, args)
 	if err != nil {
 		return err
@@ -43,7 +54,7 @@ func runLoadtest(env *Env, args []string) error {
 		return fmt.Errorf("%w: want --games and --actions of at least 1", errUsage)
 	}
 	rep := loadtest.Run(context.Background(), loadtest.Config{URL: *url, Game: *gameName, Games: *games, Actions: *actions, Seed: *seed,
-		Lobby: *lobby, LobbyWatchers: *lobbyWatchers, Watch: *watchURL, Pace: *pace})
+		Lobby: *lobby, LobbyWatchers: *lobbyWatchers, Watch: *watchURL, Pace: *pace, Computer: *computer, Browse: *browseN, PID: *pid})
 	fmt.Fprint(env.Stdout, rep)
 	if len(rep.Errors) > 0 || rep.Lost > 0 {
 		return fmt.Errorf("%d errors, %d actions lost", len(rep.Errors), rep.Lost)

@@ -3,21 +3,29 @@
 // for two people at one screen (or, with Lobby, challenged in the lobby by
 // one player and accepted by another, each with his own session), watched
 // over a WebSocket (on a second server sharing the database, with Watch),
-// and played with random legal actions. It measures the actions per
+// and played with random legal actions (or, with Computer, one seat by a
+// person playing random actions against the server's computer). It
+// measures the actions per
 // second, the latency from sending an action to seeing it come back on
 // the WebSocket, the errors, and whether any action was lost; with
-// LobbyWatchers, browsers also keep the lobby open and count its updates.
+// LobbyWatchers, browsers also keep the lobby open and count its updates;
+// with Browse, finished games are opened one after the other, as visitors
+// browsing old games do; with PID, the server's memory is read (on this
+// machine) after the games and after the browsing.
 package loadtest
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"net/http"
 	"net/http/cookiejar"
+	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -44,6 +52,14 @@ type Config struct {
 	// half to one and a half times it, at random), as in live games; zero
 	// plays as fast as the server answers.
 	Pace time.Duration
+	// Computer, if set, is a level: each game is a person against the
+	// computer at that level, and the computer's replies are timed.
+	Computer string
+	// Browse makes this many games against the computer, each ended at
+	// once by its person, and then opens each of them.
+	Browse int
+	// PID, if set, is the server's process, whose memory is reported.
+	PID int
 }
 
 // Report is what a load test measured.
@@ -55,14 +71,25 @@ type Report struct {
 	Latencies      []time.Duration
 	// LobbyUpdates counts the lobby views the lobby's watchers received.
 	LobbyUpdates int
+	// Replies are the computer's reply times: from a person's action
+	// accepted to the computer's answer seen on the WebSocket.
+	Replies []time.Duration
+	// Browsed counts the finished games opened, BrowseElapsed their time.
+	Browsed       int
+	BrowseElapsed time.Duration
+	// RSS and PeakRSS are the server's resident memory (kB) after the
+	// games, BrowseRSS after the browsing (0: not measured).
+	RSS, PeakRSS, BrowseRSS int
 }
 
 // Percentile returns the p-th percentile of the latencies.
-func (r *Report) Percentile(p float64) time.Duration {
-	if len(r.Latencies) == 0 {
+func (r *Report) Percentile(p float64) time.Duration { return percentile(r.Latencies, p) }
+
+func percentile(ds []time.Duration, p float64) time.Duration {
+	if len(ds) == 0 {
 		return 0
 	}
-	l := slices.Clone(r.Latencies)
+	l := slices.Clone(ds)
 	slices.Sort(l)
 	i := int(p / 100 * float64(len(l)-1))
 	return l[i]
@@ -73,6 +100,19 @@ func (r *Report) String() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "games: %d\nactions: %d\nseconds: %.2f\nactions_per_second: %.0f\n", r.Games, r.Actions, r.Elapsed.Seconds(), float64(r.Actions)/r.Elapsed.Seconds())
 	fmt.Fprintf(&b, "latency_p50_ms: %.1f\nlatency_p90_ms: %.1f\nlatency_p99_ms: %.1f\n", ms(r.Percentile(50)), ms(r.Percentile(90)), ms(r.Percentile(99)))
+	if len(r.Replies) > 0 {
+		fmt.Fprintf(&b, "computer_replies: %d\ncomputer_p50_ms: %.1f\ncomputer_p90_ms: %.1f\ncomputer_p99_ms: %.1f\n", len(r.Replies),
+			ms(percentile(r.Replies, 50)), ms(percentile(r.Replies, 90)), ms(percentile(r.Replies, 99)))
+	}
+	if r.RSS > 0 {
+		fmt.Fprintf(&b, "server_rss_mb: %.1f\nserver_peak_rss_mb: %.1f\n", float64(r.RSS)/1024, float64(r.PeakRSS)/1024)
+	}
+	if r.Browsed > 0 {
+		fmt.Fprintf(&b, "browsed: %d\nbrowse_per_second: %.0f\n", r.Browsed, float64(r.Browsed)/r.BrowseElapsed.Seconds())
+	}
+	if r.BrowseRSS > 0 {
+		fmt.Fprintf(&b, "server_rss_after_browsing_mb: %.1f\n", float64(r.BrowseRSS)/1024)
+	}
 	fmt.Fprintf(&b, "lobby_updates: %d\nerrors: %d\nlost: %d\n", r.LobbyUpdates, len(r.Errors), r.Lost)
 	for i, e := range r.Errors {
 		if i == 5 {
@@ -122,12 +162,13 @@ func Run(ctx context.Context, cfg Config) *Report {
 		wg.Add(1)
 		go func(i int) {
 			defer wg.Done()
-			lat, n, lost, err := playGame(ctx, cfg, rand.New(rand.NewPCG(cfg.Seed, uint64(i))))
+			g, err := playGame(ctx, cfg, rand.New(rand.NewPCG(cfg.Seed, uint64(i))))
 			mu.Lock()
 			defer mu.Unlock()
-			rep.Latencies = append(rep.Latencies, lat...)
-			rep.Actions += n
-			rep.Lost += lost
+			rep.Latencies = append(rep.Latencies, g.latencies...)
+			rep.Replies = append(rep.Replies, g.replies...)
+			rep.Actions += g.played
+			rep.Lost += g.lost
 			rep.Games++
 			if err != nil {
 				rep.Errors = append(rep.Errors, err.Error())
@@ -138,7 +179,69 @@ func Run(ctx context.Context, cfg Config) *Report {
 	rep.Elapsed = time.Since(start)
 	stopLobby()
 	lobbyWG.Wait()
+	if cfg.PID > 0 {
+		rep.RSS, rep.PeakRSS = memory(cfg.PID)
+	}
+	if cfg.Browse > 0 {
+		browse(ctx, cfg, rep)
+		if cfg.PID > 0 {
+			rep.BrowseRSS, _ = memory(cfg.PID)
+		}
+	}
 	return rep
+}
+
+// browse makes cfg.Browse games against the computer, each resigned at
+// once, then opens each of them (its view), as visitors browsing finished
+// games do.
+func browse(ctx context.Context, cfg Config, rep *Report) {
+	level := cmp.Or(cfg.Computer, "easy")
+	var ids []string
+	for range cfg.Browse {
+		var c struct {
+			ID     string `json:"id"`
+			Secret string `json:"secret"`
+		}
+		if err := post(ctx, cfg.URL+"/api/games", map[string]string{"game": cfg.Game, "opponent": "ai", "level": level, "side": "random"}, &c); err != nil {
+			rep.Errors = append(rep.Errors, err.Error())
+			return
+		}
+		if err := post(ctx, cfg.URL+"/api/games/"+c.ID+"/resign", map[string]string{"secret": c.Secret}, &view{}); err != nil {
+			rep.Errors = append(rep.Errors, err.Error())
+			return
+		}
+		ids = append(ids, c.ID)
+	}
+	start := time.Now()
+	for _, id := range ids {
+		var v view
+		if err := get(ctx, cfg.URL+"/api/games/"+id, &v); err != nil || v.Status != "over" {
+			rep.Errors = append(rep.Errors, fmt.Sprintf("browsing %s: %v (status %q)", id, err, v.Status))
+			continue
+		}
+		rep.Browsed++
+	}
+	rep.BrowseElapsed = time.Since(start)
+}
+
+// memory reads a process's resident memory now and at its peak, in kB
+// (Linux's /proc).
+func memory(pid int) (rss, peak int) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0, 0
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		k, v, _ := strings.Cut(line, ":")
+		n, _ := strconv.Atoi(strings.TrimSuffix(strings.TrimSpace(v), " kB"))
+		switch k {
+		case "VmRSS":
+			rss = n
+		case "VmHWM":
+			peak = n
+		}
+	}
+	return rss, peak
 }
 
 func (c Config) watchURL() string {
@@ -169,6 +272,22 @@ func watchLobby(ctx context.Context, base string) (int, error) {
 func browser() *http.Client {
 	jar, _ := cookiejar.New(nil)
 	return &http.Client{Jar: jar}
+}
+
+func get(ctx context.Context, url string, out any) error {
+	req, err := http.NewRequestWithContext(ctx, "GET", url, nil)
+	if err != nil {
+		return err
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return err
+	}
+	defer res.Body.Close()
+	if res.StatusCode != http.StatusOK {
+		return fmt.Errorf("%s: %d", url, res.StatusCode)
+	}
+	return json.NewDecoder(res.Body).Decode(out)
 }
 
 func post(ctx context.Context, url string, body, out any) error {
@@ -208,6 +327,18 @@ type seatHolder struct {
 // plays each seat.
 func newGame(ctx context.Context, cfg Config) (string, [2]seatHolder, error) {
 	var seats [2]seatHolder
+	if cfg.Computer != "" {
+		var created struct {
+			ID     string `json:"id"`
+			Seat   int    `json:"seat"`
+			Secret string `json:"secret"`
+		}
+		if err := post(ctx, cfg.URL+"/api/games", map[string]string{"game": cfg.Game, "opponent": "ai", "level": cfg.Computer, "side": "random"}, &created); err != nil {
+			return "", seats, err
+		}
+		seats[created.Seat] = seatHolder{http.DefaultClient, created.Secret}
+		return created.ID, seats, nil
+	}
 	if !cfg.Lobby {
 		var created struct {
 			ID      string   `json:"id"`
@@ -242,47 +373,62 @@ func newGame(ctx context.Context, cfg Config) (string, [2]seatHolder, error) {
 	return acc.ID, seats, nil
 }
 
-// playGame makes a game and plays it.
-func playGame(ctx context.Context, cfg Config, rng *rand.Rand) (lat []time.Duration, played, lost int, err error) {
+// played is what a game measured.
+type played struct {
+	latencies, replies []time.Duration
+	played, lost       int
+}
+
+// playGame makes a game and plays it: both seats, or against the
+// computer the person's.
+func playGame(ctx context.Context, cfg Config, rng *rand.Rand) (g played, err error) {
 	id, seats, err := newGame(ctx, cfg)
 	if err != nil {
-		return nil, 0, 0, err
+		return g, err
 	}
-	created := struct{ ID string }{id}
-	w, err := watch(ctx, cfg.watchURL(), created.ID)
+	w, err := watch(ctx, cfg.watchURL(), id)
 	if err != nil {
-		return nil, 0, 0, err
+		return g, err
 	}
 	defer w.conn.CloseNow()
 	v, err := w.next(0)
 	if err != nil {
-		return nil, 0, 0, err
+		return g, err
 	}
-	var sent []string
-	for played < cfg.Actions && v.Status == "playing" && len(v.Legal) > 0 && v.ToAct >= 0 {
+	sent := map[int]string{} // by ply
+	for g.played < cfg.Actions && v.Status == "playing" {
+		if v.ToAct < 0 || v.ToAct > 1 || seats[v.ToAct].c == nil || len(v.Legal) == 0 {
+			// The computer (or the dice) acts: wait for its action.
+			t0 := time.Now()
+			if v, err = w.next(v.Ply + 1); err != nil {
+				return g, err
+			}
+			g.replies = append(g.replies, time.Since(t0))
+			continue
+		}
 		seat := v.ToAct
 		text := v.Legal[rng.IntN(len(v.Legal))].Text
 		if cfg.Pace > 0 {
 			select {
 			case <-ctx.Done():
-				return lat, played, 0, ctx.Err()
+				return g, ctx.Err()
 			case <-time.After(cfg.Pace/2 + time.Duration(rng.Int64N(int64(cfg.Pace)))):
 			}
 		}
 		t0 := time.Now()
 		var ans view
-		if err := postAs(ctx, seats[seat].c, cfg.URL+"/api/games/"+created.ID+"/act", map[string]any{"secret": seats[seat].secret, "action": text, "ply": v.Ply}, &ans); err != nil {
-			return lat, played, 0, err
+		if err := postAs(ctx, seats[seat].c, cfg.URL+"/api/games/"+id+"/act", map[string]any{"secret": seats[seat].secret, "action": text, "ply": v.Ply}, &ans); err != nil {
+			return g, err
 		}
-		sent = append(sent, text)
+		sent[v.Ply] = text
 		if v, err = w.next(v.Ply + 1); err != nil {
-			return lat, played, 0, err
+			return g, err
 		}
-		lat = append(lat, time.Since(t0))
-		played++
+		g.latencies = append(g.latencies, time.Since(t0))
+		g.played++
 	}
-	lost, err = missing(ctx, cfg.URL, created.ID, sent)
-	return lat, played, lost, err
+	g.lost, err = missing(ctx, cfg.URL, id, sent)
+	return g, err
 }
 
 // watcher receives a game's views on its WebSocket.
@@ -334,8 +480,9 @@ func (w *watcher) next(ply int) (view, error) {
 	}
 }
 
-// missing counts the accepted actions that are not in the stored game.
-func missing(ctx context.Context, base, id string, sent []string) (int, error) {
+// missing counts the accepted actions, by ply, that are not in the stored
+// game.
+func missing(ctx context.Context, base, id string, sent map[int]string) (int, error) {
 	req, _ := http.NewRequestWithContext(ctx, "GET", base+"/api/games/"+id, nil)
 	res, err := http.DefaultClient.Do(req)
 	if err != nil {

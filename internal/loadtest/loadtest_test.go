@@ -3,6 +3,7 @@ package loadtest
 import (
 	"context"
 	"net/http/httptest"
+	"os"
 	"path/filepath"
 	"testing"
 
@@ -22,7 +23,9 @@ func serve(t *testing.T) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := server.New(st, server.DefaultConfig)
+	cfg := server.DefaultConfig
+	cfg.GamesPerHour = 1000
+	srv := server.New(st, cfg)
 	hs := httptest.NewServer(srv)
 	t.Cleanup(func() {
 		hs.Close()
@@ -51,6 +54,17 @@ func TestLoadLobby(t *testing.T) {
 	url := serve(t)
 	rep := Run(context.Background(), Config{URL: url, Game: "tablut", Games: 8, Actions: 10, Seed: 2, Lobby: true, LobbyWatchers: 3})
 	if len(rep.Errors) > 0 || rep.Lost > 0 || rep.Games != 8 || rep.Actions != 80 || rep.LobbyUpdates < 3 {
+		t.Fatalf("%s", rep)
+	}
+	t.Logf("%s", rep)
+}
+
+// TestLoadComputer: games against the computer, the person's actions and
+// the computer's replies timed, then finished games browsed.
+func TestLoadComputer(t *testing.T) {
+	url := serve(t)
+	rep := Run(context.Background(), Config{URL: url, Game: "tablut", Games: 6, Actions: 5, Seed: 3, Computer: "easy", Browse: 10, PID: os.Getpid()})
+	if len(rep.Errors) > 0 || rep.Lost > 0 || rep.Games != 6 || rep.Actions != 30 || len(rep.Replies) < 24 || rep.Browsed != 10 || rep.RSS == 0 || rep.BrowseRSS == 0 {
 		t.Fatalf("%s", rep)
 	}
 	t.Logf("%s", rep)
