@@ -298,15 +298,15 @@ func newAlphaBeta(spec string, set map[string]string, g game.Game) (Agent, error
 	delete(set, "eval")
 	opt := alphabeta.Options{NoNull: st.off("null"), NoExtend: st.off("extend")}
 	_, hashSet := set["hash"]
-	hash := st.int("hash")
+	hash := st.float("hash")
 	if err := st.done("time, depth, nodes, threads, hash, eval, null, extend, endgame"); err != nil {
 		return nil, err
 	}
 	switch {
 	case !hashSet:
 		hash = DefaultHash
-	case hash < 1 || hash > MaxHash:
-		return nil, fmt.Errorf("agent: %s: hash=%d: the table is 1 to %d MiB", spec, hash, MaxHash)
+	case hash < MinHash || hash > MaxHash:
+		return nil, fmt.Errorf("agent: %s: hash=%g: the table is %g to %d MiB", spec, hash, MinHash, MaxHash)
 	}
 	sup := supportOf(g)
 	if evalSet && !slices.Contains(sup.Evals, evalName) {
@@ -321,13 +321,15 @@ func newAlphaBeta(spec string, set map[string]string, g game.Game) (Agent, error
 	if lim.Time == 0 && lim.Depth == 0 && lim.Nodes == 0 {
 		lim.Depth = 4
 	}
-	return &abAgent{spec: spec, lim: lim, entries: hash << 20 / alphabeta.EntryBytes, position: sup.Position, evalName: evalName, opt: opt, eval: sup.Eval}, nil
+	return &abAgent{spec: spec, lim: lim, entries: int(hash * (1 << 20) / float64(alphabeta.EntryBytes)), position: sup.Position, evalName: evalName, opt: opt, eval: sup.Eval}, nil
 }
 
 // DefaultHash is an alpha-beta agent's table in MiB where hash= is not
-// set; MaxHash the largest it may be.
+// set; MinHash and MaxHash bound it (1/64 MiB is 1,024 entries, enough
+// for a search of a ply or two).
 const (
 	DefaultHash = 16
+	MinHash     = 1.0 / 64
 	MaxHash     = 4096
 )
 

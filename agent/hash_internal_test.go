@@ -17,9 +17,10 @@ func TestHashSetting(t *testing.T) {
 		spec, err string
 	}{
 		{"alphabeta(depth=1,hash=1)", ""},
-		{"alphabeta(depth=1,hash=0)", "1 to 4096 MiB"},
-		{"alphabeta(depth=1,hash=5000)", "1 to 4096 MiB"},
-		{"alphabeta(depth=1,hash=x)", "not a whole number"},
+		{"alphabeta(depth=1,hash=0.0625)", ""},
+		{"alphabeta(depth=1,hash=0)", "0.015625 to 4096 MiB"},
+		{"alphabeta(depth=1,hash=5000)", "0.015625 to 4096 MiB"},
+		{"alphabeta(depth=1,hash=x)", "not a number"},
 		{"easy", ""},
 	} {
 		err := Check(c.spec, tg)

@@ -19,7 +19,7 @@ the second in odd ones, and prints a line per game, then as its last line
 interval). Agents: random; easy, medium, hard, max; mcts(iterations=N, time=D,
 threads=T, c=X, playout=L); alphabeta(depth=N, time=D, nodes=N, threads=T,
 hash=MiB, eval=fitted|hand, null=no, extend=no) for Tablut, where hash sets the
-transposition table (1 to 4096 MiB, default 16, made at the first search),
+transposition table (1/64 to 4096 MiB, default 16, made at the first search),
 eval=hand plays the hand weights, null=no searches without null moves and
 extend=no without extending threats to the king; either with endgame=yes plays Lanrick's final rendezvous
 from the endgame tables where muster solve tables has built them (hard and max

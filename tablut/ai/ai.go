@@ -18,8 +18,8 @@ var support = agent.Support{
 	Eval:         tablut.Value,
 	PlayoutLimit: 40,
 	Levels: map[string]string{
-		"easy":   "alphabeta(depth=1,hash=1)",
-		"medium": "alphabeta(depth=2,hash=1)",
+		"easy":   "alphabeta(depth=1,hash=0.0625)",
+		"medium": "alphabeta(depth=2,hash=0.25)",
 		"hard":   "alphabeta(depth=4,hash=4)",
 		"max":    "alphabeta(time=5s,hash=16)",
 	},
