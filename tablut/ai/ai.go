@@ -20,7 +20,7 @@ var support = agent.Support{
 	Levels: map[string]string{
 		"easy":   "alphabeta(depth=1,hash=0.0625)",
 		"medium": "alphabeta(depth=2,hash=0.25)",
-		"hard":   "alphabeta(depth=4,hash=4)",
+		"hard":   "alphabeta(depth=4,hash=1)",
 		"max":    "alphabeta(time=5s,hash=16)",
 	},
 	Position: func(s game.State, eval string) (alphabeta.Position, bool) {
