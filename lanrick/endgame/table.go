@@ -132,7 +132,10 @@ func Build(line lanrick.Bitboard) (*Table, error) {
 // forward marks the positions won this turn and counts the turns of every
 // other (with multiplicity); it returns the won ones. Entries are laid out
 // so that the men of the player to move vary fastest: the predecessors of
-// a position differ only in those.
+// a position differ only in those. Like Build it touches only the table's
+// own arrays, and is left out of the race detector's instrumentation.
+//
+//go:norace
 func (t *Table) forward(count []uint16, rdv uint64) ([]uint32, error) {
 	queue := make([]uint32, 0, 1<<20)
 	for side := 0; side < 2; side++ {
@@ -171,7 +174,10 @@ func (t *Table) forward(count []uint16, rdv uint64) ([]uint32, error) {
 // predecessor's count, and a predecessor with none left is lost.
 // Predecessors are found by the same generator, turns being reversible
 // (the reverse of moving A then B is moving B back then A back, over the
-// same squares).
+// same squares). Left out of the race detector's instrumentation, as
+// forward.
+//
+//go:norace
 func (t *Table) backward(count []uint16, queue []uint32) error {
 	buf := make([][2]int8, 0, 512)
 	for head := 0; head < len(queue); head++ {
