@@ -51,6 +51,13 @@ var prepareClasses = endgame.Classes
 // prepare builds, one after another on one core, every endgame table not
 // yet on disk, into dir/lanrick-endgame (or EndgameDir when dir is ""),
 // and points the agents there. Each table is used as soon as it is made.
+// buildTable builds the table of class c into ts's folder (a test puts a
+// copy there instead).
+var buildTable = func(ts *endgame.Tables, c lanrick.Bitboard) error {
+	_, _, err := ts.Table(c)
+	return err
+}
+
 func prepare(ctx context.Context, dir string, logf func(string, ...any)) error {
 	tablesMu.Lock()
 	if dir != "" {
@@ -68,7 +75,7 @@ func prepare(ctx context.Context, dir string, logf func(string, ...any)) error {
 			continue
 		}
 		start := time.Now()
-		if _, _, err := ts.Table(c); err != nil {
+		if err := buildTable(ts, c); err != nil {
 			return err
 		}
 		built++

@@ -10,7 +10,10 @@ import (
 	"github.com/muster-games/muster/agent"
 	"github.com/muster-games/muster/lanrick"
 	"github.com/muster-games/muster/lanrick/endgame"
+	"github.com/muster-games/muster/lanrick/endgame/endgametest"
 )
+
+var buildTableOnce = buildTable
 
 // TestEndgameTables: with endgame=yes an agent plays the final rendezvous
 // from the tables where they are on disk — the tables' own best action,
@@ -34,8 +37,17 @@ func TestEndgameTables(t *testing.T) {
 	// Prepare (as muster serve does in the background) builds the line's
 	// table into a new folder, logs it, and points the agents there.
 	line := endgame.ClassOf(s.RendezvousSquares())
+	if line != endgame.ClassOf(endgametest.Line(t).Squares) {
+		t.Fatalf("the position's line is not of the shared test table's class %q", endgametest.LineName)
+	}
 	prepareClasses = func() []lanrick.Bitboard { return []lanrick.Bitboard{line} }
-	defer func() { prepareClasses = endgame.Classes }()
+	// The build is the shared test table's, copied (endgame's tests
+	// build tables; here it is Prepare that is tested).
+	buildTable = func(ts *endgame.Tables, c lanrick.Bitboard) error {
+		endgametest.Seed(t, ts.Dir)
+		return nil
+	}
+	defer func() { prepareClasses, buildTable = endgame.Classes, buildTableOnce }()
 	dir := t.TempDir()
 	var logged []string
 	logf := func(f string, args ...any) { logged = append(logged, fmt.Sprintf(f, args...)) }
