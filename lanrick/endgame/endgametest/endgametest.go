@@ -115,4 +115,3 @@ func sourceHash(t testing.TB) string {
 	}
 	return hex.EncodeToString(h.Sum(nil))[:16]
 }
-
