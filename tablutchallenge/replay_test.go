@@ -24,7 +24,7 @@ type line struct {
 	data []byte
 }
 
-func readTraffic(t *testing.T, path string) []line {
+func readTraffic(t testing.TB, path string) []line {
 	t.Helper()
 	raw, err := os.ReadFile(path)
 	if err != nil {

@@ -176,13 +176,13 @@ func TestViewingBannerAndAbort(t *testing.T) {
 	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#back-to-game"))); err != nil {
 		t.Fatal(err)
 	}
-	poll(t, ctx, "back at the game", `document.getElementById("viewing").textContent === "" && document.getElementById("status").textContent.startsWith("Your turn")`)
+	poll(t, ctx, "back at the game", `document.getElementById("viewing").textContent === "" && document.body.dataset.myTurn === "yes"`)
 	// Against the computer without a clock, the move can be taken back.
 	shot(t, ctx, "takeback-offered")
 	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#takeback"))); err != nil {
 		t.Fatal(err)
 	}
-	poll(t, ctx, "the takeback", `document.getElementById("moves").children.length === 0 && document.getElementById("status").textContent.startsWith("Your turn")`)
+	poll(t, ctx, "the takeback", `document.body.dataset.ply === "0" && document.getElementById("moves").children.length === 0 && document.body.dataset.myTurn === "yes"`)
 	if v := current(t, ctx); v.Ply != 0 {
 		t.Fatalf("after the takeback: ply %d", v.Ply)
 	}

@@ -26,7 +26,7 @@ func TestLearnLanrick(t *testing.T) {
 	if err := chromedp.Do(ctx, chromedp.Navigate(a.url("/learn/lanrick/3")), chromedp.WaitVisible(chromedp.CSS("#lesson"))); err != nil {
 		t.Fatal(err)
 	}
-	poll(t, ctx, "step 3 again", `!!document.body.dataset.game && document.getElementById("status").textContent.startsWith("Your turn")`)
+	poll(t, ctx, "step 3 again", `!!document.body.dataset.game && document.body.dataset.myTurn === "yes"`)
 	v := current(t, ctx)
 	clickAction(t, ctx, v, "g5-h4")
 	v = waitPast(t, ctx, 0)

@@ -226,9 +226,10 @@ func waitMyTurn(t *testing.T, ctx context.Context, side string) pageView {
 			return v
 		}
 		if v.side() == side && len(v.Legal) > 0 {
-			// The page must show it too (its view comes by WebSocket).
-			status, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS("#status")))
-			if err == nil && strings.HasPrefix(status, "Your turn") {
+			// The page must have drawn this very ply as its turn (its view
+			// comes by WebSocket): it says so in data-ply and data-my-turn.
+			ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool](fmt.Sprintf(`document.body.dataset.ply === "%d" && document.body.dataset.myTurn === "yes"`, v.Ply)))
+			if err == nil && ok {
 				return v
 			}
 		}
@@ -456,12 +457,12 @@ func TestRestartMidGame(t *testing.T) {
 	}
 	db, addr := a.db, a.addr
 	a.stop()
-	b := startApp(t, db, addr)
-	_ = b
-	// The page reconnects by itself; the game is where it was.
-	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`document.getElementById("moves").textContent.includes("2. ")`, chromedp.WithPollingTimeout(10*time.Second))); err != nil {
-		t.Fatal(err)
-	}
+	// The page sees the connection lost, then, the server back, live again.
+	poll(t, ctx, "the connection lost", `document.body.dataset.conn === "lost"`)
+	startApp(t, db, addr)
+	poll(t, ctx, "the connection live again", `document.body.dataset.conn === "live"`)
+	// The game is where it was.
+	poll(t, ctx, "the game at ply 2", `document.body.dataset.ply === "2" && document.getElementById("moves").textContent.includes("2. ")`)
 	v = waitMyTurn(t, ctx, "attackers")
 	if v.Ply != 2 || v.History[0] != "a4-a3" {
 		t.Fatalf("after the restart: %+v", v.History)

@@ -243,6 +243,7 @@ class GameView {
 
   showConnection(state, text) {
     this.conn.dataset.state = state;
+    document.body.dataset.conn = state;
     this.conn.textContent = text;
   }
 
@@ -406,6 +407,9 @@ class GameView {
     const live = this.view;
     const asked = this.myTurn() && !this.past && !this.lessonOver ? live.prompt.squares || [] : [];
     this.board.render(v.board, v.traits, { selected: this.selected, targets: this.targets(), asked });
+    // What is drawn, for tests and assistive tools: the live game's ply,
+    // its player to act and status, and whether this browser acts now.
+    Object.assign(document.body.dataset, { ply: live.ply, toAct: live.to_act, status: live.status, myTurn: this.myTurn() && !this.past ? "yes" : "no" });
     this.you.textContent = this.youText();
     this.drawPlayers(this.view);
     const wasOver = this.chatOver;
