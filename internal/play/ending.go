@@ -156,7 +156,8 @@ func (gs *Games) rematch(ctx context.Context, id string, h holder) (createRespon
 		return createResponse{}, err
 	case next == "":
 		// Made here: its room starts, outside this one's turn.
-		return resp, gs.startRoom(ctx, resp.ID)
+		gs.load(ctx, resp.ID)
+		return resp, nil
 	}
 	var mine string
 	err = gs.with(ctx, next, func(nr *room) error {

@@ -140,16 +140,21 @@ func (gs *Games) room(ctx context.Context, id string) (*room, error) {
 		r.leased.Store(ok)
 	}
 	gs.mu.Lock()
-	defer gs.mu.Unlock()
 	if old := gs.rooms[id]; old != nil {
+		gs.mu.Unlock()
 		return old, nil
 	}
 	if gs.retiring[id] != nil {
 		// Evicted while this one was read: the read may predate a write
 		// of the room retiring; the caller asks again.
+		gs.mu.Unlock()
 		return nil, errGone
 	}
 	gs.rooms[id] = r
+	gs.mu.Unlock()
+	// A game loaded runs: its computer and clock go where it is their
+	// turn (on the server holding its lease).
+	r.start()
 	return r, nil
 }
 
@@ -243,12 +248,9 @@ func (gs *Games) Resume(ctx context.Context) error {
 		return err
 	}
 	for _, id := range ids {
-		r, err := gs.room(ctx, id)
-		if err != nil {
+		if _, err := gs.room(ctx, id); err != nil { // loaded, it starts
 			gs.log.Error("resuming a game", "game", id, "err", err)
-			continue
 		}
-		r.start()
 	}
 	return nil
 }

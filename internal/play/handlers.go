@@ -147,26 +147,22 @@ func (gs *Games) newGame(r *http.Request, me *store.Player, g game.Game, req cre
 // pool's queue is full.
 var errEnginesFull = httpx.NewError(http.StatusServiceUnavailable, "the computer players are all busy: try again in a minute, or play a person")
 
-// Start stores a new game and starts its room: its agents and clock go
-// where it is their turn.
+// Start stores a new game and loads its room, which sets its agents and
+// clock going where it is their turn.
 func (gs *Games) Start(ctx context.Context, rec *store.Game) error {
 	if err := gs.store.Create(ctx, rec); err != nil {
 		return httpx.Unavailable(err)
 	}
-	return gs.startRoom(ctx, rec.ID)
+	gs.load(ctx, rec.ID)
+	return nil
 }
 
-// startRoom loads a stored game's room and sets it going.
-func (gs *Games) startRoom(ctx context.Context, id string) error {
-	return gs.with(ctx, id, func(r *room) error {
-		if err := r.lock(ctx); err != nil {
-			return err
-		}
-		defer r.unlock()
-		r.kick()
-		r.arm()
-		return nil
-	})
+// load loads a stored game's room, which starts it; a game it cannot load
+// now starts when it is next loaded (its first request, or the restart).
+func (gs *Games) load(ctx context.Context, id string) {
+	if err := gs.with(ctx, id, func(*room) error { return nil }); err != nil {
+		gs.log.Warn("loading a new game", "game", id, "err", err)
+	}
 }
 
 // seatsFor fills the seats of a new game: the creator's on his side, the
