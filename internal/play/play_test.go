@@ -37,11 +37,14 @@ func TestEvictAgainstRematch(t *testing.T) {
 		}
 	})
 	claimed := make([]int, 2)
+	answers := [2]map[int]int{{}, {}}
 	for seat := range 2 {
 		asking.Go(func() {
 			for range rounds {
 				var r createResponse
-				switch code := h.call("POST", "/api/games/"+c.ID+"/rematch", secretRequest{Secret: c.Secrets[seat]}, &r); code {
+				code := h.call("POST", "/api/games/"+c.ID+"/rematch", secretRequest{Secret: c.Secrets[seat]}, &r)
+				answers[seat][code]++
+				switch code {
 				case http.StatusOK:
 					claimed[seat]++
 				case http.StatusConflict, http.StatusServiceUnavailable:
@@ -59,7 +62,7 @@ func TestEvictAgainstRematch(t *testing.T) {
 	}
 	t.Logf("%d rooms evicted meanwhile", evicted)
 	if claimed[0] != 1 || claimed[1] != 1 {
-		t.Fatalf("seats given in the rematch: %v, want one each", claimed)
+		t.Fatalf("seats given in the rematch: %v, want one each (answers by status: %v)", claimed, answers)
 	}
 	v := h.view(c.ID)
 	next := h.view(v.Rematch)
