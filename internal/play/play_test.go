@@ -60,7 +60,19 @@ func TestEvictAgainstRematch(t *testing.T) {
 	case <-time.After(2 * time.Minute):
 		t.Fatal("evict and rematch deadlocked")
 	}
-	t.Logf("%d rooms evicted meanwhile", evicted)
+	t.Logf("%d rooms evicted meanwhile; answers by status: %v", evicted, answers)
+	// A seat refused throughout the storm (503: try again) gets its seat
+	// now; a seat given is not given again.
+	for seat := range 2 {
+		if claimed[seat] == 0 {
+			if code := h.call("POST", "/api/games/"+c.ID+"/rematch", secretRequest{Secret: c.Secrets[seat]}, nil); code == http.StatusOK {
+				claimed[seat]++
+			}
+		}
+		if code := h.call("POST", "/api/games/"+c.ID+"/rematch", secretRequest{Secret: c.Secrets[seat]}, nil); code != http.StatusConflict {
+			t.Errorf("seat %d asking again once given its seat: %d, want 409", seat, code)
+		}
+	}
 	if claimed[0] != 1 || claimed[1] != 1 {
 		t.Fatalf("seats given in the rematch: %v, want one each (answers by status: %v)", claimed, answers)
 	}
