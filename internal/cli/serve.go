@@ -29,7 +29,7 @@ the watchers of the others, and each game's clock and computer player run on
 one server at a time, taken over by another when it stops (docs/web.md).
 
 In the background it prepares what the computer players need to play at
-full strength, while games go on: Lanrick's endgame tables (24 files, 28 MB,
+full strength, while games go on: Lanrick's endgame tables (24 files, about 29 MB,
 about 10 minutes on one core, once), kept under --data; their progress goes
 to the log. --prepare=false skips it.`
 

@@ -21,32 +21,6 @@ func (h *harness) waitOver(id string, within time.Duration) play.View {
 	}
 }
 
-// TestClockWaitsForTheFriend: a friend game's clock does not run while the
-// friend's seat is empty, nor before the first move; it runs once both
-// have happened, and the friend then loses on time.
-func TestClockWaitsForTheFriend(t *testing.T) {
-	h := newHarness(t, "", testConfig())
-	var c createResponse
-	h.call("POST", "/api/games", createRequest{Game: "tablut", Opponent: "friend", Side: "attackers", Minutes: 0.005}, &c)
-	if v := h.waitOver(c.ID, 600*time.Millisecond); v.Status != "playing" || v.Clock.Running != -1 || v.Clock.LeftMS != [2]int64{300, 300} {
-		t.Fatalf("before anyone moved: %s, clock %+v", v.Status, v.Clock)
-	}
-	var v play.View
-	if code := h.call("POST", "/api/games/"+c.ID+"/act", actRequest{Secret: c.Secret, Action: "a4-a3", Ply: at(0)}, &v); code != 200 {
-		t.Fatalf("the creator's first move: %d", code)
-	}
-	if v = h.waitOver(c.ID, 600*time.Millisecond); v.Status != "playing" || v.Clock.Running != -1 {
-		t.Fatalf("the friend not come: %s %s, clock %+v", v.Status, v.Reason, v.Clock)
-	}
-	var j struct{ Secret string }
-	if code := h.call("POST", "/api/games/"+c.ID+"/join", joinRequest{Token: c.Invite[strings.Index(c.Invite, "join=")+5:]}, &j); code != 200 {
-		t.Fatalf("join: %d", code)
-	}
-	if v = h.waitOver(c.ID, 5*time.Second); v.Status != "over" || v.Result != "attackers" || !strings.Contains(v.Reason, "defenders lost on time") {
-		t.Fatalf("after the friend came: %s %s %s", v.Status, v.Result, v.Reason)
-	}
-}
-
 // TestAbort: a game may be called off until both sides have moved, by a
 // seat holder only, and not after.
 func TestAbort(t *testing.T) {

@@ -214,9 +214,11 @@ next:
 }
 
 // The file of a table: a magic line, the line's squares, the CRC-32 of the
-// entries, then the entries, a byte each, compressed with gzip (most
-// positions are won or lost within a few turns, so the bytes repeat and a
-// table of 8.1 million entries takes about 1.5 MB).
+// entries, then the entries, a byte each, compressed with gzip at its
+// default level (most positions are won or lost within a few turns, so the
+// bytes repeat and a table of 8.1 million entries takes about 1.3 MB: the
+// table of "d4 ne" 1,282,435 bytes in 0.55 s, against 1,228,354 bytes in
+// 4.0 s at the best compression).
 const magic = "muster lanrick 2v2 table v2\n"
 
 // Write writes the table compactly.
@@ -230,7 +232,7 @@ func (t *Table) Write(w io.Writer) error {
 	if _, err := w.Write(hdr[:]); err != nil {
 		return err
 	}
-	zw, err := gzip.NewWriterLevel(w, gzip.BestCompression)
+	zw, err := gzip.NewWriterLevel(w, gzip.DefaultCompression)
 	if err != nil {
 		return err
 	}
