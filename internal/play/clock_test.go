@@ -174,4 +174,3 @@ func TestCorrespondenceFlagInTime(t *testing.T) {
 		}
 	})
 }
-
