@@ -17,6 +17,7 @@ import (
 // with the switch, and "play the computer from here" starts a game from
 // the node's position.
 func TestAnalysisBoard(t *testing.T) {
+	t.Parallel()
 	a := startApp(t, "", "")
 	ctx, cancel := browser(t)
 	defer cancel()

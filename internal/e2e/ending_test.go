@@ -45,6 +45,7 @@ func poll(t *testing.T, ctx context.Context, what, expr string) {
 // asked for and accepted; resigning asks to confirm; the end is told from each player's side; the rematch swaps the
 // sides for both.
 func TestFriendClockResignAndRematch(t *testing.T) {
+	t.Parallel()
 	a := startApp(t, "", "")
 	ctx, cancel := browser(t)
 	defer cancel()
@@ -153,6 +154,7 @@ func TestFriendClockResignAndRematch(t *testing.T) {
 // TestViewingBannerAndAbort: stepping back shows a banner with the way
 // back; a game not yet begun is aborted, not resigned.
 func TestViewingBannerAndAbort(t *testing.T) {
+	t.Parallel()
 	a := startApp(t, "", "")
 	ctx, cancel := browser(t)
 	defer cancel()
@@ -201,6 +203,7 @@ func TestViewingBannerAndAbort(t *testing.T) {
 // TestPhoneWidth: at 360×740 no page scrolls sideways, and every button
 // is a touch target at least 44 pixels high.
 func TestPhoneWidth(t *testing.T) {
+	t.Parallel()
 	a := startApp(t, "", "")
 	ctx, cancel := browser(t)
 	defer cancel()
@@ -261,6 +264,7 @@ func fullShot(t *testing.T, ctx context.Context, name string) {
 // TestContrast: every text on the home, game and rules pages meets WCAG AA
 // (4.5:1) against the background it is drawn on.
 func TestContrast(t *testing.T) {
+	t.Parallel()
 	a := startApp(t, "", "")
 	ctx, cancel := browser(t)
 	defer cancel()

@@ -17,6 +17,7 @@ import (
 // turn is told and can be tried again; the last step starts a game against
 // the computer.
 func TestLearnLanrick(t *testing.T) {
+	t.Parallel()
 	a := startApp(t, "", "")
 	ctx, cancel := browser(t)
 	defer cancel()
@@ -52,6 +53,7 @@ func TestLearnLanrick(t *testing.T) {
 // TestDiceShown: in a game of 1879 the page shows the die's faces as they
 // are thrown, and the squares the throws fix.
 func TestDiceShown(t *testing.T) {
+	t.Parallel()
 	a := startApp(t, "", "")
 	ctx, cancel := browser(t)
 	defer cancel()
@@ -123,6 +125,7 @@ func walkLessons(t *testing.T, ctx context.Context, a *app, name string) []game.
 
 // TestLearnTablut completes the Tablut walkthrough by clicks.
 func TestLearnTablut(t *testing.T) {
+	t.Parallel()
 	a := startApp(t, "", "")
 	ctx, cancel := browser(t)
 	defer cancel()
@@ -133,6 +136,7 @@ func TestLearnTablut(t *testing.T) {
 // picture named by its caption with the pieces the game placed, and says
 // the options in words, without the rulings' codes.
 func TestRulesPages(t *testing.T) {
+	t.Parallel()
 	a := startApp(t, "", "")
 	ctx, cancel := browser(t)
 	defer cancel()

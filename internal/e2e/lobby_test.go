@@ -34,6 +34,7 @@ func register(t *testing.T, ctx context.Context, a *app, name string) {
 // both land in the game and play by clicks; Alice resigns, and the
 // ending shows both ratings moved by Glicko-2, as their pages do.
 func TestChallengeAcrossBrowsers(t *testing.T) {
+	t.Parallel()
 	a := startApp(t, "", "")
 	alice, cancelA := browser(t)
 	defer cancelA()
@@ -124,6 +125,7 @@ func TestChallengeAcrossBrowsers(t *testing.T) {
 // TestAnonymousGamesKeptOnRegister: a browser plays the computer without an
 // account, then registers; the game is on its new page.
 func TestAnonymousGamesKeptOnRegister(t *testing.T) {
+	t.Parallel()
 	a := startApp(t, "", "")
 	ctx, cancel := browser(t)
 	defer cancel()
@@ -146,6 +148,7 @@ func say(t *testing.T, ctx context.Context, line string) {
 // spectators, never the players while the game goes on; the players'
 // chat reaches everyone; lines are text, never markup.
 func TestSpectatorChatHiddenFromPlayers(t *testing.T) {
+	t.Parallel()
 	a := startApp(t, "", "")
 	host, cancel := browser(t)
 	defer cancel()
@@ -205,6 +208,7 @@ func TestSpectatorChatHiddenFromPlayers(t *testing.T) {
 // TestCorrespondenceAcrossRestart: a game of three days a move, made in the
 // lobby, goes on after the server restarts, its deadline unchanged.
 func TestCorrespondenceAcrossRestart(t *testing.T) {
+	t.Parallel()
 	a := startApp(t, "", "")
 	host, cancel := browser(t)
 	defer cancel()

@@ -321,6 +321,7 @@ func newTimedGame(t *testing.T, ctx context.Context, a *app, gameName, ruleset, 
 // by clicks: the test's own engine (alpha-beta, depth 2) chooses, the
 // browser clicks the squares, until the game is over.
 func TestTablutAgainstAgent(t *testing.T) {
+	t.Parallel()
 	a := startApp(t, "", "")
 	ctx, cancel := browser(t)
 	defer cancel()
@@ -354,6 +355,7 @@ func TestTablutAgainstAgent(t *testing.T) {
 // mark, moves, end of turn, until a rendezvous is won (a man converted or
 // removed).
 func TestLanrickRendezvous(t *testing.T) {
+	t.Parallel()
 	a := startApp(t, "", "")
 	ctx, cancel := browser(t)
 	defer cancel()
@@ -398,6 +400,7 @@ func TestLanrickRendezvous(t *testing.T) {
 // browser, a third watches; every move appears live in all three, and the
 // watcher cannot move.
 func TestTwoBrowsersAndSpectator(t *testing.T) {
+	t.Parallel()
 	a := startApp(t, "", "")
 	ctx, cancel := browser(t)
 	defer cancel()
@@ -448,6 +451,7 @@ func TestTwoBrowsersAndSpectator(t *testing.T) {
 // again on the same database and address; the page reconnects and the
 // game goes on.
 func TestRestartMidGame(t *testing.T) {
+	t.Parallel()
 	a := startApp(t, "", "")
 	ctx, cancel := browser(t)
 	defer cancel()
@@ -479,6 +483,7 @@ func TestRestartMidGame(t *testing.T) {
 // TestKeyboardAndTouch: the board is played with the keyboard (arrows move
 // a cursor, Enter picks) and by touch.
 func TestKeyboardAndTouch(t *testing.T) {
+	t.Parallel()
 	a := startApp(t, "", "")
 	ctx, cancel := browser(t)
 	defer cancel()
@@ -517,6 +522,7 @@ func TestKeyboardAndTouch(t *testing.T) {
 // to its section of docs/carroll.md (the correspondents' questions and what
 // Muster found), and following the link by a click shows that section.
 func TestRulesetFindingsLinks(t *testing.T) {
+	t.Parallel()
 	a := startApp(t, "", "")
 	ctx, cancel := browser(t)
 	defer cancel()
