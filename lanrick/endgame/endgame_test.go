@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/muster-games/muster/lanrick"
+	"github.com/muster-games/muster/lanrick/endgame/internal/testcache"
 	"github.com/muster-games/muster/search"
 	"github.com/muster-games/muster/search/solve"
 )
@@ -142,8 +143,12 @@ var (
 func built(t *testing.T) *Table {
 	t.Helper()
 	sharedOnce.Do(func() {
-		l, _ := canonical(mustLine(t, "d4 ne").Squares)
-		sharedTable, sharedErr = Build(l)
+		// The table every package's tests share (built here, or by
+		// another package's tests with this same code).
+		dir, release := testcache.Acquire(t)
+		defer release()
+		ts := &Tables{Dir: dir}
+		sharedTable, _, sharedErr = ts.Table(mustLine(t, "d4 ne").Squares)
 	})
 	if sharedErr != nil {
 		t.Fatal(sharedErr)

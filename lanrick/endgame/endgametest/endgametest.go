@@ -3,22 +3,16 @@
 // the line "d4 ne" (which holds "e5 ne" too). Each package's tests run in
 // a process of their own; the first to ask builds the table into a folder
 // under the system's temporary folder, the others wait for it and read
-// it. The folder is named by a hash of the endgame package's source, so a
-// change to how tables are built builds it anew.
+// it (internal/testcache, which the endgame package's own tests share).
 package endgametest
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"os"
 	"path/filepath"
-	"runtime"
-	"slices"
-	"strings"
-	"syscall"
 	"testing"
 
 	"github.com/muster-games/muster/lanrick/endgame"
+	"github.com/muster-games/muster/lanrick/endgame/internal/testcache"
 )
 
 // LineName is the line whose class the shared table holds.
@@ -40,20 +34,8 @@ func Line(t testing.TB) endgame.Line {
 // if no test has yet; tests read it and write nothing there.
 func Dir(t testing.TB) string {
 	t.Helper()
-	dir := filepath.Join(os.TempDir(), "muster-test-endgame-"+sourceHash(t))
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	lock, err := os.OpenFile(dir+".lock", os.O_CREATE|os.O_RDWR, 0o644)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer lock.Close()
-	// One process builds; the others wait here, then find the file.
-	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX); err != nil {
-		t.Fatal(err)
-	}
-	defer syscall.Flock(int(lock.Fd()), syscall.LOCK_UN)
+	dir, release := testcache.Acquire(t)
+	defer release()
 	ts := &endgame.Tables{Dir: dir}
 	if _, _, err := ts.Table(Line(t).Squares); err != nil {
 		t.Fatal(err)
@@ -86,32 +68,4 @@ func Seed(t testing.TB, dir string) {
 	if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
 		t.Fatal(err)
 	}
-}
-
-// sourceHash hashes the endgame package's Go files (not its tests): the
-// tables they build.
-func sourceHash(t testing.TB) string {
-	_, here, _, ok := runtime.Caller(0)
-	if !ok {
-		t.Fatal("endgametest: no source path")
-	}
-	src := filepath.Dir(filepath.Dir(here))
-	names, err := filepath.Glob(filepath.Join(src, "*.go"))
-	if err != nil || len(names) == 0 {
-		t.Fatalf("endgametest: the endgame package's source in %s: %v", src, err)
-	}
-	slices.Sort(names)
-	h := sha256.New()
-	for _, n := range names {
-		if strings.HasSuffix(n, "_test.go") {
-			continue
-		}
-		b, err := os.ReadFile(n)
-		if err != nil {
-			t.Fatal(err)
-		}
-		h.Write([]byte(filepath.Base(n)))
-		h.Write(b)
-	}
-	return hex.EncodeToString(h.Sum(nil))[:16]
 }
