@@ -202,8 +202,9 @@ func TestResignStopsTheSearch(t *testing.T) {
 		t.Fatalf("resign: %d", code)
 	}
 	h.waitFor("the slot given back", func() bool { return h.pool.Stats().Busy == 0 })
-	if v := h.view(c.ID); v.Ply != 0 || v.Thinking {
-		t.Fatalf("after resigning: ply %d thinking %v", v.Ply, v.Thinking)
+	h.waitFor("the computer no longer thinking", func() bool { return !h.view(c.ID).Thinking })
+	if v := h.view(c.ID); v.Ply != 0 || v.Status != "over" {
+		t.Fatalf("after resigning: ply %d, %s", v.Ply, v.Status)
 	}
 }
 
