@@ -53,6 +53,14 @@ type Identity interface {
 	ViewOf(ctx context.Context, p *store.Player) (identity.View, error)
 }
 
+// Games starts the games of accepted challenges and draws the live ones
+// (internal/play).
+type Games interface {
+	Start(ctx context.Context, rec *store.Game) error
+	SnapshotRatings(ctx context.Context, rec *store.Game) error
+	Board(rec *store.Game) (play.Board, error)
+}
+
 // Lobby serves the lobby and the challenges.
 type Lobby struct {
 	cfg     Config
@@ -60,7 +68,7 @@ type Lobby struct {
 	api     *httpx.API
 	log     *slog.Logger
 	ids     Identity
-	games   *play.Games
+	games   Games
 	bus     *bus.Bus
 	sockets *httpx.Sockets
 	ctx     context.Context
@@ -85,11 +93,10 @@ type cachedBoard struct {
 }
 
 // New returns the lobby of a server whose life is ctx; Run keeps it live.
-func New(ctx context.Context, st *store.Store, api *httpx.API, ids Identity, games *play.Games, b *bus.Bus, sockets *httpx.Sockets, cfg Config) *Lobby {
+func New(ctx context.Context, st *store.Store, api *httpx.API, ids Identity, games Games, b *bus.Bus, sockets *httpx.Sockets, cfg Config) *Lobby {
 	l := &Lobby{cfg: cfg, store: st, api: api, log: api.Log, ids: ids, games: games, bus: b, sockets: sockets, ctx: ctx,
 		kick: make(chan struct{}, 1), boards: map[string]cachedBoard{}, subs: map[chan *shared]struct{}{}}
 	b.Handle(bus.Lobby, func(string) { l.Signal() })
-	games.SetLobby(l.Signal)
 	return l
 }
 

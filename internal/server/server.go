@@ -154,6 +154,7 @@ func New(st *store.Store, cfg Config) *Server {
 	s.games.SetChat(s.chat)
 	// Everyone on the home page watches the lobby.
 	s.lobby = lobby.New(ctx, st, api, s.ids, s.games, s.bus, sockets, lobby.Config{ChallengesPerHour: cfg.ChallengesPerHour, Watchers: 100 * cfg.ConnsPerGame})
+	s.games.SetLobby(s.lobby.Signal)
 	s.analysis = analysis.New(api, s.pool, cfg.AnalysisTime)
 	s.players = players.New(st, api, s.ids)
 	s.h = s.ids.Middleware(s.routes())

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -100,5 +101,61 @@ func TestSlowWriteBlocksNoReader(t *testing.T) {
 	}
 	if _, msg, err := conn.Read(wctx); err != nil || !strings.Contains(string(msg), `"ply":1`) {
 		t.Fatalf("the watcher after the write: %v %.80s", err, msg)
+	}
+}
+
+// TestLobbyBuiltOncePerChange: ten browsers watch the lobby; a challenge
+// made reaches each of them, from one build of what they all see alike;
+// and the live games' boards are drawn without loading their rooms.
+func TestLobbyBuiltOncePerChange(t *testing.T) {
+	h := newHarness(t, "", testConfig())
+	a, b := h.person(), h.person()
+	// A live game between people, its room then out of memory.
+	var cv challengeView
+	if code := a.call("POST", "/api/challenges", challengeRequest{Game: "tablut", Side: "attackers"}, &cv); code != http.StatusCreated {
+		t.Fatalf("challenge: %d", code)
+	}
+	var cr createResponse
+	if code := b.call("POST", "/api/challenges/"+cv.ID+"/accept", struct{}{}, &cr); code != http.StatusCreated {
+		t.Fatalf("accept: %d", code)
+	}
+	h.srv.games.Evict(0)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	var conns []*websocket.Conn
+	for range 10 {
+		conn, _, err := websocket.Dial(ctx, strings.Replace(h.http.URL, "http", "ws", 1)+"/ws/lobby", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer conn.CloseNow()
+		conn.SetReadLimit(1 << 20)
+		var lv lobbyView
+		if _, msg, err := conn.Read(ctx); err != nil || json.Unmarshal(msg, &lv) != nil || len(lv.Live) != 1 || len(lv.Live[0].Board.Board.Pieces) == 0 {
+			t.Fatalf("a watcher's first lobby: %v, %d live", err, len(lv.Live))
+		}
+		conns = append(conns, conn)
+	}
+	if s := h.srv.Stats(); s.Games.Rooms != 0 {
+		t.Fatalf("drawing the lobby loaded %d rooms", s.Games.Rooms)
+	}
+	before := h.srv.lobby.Builds.Load()
+	if code := a.call("POST", "/api/challenges", challengeRequest{Game: "lanrick", Side: "random"}, &cv); code != http.StatusCreated {
+		t.Fatalf("second challenge: %d", code)
+	}
+	for i, conn := range conns {
+		for {
+			var lv lobbyView
+			_, msg, err := conn.Read(ctx)
+			if err != nil {
+				t.Fatalf("watcher %d: %v", i, err)
+			}
+			if json.Unmarshal(msg, &lv) == nil && slices.ContainsFunc(lv.Challenges, func(c challengeView) bool { return c.ID == cv.ID }) {
+				break
+			}
+		}
+	}
+	if n := h.srv.lobby.Builds.Load() - before; n != 1 {
+		t.Fatalf("the change was built %d times for 10 watchers, want once", n)
 	}
 }
