@@ -44,7 +44,7 @@ func runServe(env *Env, args []string) error {
 	data := fs.String("data", "", "folder for what the computer players build once, such as Lanrick's endgame tables (default: muster in the user's cache folder)")
 	prepare := fs.Bool("prepare", true, "build what the computer players need (Lanrick's endgame tables) in the background")
 	think := fs.Duration("analysis-time", server.DefaultConfig.AnalysisTime, "how long the analysis board's engine thinks on a position")
-	engines := fs.Int("engines", server.DefaultConfig.Engines, "the engine pool: cores shared by every search the server runs (the computer's moves, its thinking on a person's time, the analysis board); a search takes one per thread (default: every core)")
+	engines := fs.Int("engines", server.DefaultConfig.Engines, "the engine pool: cores shared by every search the server runs (the computer's moves, its thinking on a person's time, the analysis board); a search takes one per thread; the default is this machine's cores")
 	queue := fs.Int("engine-queue", server.DefaultConfig.EngineQueue, "searches that may wait for the engine pool; beyond it new games against the computer and analyses are refused (503) until it drains")
 	pos, err := flags(fs, args)
 	if err != nil {

@@ -10,13 +10,14 @@ import (
 	"testing"
 )
 
-// TestNoConcreteGame: the server, the metrics, the load tool, the agents and the page
+// TestNoConcreteGame: the server and its parts, the metrics, the load tool, the agents and the page
 // know games only through the game contract. Their code (tests aside)
 // imports no game package, and the page never names a game: a test fails
 // if one does.
 func TestNoConcreteGame(t *testing.T) {
 	games := []string{"tablut", "lanrick"}
-	for _, dir := range []string{".", "../../metrics", "../loadtest", "../store", "../../agent"} {
+	for _, dir := range []string{".", "../play", "../lobby", "../chat", "../analysis", "../players", "../identity", "../engine", "../httpx", "../bus", "../token",
+		"../../metrics", "../loadtest", "../store", "../../agent"} {
 		files, _ := filepath.Glob(filepath.Join(dir, "*.go"))
 		if len(files) == 0 {
 			t.Fatalf("no Go files in %s", dir)
