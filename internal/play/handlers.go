@@ -389,10 +389,16 @@ func (gs *Games) act(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	return gs.answer(w, r, func(rm *room) (View, error) { return rm.play(r.Context(), h, req.Action, *req.Ply) })
+}
+
+// answer does a change on the request's game and answers with the view
+// it leaves.
+func (gs *Games) answer(w http.ResponseWriter, r *http.Request, do func(*room) (View, error)) error {
 	var v View
-	err = gs.with(r.Context(), r.PathValue("id"), func(rm *room) error {
+	err := gs.with(r.Context(), r.PathValue("id"), func(rm *room) error {
 		var err error
-		v, err = rm.play(r.Context(), h, req.Action, *req.Ply)
+		v, err = do(rm)
 		return err
 	})
 	if err != nil {
@@ -425,16 +431,7 @@ func (gs *Games) seatRequestWhat(do func(*room, context.Context, holder, string)
 		if err != nil {
 			return err
 		}
-		var v View
-		err = gs.with(r.Context(), r.PathValue("id"), func(rm *room) error {
-			var err error
-			v, err = do(rm, r.Context(), h, req.What)
-			return err
-		})
-		if err != nil {
-			return err
-		}
-		return gs.api.JSON(w, http.StatusOK, v)
+		return gs.answer(w, r, func(rm *room) (View, error) { return do(rm, r.Context(), h, req.What) })
 	}
 }
 
