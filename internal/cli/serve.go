@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"slices"
 	"syscall"
 	"time"
 
@@ -46,12 +47,23 @@ func runServe(env *Env, args []string) error {
 	think := fs.Duration("analysis-time", server.DefaultConfig.AnalysisTime, "how long the analysis board's engine thinks on a position")
 	engines := fs.Int("engines", server.DefaultConfig.Engines, "the engine pool: cores shared by every search the server runs (the computer's moves, its thinking on a person's time, the analysis board); a search takes one per thread; the default is this machine's cores")
 	queue := fs.Int("engine-queue", server.DefaultConfig.EngineQueue, "searches that may wait for the engine pool; beyond it new games against the computer and analyses are refused (503) until it drains")
+	var levels []string
+	fs.Func("level", "a computer player a request may name beside easy, medium, hard and max: an agent spec such as alphabeta(time=10s) (repeat for more); requests name no other search", func(spec string) error {
+		if spec == "" {
+			return errors.New("an empty level")
+		}
+		levels = append(levels, spec)
+		return nil
+	})
 	pos, err := flags(fs, args)
 	if err != nil {
 		return err
 	}
 	if len(pos) != 0 {
 		return fmt.Errorf("%w: unexpected arguments %v", errUsage, pos)
+	}
+	if levels != nil {
+		levels = append(slices.Clone(agent.Levels), levels...)
 	}
 	st, err := store.Open(*db)
 	if err != nil {
@@ -62,7 +74,7 @@ func runServe(env *Env, args []string) error {
 		MaxBody: server.DefaultConfig.MaxBody, GamesPerHour: *perHour,
 		ConnsPerClient: *conns, ConnsPerGame: server.DefaultConfig.ConnsPerGame,
 		AgentTimeout: server.DefaultConfig.AgentTimeout, AnalysisTime: *think, Engines: *engines, EngineQueue: *queue,
-		Log: env.Stderr, Reports: *reports, ChallengesPerHour: *challenges,
+		Log: env.Stderr, Reports: *reports, ChallengesPerHour: *challenges, Levels: levels,
 	})
 	defer srv.Close()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)

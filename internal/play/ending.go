@@ -128,7 +128,7 @@ const resultAborted = "aborted"
 // it (the computer keeps its level, a person's seat waits for him), the
 // other claims his seat there with his secret of this game. This room's
 // turn is let go before the rematch's room is loaded or its turn taken.
-func (gs *Games) rematch(ctx context.Context, id string, h holder) (createResponse, error) {
+func (gs *Games) rematch(ctx context.Context, id string, h holder, addr string) (createResponse, error) {
 	var seat int
 	var next string
 	var resp createResponse
@@ -147,8 +147,13 @@ func (gs *Games) rematch(ctx context.Context, id string, h holder) (createRespon
 			next = r.rec.Rematch
 			return nil
 		}
+		// A new game: it counts against the asking address's games an
+		// hour, as any other.
+		if err := gs.underGameLimit(ctx, addr); err != nil {
+			return err
+		}
 		var err error
-		resp, err = r.newRematch(ctx, seat)
+		resp, err = r.newRematch(ctx, seat, addr)
 		return err
 	})
 	switch {
@@ -171,10 +176,10 @@ func (gs *Games) rematch(ctx context.Context, id string, h holder) (createRespon
 	return createResponse{ID: next, Seat: 1 - seat, Secret: mine}, nil
 }
 
-// newRematch stores the rematch for seat and records it on this game;
-// the turn is held.
-func (r *room) newRematch(ctx context.Context, seat int) (createResponse, error) {
-	rec := &store.Game{ID: token.ID(), Spec: r.rec.Spec, Owner: r.rec.Owner, DrawOffer: -1, TakebackOffer: -1, Start: r.rec.Start, Seats: make([]store.Seat, len(r.rec.Seats)),
+// newRematch stores the rematch for seat, asked from addr, and records it
+// on this game; the turn is held.
+func (r *room) newRematch(ctx context.Context, seat int, addr string) (createResponse, error) {
+	rec := &store.Game{ID: token.ID(), Spec: r.rec.Spec, Owner: addr, DrawOffer: -1, TakebackOffer: -1, Start: r.rec.Start, Seats: make([]store.Seat, len(r.rec.Seats)),
 		Rated: r.rec.Rated}
 	secret := token.New(16)
 	for p, old := range r.rec.Seats {

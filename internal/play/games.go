@@ -27,6 +27,9 @@ type Config struct {
 	// LeaseTTL is how long a server's hold on a game lasts unrenewed, on
 	// a database shared by several servers.
 	LeaseTTL time.Duration
+	// Levels are the computer players a request may name: the named
+	// levels (agent.Levels) where nil; an operator may add search specs.
+	Levels []string
 }
 
 // Identity tells who a request comes from (internal/identity).

@@ -106,13 +106,11 @@ func SpecOf(name, ruleset string) string {
 // played (an import), stores it and starts its room.
 func (gs *Games) newGame(r *http.Request, me *store.Player, g game.Game, req createRequest, start string, actions []string) (createResponse, error) {
 	owner := httpx.Client(r)
-	if n, err := gs.store.CountSince(r.Context(), owner, time.Now().Add(-time.Hour)); err != nil {
-		return createResponse{}, httpx.Unavailable(err)
-	} else if n >= gs.cfg.GamesPerHour {
-		return createResponse{}, httpx.WithCode(http.StatusTooManyRequests, fmt.Errorf("at most %d new games an hour from one address", gs.cfg.GamesPerHour))
+	if err := gs.underGameLimit(r.Context(), owner); err != nil {
+		return createResponse{}, err
 	}
 	rec := &store.Game{ID: token.ID(), Spec: g.Spec(), Owner: owner, Actions: actions, DrawOffer: -1, TakebackOffer: -1, Start: start}
-	resp, err := seatsFor(g, req, rec, me)
+	resp, err := seatsFor(g, req, rec, me, gs.levels())
 	if err != nil {
 		return createResponse{}, httpx.WithCode(http.StatusBadRequest, err)
 	}
@@ -143,6 +141,18 @@ func (gs *Games) newGame(r *http.Request, me *store.Player, g game.Game, req cre
 	return resp, nil
 }
 
+// underGameLimit checks that addr may make another game this hour.
+func (gs *Games) underGameLimit(ctx context.Context, addr string) error {
+	n, err := gs.store.CountSince(ctx, addr, time.Now().Add(-time.Hour))
+	if err != nil {
+		return httpx.Unavailable(err)
+	}
+	if n >= gs.cfg.GamesPerHour {
+		return httpx.WithCode(http.StatusTooManyRequests, fmt.Errorf("at most %d new games an hour from one address", gs.cfg.GamesPerHour))
+	}
+	return nil
+}
+
 // errEnginesFull refuses a game against the computer while the engine
 // pool's queue is full.
 var errEnginesFull = httpx.NewError(http.StatusServiceUnavailable, "the computer players are all busy: try again in a minute, or play a person")
@@ -165,9 +175,18 @@ func (gs *Games) load(ctx context.Context, id string) {
 	}
 }
 
+// levels are the computer players a request may name.
+func (gs *Games) levels() []string {
+	if gs.cfg.Levels == nil {
+		return agent.Levels
+	}
+	return gs.cfg.Levels
+}
+
 // seatsFor fills the seats of a new game: the creator's on his side, the
-// other the agent's, a friend's or the creator's too.
-func seatsFor(g game.Game, req createRequest, rec *store.Game, me *store.Player) (createResponse, error) {
+// other the agent's (one of levels: the one place where a request names a
+// computer player), a friend's or the creator's too.
+func seatsFor(g game.Game, req createRequest, rec *store.Game, me *store.Player, levels []string) (createResponse, error) {
 	seat := -1
 	var names []string
 	for p := 0; p < g.NumPlayers(); p++ {
@@ -192,6 +211,9 @@ func seatsFor(g game.Game, req createRequest, rec *store.Game, me *store.Player)
 		level := req.Level
 		if level == "" {
 			level = "medium"
+		}
+		if !slices.Contains(levels, level) {
+			return createResponse{}, fmt.Errorf("unknown level %q (known: %s)", level, strings.Join(levels, ", "))
 		}
 		if err := agent.Check(level, g); err != nil {
 			return createResponse{}, err
@@ -446,7 +468,7 @@ func (gs *Games) rematchRequest(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	resp, err := gs.rematch(r.Context(), r.PathValue("id"), h)
+	resp, err := gs.rematch(r.Context(), r.PathValue("id"), h, httpx.Client(r))
 	if err != nil {
 		return err
 	}

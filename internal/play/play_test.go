@@ -196,7 +196,7 @@ func TestComputerWaitsForTheEnginePool(t *testing.T) {
 // once, freeing its engine slot.
 func TestResignStopsTheSearch(t *testing.T) {
 	h := newHarness(t, 1, 4)
-	c := h.create(createRequest{Game: "tablut", Opponent: "ai", Level: "alphabeta(time=30s)", Side: "defenders"})
+	c := h.create(createRequest{Game: "tablut", Opponent: "ai", Level: "max", Side: "defenders"})
 	h.waitFor("the computer searching", func() bool { return h.pool.Stats().Busy == 1 })
 	if code := h.call("POST", "/api/games/"+c.ID+"/resign", secretRequest{Secret: c.Secret}, nil); code != http.StatusOK {
 		t.Fatalf("resign: %d", code)
@@ -300,5 +300,56 @@ func TestEvictedRoomLetsItsWatchersGo(t *testing.T) {
 	}
 	if code := h.call("POST", "/api/games/"+c.ID+"/act", actRequest{Secret: c.Secrets[0], Action: "a4-a3", Ply: at(0)}, nil); code != http.StatusOK {
 		t.Fatalf("a move on a game whose room retired: %d", code)
+	}
+}
+
+// TestOnlyNamedLevels: a request names a level, never a search: a search
+// spec, however costly, is refused with the levels listed (hostile
+// finding 1: mcts with a billion iterations on 4 threads grew the server
+// by 500 MB); an operator's added spec is accepted.
+func TestOnlyNamedLevels(t *testing.T) {
+	h := newHarness(t, 2, 16)
+	for _, level := range []string{"mcts(iterations=1000000000,threads=4)", "alphabeta(time=30s)", "random", "grandmaster"} {
+		var e struct{ Error string }
+		if code := h.call("POST", "/api/games", createRequest{Game: "tablut", Opponent: "ai", Level: level, Side: "defenders"}, &e); code != http.StatusBadRequest || !strings.Contains(e.Error, "easy, medium, hard, max") {
+			t.Errorf("level %s: %d %q", level, code, e.Error)
+		}
+	}
+	if s := h.gs.Stats(); s.Rooms != 0 {
+		t.Fatalf("refused games left %d rooms", s.Rooms)
+	}
+	h.gs.cfg.Levels = []string{"easy", "alphabeta(depth=1)"}
+	h.create(createRequest{Game: "tablut", Opponent: "ai", Level: "alphabeta(depth=1)", Side: "defenders"})
+}
+
+// TestRematchChainLimited: a chain of resignations and rematches stops at
+// the games-an-hour limit of the asking address, as plain new games do
+// (hostile finding 3: 80 games in 0.2 s from an address already refused).
+func TestRematchChainLimited(t *testing.T) {
+	h := newHarness(t, 2, 16)
+	h.gs.cfg.GamesPerHour = 4
+	c := h.create(createRequest{Game: "tablut", Opponent: "ai", Level: "easy", Side: "attackers"})
+	made := 1
+	for range 10 {
+		if code := h.call("POST", "/api/games/"+c.ID+"/resign", secretRequest{Secret: c.Secret}, nil); code != http.StatusOK {
+			t.Fatalf("resign: %d", code)
+		}
+		var next createResponse
+		code := h.call("POST", "/api/games/"+c.ID+"/rematch", secretRequest{Secret: c.Secret}, &next)
+		if code == http.StatusTooManyRequests {
+			break
+		}
+		if code != http.StatusOK {
+			t.Fatalf("rematch: %d", code)
+		}
+		made++
+		c.ID, c.Secret = next.ID, next.Secret
+	}
+	if made != 4 {
+		t.Fatalf("%d games made through rematches, want the limit, 4", made)
+	}
+	var e struct{ Error string }
+	if code := h.call("POST", "/api/games", createRequest{Game: "tablut", Opponent: "local"}, &e); code != http.StatusTooManyRequests {
+		t.Fatalf("a new game past the limit: %d %q", code, e.Error)
 	}
 }

@@ -2,12 +2,13 @@ package server
 
 import (
 	"context"
-	"github.com/muster-games/muster/internal/play"
 	"io"
 	"net/http"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/muster-games/muster/internal/play"
 )
 
 // waitOver polls a game until it is over or the deadline passes.

@@ -3,10 +3,11 @@ package server
 import (
 	"bytes"
 	"encoding/json"
-	"github.com/muster-games/muster/internal/play"
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/muster-games/muster/internal/play"
 )
 
 // TestFramingRefused: every response — page, API, static file, document,

@@ -3,7 +3,6 @@ package server
 import (
 	"context"
 	"encoding/json"
-	"github.com/muster-games/muster/internal/play"
 	"net/http"
 	"os"
 	"strings"
@@ -13,6 +12,7 @@ import (
 	"github.com/coder/websocket"
 
 	"github.com/muster-games/muster/internal/pgtest"
+	"github.com/muster-games/muster/internal/play"
 )
 
 func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"github.com/muster-games/muster/internal/play"
 	"math"
 	"net/http"
 	"net/http/cookiejar"
@@ -12,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/muster-games/muster/internal/play"
 	"github.com/muster-games/muster/internal/store"
 	"github.com/muster-games/muster/rating"
 )

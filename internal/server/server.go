@@ -73,6 +73,9 @@ type Config struct {
 	ChallengesPerHour int
 	// IdleGame is how long a game nobody uses stays in memory.
 	IdleGame time.Duration
+	// Levels are the computer players a request may name (nil: the named
+	// levels, easy to max); an operator may add search specs.
+	Levels []string
 }
 
 // DefaultConfig are the limits of a public server.
@@ -149,7 +152,7 @@ func New(st *store.Store, cfg Config) *Server {
 	s.ids = identity.New(st, api, identity.Config{AccountsPerHour: cfg.AccountsPerHour, LoginsPerAddress: cfg.LoginsPerAddress,
 		LoginsPerAccount: cfg.LoginsPerAccount, LoginWindow: cfg.LoginWindow})
 	s.games = play.New(ctx, st, api, s.ids, s.pool, s.bus, sockets, play.Config{GamesPerHour: cfg.GamesPerHour, ConnsPerGame: cfg.ConnsPerGame,
-		AgentTimeout: cfg.AgentTimeout, LeaseTTL: cfg.LeaseTTL})
+		AgentTimeout: cfg.AgentTimeout, LeaseTTL: cfg.LeaseTTL, Levels: cfg.Levels})
 	s.chat = chat.New(st, api, s.games, s.ids, s.bus)
 	s.games.SetChat(s.chat)
 	// Everyone on the home page watches the lobby.

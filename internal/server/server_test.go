@@ -4,19 +4,21 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"github.com/muster-games/muster/internal/play"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/coder/websocket"
 
+	"github.com/muster-games/muster/agent"
 	"github.com/muster-games/muster/game"
+	"github.com/muster-games/muster/internal/play"
 	"github.com/muster-games/muster/internal/store"
 	_ "github.com/muster-games/muster/lanrick"
 	_ "github.com/muster-games/muster/lanrick/ai"
@@ -91,6 +93,9 @@ func at(ply int) *int { return &ply }
 func testConfig() Config {
 	c := DefaultConfig
 	c.AgentTimeout = 10 * time.Second
+	// The tests' own computers: random, and one that thinks long enough
+	// for a server to die meanwhile.
+	c.Levels = append(slices.Clone(agent.Levels), "random", "alphabeta(time=3s)")
 	return c
 }
 
