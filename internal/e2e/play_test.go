@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -50,6 +51,8 @@ func startApp(t *testing.T, db, addr string) *app {
 	}
 	cfg := server.DefaultConfig
 	cfg.AgentTimeout = 20 * time.Second
+	// The tests' own computer beside the levels: random.
+	cfg.Levels = append(slices.Clone(agent.Levels), "random")
 	srv := server.New(st, cfg)
 	if err := srv.Resume(context.Background()); err != nil {
 		t.Fatal(err)
@@ -303,7 +306,8 @@ func newTimedGame(t *testing.T, ctx context.Context, a *app, gameName, ruleset, 
 	); err != nil {
 		t.Fatal(err)
 	}
-	// A level may be any agent spec; add it as an option if it is not one.
+	// A level may be one the server adds (the tests' random); add it as an
+	// option if the page offers no such.
 	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](fmt.Sprintf(`(() => { const s = document.getElementById("level"); if (![...s.options].some(o => o.value === %q)) s.add(new Option(%q, %q)); s.value = %q; document.getElementById("side").value = %q; return true })()`, level, level, level, level, side))); err != nil {
 		t.Fatal(err)
 	}

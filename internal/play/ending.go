@@ -73,8 +73,13 @@ func (r *room) draw(ctx context.Context, h holder, what string) (View, error) {
 }
 
 // end finishes the game by resignation, time or agreement; the turn is
-// held.
+// held. A rated game ended before both sides have moved is aborted,
+// whatever ended it: unrated, as on lichess, so that nobody farms ratings
+// from games never played. A casual one keeps its result.
 func (r *room) end(ctx context.Context, result, reason string) error {
+	if r.rec.Rated && result != resultAborted && r.canAbort() {
+		result, reason = resultAborted, reason+" before both sides had moved"
+	}
 	ply := len(r.rec.Actions)
 	offer := r.rec.DrawOffer
 	r.rec.Status, r.rec.Result, r.rec.Reason, r.rec.DrawOffer = store.StatusOver, result, reason, -1

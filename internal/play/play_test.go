@@ -10,6 +10,9 @@ import (
 	"time"
 
 	"github.com/coder/websocket"
+
+	"github.com/muster-games/muster/internal/store"
+	"github.com/muster-games/muster/internal/token"
 )
 
 // TestEvictAgainstRematch: evicting rooms while their players ask for the
@@ -351,5 +354,61 @@ func TestRematchChainLimited(t *testing.T) {
 	var e struct{ Error string }
 	if code := h.call("POST", "/api/games", createRequest{Game: "tablut", Opponent: "local"}, &e); code != http.StatusTooManyRequests {
 		t.Fatalf("a new game past the limit: %d %q", code, e.Error)
+	}
+}
+
+// TestRatedGameEndedUnplayedIsAborted: a rated game resigned before both
+// sides have moved is aborted and moves no rating (hostile finding 7:
+// +253 in six requests); resigned after, it is rated.
+func TestRatedGameEndedUnplayedIsAborted(t *testing.T) {
+	h := newHarness(t, 2, 16)
+	ctx := context.Background()
+	players := [2]*store.Player{{ID: token.ID(), Address: "a"}, {ID: token.ID(), Address: "b"}}
+	for _, p := range players {
+		if err := h.st.CreatePlayer(ctx, p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rated := func() (string, [2]string) {
+		var secrets [2]string
+		rec := &store.Game{ID: token.ID(), Spec: "tablut", DrawOffer: -1, TakebackOffer: -1, Rated: true, Seats: make([]store.Seat, 2)}
+		for i, p := range players {
+			secrets[i] = token.New(16)
+			rec.Seats[i] = store.Seat{Kind: store.SeatHuman, Player: p.ID, SecretHash: token.Hash(secrets[i])}
+		}
+		if err := h.gs.Start(ctx, rec); err != nil {
+			t.Fatal(err)
+		}
+		return rec.ID, secrets
+	}
+	for _, moves := range [][]string{nil, {"a4-a3"}} {
+		id, secrets := rated()
+		for i, m := range moves {
+			if code := h.call("POST", "/api/games/"+id+"/act", actRequest{Secret: secrets[i%2], Action: m, Ply: at(i)}, nil); code != http.StatusOK {
+				t.Fatalf("%s: %d", m, code)
+			}
+		}
+		var v View
+		if code := h.call("POST", "/api/games/"+id+"/resign", secretRequest{Secret: secrets[1]}, &v); code != http.StatusOK {
+			t.Fatalf("resign: %d", code)
+		}
+		if v.Result != resultAborted || len(v.RatingChanges) != 0 || !strings.HasPrefix(v.Prompt.Text, "Game aborted: defenders resigned before both sides had moved") {
+			t.Fatalf("resigned after %d moves: %s, %q, changes %v", len(moves), v.Result, v.Prompt.Text, v.RatingChanges)
+		}
+		for _, p := range players {
+			if rs, err := h.st.Ratings(ctx, p.ID); err != nil || len(rs) != 0 {
+				t.Fatalf("a rating moved: %v %v", rs, err)
+			}
+		}
+	}
+	// Once both have moved, resigning is rated.
+	id, secrets := rated()
+	for i, m := range []string{"a4-a3", "e3-f3"} {
+		h.call("POST", "/api/games/"+id+"/act", actRequest{Secret: secrets[i], Action: m, Ply: at(i)}, nil)
+	}
+	var v View
+	h.call("POST", "/api/games/"+id+"/resign", secretRequest{Secret: secrets[1]}, &v)
+	if v.Result != "attackers" || len(v.RatingChanges) != 2 {
+		t.Fatalf("resigned after both moved: %s, changes %v", v.Result, v.RatingChanges)
 	}
 }

@@ -234,8 +234,11 @@ func (r *room) moveList() []game.Turn {
 
 // endSentence says how a game ended by resignation, time or agreement.
 func endSentence(rec *store.Game) string {
-	if rec.Result == "draw" {
+	switch rec.Result {
+	case "draw":
 		return "Draw: " + rec.Reason + "."
+	case resultAborted:
+		return "Game aborted: " + rec.Reason + "."
 	}
 	return strings.ToUpper(rec.Result[:1]) + rec.Result[1:] + " won: " + rec.Reason + "."
 }
