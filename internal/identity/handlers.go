@@ -114,6 +114,15 @@ func (s *Service) register(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	p.Username = req.Username
+	// A new token for the account, as a sign-in gives: one planted in the
+	// browser before (session fixation) signs nobody in to it.
+	if err := s.endSession(w, r); err != nil {
+		return err
+	}
+	if err := s.startSession(w, r, p.ID); err != nil {
+		return err
+	}
+	set(r, p)
 	v, err := s.ViewOf(r.Context(), p)
 	if err != nil {
 		return err

@@ -159,3 +159,32 @@ func TestUnknownSessionIsNobody(t *testing.T) {
 		t.Fatalf("playing with an unknown session: %d %v", code, p)
 	}
 }
+
+// TestRegistrationGivesANewToken: a session token planted in a browser
+// before it registers (session fixation, hostile finding 8) signs nobody
+// in to the new account: registering ends it and gives a new one.
+func TestRegistrationGivesANewToken(t *testing.T) {
+	h := newHarness(t)
+	h.call("POST", "/play", struct{}{}, nil)
+	u, _ := http.NewRequest("GET", h.url, nil)
+	planted := h.client.Jar.Cookies(u.URL)
+	if len(planted) != 1 {
+		t.Fatalf("cookies %v", planted)
+	}
+	var me View
+	code, cookies := h.call("POST", "/api/account/register", map[string]string{"username": "carroll", "password": "jabberwocky 1871"}, &me)
+	if code != http.StatusCreated || me.Username != "carroll" || len(cookies) == 0 || cookies[len(cookies)-1].Value == planted[0].Value {
+		t.Fatalf("register: %d %+v, cookies %v", code, me, cookies)
+	}
+	// The attacker, holding the planted token.
+	jar, _ := cookiejar.New(nil)
+	jar.SetCookies(u.URL, planted)
+	attacker := &harness{t: t, url: h.url, client: &http.Client{Jar: jar}}
+	var his View
+	if attacker.call("GET", "/api/me", nil, &his); his.ID != "" || his.Username != "" {
+		t.Fatalf("the planted token signs in %+v", his)
+	}
+	if h.call("GET", "/api/me", nil, &me); me.Username != "carroll" {
+		t.Fatalf("the new account's browser: %+v", me)
+	}
+}
