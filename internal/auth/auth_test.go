@@ -1,8 +1,11 @@
 package auth
 
 import (
+	"context"
 	"errors"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -109,5 +112,50 @@ func TestLimiterBoundsItsKeys(t *testing.T) {
 	}
 	if len(l.keys) > 10 {
 		t.Errorf("%d keys kept, want at most 10", len(l.keys))
+	}
+}
+
+// TestLocksOrderAKey: two holders of one key never run at once; other
+// keys do not wait; a key let go leaves nothing behind.
+func TestLocksOrderAKey(t *testing.T) {
+	var l Locks
+	var inside, most atomic.Int32
+	var wg sync.WaitGroup
+	for range 20 {
+		wg.Go(func() {
+			unlock := l.Lock("10.0.0.1")
+			if n := inside.Add(1); n > most.Load() {
+				most.Store(n)
+			}
+			time.Sleep(time.Millisecond)
+			inside.Add(-1)
+			unlock()
+		})
+	}
+	other := l.Lock("10.0.0.2") // never waits for the first key
+	other()
+	wg.Wait()
+	if most.Load() != 1 || len(l.held) != 0 {
+		t.Fatalf("at most %d inside at once, %d keys left", most.Load(), len(l.held))
+	}
+}
+
+// TestGateBounds: no more than the gate's places run at once.
+func TestGateBounds(t *testing.T) {
+	g := NewGate(2)
+	var wg sync.WaitGroup
+	for range 10 {
+		wg.Go(func() { g.Do(context.Background(), func() { time.Sleep(2 * time.Millisecond) }) })
+	}
+	wg.Wait()
+	if g.Peak() > 2 || g.Peak() < 1 {
+		t.Fatalf("peak %d, want at most 2", g.Peak())
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	g2 := NewGate(1)
+	g2.places <- struct{}{}
+	if err := g2.Do(ctx, func() { t.Fatal("ran with no place") }); err == nil {
+		t.Fatal("a full gate and an ended context: no error")
 	}
 }

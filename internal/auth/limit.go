@@ -1,7 +1,9 @@
 package auth
 
 import (
+	"context"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -75,3 +77,76 @@ func (l *Limiter) forgetOldest() {
 	}
 	delete(l.keys, oldest)
 }
+
+// Locks is a mutex per key (an address, a player): what counts the
+// events of a key and then records one holds its key's lock meanwhile,
+// so that requests arriving at once cannot all pass a limit that only one
+// more may pass. Keys no one holds cost nothing. It is safe for
+// concurrent use.
+type Locks struct {
+	mu   sync.Mutex
+	held map[string]*keyLock
+}
+
+type keyLock struct {
+	mu      sync.Mutex
+	waiters int
+}
+
+// Lock locks key and returns its unlock.
+func (l *Locks) Lock(key string) (unlock func()) {
+	l.mu.Lock()
+	if l.held == nil {
+		l.held = map[string]*keyLock{}
+	}
+	k := l.held[key]
+	if k == nil {
+		k = &keyLock{}
+		l.held[key] = k
+	}
+	k.waiters++
+	l.mu.Unlock()
+	k.mu.Lock()
+	return func() {
+		k.mu.Unlock()
+		l.mu.Lock()
+		if k.waiters--; k.waiters == 0 {
+			delete(l.held, key)
+		}
+		l.mu.Unlock()
+	}
+}
+
+// Gate bounds the costly work (password hashes) running at once: a
+// caller waits for a place until its context ends.
+type Gate struct {
+	places chan struct{}
+	// running, peak and runs count the work under way, the most at once,
+	// and all that has run.
+	running, peak, runs atomic.Int64
+}
+
+// NewGate returns a gate of n places (at least 1).
+func NewGate(n int) *Gate { return &Gate{places: make(chan struct{}, max(n, 1))} }
+
+// Do runs f once a place is free, or returns ctx's error.
+func (g *Gate) Do(ctx context.Context, f func()) error {
+	select {
+	case g.places <- struct{}{}:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	n := g.running.Add(1)
+	for p := g.peak.Load(); n > p && !g.peak.CompareAndSwap(p, n); p = g.peak.Load() {
+	}
+	defer func() { g.running.Add(-1); <-g.places }()
+	g.runs.Add(1)
+	f()
+	return nil
+}
+
+// Runs counts the work that has run.
+func (g *Gate) Runs() int { return int(g.runs.Load()) }
+
+// Peak is the most work that ran at once.
+func (g *Gate) Peak() int { return int(g.peak.Load()) }

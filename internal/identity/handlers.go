@@ -83,6 +83,9 @@ func (s *Service) register(w http.ResponseWriter, r *http.Request) error {
 		return httpx.WithCode(http.StatusBadRequest, err)
 	}
 	addr := httpx.Client(r)
+	// Counted and made under the address's lock: registrations arriving
+	// at once pass the limit one by one.
+	defer s.perAddress.Lock(addr)()
 	if n, err := s.store.RegisteredSince(r.Context(), addr, time.Now().Add(-time.Hour)); err != nil {
 		return httpx.Unavailable(err)
 	} else if n >= s.cfg.AccountsPerHour {
@@ -103,7 +106,10 @@ func (s *Service) register(w http.ResponseWriter, r *http.Request) error {
 	if !p.Anonymous() {
 		return errSignedIn
 	}
-	hash, err := auth.HashPassword(req.Password)
+	var hash string
+	if err := s.hash(r, func() { hash, err = auth.HashPassword(req.Password) }); err != nil {
+		return err
+	}
 	if err != nil {
 		return err
 	}
@@ -149,12 +155,17 @@ func (s *Service) login(w http.ResponseWriter, r *http.Request) error {
 	if errors.Is(err, store.ErrNoPlayer) {
 		// Spend the time a check would, so that timing does not tell
 		// which names exist.
-		auth.CheckPassword(dummyHash(), req.Password)
+		if err := s.hash(r, func() { auth.CheckPassword(dummyHash(), req.Password) }); err != nil {
+			return err
+		}
 		return errBadLogin
 	} else if err != nil {
 		return httpx.Unavailable(err)
 	}
-	ok, err := auth.CheckPassword(p.PasswordHash, req.Password)
+	var ok bool
+	if err := s.hash(r, func() { ok, err = auth.CheckPassword(p.PasswordHash, req.Password) }); err != nil {
+		return err
+	}
 	if err != nil || !ok {
 		return errBadLogin
 	}

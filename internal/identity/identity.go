@@ -15,6 +15,7 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"runtime"
 	"sync"
 	"time"
 
@@ -51,6 +52,10 @@ type Service struct {
 	// signOutTries and signOutWait set how a failed sign-out is retried.
 	signOutTries int
 	signOutWait  time.Duration
+	// perAddress orders the registrations of an address (counted, then
+	// made); hashes bounds the password hashes running at once.
+	perAddress auth.Locks
+	hashes     *auth.Gate
 }
 
 // New returns the identity service on a store.
@@ -58,7 +63,23 @@ func New(st *store.Store, api *httpx.API, cfg Config) *Service {
 	return &Service{cfg: cfg, store: st, api: api, log: api.Log,
 		loginByAddress: auth.NewLimiter(cfg.LoginsPerAddress, cfg.LoginWindow, 100000),
 		loginByAccount: auth.NewLimiter(cfg.LoginsPerAccount, cfg.LoginWindow, 100000),
-		signOutTries:   3, signOutWait: 100 * time.Millisecond}
+		signOutTries:   3, signOutWait: 100 * time.Millisecond, hashes: auth.NewGate(runtime.NumCPU())}
+}
+
+// errHashBusy answers a password check or hash that found no place for
+// seconds: the server is busy with others.
+var errHashBusy = httpx.NewError(http.StatusServiceUnavailable, "the server is busy checking passwords: try again in a moment")
+
+// hash runs a password hash or check with a place among the few that
+// may run at once (each costs 19 MiB and tens of milliseconds), waiting
+// at most 5 seconds for one.
+func (s *Service) hash(r *http.Request, f func()) error {
+	ctx, cancel := context.WithTimeout(r.Context(), 5*time.Second)
+	defer cancel()
+	if s.hashes.Do(ctx, f) != nil {
+		return errHashBusy
+	}
+	return nil
 }
 
 // resolved is a request's player, looked up once.

@@ -5,13 +5,17 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
 	"net/http/cookiejar"
 	"net/http/httptest"
 	"path/filepath"
+	"runtime"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -28,6 +32,7 @@ type harness struct {
 	url    string
 	client *http.Client
 	raw    *sql.DB
+	s      *Service
 }
 
 func newHarness(t *testing.T) *harness {
@@ -61,7 +66,7 @@ func newHarness(t *testing.T) *harness {
 	}
 	t.Cleanup(func() { srv.Close(); raw.Close(); st.Close() })
 	jar, _ := cookiejar.New(nil)
-	return &harness{t: t, url: srv.URL, client: &http.Client{Jar: jar}, raw: raw}
+	return &harness{t: t, url: srv.URL, client: &http.Client{Jar: jar}, raw: raw, s: s}
 }
 
 // call sends a request and returns its status, decoded answer and the
@@ -186,5 +191,62 @@ func TestRegistrationGivesANewToken(t *testing.T) {
 	}
 	if h.call("GET", "/api/me", nil, &me); me.Username != "carroll" {
 		t.Fatalf("the new account's browser: %+v", me)
+	}
+}
+
+// browser is another client of the harness's server, with cookies of
+// its own (from the same address).
+func (h *harness) browser() *harness {
+	jar, _ := cookiejar.New(nil)
+	return &harness{t: h.t, url: h.url, client: &http.Client{Jar: jar}, raw: h.raw, s: h.s}
+}
+
+// TestTakenNameCostsNoHash: twenty registrations of a taken name at once
+// are refused without hashing a password (hostile finding 2: each hashed
+// 19 MiB first, 380 MB for twenty).
+func TestTakenNameCostsNoHash(t *testing.T) {
+	h := newHarness(t)
+	if code, _ := h.call("POST", "/api/account/register", map[string]string{"username": "alice", "password": "looking glass"}, nil); code != http.StatusCreated {
+		t.Fatalf("register alice: %d", code)
+	}
+	before := h.s.hashes.Runs()
+	var wg sync.WaitGroup
+	for range 20 {
+		wg.Go(func() {
+			if code, _ := h.browser().call("POST", "/api/account/register", map[string]string{"username": "alice", "password": "whatever123"}, nil); code != http.StatusConflict {
+				t.Errorf("a taken name: %d, want 409", code)
+			}
+		})
+	}
+	wg.Wait()
+	if n := h.s.hashes.Runs() - before; n != 0 {
+		t.Fatalf("%d passwords hashed for taken names", n)
+	}
+}
+
+// TestRegistrationsAtOnceKeepTheLimit: twelve registrations at once from
+// one address make no more accounts than its hourly limit (hostile
+// finding 11: twelve of a limit of five), and hash at most a few at once.
+func TestRegistrationsAtOnceKeepTheLimit(t *testing.T) {
+	h := newHarness(t)
+	var wg sync.WaitGroup
+	var made atomic.Int32
+	for i := range 12 {
+		wg.Go(func() {
+			switch code, _ := h.browser().call("POST", "/api/account/register", map[string]string{"username": fmt.Sprintf("reader%d", i), "password": "through the looking glass"}, nil); code {
+			case http.StatusCreated:
+				made.Add(1)
+			case http.StatusTooManyRequests:
+			default:
+				t.Errorf("registration %d: %d", i, code)
+			}
+		})
+	}
+	wg.Wait()
+	if n := made.Load(); n != 5 {
+		t.Fatalf("%d accounts made at once from one address, want the limit, 5", n)
+	}
+	if p := h.s.hashes.Peak(); p > runtime.NumCPU() {
+		t.Fatalf("%d hashes at once, more than the %d cores", p, runtime.NumCPU())
 	}
 }

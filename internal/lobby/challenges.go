@@ -62,6 +62,9 @@ func (l *Lobby) createChallenge(w http.ResponseWriter, r *http.Request) error {
 		return errRatedAccount
 	}
 	ctx := r.Context()
+	// Counted and made under the address's lock: challenges made at once
+	// pass the limits one by one.
+	defer l.creating.Lock(httpx.Client(r))()
 	if n, err := l.store.ChallengesSince(ctx, me.ID, httpx.Client(r), time.Now().Add(-time.Hour)); err != nil {
 		return httpx.Unavailable(err)
 	} else if n >= l.cfg.ChallengesPerHour {

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/muster-games/muster/game"
+	"github.com/muster-games/muster/internal/auth"
 	"github.com/muster-games/muster/internal/bus"
 	"github.com/muster-games/muster/internal/httpx"
 	"github.com/muster-games/muster/internal/identity"
@@ -73,6 +74,8 @@ type Lobby struct {
 	sockets *httpx.Sockets
 	ctx     context.Context
 
+	// creating orders the challenges of an address (counted, then made).
+	creating auth.Locks
 	// kick coalesces the signals that the lobby changed.
 	kick chan struct{}
 	// shared is the part every viewer sees alike, as last built.

@@ -134,6 +134,7 @@ const resultAborted = "aborted"
 // other claims his seat there with his secret of this game. This room's
 // turn is let go before the rematch's room is loaded or its turn taken.
 func (gs *Games) rematch(ctx context.Context, id string, h holder, addr string) (createResponse, error) {
+	defer gs.creating.Lock(addr)() // a new game, maybe: see newGame
 	var seat int
 	var next string
 	var resp createResponse

@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/muster-games/muster/internal/auth"
 	"github.com/muster-games/muster/internal/bus"
 	"github.com/muster-games/muster/internal/engine"
 	"github.com/muster-games/muster/internal/httpx"
@@ -66,6 +67,10 @@ type Games struct {
 	// Ponders counts the times a computer began to think on a person's
 	// time.
 	Ponders atomic.Int64
+
+	// creating orders the new games of an address (counted against its
+	// hourly limit, then made).
+	creating auth.Locks
 
 	mu    sync.Mutex
 	rooms map[string]*room

@@ -106,6 +106,9 @@ func SpecOf(name, ruleset string) string {
 // played (an import), stores it and starts its room.
 func (gs *Games) newGame(r *http.Request, me *store.Player, g game.Game, req createRequest, start string, actions []string) (createResponse, error) {
 	owner := httpx.Client(r)
+	// Counted and made under the address's lock: games asked for at once
+	// pass the limit one by one.
+	defer gs.creating.Lock(owner)()
 	if err := gs.underGameLimit(r.Context(), owner); err != nil {
 		return createResponse{}, err
 	}

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -410,5 +411,29 @@ func TestRatedGameEndedUnplayedIsAborted(t *testing.T) {
 	h.call("POST", "/api/games/"+id+"/resign", secretRequest{Secret: secrets[1]}, &v)
 	if v.Result != "attackers" || len(v.RatingChanges) != 2 {
 		t.Fatalf("resigned after both moved: %s, changes %v", v.Result, v.RatingChanges)
+	}
+}
+
+// TestGamesAtOnceKeepTheLimit: games asked for at once from one address
+// stop at its hourly limit (hostile finding 11: 61 of 60).
+func TestGamesAtOnceKeepTheLimit(t *testing.T) {
+	h := newHarness(t, 2, 16)
+	h.gs.cfg.GamesPerHour = 5
+	var wg sync.WaitGroup
+	var made atomic.Int32
+	for range 12 {
+		wg.Go(func() {
+			switch code := h.call("POST", "/api/games", createRequest{Game: "tablut", Opponent: "local"}, nil); code {
+			case http.StatusCreated:
+				made.Add(1)
+			case http.StatusTooManyRequests:
+			default:
+				t.Errorf("create: %d", code)
+			}
+		})
+	}
+	wg.Wait()
+	if n := made.Load(); n != 5 {
+		t.Fatalf("%d games made at once from one address, want the limit, 5", n)
 	}
 }
