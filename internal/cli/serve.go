@@ -5,7 +5,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"net"
 	"net/http"
 	"os"
 	"os/signal"
@@ -41,6 +40,7 @@ func runServe(env *Env, args []string) error {
 	perHour := fs.Int("games-per-hour", server.DefaultConfig.GamesPerHour, "new games one address may create an hour")
 	challenges := fs.Int("challenges-per-hour", server.DefaultConfig.ChallengesPerHour, "challenges one player or address may make an hour")
 	conns := fs.Int("conns-per-client", server.DefaultConfig.ConnsPerClient, "WebSocket connections one address may hold")
+	perAddress := fs.Int("conns-per-address", server.DefaultConfig.ConnsPerAddress, "TCP connections one address may hold at once (WebSockets and kept-alive requests); the ones beyond are closed as they come")
 	reports := fs.String("reports", "", "a folder of reports (muster report --html) to show under /reports/")
 	data := fs.String("data", "", "folder for what the computer players build once, such as Lanrick's endgame tables (default: muster in the user's cache folder)")
 	prepare := fs.Bool("prepare", true, "build what the computer players need (Lanrick's endgame tables) in the background")
@@ -74,7 +74,7 @@ func runServe(env *Env, args []string) error {
 		MaxBody: server.DefaultConfig.MaxBody, GamesPerHour: *perHour,
 		ConnsPerClient: *conns, ConnsPerGame: server.DefaultConfig.ConnsPerGame,
 		AgentTimeout: server.DefaultConfig.AgentTimeout, AnalysisTime: *think, Engines: *engines, EngineQueue: *queue,
-		Log: env.Stderr, Reports: *reports, ChallengesPerHour: *challenges, Levels: levels,
+		Log: env.Stderr, Reports: *reports, ChallengesPerHour: *challenges, Levels: levels, ConnsPerAddress: *perAddress,
 	})
 	defer srv.Close()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -90,11 +90,11 @@ func runServe(env *Env, args []string) error {
 			}
 		}()
 	}
-	ln, err := net.Listen("tcp", *addr)
+	ln, err := server.Listen(*addr, *perAddress)
 	if err != nil {
 		return err
 	}
-	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second, MaxHeaderBytes: 1 << 16}
+	hs := srv.HTTPServer()
 	where := *db
 	if store.IsPostgres(where) {
 		where = "PostgreSQL"

@@ -44,6 +44,12 @@ func (s *Sockets) Serve(w http.ResponseWriter, r *http.Request, key string, perK
 		return ErrTooManySockets
 	}
 	defer s.drop(key, who)
+	// A WebSocket lives past the server's read and write timeouts, which
+	// bound plain requests: its own limits are the read limit and the
+	// send's 10 seconds.
+	rc := http.NewResponseController(w)
+	rc.SetReadDeadline(time.Time{})
+	rc.SetWriteDeadline(time.Time{})
 	conn, err := websocket.Accept(w, r, nil)
 	if err != nil {
 		return nil // Accept has answered

@@ -76,12 +76,20 @@ type Config struct {
 	// Levels are the computer players a request may name (nil: the named
 	// levels, easy to max); an operator may add search specs.
 	Levels []string
+	// ReadTimeout bounds the reading of a request, its body included;
+	// WriteTimeout the writing of an answer; IdleTimeout how long a
+	// kept-alive connection waits for its next request (HTTPServer).
+	ReadTimeout, WriteTimeout, IdleTimeout time.Duration
+	// ConnsPerAddress bounds the connections one address holds at once,
+	// at the listener (Listen).
+	ConnsPerAddress int
 }
 
 // DefaultConfig are the limits of a public server.
 var DefaultConfig = Config{MaxBody: 64 << 10, GamesPerHour: 60, ConnsPerClient: 32, ConnsPerGame: 64, AgentTimeout: 60 * time.Second,
 	AnalysisTime: 3 * time.Second, Engines: runtime.NumCPU(), EngineQueue: 256, AccountsPerHour: 5, LoginsPerAddress: 20, LoginsPerAccount: 5,
-	LoginWindow: 15 * time.Minute, LeaseTTL: 6 * time.Second, ChallengesPerHour: 30, IdleGame: 10 * time.Minute}
+	LoginWindow: 15 * time.Minute, LeaseTTL: 6 * time.Second, ChallengesPerHour: 30, IdleGame: 10 * time.Minute,
+	ReadTimeout: 30 * time.Second, WriteTimeout: 60 * time.Second, IdleTimeout: 2 * time.Minute, ConnsPerAddress: 128}
 
 // withDefaults fills every zero field from DefaultConfig.
 func (c Config) withDefaults() Config {
@@ -113,6 +121,10 @@ func (c Config) withDefaults() Config {
 	orDur(&c.LoginWindow, d.LoginWindow)
 	orDur(&c.LeaseTTL, d.LeaseTTL)
 	orDur(&c.IdleGame, d.IdleGame)
+	orDur(&c.ReadTimeout, d.ReadTimeout)
+	orDur(&c.WriteTimeout, d.WriteTimeout)
+	orDur(&c.IdleTimeout, d.IdleTimeout)
+	or(&c.ConnsPerAddress, d.ConnsPerAddress)
 	if c.Log == nil {
 		c.Log = io.Discard
 	}

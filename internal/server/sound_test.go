@@ -4,6 +4,9 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"fmt"
+	"io"
+	"net"
 	"net/http"
 	"slices"
 	"strings"
@@ -157,5 +160,79 @@ func TestLobbyBuiltOncePerChange(t *testing.T) {
 	}
 	if n := h.srv.lobby.Builds.Load() - before; n != 1 {
 		t.Fatalf("the change was built %d times for 10 watchers, want once", n)
+	}
+}
+
+// serveTCP serves h's server on loopback through Listen and HTTPServer,
+// as muster serve does, and returns the address.
+func serveTCP(t *testing.T, srv *Server, perAddress int) string {
+	t.Helper()
+	ln, err := Listen("127.0.0.1:0", perAddress)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := srv.HTTPServer()
+	go hs.Serve(ln)
+	t.Cleanup(func() { hs.Close() })
+	return ln.Addr().String()
+}
+
+// TestHalfSentRequestsLetGo: a client that sends a request's headers and
+// a few bytes of its body and then waits is cut off once the read timeout
+// has passed (hostile finding 6: 300 such connections stayed open for
+// ever); a WebSocket lives on past it; an address's connections beyond
+// its limit are closed as they come.
+func TestHalfSentRequestsLetGo(t *testing.T) {
+	cfg := testConfig()
+	cfg.ReadTimeout, cfg.WriteTimeout = 300*time.Millisecond, 300*time.Millisecond
+	h := newHarness(t, "", cfg)
+	addr := serveTCP(t, h.srv, 4)
+	c, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	fmt.Fprintf(c, "POST /api/games HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nContent-Length: 60000\r\n\r\n{\"game\":", addr)
+	c.SetReadDeadline(time.Now().Add(10 * time.Second))
+	if _, err := io.ReadAll(c); err != nil {
+		t.Fatalf("the half-sent request was not let go: %v", err)
+	}
+	// A WebSocket outlives the timeouts.
+	var cr createResponse
+	h.call("POST", "/api/games", createRequest{Game: "tablut", Opponent: "local", Side: "attackers"}, &cr)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	ws, _, err := websocket.Dial(ctx, "ws://"+addr+"/ws/games/"+cr.ID, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws.CloseNow()
+	ws.Read(ctx) // the first view
+	time.Sleep(time.Second)
+	if code := h.call("POST", "/api/games/"+cr.ID+"/act", actRequest{Secret: cr.Secrets[0], Action: "a4-a3", Ply: at(0)}, nil); code != http.StatusOK {
+		t.Fatalf("move: %d", code)
+	}
+	if _, msg, err := ws.Read(ctx); err != nil || !strings.Contains(string(msg), `"ply":1`) {
+		t.Fatalf("the WebSocket after the timeouts: %v", err)
+	}
+	// Four connections from this address are open or opening; a fifth
+	// beyond them is closed at once.
+	var held []net.Conn
+	for range 3 {
+		c, err := net.Dial("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		held = append(held, c)
+	}
+	extra, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer extra.Close()
+	extra.SetReadDeadline(time.Now().Add(5 * time.Second))
+	if n, err := extra.Read(make([]byte, 1)); err != io.EOF || n != 0 {
+		t.Fatalf("the connection past the address's limit: %d %v, want closed", n, err)
 	}
 }

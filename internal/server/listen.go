@@ -1,0 +1,82 @@
+package server
+
+import (
+	"net"
+	"net/http"
+	"sync"
+	"time"
+)
+
+// HTTPServer returns the http.Server to serve s with: a request's headers
+// must come within 10 s and its whole body within ReadTimeout, an answer
+// be written within WriteTimeout (WebSockets clear both once open), and
+// an idle kept-alive connection closes after IdleTimeout; so a client
+// that sends half a request and waits is let go.
+func (s *Server) HTTPServer() *http.Server {
+	return &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: s.cfg.ReadTimeout, WriteTimeout: s.cfg.WriteTimeout,
+		IdleTimeout: s.cfg.IdleTimeout, MaxHeaderBytes: 1 << 16}
+}
+
+// Listen listens on addr, closing at once a connection from an address
+// that already holds perAddress of them.
+func Listen(addr string, perAddress int) (net.Listener, error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, err
+	}
+	return LimitListener(ln, perAddress), nil
+}
+
+// LimitListener wraps ln so that no address holds more than perAddress
+// connections at once: the ones beyond are closed as they are accepted.
+func LimitListener(ln net.Listener, perAddress int) net.Listener {
+	return &limitListener{Listener: ln, max: perAddress, open: map[string]int{}}
+}
+
+type limitListener struct {
+	net.Listener
+	max  int
+	mu   sync.Mutex
+	open map[string]int
+}
+
+func (l *limitListener) Accept() (net.Conn, error) {
+	for {
+		c, err := l.Listener.Accept()
+		if err != nil {
+			return nil, err
+		}
+		host, _, err := net.SplitHostPort(c.RemoteAddr().String())
+		if err != nil {
+			host = c.RemoteAddr().String()
+		}
+		l.mu.Lock()
+		if l.open[host] >= l.max {
+			l.mu.Unlock()
+			c.Close()
+			continue
+		}
+		l.open[host]++
+		l.mu.Unlock()
+		return &countedConn{Conn: c, l: l, host: host}, nil
+	}
+}
+
+// countedConn gives its place back when it closes (once).
+type countedConn struct {
+	net.Conn
+	l    *limitListener
+	host string
+	once sync.Once
+}
+
+func (c *countedConn) Close() error {
+	c.once.Do(func() {
+		c.l.mu.Lock()
+		if c.l.open[c.host]--; c.l.open[c.host] <= 0 {
+			delete(c.l.open, c.host)
+		}
+		c.l.mu.Unlock()
+	})
+	return c.Conn.Close()
+}
