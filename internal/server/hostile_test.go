@@ -114,3 +114,21 @@ func TestServerErrorsHidden(t *testing.T) {
 		t.Fatalf("log: %q", log.String())
 	}
 }
+
+// TestBodilessChangesNeedJSON: the requests that change something without
+// a body (sign out, accept or cancel a challenge) are refused unless sent
+// as JSON, as a page of another site cannot without a preflight (hostile
+// finding, low: they took any content type).
+func TestBodilessChangesNeedJSON(t *testing.T) {
+	h := newHarness(t, "", testConfig())
+	for _, path := range []string{"/api/account/logout", "/api/challenges/abcdefghijkl/accept", "/api/challenges/abcdefghijkl/cancel"} {
+		for _, ct := range []string{"", "text/plain", "application/x-www-form-urlencoded"} {
+			if code, e := h.post(path, "", map[string]string{"Content-Type": ct}); code != http.StatusUnsupportedMediaType || !strings.Contains(e, "application/json") {
+				t.Errorf("%s as %q: %d %q", path, ct, code, e)
+			}
+		}
+	}
+	if code, _ := h.post("/api/account/logout", "{}", map[string]string{"Content-Type": "application/json"}); code != http.StatusOK {
+		t.Fatalf("sign out as JSON: %d", code)
+	}
+}

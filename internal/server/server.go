@@ -15,6 +15,7 @@ import (
 	"context"
 	"io"
 	"log/slog"
+	"mime"
 	"net/http"
 	"net/url"
 	"runtime"
@@ -221,14 +222,26 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h.Set("Referrer-Policy", "same-origin")
 	h.Set("X-Frame-Options", "DENY")
 	h.Set("Content-Security-Policy", contentPolicy)
-	if r.Method != http.MethodGet && r.Method != http.MethodHead && !sameOrigin(r) {
-		s.api.Error(w, r, errForeign)
-		return
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		if !sameOrigin(r) {
+			s.api.Error(w, r, errForeign)
+			return
+		}
+		// Every change is a JSON request, those without a body too (sign
+		// out, accept, cancel): a form or text/plain post from another
+		// site is not one.
+		if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
+			s.api.Error(w, r, errNotJSON)
+			return
+		}
 	}
 	s.h.ServeHTTP(w, r)
 }
 
-var errForeign = httpx.NewError(http.StatusForbidden, "requests that change something must come from this site's own pages")
+var (
+	errForeign = httpx.NewError(http.StatusForbidden, "requests that change something must come from this site's own pages")
+	errNotJSON = httpx.NewError(http.StatusUnsupportedMediaType, "requests that change something must be sent as application/json")
+)
 
 // sameOrigin reports whether a request comes from this site's pages (or
 // from a program that sends no Origin, which a browser always sends on a
