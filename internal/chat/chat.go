@@ -135,14 +135,15 @@ func (c *Chat) post(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return httpx.WithCode(http.StatusBadRequest, err)
 	}
+	// Per address first, before a player is made for a browser without
+	// one (a client without cookies is a new player every time); then per
+	// player.
+	if ok, retry := c.byAddress.Allow(httpx.Client(r), time.Now()); !ok {
+		return httpx.WithCode(http.StatusTooManyRequests, fmt.Errorf("too many chat messages from this address: wait %s", retry.Round(time.Second)))
+	}
 	me, err := c.ids.Identify(w, r)
 	if err != nil {
 		return err
-	}
-	// Per player, and per address (a client without cookies is a new
-	// player every time).
-	if ok, retry := c.byAddress.Allow(httpx.Client(r), time.Now()); !ok {
-		return httpx.WithCode(http.StatusTooManyRequests, fmt.Errorf("too many chat messages from this address: wait %s", retry.Round(time.Second)))
 	}
 	if ok, retry := c.byPlayer.Allow(me.ID, time.Now()); !ok {
 		return httpx.WithCode(http.StatusTooManyRequests, fmt.Errorf("at most %d chat messages in %s: wait %s", chatBurst, chatWindow, retry.Round(time.Second)))

@@ -224,3 +224,19 @@ var dummyHash = sync.OnceValue(func() string {
 	h, _ := auth.HashPassword("not a password anyone has")
 	return h
 })
+
+// anonymousLife is how long an anonymous identity with nothing of its own
+// (no game, challenge, chat line or rating) is kept.
+const anonymousLife = 24 * time.Hour
+
+// Forget deletes the anonymous identities made more than a day ago that
+// have nothing of their own, with their sessions (a browser that looked
+// and left, or a client without cookies refused at a limit); it returns
+// how many.
+func (s *Service) Forget(ctx context.Context) int {
+	n, err := s.store.ForgetIdleAnonymous(ctx, time.Now().Add(-anonymousLife), 1000)
+	if err != nil && ctx.Err() == nil {
+		s.log.Error("forgetting idle anonymous players", "err", err)
+	}
+	return n
+}

@@ -3,6 +3,7 @@ package server
 import (
 	"bytes"
 	"context"
+	"database/sql"
 	"encoding/json"
 	"math"
 	"net/http"
@@ -397,6 +398,7 @@ func TestChatRooms(t *testing.T) {
 	// A client without cookies is a new player each time: the address's
 	// limit still holds.
 	refused := 0
+	players := h.countPlayers()
 	for i := 0; i < 25; i++ {
 		if code := h.call("POST", path, chatRequest{Text: "no cookies"}, nil); code == http.StatusTooManyRequests {
 			refused++
@@ -405,8 +407,28 @@ func TestChatRooms(t *testing.T) {
 	if refused == 0 {
 		t.Fatal("cookieless chat was never limited")
 	}
+	// A refused line makes no player (hostile finding 10: 200 refused
+	// posts made 200 players and sessions).
+	if made := h.countPlayers() - players; made != 25-refused {
+		t.Fatalf("%d players made for %d lines taken", made, 25-refused)
+	}
 	a.call("POST", "/api/games/"+cr.ID+"/resign", secretRequest{}, nil)
 	if ms := read(b); len(ms) != 6+25-refused {
 		t.Fatalf("after the game a player reads %d lines, want 6", len(ms))
 	}
+}
+
+// countPlayers counts the players in the harness's database.
+func (h *harness) countPlayers() int {
+	h.t.Helper()
+	db, err := sql.Open("sqlite", "file:"+h.db+"?mode=ro")
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	defer db.Close()
+	var n int
+	if err := db.QueryRow(`SELECT COUNT(*) FROM players`).Scan(&n); err != nil {
+		h.t.Fatal(err)
+	}
+	return n
 }

@@ -269,3 +269,33 @@ func (s *Store) FinishRated(ctx context.Context, g *Game, ply int, ratings []Rat
 	}
 	return tx.Commit()
 }
+
+// ForgetIdleAnonymous deletes at most n anonymous players made before
+// before that have nothing: no game, no challenge, no chat line; with
+// their sessions. A browser that made an identity and never played
+// leaves nothing behind. It returns how many it deleted.
+func (s *Store) ForgetIdleAnonymous(ctx context.Context, before time.Time, n int) (int, error) {
+	ids, err := s.ids(ctx, `SELECT p.id FROM players p WHERE p.username IS NULL AND p.created < ?
+		AND NOT EXISTS (SELECT 1 FROM games g WHERE g.player0 = p.id OR g.player1 = p.id)
+		AND NOT EXISTS (SELECT 1 FROM challenges c WHERE c.creator = p.id OR c.target = p.id)
+		AND NOT EXISTS (SELECT 1 FROM chat m WHERE m.player = p.id)
+		AND NOT EXISTS (SELECT 1 FROM ratings r WHERE r.player_id = p.id)
+		LIMIT ?`, before.UnixMilli(), n)
+	if err != nil {
+		return 0, fmt.Errorf("store: idle players: %w", err)
+	}
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return 0, fmt.Errorf("store: forget players: %w", err)
+	}
+	defer tx.Rollback()
+	for _, id := range ids {
+		if _, err := tx.ExecContext(ctx, s.q(`DELETE FROM sessions WHERE player_id = ?`), id); err != nil {
+			return 0, fmt.Errorf("store: forget players: %w", err)
+		}
+		if _, err := tx.ExecContext(ctx, s.q(`DELETE FROM players WHERE id = ? AND username IS NULL`), id); err != nil {
+			return 0, fmt.Errorf("store: forget players: %w", err)
+		}
+	}
+	return len(ids), tx.Commit()
+}

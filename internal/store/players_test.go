@@ -114,3 +114,44 @@ func testFinishRated(t *testing.T, dsn string) {
 		t.Fatalf("provisional ratings on the leaderboard: %+v", board)
 	}
 }
+
+// TestForgetIdleAnonymous: an anonymous player made long ago with nothing
+// of his own is forgotten with his session; one with a game, an account,
+// and a new one are kept.
+func TestForgetIdleAnonymous(t *testing.T) { backends(t, testForgetIdleAnonymous) }
+
+func testForgetIdleAnonymous(t *testing.T, dsn string) {
+	s := open(t, dsn)
+	ctx := context.Background()
+	old := time.Now().Add(-48 * time.Hour)
+	for _, p := range []*Player{{ID: "idle"}, {ID: "player"}, {ID: "acct"}, {ID: "fresh"}} {
+		if err := s.CreatePlayer(ctx, p); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.CreateSession(ctx, "tok-"+p.ID, p.ID); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := s.db.ExecContext(ctx, s.q(`UPDATE players SET created = ? WHERE id <> 'fresh'`), old.UnixMilli()); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Register(ctx, "acct", "Alice", "alice", "hash"); err != nil {
+		t.Fatal(err)
+	}
+	g := &Game{ID: "g1", Spec: "tablut", Seats: []Seat{{Kind: SeatHuman, Player: "player"}, {Kind: SeatAI, Agent: "easy"}}, DrawOffer: -1, TakebackOffer: -1}
+	if err := s.Create(ctx, g); err != nil {
+		t.Fatal(err)
+	}
+	n, err := s.ForgetIdleAnonymous(ctx, time.Now().Add(-24*time.Hour), 100)
+	if err != nil || n != 1 {
+		t.Fatalf("forgot %d: %v, want 1", n, err)
+	}
+	if _, err := s.SessionPlayer(ctx, "tok-idle"); !errors.Is(err, ErrNoSession) {
+		t.Fatalf("the idle player's session: %v", err)
+	}
+	for _, id := range []string{"player", "acct", "fresh"} {
+		if p, err := s.SessionPlayer(ctx, "tok-"+id); err != nil || p.ID != id {
+			t.Fatalf("%s kept: %v %v", id, p, err)
+		}
+	}
+}
