@@ -15,7 +15,7 @@ the actions per second, the latency percentiles from sending an action to
 seeing it on the WebSocket, the errors and the actions lost (accepted but
 missing from the stored game). Start the server with limits that allow the
 load, e.g. muster serve --games-per-hour 1000 --conns-per-client 1000
---challenges-per-hour 1000.
+--conns-per-address 5000 --challenges-per-hour 1000 --open-challenges 1000.
 
 --lobby makes each game by a challenge in the lobby, accepted by another
 browser (each player with his own session), while --lobby-watchers browsers

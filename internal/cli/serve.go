@@ -39,6 +39,7 @@ func runServe(env *Env, args []string) error {
 	db := fs.String("db", "muster.db", "SQLite database file, or a PostgreSQL address (postgres://…)")
 	perHour := fs.Int("games-per-hour", server.DefaultConfig.GamesPerHour, "new games one address may create an hour")
 	challenges := fs.Int("challenges-per-hour", server.DefaultConfig.ChallengesPerHour, "challenges one player or address may make an hour")
+	openChallenges := fs.Int("open-challenges", server.DefaultConfig.OpenChallenges, "challenges one player or address may have open at once")
 	conns := fs.Int("conns-per-client", server.DefaultConfig.ConnsPerClient, "WebSocket connections one address may hold")
 	perAddress := fs.Int("conns-per-address", server.DefaultConfig.ConnsPerAddress, "TCP connections one address may hold at once (WebSockets and kept-alive requests); the ones beyond are closed as they come")
 	reports := fs.String("reports", "", "a folder of reports (muster report --html) to show under /reports/")
@@ -74,7 +75,7 @@ func runServe(env *Env, args []string) error {
 		MaxBody: server.DefaultConfig.MaxBody, GamesPerHour: *perHour,
 		ConnsPerClient: *conns, ConnsPerGame: server.DefaultConfig.ConnsPerGame,
 		AgentTimeout: server.DefaultConfig.AgentTimeout, AnalysisTime: *think, Engines: *engines, EngineQueue: *queue,
-		Log: env.Stderr, Reports: *reports, ChallengesPerHour: *challenges, Levels: levels, ConnsPerAddress: *perAddress,
+		Log: env.Stderr, Reports: *reports, ChallengesPerHour: *challenges, OpenChallenges: *openChallenges, Levels: levels, ConnsPerAddress: *perAddress,
 	})
 	defer srv.Close()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)

@@ -24,7 +24,7 @@ func serve(t *testing.T) string {
 		t.Fatal(err)
 	}
 	cfg := server.DefaultConfig
-	cfg.GamesPerHour = 1000
+	cfg.GamesPerHour, cfg.OpenChallenges = 1000, 1000
 	srv := server.New(st, cfg)
 	hs := httptest.NewServer(srv)
 	t.Cleanup(func() {

@@ -70,18 +70,12 @@ func (l *Lobby) createChallenge(w http.ResponseWriter, r *http.Request) error {
 	} else if n >= l.cfg.ChallengesPerHour {
 		return httpx.WithCode(http.StatusTooManyRequests, fmt.Errorf("at most %d challenges an hour", l.cfg.ChallengesPerHour))
 	}
-	open, err := l.store.OpenChallenges(ctx, me.ID, time.Now().Add(-correspondenceLife), lobbyChallengesShow)
-	if err != nil {
+	// Open at once: per player and per address (a client without
+	// cookies is a new player every time).
+	if n, err := l.store.OpenCount(ctx, me.ID, httpx.Client(r), time.Now().Add(-correspondenceLife)); err != nil {
 		return httpx.Unavailable(err)
-	}
-	mine := 0
-	for _, c := range open {
-		if c.Creator == me.ID {
-			mine++
-		}
-	}
-	if mine >= maxOpenChallenges {
-		return httpx.WithCode(http.StatusTooManyRequests, fmt.Errorf("at most %d open challenges at once: cancel one first", maxOpenChallenges))
+	} else if n >= l.cfg.OpenPerPlayer {
+		return httpx.WithCode(http.StatusTooManyRequests, fmt.Errorf("at most %d open challenges at once from one player or address: cancel one first", l.cfg.OpenPerPlayer))
 	}
 	c := &store.Challenge{ID: token.ID(), Creator: me.ID, CreatorName: me.Username, Spec: g.Spec(), Minutes: req.Minutes, Increment: req.Increment,
 		Days: req.Days, Rated: req.Rated, Side: req.Side, Address: httpx.Client(r), Created: time.Now()}

@@ -30,7 +30,6 @@ const (
 	// Open challenges last a day (a correspondence one a week).
 	challengeLife       = 24 * time.Hour
 	correspondenceLife  = 7 * 24 * time.Hour
-	maxOpenChallenges   = 5
 	lobbyLiveGames      = 12
 	lobbyChallengesShow = 50
 	// socketKey counts the lobby's watchers (no game id has its length).
@@ -44,6 +43,9 @@ type Config struct {
 	ChallengesPerHour int
 	// Watchers bounds the lobby's WebSocket connections at once.
 	Watchers int
+	// OpenPerPlayer bounds the challenges open at once from one player or
+	// one address.
+	OpenPerPlayer int
 }
 
 // Identity tells who a request comes from (internal/identity).
@@ -292,7 +294,9 @@ func (l *Lobby) viewFor(ctx context.Context, sh *shared, p *store.Player) (view,
 	if err != nil {
 		return v, httpx.Unavailable(err)
 	}
-	targeted, err := l.store.TargetedChallenges(ctx, p.ID, time.Now().Add(-correspondenceLife), lobbyChallengesShow)
+	// His own and those to him, apart from the open list, so that no flood
+	// of others' pushes them out.
+	targeted, err := l.store.ChallengesOf(ctx, p.ID, time.Now().Add(-correspondenceLife), lobbyChallengesShow)
 	if err != nil {
 		return v, httpx.Unavailable(err)
 	}
@@ -300,14 +304,13 @@ func (l *Lobby) viewFor(ctx context.Context, sh *shared, p *store.Player) (view,
 	if err != nil {
 		return v, err
 	}
-	open := own[len(accepted):len(own):len(own)]
+	list := slices.Clone(own)
 	for _, cv := range sh.challenges {
 		if !slices.ContainsFunc(own, func(o challengeView) bool { return o.ID == cv.ID }) {
-			open = append(open, cv)
+			list = append(list, cv)
 		}
 	}
-	slices.SortStableFunc(open, func(a, b challengeView) int { return int(b.Created - a.Created) })
-	for _, cv := range append(own[:len(accepted):len(accepted)], open...) {
+	for _, cv := range list {
 		cv.Mine, cv.ForMe = cv.creator == p.ID, cv.target != "" && cv.target == p.ID
 		v.Challenges = append(v.Challenges, cv)
 	}

@@ -70,8 +70,8 @@ type Config struct {
 	// dead server's games over.
 	LeaseTTL time.Duration
 	// ChallengesPerHour bounds the challenges a player or an address makes
-	// an hour.
-	ChallengesPerHour int
+	// an hour; OpenChallenges those open at once.
+	ChallengesPerHour, OpenChallenges int
 	// IdleGame is how long a game nobody uses stays in memory.
 	IdleGame time.Duration
 	// Levels are the computer players a request may name (nil: the named
@@ -89,7 +89,7 @@ type Config struct {
 // DefaultConfig are the limits of a public server.
 var DefaultConfig = Config{MaxBody: 64 << 10, GamesPerHour: 60, ConnsPerClient: 32, ConnsPerGame: 64, AgentTimeout: 60 * time.Second,
 	AnalysisTime: 3 * time.Second, Engines: runtime.NumCPU(), EngineQueue: 256, AccountsPerHour: 5, LoginsPerAddress: 20, LoginsPerAccount: 5,
-	LoginWindow: 15 * time.Minute, LeaseTTL: 6 * time.Second, ChallengesPerHour: 30, IdleGame: 10 * time.Minute,
+	LoginWindow: 15 * time.Minute, LeaseTTL: 6 * time.Second, ChallengesPerHour: 30, OpenChallenges: 5, IdleGame: 10 * time.Minute,
 	ReadTimeout: 30 * time.Second, WriteTimeout: 60 * time.Second, IdleTimeout: 2 * time.Minute, ConnsPerAddress: 128}
 
 // withDefaults fills every zero field from DefaultConfig.
@@ -117,6 +117,7 @@ func (c Config) withDefaults() Config {
 	or(&c.LoginsPerAddress, d.LoginsPerAddress)
 	or(&c.LoginsPerAccount, d.LoginsPerAccount)
 	or(&c.ChallengesPerHour, d.ChallengesPerHour)
+	or(&c.OpenChallenges, d.OpenChallenges)
 	orDur(&c.AgentTimeout, d.AgentTimeout)
 	orDur(&c.AnalysisTime, d.AnalysisTime)
 	orDur(&c.LoginWindow, d.LoginWindow)
@@ -169,7 +170,8 @@ func New(st *store.Store, cfg Config) *Server {
 	s.chat = chat.New(st, api, s.games, s.ids, s.bus)
 	s.games.SetChat(s.chat)
 	// Everyone on the home page watches the lobby.
-	s.lobby = lobby.New(ctx, st, api, s.ids, s.games, s.bus, sockets, lobby.Config{ChallengesPerHour: cfg.ChallengesPerHour, Watchers: 100 * cfg.ConnsPerGame})
+	s.lobby = lobby.New(ctx, st, api, s.ids, s.games, s.bus, sockets, lobby.Config{ChallengesPerHour: cfg.ChallengesPerHour, Watchers: 100 * cfg.ConnsPerGame,
+		OpenPerPlayer: cfg.OpenChallenges})
 	s.games.SetLobby(s.lobby.Signal)
 	s.analysis = analysis.New(api, s.pool, cfg.AnalysisTime)
 	s.players = players.New(st, api, s.ids)

@@ -16,6 +16,8 @@ import (
 	"github.com/coder/websocket"
 
 	"github.com/muster-games/muster/internal/play"
+	"github.com/muster-games/muster/internal/store"
+	"github.com/muster-games/muster/internal/token"
 )
 
 // TestZeroConfigServesAGame: a server made with Config{} takes the
@@ -234,5 +236,50 @@ func TestHalfSentRequestsLetGo(t *testing.T) {
 	extra.SetReadDeadline(time.Now().Add(5 * time.Second))
 	if n, err := extra.Read(make([]byte, 1)); err != io.EOF || n != 0 {
 		t.Fatalf("the connection past the address's limit: %d %v, want closed", n, err)
+	}
+}
+
+// TestLobbyFloodKeepsOwnChallenges: sixty challenges from other addresses
+// push no viewer's own challenge, nor one addressed to him, out of his
+// lobby; one address may have only so many open at once, whatever
+// players it makes (hostile finding 9).
+func TestLobbyFloodKeepsOwnChallenges(t *testing.T) {
+	h := newHarness(t, "", testConfig())
+	a, b := h.person(), h.person()
+	b.register("bob")
+	var own, toBob challengeView
+	if code := a.call("POST", "/api/challenges", challengeRequest{Game: "tablut", Side: "attackers"}, &own); code != http.StatusCreated {
+		t.Fatalf("a's challenge: %d", code)
+	}
+	if code := a.call("POST", "/api/challenges", challengeRequest{Game: "lanrick", Side: "random", Opponent: "bob"}, &toBob); code != http.StatusCreated {
+		t.Fatalf("a's challenge to bob: %d", code)
+	}
+	ctx := context.Background()
+	for i := range 60 {
+		c := &store.Challenge{ID: token.ID(), Creator: token.ID(), Spec: "tablut", Side: "random", Address: fmt.Sprintf("10.0.%d.%d", i/200, i%200)}
+		if err := h.st.CreateChallenge(ctx, c); err != nil {
+			t.Fatal(err)
+		}
+	}
+	h.srv.lobby.Signal()
+	has := func(p *person, id string) bool {
+		var lv lobbyView
+		p.call("GET", "/api/lobby", nil, &lv)
+		return slices.ContainsFunc(lv.Challenges, func(c challengeView) bool { return c.ID == id })
+	}
+	if !has(a, own.ID) || !has(a, toBob.ID) || !has(b, toBob.ID) {
+		t.Fatalf("after the flood: a sees his own %v and his to bob %v; bob sees his %v", has(a, own.ID), has(a, toBob.ID), has(b, toBob.ID))
+	}
+	// From this one address: three more open, then refused, even from a
+	// new anonymous player each time.
+	for i := range 4 {
+		code := h.person().call("POST", "/api/challenges", challengeRequest{Game: "tablut", Side: "random"}, nil)
+		if want := http.StatusCreated; i == 3 {
+			if code != http.StatusTooManyRequests {
+				t.Fatalf("the sixth open challenge from one address: %d", code)
+			}
+		} else if code != want {
+			t.Fatalf("challenge %d: %d", i+3, code)
+		}
 	}
 }

@@ -139,10 +139,18 @@ func (s *Store) Live(ctx context.Context, n int) ([]*Game, error) {
 		ORDER BY updated DESC LIMIT ?`, n)
 }
 
-// TargetedChallenges lists the open challenges made since since between
-// player and one other: those he made to one player and those to him;
-// newest first, at most n.
-func (s *Store) TargetedChallenges(ctx context.Context, player string, since time.Time, n int) ([]*Challenge, error) {
+// ChallengesOf lists the open challenges made since since that are
+// player's own or to him; newest first, at most n.
+func (s *Store) ChallengesOf(ctx context.Context, player string, since time.Time, n int) ([]*Challenge, error) {
 	return s.challenges(ctx, `SELECT `+challengeColumns+` FROM challenges WHERE status = 'open' AND created >= ?
-		AND target <> '' AND (target = ? OR creator = ?) ORDER BY created DESC LIMIT ?`, since.UnixMilli(), player, player, n)
+		AND (target = ? OR creator = ?) ORDER BY created DESC LIMIT ?`, since.UnixMilli(), player, player, n)
+}
+
+// OpenCount counts the challenges still open made since since by player
+// or from address.
+func (s *Store) OpenCount(ctx context.Context, player, address string, since time.Time) (int, error) {
+	var n int
+	err := s.queryRow(ctx, `SELECT COUNT(*) FROM challenges WHERE status = 'open' AND created >= ? AND (creator = ? OR address = ?)`,
+		since.UnixMilli(), player, address).Scan(&n)
+	return n, err
 }
