@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -205,7 +206,17 @@ func TestResignStopsTheSearch(t *testing.T) {
 	if code := h.call("POST", "/api/games/"+c.ID+"/resign", secretRequest{Secret: c.Secret}, nil); code != http.StatusOK {
 		t.Fatalf("resign: %d", code)
 	}
-	h.waitFor("the slot given back", func() bool { return h.pool.Stats().Busy == 0 })
+	// The server spends next to nothing in the second after, and the
+	// search's slot is free by then (hostile finding 4: a max game
+	// resigned at once burned its whole search, 5 s of a core).
+	before := cpu(t)
+	time.Sleep(time.Second)
+	if spent := cpu(t) - before; spent > 300*time.Millisecond {
+		t.Fatalf("%v of CPU in the second after the resignation", spent)
+	}
+	if s := h.pool.Stats(); s.Busy != 0 {
+		t.Fatalf("a second after the resignation the search still holds %d slots", s.Busy)
+	}
 	h.waitFor("the computer no longer thinking", func() bool { return !h.view(c.ID).Thinking })
 	if v := h.view(c.ID); v.Ply != 0 || v.Status != "over" {
 		t.Fatalf("after resigning: ply %d, %s", v.Ply, v.Status)
@@ -436,4 +447,13 @@ func TestGamesAtOnceKeepTheLimit(t *testing.T) {
 	if n := made.Load(); n != 5 {
 		t.Fatalf("%d games made at once from one address, want the limit, 5", n)
 	}
+}
+
+// cpu is the CPU time this process has spent.
+func cpu(t *testing.T) time.Duration {
+	var u syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &u); err != nil {
+		t.Fatal(err)
+	}
+	return time.Duration(u.Utime.Nano() + u.Stime.Nano())
 }
