@@ -159,3 +159,19 @@ func TestGateBounds(t *testing.T) {
 		t.Fatal("a full gate and an ended context: no error")
 	}
 }
+
+// TestNewPasswordRefusesEmptyAndCommon: eight spaces, eight NULs, the
+// replacement character (what invalid UTF-8 becomes through JSON) and the
+// commonest passwords are refused (hostile finding, low).
+func TestNewPasswordRefusesEmptyAndCommon(t *testing.T) {
+	for _, bad := range []string{"        ", "\x00\x00\x00\x00\x00\x00\x00\x00", "pass\uFFFDword", "Password1", "12345678", "line\nbreak!"} {
+		if CheckNewPassword(bad) == nil {
+			t.Errorf("%q accepted", bad)
+		}
+	}
+	for _, good := range []string{"correct horse", "jabberwocky 1871", "вечерний чай"} {
+		if err := CheckNewPassword(good); err != nil {
+			t.Errorf("%q refused: %v", good, err)
+		}
+	}
+}

@@ -82,19 +82,42 @@ func CheckPassword(encoded, password string) (bool, error) {
 }
 
 // CheckNewPassword says what is wrong with a password chosen for an
-// account, or nil.
+// account, or nil: valid text (JSON turns invalid bytes into U+FFFD, so
+// two different invalid passwords would be one: it is refused), 8 to 256
+// characters, no control characters, not only spaces, and not one of
+// the commonest passwords.
 func CheckNewPassword(password string) error {
 	n := utf8.RuneCountInString(password)
 	switch {
-	case !utf8.ValidString(password):
+	case !utf8.ValidString(password) || strings.ContainsRune(password, utf8.RuneError):
 		return errors.New("the password is not valid text")
 	case n < MinPassword:
 		return fmt.Errorf("the password needs at least %d characters", MinPassword)
 	case n > MaxPassword:
 		return fmt.Errorf("the password may have at most %d characters", MaxPassword)
+	case strings.TrimSpace(password) == "":
+		return errors.New("the password needs more than spaces")
+	case strings.IndexFunc(password, unicode.IsControl) >= 0:
+		return errors.New("the password may not hold control characters")
+	case common[strings.ToLower(password)]:
+		return errors.New("this password is among the commonest: choose another")
 	}
 	return nil
 }
+
+// common are the commonest passwords of 8 characters or more (the leaked
+// lists' heads), refused for accounts.
+var common = func() map[string]bool {
+	m := map[string]bool{}
+	for _, p := range strings.Fields(`12345678 123456789 1234567890 12345678910 password password1 password123 passw0rd
+		qwertyuiop qwerty123 qwertyui 11111111 00000000 88888888 87654321 iloveyou1 sunshine1 princess1 football1
+		baseball1 welcome1 welcome123 abc12345 abcd1234 1q2w3e4r 1qaz2wsx zaq12wsx qazwsxedc asdfghjkl asdfasdf
+		letmein1 trustno1 monkey123 dragon123 superman1 computer1 internet michael1 jennifer1 starwars1 whatever1
+		aaaaaaaa 1234qwer q1w2e3r4 admin123 administrator changeme`) {
+		m[p] = true
+	}
+	return m
+}()
 
 // Username limits, in characters.
 const (

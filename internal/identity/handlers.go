@@ -148,7 +148,10 @@ func (s *Service) login(w http.ResponseWriter, r *http.Request) error {
 	if ok, retry := s.loginByAddress.Allow(httpx.Client(r), now); !ok {
 		return httpx.WithCode(http.StatusTooManyRequests, fmt.Errorf("too many sign-in attempts from this address: try again in %s", retry.Round(time.Second)))
 	}
-	if ok, retry := s.loginByAccount.Allow(key, now); !ok {
+	// The attempts on an account are counted per address: another
+	// address's wrong guesses do not lock its owner out.
+	pair := key + " " + httpx.Client(r)
+	if ok, retry := s.loginByAccount.Allow(pair, now); !ok {
 		return httpx.WithCode(http.StatusTooManyRequests, fmt.Errorf("too many sign-in attempts for this account: try again in %s", retry.Round(time.Second)))
 	}
 	p, err := s.store.PlayerNamed(r.Context(), key)
@@ -169,7 +172,7 @@ func (s *Service) login(w http.ResponseWriter, r *http.Request) error {
 	if err != nil || !ok {
 		return errBadLogin
 	}
-	s.loginByAccount.Reset(key)
+	s.loginByAccount.Reset(pair)
 	if err := s.endSession(w, r); err != nil {
 		return err
 	}

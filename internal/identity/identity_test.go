@@ -250,3 +250,39 @@ func TestRegistrationsAtOnceKeepTheLimit(t *testing.T) {
 		t.Fatalf("%d hashes at once, more than the %d cores", p, runtime.NumCPU())
 	}
 }
+
+// TestAccountLockIsPerAddress: five wrong guesses from one address lock
+// that address out of the account, not its owner at another (hostile
+// finding, low: anyone could lock any account for 15 minutes).
+func TestAccountLockIsPerAddress(t *testing.T) {
+	st, err := store.Open(filepath.Join(t.TempDir(), "muster.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	api := &httpx.API{Log: slog.New(slog.NewTextHandler(io.Discard, nil)), MaxBody: 1 << 16}
+	s := New(st, api, Config{AccountsPerHour: 5, LoginsPerAddress: 20, LoginsPerAccount: 5, LoginWindow: time.Minute})
+	mux := http.NewServeMux()
+	s.Routes(mux)
+	h := s.Middleware(mux)
+	send := func(addr, path, body string) int {
+		r := httptest.NewRequest("POST", path, strings.NewReader(body))
+		r.RemoteAddr = addr + ":40000"
+		r.Header.Set("Content-Type", "application/json")
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, r)
+		return w.Code
+	}
+	if code := send("10.0.0.1", "/api/account/register", `{"username":"victim","password":"correct horse"}`); code != http.StatusCreated {
+		t.Fatalf("register: %d", code)
+	}
+	for range 5 {
+		send("10.0.0.9", "/api/account/login", `{"username":"victim","password":"wrong guess"}`)
+	}
+	if code := send("10.0.0.9", "/api/account/login", `{"username":"victim","password":"correct horse"}`); code != http.StatusTooManyRequests {
+		t.Fatalf("the guessing address after five: %d, want 429", code)
+	}
+	if code := send("10.0.0.1", "/api/account/login", `{"username":"victim","password":"correct horse"}`); code != http.StatusOK {
+		t.Fatalf("the owner at his own address: %d, want 200", code)
+	}
+}
