@@ -3,9 +3,11 @@ package play
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"time"
 
 	"github.com/muster-games/muster/game"
+	"github.com/muster-games/muster/internal/httpx"
 	"github.com/muster-games/muster/internal/store"
 	"github.com/muster-games/muster/internal/token"
 )
@@ -45,6 +47,11 @@ func (r *room) draw(ctx context.Context, h holder, what string) (View, error) {
 		return View{}, err
 	}
 	old := r.rec.DrawOffer
+	if what == drawOffer || what == drawDecline {
+		if err := r.offerAllowed(seat); err != nil {
+			return View{}, err
+		}
+	}
 	switch what {
 	case drawOffer:
 		if r.isAI(game.Player(1 - seat)) {
@@ -242,4 +249,13 @@ func (r *room) claim(ctx context.Context, p int) (string, error) {
 	r.publish()
 	r.arm()
 	return secret, nil
+}
+
+// offerAllowed checks a seat's allowance of offers and refusals (draws,
+// takebacks).
+func (r *room) offerAllowed(seat int) error {
+	if ok, retry := r.gs.offers.Allow(fmt.Sprintf("%s %d", r.id, seat), time.Now()); !ok {
+		return httpx.WithCode(http.StatusTooManyRequests, fmt.Errorf("at most %d offers a minute: wait %s", offersPerMinute, retry.Round(time.Second)))
+	}
+	return nil
 }

@@ -71,6 +71,9 @@ type Games struct {
 	// creating orders the new games of an address (counted against its
 	// hourly limit, then made).
 	creating auth.Locks
+	// offers limits the draw and takeback offers (and their refusals) of
+	// each seat of a game: each is a write and a broadcast.
+	offers *auth.Limiter
 
 	mu    sync.Mutex
 	rooms map[string]*room
@@ -83,7 +86,8 @@ type Games struct {
 // New returns the registry of a server whose life is ctx.
 func New(ctx context.Context, st *store.Store, api *httpx.API, ids Identity, pool *engine.Pool, b *bus.Bus, sockets *httpx.Sockets, cfg Config) *Games {
 	gs := &Games{cfg: cfg, store: st, api: api, log: api.Log, ids: ids, pool: pool, bus: b, sockets: sockets, ctx: ctx,
-		lobby: func() {}, rooms: map[string]*room{}, retiring: map[string]chan struct{}{}}
+		lobby: func() {}, rooms: map[string]*room{}, retiring: map[string]chan struct{}{},
+		offers: auth.NewLimiter(offersPerMinute, time.Minute, 100000)}
 	b.Handle(bus.Game, func(id string) {
 		if r := gs.loaded(id); r != nil {
 			r.refresh()
@@ -97,6 +101,9 @@ func (gs *Games) SetChat(c Chat) { gs.chat = c }
 
 // SetLobby sets what is told of a change of a game between people.
 func (gs *Games) SetLobby(f func()) { gs.lobby = f }
+
+// offersPerMinute bounds a seat's draw and takeback offers and refusals.
+const offersPerMinute = 6
 
 var (
 	errNoGame = httpx.NewError(http.StatusNotFound, "no such game")

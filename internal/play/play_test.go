@@ -457,3 +457,32 @@ func cpu(t *testing.T) time.Duration {
 	}
 	return time.Duration(u.Utime.Nano() + u.Stime.Nano())
 }
+
+// TestOffersLimited: a seat offering and withdrawing a draw again and
+// again is refused after a few a minute (hostile finding, low: 100 in
+// 0.1 s, each a write and a broadcast).
+func TestOffersLimited(t *testing.T) {
+	h := newHarness(t, 2, 16)
+	c := h.create(createRequest{Game: "tablut", Opponent: "local", Side: "attackers"})
+	refused := 0
+	for i := range 20 {
+		what := "offer"
+		if i%2 == 1 {
+			what = "decline"
+		}
+		switch code := h.call("POST", "/api/games/"+c.ID+"/draw", secretRequest{Secret: c.Secrets[0], What: what}, nil); code {
+		case http.StatusOK:
+		case http.StatusTooManyRequests:
+			refused++
+		default:
+			t.Fatalf("%s: %d", what, code)
+		}
+	}
+	if refused != 20-offersPerMinute {
+		t.Fatalf("%d of 20 offers refused, want %d", refused, 20-offersPerMinute)
+	}
+	// The other seat may still answer.
+	if code := h.call("POST", "/api/games/"+c.ID+"/takeback", secretRequest{Secret: c.Secrets[1], What: "decline"}, nil); code != http.StatusOK {
+		t.Fatalf("the other seat: %d", code)
+	}
+}

@@ -60,6 +60,9 @@ func (r *room) takeback(ctx context.Context, h holder, what string) (View, error
 		case to < 0:
 			return View{}, errNoTakeback
 		case !r.isAI(game.Player(1 - seat)):
+			if err := r.offerAllowed(seat); err != nil {
+				return View{}, err
+			}
 			return r.setTakebackOffer(ctx, seat)
 		case r.thinking:
 			return View{}, errThinking
@@ -72,6 +75,9 @@ func (r *room) takeback(ctx context.Context, h holder, what string) (View, error
 		}
 		return r.undoTo(ctx, to)
 	case takebackDecline:
+		if err := r.offerAllowed(seat); err != nil {
+			return View{}, err
+		}
 		return r.setTakebackOffer(ctx, -1)
 	}
 	return View{}, fmt.Errorf("%w: unknown takeback request %q (known: offer, accept, decline)", game.ErrSyntax, what)
