@@ -13,6 +13,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"net/url"
 	"strconv"
 	"strings"
 
@@ -58,11 +59,11 @@ func Open(dsn string) (*Store, error) {
 		}
 	}
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("store: open %s: %w", where(dsn), err)
 	}
 	if err := s.migrate(); err != nil {
 		s.db.Close()
-		return nil, err
+		return nil, fmt.Errorf("store: open %s: %w", where(dsn), err)
 	}
 	if !s.pg {
 		// Opened after the migrations, which set WAL mode in the file.
@@ -73,6 +74,18 @@ func Open(dsn string) (*Store, error) {
 		s.rdb.SetMaxOpenConns(4)
 	}
 	return s, nil
+}
+
+// where names a database for messages: an SQLite file's path, or a
+// PostgreSQL address without its password.
+func where(dsn string) string {
+	if !IsPostgres(dsn) {
+		return dsn
+	}
+	if u, err := url.Parse(dsn); err == nil {
+		return u.Redacted()
+	}
+	return "the PostgreSQL database"
 }
 
 // Close closes the database.

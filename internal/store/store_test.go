@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -113,5 +114,18 @@ func testUpdatedGrows(t *testing.T, dsn string) {
 	back, err := s.Get(context.Background(), "g1")
 	if err != nil || back.Updated.UnixMilli() != last {
 		t.Fatalf("stored updated %v, want %d (%v)", back.Updated, last, err)
+	}
+}
+
+// TestOpenErrorNamesTheDatabase: a database that cannot be opened is
+// named in the error (its path; a PostgreSQL address without its
+// password).
+func TestOpenErrorNamesTheDatabase(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "no", "such", "folder", "muster.db")
+	if _, err := Open(path); err == nil || !strings.Contains(err.Error(), path) {
+		t.Fatalf("opening %s: %v", path, err)
+	}
+	if got := where("postgres://muster:secret@db.example:5432/muster"); strings.Contains(got, "secret") || !strings.Contains(got, "db.example") {
+		t.Fatalf("the address in messages: %s", got)
 	}
 }
