@@ -23,6 +23,7 @@ func (s *Service) Routes(mux *http.ServeMux) {
 	mux.HandleFunc("POST /api/account/register", s.api.Func(s.register))
 	mux.HandleFunc("POST /api/account/login", s.api.Func(s.login))
 	mux.HandleFunc("POST /api/account/logout", s.api.Func(s.logout))
+	mux.HandleFunc("POST /api/account/logout-everywhere", s.api.Func(s.logoutEverywhere))
 }
 
 type credentials struct {
@@ -190,6 +191,25 @@ func (s *Service) login(w http.ResponseWriter, r *http.Request) error {
 // logout signs the browser out; it plays on as a new anonymous identity.
 // A sign-out the database did not take answers 503 and keeps the cookie.
 func (s *Service) logout(w http.ResponseWriter, r *http.Request) error {
+	if err := s.endSession(w, r); err != nil {
+		return err
+	}
+	return s.api.JSON(w, http.StatusOK, Nobody)
+}
+
+// logoutEverywhere ends every session of the browser's player, on every
+// browser, this one included.
+func (s *Service) logoutEverywhere(w http.ResponseWriter, r *http.Request) error {
+	p, err := s.Me(r)
+	if err != nil {
+		return err
+	}
+	if p != nil {
+		if err := s.store.DeleteSessions(r.Context(), p.ID); err != nil {
+			s.log.Error("signing out everywhere", "err", err)
+			return ErrSignOut
+		}
+	}
 	if err := s.endSession(w, r); err != nil {
 		return err
 	}

@@ -137,6 +137,17 @@ func (s *Service) lookup(r *http.Request) (*store.Player, error) {
 	case err != nil:
 		return nil, httpx.Unavailable(err)
 	}
+	if time.Since(p.SessionSeen) > 24*time.Hour {
+		// Used today: it lasts another SessionIdle (one write a day, made
+		// apart, so that a busy database delays no request).
+		go func(hash string) {
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			if err := s.store.TouchSession(ctx, hash, time.Now()); err != nil {
+				s.log.Warn("marking a session used", "err", err)
+			}
+		}(token.Hash(c.Value))
+	}
 	return p, nil
 }
 
@@ -229,11 +240,15 @@ var dummyHash = sync.OnceValue(func() string {
 // (no game, challenge, chat line or rating) is kept.
 const anonymousLife = 24 * time.Hour
 
-// Forget deletes the anonymous identities made more than a day ago that
+// Forget ends the sessions no request has used for store.SessionIdle,
+// and deletes the anonymous identities made more than a day ago that
 // have nothing of their own, with their sessions (a browser that looked
 // and left, or a client without cookies refused at a limit); it returns
-// how many.
+// how many identities it deleted.
 func (s *Service) Forget(ctx context.Context) int {
+	if _, err := s.store.ForgetIdleSessions(ctx, time.Now().Add(-store.SessionIdle)); err != nil && ctx.Err() == nil {
+		s.log.Error("ending idle sessions", "err", err)
+	}
 	n, err := s.store.ForgetIdleAnonymous(ctx, time.Now().Add(-anonymousLife), 1000)
 	if err != nil && ctx.Err() == nil {
 		s.log.Error("forgetting idle anonymous players", "err", err)

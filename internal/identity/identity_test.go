@@ -286,3 +286,55 @@ func TestAccountLockIsPerAddress(t *testing.T) {
 		t.Fatalf("the owner at his own address: %d, want 200", code)
 	}
 }
+
+// TestSignOutEverywhere: one browser signs every browser of the account
+// out (hostile finding, low: sessions never ended on the server).
+func TestSignOutEverywhere(t *testing.T) {
+	h := newHarness(t)
+	h.call("POST", "/api/account/register", map[string]string{"username": "alice", "password": "looking glass"}, nil)
+	other := h.browser()
+	if code, _ := other.call("POST", "/api/account/login", map[string]string{"username": "alice", "password": "looking glass"}, nil); code != http.StatusOK {
+		t.Fatalf("login elsewhere: %d", code)
+	}
+	if code, _ := h.call("POST", "/api/account/logout-everywhere", struct{}{}, nil); code != http.StatusOK {
+		t.Fatalf("sign out everywhere: %d", code)
+	}
+	for _, b := range []*harness{h, other} {
+		var me View
+		if b.call("GET", "/api/me", nil, &me); me.ID != "" {
+			t.Fatalf("still signed in: %+v", me)
+		}
+	}
+}
+
+// TestIdleSessionsEnd: a session no request has used for 30 days ends at
+// the sweep; one used is marked so (at most a write a day) and kept.
+func TestIdleSessionsEnd(t *testing.T) {
+	h := newHarness(t)
+	var first map[string]string
+	h.call("POST", "/play", struct{}{}, &first)
+	idle := h.browser()
+	var second map[string]string
+	idle.call("POST", "/play", struct{}{}, &second)
+	long := time.Now().Add(-31 * 24 * time.Hour).UnixMilli()
+	h.exec(fmt.Sprintf(`UPDATE sessions SET seen = %d`, long))
+	var me View
+	if h.call("GET", "/api/me", nil, &me); me.ID != first["id"] {
+		t.Fatalf("the used browser: %+v", me)
+	}
+	// The use is marked apart from the request: wait for it.
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		var seen int64
+		h.raw.QueryRow(`SELECT MAX(seen) FROM sessions`).Scan(&seen)
+		if seen > long || time.Now().After(deadline) {
+			break
+		}
+	}
+	h.s.Forget(context.Background())
+	if h.call("GET", "/api/me", nil, &me); me.ID != first["id"] {
+		t.Fatalf("the used session ended: %+v", me)
+	}
+	if idle.call("GET", "/api/me", nil, &me); me.ID != "" {
+		t.Fatalf("the idle session lives: %+v", me)
+	}
+}

@@ -22,6 +22,9 @@ type Player struct {
 	Registered time.Time
 	// Address is where the player came from when created (for limits).
 	Address string
+	// SessionSeen is when the session that signed him in was last marked
+	// used (SessionPlayer only).
+	SessionSeen time.Time
 }
 
 // Anonymous reports whether the player has no account.
@@ -125,15 +128,57 @@ func (s *Store) CreateSession(ctx context.Context, tokenHash, player string) err
 	return nil
 }
 
-// SessionPlayer returns the player of a session, or ErrNoSession; any
-// other error is the database's.
+// SessionPlayer returns the player of a session, with when the session
+// was last marked used, or ErrNoSession; any other error is the
+// database's.
 func (s *Store) SessionPlayer(ctx context.Context, tokenHash string) (*Player, error) {
-	p, err := scanPlayer(s.queryRow(ctx, `SELECT p.id, COALESCE(p.username, ''), p.password_hash, p.created, p.registered, p.address
-		FROM sessions s JOIN players p ON p.id = s.player_id WHERE s.token_hash = ?`, tokenHash))
-	if errors.Is(err, ErrNoPlayer) {
+	var p Player
+	var created, registered, seen int64
+	err := s.queryRow(ctx, `SELECT p.id, COALESCE(p.username, ''), p.password_hash, p.created, p.registered, p.address, s.seen
+		FROM sessions s JOIN players p ON p.id = s.player_id WHERE s.token_hash = ?`, tokenHash).
+		Scan(&p.ID, &p.Username, &p.PasswordHash, &created, &registered, &p.Address, &seen)
+	if errors.Is(err, sql.ErrNoRows) {
 		return nil, ErrNoSession
 	}
-	return p, err
+	if err != nil {
+		return nil, fmt.Errorf("store: session: %w", err)
+	}
+	p.Created, p.SessionSeen = time.UnixMilli(created), time.UnixMilli(seen)
+	if registered != 0 {
+		p.Registered = time.UnixMilli(registered)
+	}
+	return &p, nil
+}
+
+// SessionIdle is how long a session no request has used lasts: it then
+// ends (ForgetIdleSessions), and its browser signs in again.
+const SessionIdle = 30 * 24 * time.Hour
+
+// TouchSession marks a session used now, if it was last marked more than
+// a day ago (at most one write a session a day).
+func (s *Store) TouchSession(ctx context.Context, tokenHash string, now time.Time) error {
+	if _, err := s.exec(ctx, `UPDATE sessions SET seen = ? WHERE token_hash = ? AND seen < ?`, now.UnixMilli(), tokenHash, now.Add(-24*time.Hour).UnixMilli()); err != nil {
+		return fmt.Errorf("store: touch session: %w", err)
+	}
+	return nil
+}
+
+// ForgetIdleSessions ends the sessions not used since before.
+func (s *Store) ForgetIdleSessions(ctx context.Context, before time.Time) (int, error) {
+	res, err := s.exec(ctx, `DELETE FROM sessions WHERE seen < ?`, before.UnixMilli())
+	if err != nil {
+		return 0, fmt.Errorf("store: forget sessions: %w", err)
+	}
+	n, _ := res.RowsAffected()
+	return int(n), nil
+}
+
+// DeleteSessions ends every session of a player (sign out everywhere).
+func (s *Store) DeleteSessions(ctx context.Context, player string) error {
+	if _, err := s.exec(ctx, `DELETE FROM sessions WHERE player_id = ?`, player); err != nil {
+		return fmt.Errorf("store: delete sessions: %w", err)
+	}
+	return nil
 }
 
 // DeleteSession ends a session.
