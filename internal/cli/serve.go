@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/muster-games/muster/agent"
+	"github.com/muster-games/muster/internal/httpx"
 	"github.com/muster-games/muster/internal/server"
 	"github.com/muster-games/muster/internal/store"
 )
@@ -56,12 +57,21 @@ func runServe(env *Env, args []string) error {
 		levels = append(levels, spec)
 		return nil
 	})
+	var proxies []string
+	fs.Func("trusted-proxy", "the address (or CIDR prefix) of a proxy in front of the server, such as a TLS proxy on 127.0.0.1, whose X-Forwarded-For gives the client's address and X-Forwarded-Proto https makes the session cookie Secure (repeat for more); others' headers are ignored", func(s string) error {
+		proxies = append(proxies, s)
+		return nil
+	})
 	pos, err := flags(fs, args)
 	if err != nil {
 		return err
 	}
 	if len(pos) != 0 {
 		return fmt.Errorf("%w: unexpected arguments %v", errUsage, pos)
+	}
+	trusted, err := httpx.ParseProxies(proxies)
+	if err != nil {
+		return fmt.Errorf("%w: --trusted-proxy: %v", errUsage, err)
 	}
 	if levels != nil {
 		levels = append(slices.Clone(agent.Levels), levels...)
@@ -75,7 +85,7 @@ func runServe(env *Env, args []string) error {
 		MaxBody: server.DefaultConfig.MaxBody, GamesPerHour: *perHour,
 		ConnsPerClient: *conns, ConnsPerGame: server.DefaultConfig.ConnsPerGame,
 		AgentTimeout: server.DefaultConfig.AgentTimeout, AnalysisTime: *think, Engines: *engines, EngineQueue: *queue,
-		Log: env.Stderr, Reports: *reports, ChallengesPerHour: *challenges, OpenChallenges: *openChallenges, Levels: levels, ConnsPerAddress: *perAddress,
+		Log: env.Stderr, Reports: *reports, ChallengesPerHour: *challenges, OpenChallenges: *openChallenges, Levels: levels, Proxies: trusted, ConnsPerAddress: *perAddress,
 	})
 	defer srv.Close()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)

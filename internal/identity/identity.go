@@ -193,7 +193,7 @@ func (s *Service) startSession(w http.ResponseWriter, r *http.Request, player st
 		return httpx.Unavailable(err)
 	}
 	http.SetCookie(w, &http.Cookie{Name: Cookie, Value: t, Path: "/", MaxAge: int(sessionAge / time.Second),
-		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: r.TLS != nil})
+		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: httpx.IsSecure(r)})
 	return nil
 }
 
@@ -224,7 +224,7 @@ func (s *Service) endSession(w http.ResponseWriter, r *http.Request) error {
 			return ErrSignOut
 		}
 	}
-	http.SetCookie(w, &http.Cookie{Name: Cookie, Value: "", Path: "/", MaxAge: -1, HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: r.TLS != nil})
+	http.SetCookie(w, &http.Cookie{Name: Cookie, Value: "", Path: "/", MaxAge: -1, HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: httpx.IsSecure(r)})
 	set(r, nil)
 	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/muster-games/muster/internal/httpx"
 	"github.com/muster-games/muster/internal/play"
 )
 
@@ -130,5 +131,38 @@ func TestBodilessChangesNeedJSON(t *testing.T) {
 	}
 	if code, _ := h.post("/api/account/logout", "{}", map[string]string{"Content-Type": "application/json"}); code != http.StatusOK {
 		t.Fatalf("sign out as JSON: %d", code)
+	}
+}
+
+// TestBehindATrustedProxy: behind a trusted TLS proxy the session cookie
+// is Secure and the limits count the forwarded client addresses; a
+// client that is not the proxy claims nothing by the headers (hostile
+// finding, low: the cookie was never Secure behind a proxy).
+func TestBehindATrustedProxy(t *testing.T) {
+	cfg := testConfig()
+	cfg.GamesPerHour = 1
+	cfg.Proxies, _ = httpx.ParseProxies([]string{"127.0.0.1"})
+	h := newHarness(t, "", cfg)
+	create := func(from string) (int, []*http.Cookie) {
+		req, _ := http.NewRequest("POST", h.http.URL+"/api/games", strings.NewReader(`{"game":"tablut","opponent":"local"}`))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("X-Forwarded-For", from)
+		req.Header.Set("X-Forwarded-Proto", "https")
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		return res.StatusCode, res.Cookies()
+	}
+	code, cookies := create("203.0.113.9")
+	if code != http.StatusCreated || len(cookies) != 1 || !cookies[0].Secure {
+		t.Fatalf("through the proxy: %d, cookies %v", code, cookies)
+	}
+	if code, _ := create("203.0.113.9"); code != http.StatusTooManyRequests {
+		t.Fatalf("the same client's second game past its limit of one: %d", code)
+	}
+	if code, _ := create("198.51.100.4"); code != http.StatusCreated {
+		t.Fatalf("another client behind the proxy: %d", code)
 	}
 }

@@ -84,6 +84,10 @@ type Config struct {
 	// ConnsPerAddress bounds the connections one address holds at once,
 	// at the listener (Listen).
 	ConnsPerAddress int
+	// Proxies are the proxies in front of the server whose
+	// X-Forwarded-For and X-Forwarded-Proto are believed (none: the
+	// server faces its clients).
+	Proxies httpx.Proxies
 }
 
 // DefaultConfig are the limits of a public server.
@@ -175,7 +179,7 @@ func New(st *store.Store, cfg Config) *Server {
 	s.games.SetLobby(s.lobby.Signal)
 	s.analysis = analysis.New(api, s.pool, cfg.AnalysisTime)
 	s.players = players.New(st, api, s.ids)
-	s.h = s.ids.Middleware(s.routes())
+	s.h = cfg.Proxies.Middleware(s.ids.Middleware(s.routes()))
 
 	// Idle games leave memory (loaded again when needed); overdue games
 	// end.
