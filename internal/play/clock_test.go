@@ -174,3 +174,37 @@ func TestCorrespondenceFlagInTime(t *testing.T) {
 		}
 	})
 }
+
+// TestUnbegunGamesAborted: a game in which nobody makes the first move is
+// aborted after a day (a correspondence game of three days a move, after
+// three), not before; a game begun is not (hostile finding, low: such a
+// game waited for ever).
+func TestUnbegunGamesAborted(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		b, done := newBubble(t)
+		defer done()
+		idle, _, _ := b.start("tablut", nil, false)
+		begun, secrets, _ := b.start("tablut", nil, false)
+		b.play(begun, secrets[0], "a4-a3")
+		three := int64(3 * 24 * time.Hour / time.Millisecond)
+		slow, _, _ := b.start("tablut", &store.Clock{BaseMS: three, LeftMS: [2]int64{three, three}, SinceMS: time.Now().UnixMilli(), DaysPerMove: 3}, false)
+		time.Sleep(23 * time.Hour)
+		if n := b.gs.AbortUnbegun(); n != 0 {
+			t.Fatalf("aborted %d before a day", n)
+		}
+		time.Sleep(2 * time.Hour)
+		if n := b.gs.AbortUnbegun(); n != 1 {
+			t.Fatalf("aborted %d after a day, want the one game nobody began", n)
+		}
+		if sn := idle.snap.Load(); sn.rec.Result != resultAborted || !strings.Contains(sn.view.Prompt.Text, "nobody made the first move") {
+			t.Fatalf("the idle game: %s %q", sn.rec.Result, sn.view.Prompt.Text)
+		}
+		if begun.snap.Load().rec.Status != store.StatusPlaying || slow.snap.Load().rec.Status != store.StatusPlaying {
+			t.Fatal("a begun game or a correspondence game within its days was aborted")
+		}
+		time.Sleep(48 * time.Hour)
+		if n := b.gs.AbortUnbegun(); n != 1 || slow.snap.Load().rec.Result != resultAborted {
+			t.Fatalf("the correspondence game after its three days: %d aborted, %s", n, slow.snap.Load().rec.Result)
+		}
+	})
+}

@@ -3,6 +3,7 @@ package play
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"sync"
@@ -253,6 +254,46 @@ func (gs *Games) FlagOverdue() int {
 		r.flagNow()
 	}
 	return len(ids)
+}
+
+// unbegunWait is how long a game in which nobody has acted waits before
+// it is aborted (a correspondence game: its days for a move).
+const unbegunWait = 24 * time.Hour
+
+// AbortUnbegun aborts the games in which nobody has made the first move
+// for a day (or, by correspondence, the days a move): they would wait
+// for ever, as no clock runs before the first move. It returns how many
+// it aborted.
+func (gs *Games) AbortUnbegun() int {
+	ids, err := gs.store.Unbegun(gs.ctx, time.Now().Add(-unbegunWait), 100)
+	if err != nil {
+		if gs.ctx.Err() == nil {
+			gs.log.Error("unbegun games", "err", err)
+		}
+		return 0
+	}
+	n := 0
+	for _, id := range ids {
+		err := gs.with(gs.ctx, id, func(r *room) error {
+			if err := r.lock(gs.ctx); err != nil {
+				return err
+			}
+			defer r.unlock()
+			wait := unbegunWait
+			if c := r.rec.Clock; c != nil && c.Correspondence() {
+				wait = time.Duration(c.BaseMS) * time.Millisecond
+			}
+			if r.rec.Status != store.StatusPlaying || len(r.rec.Actions) > 0 || time.Since(r.rec.Updated) < wait {
+				return nil
+			}
+			n++
+			return r.end(gs.ctx, resultAborted, fmt.Sprintf("nobody made the first move in %s", wait.Round(time.Hour)))
+		})
+		if err != nil {
+			gs.log.Error("aborting an unbegun game", "game", id, "err", err)
+		}
+	}
+	return n
 }
 
 // Resume starts the agents and clocks of the games in play (after a

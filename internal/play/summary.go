@@ -65,13 +65,9 @@ func Summarize(rec *store.Game, player string) Summary {
 			gs.Change = c.After - c.Before
 		}
 	}
-	if c := rec.Clock; c != nil && c.Correspondence() && rec.Status == store.StatusPlaying && rec.ToAct != "" {
-		for i, seat := range rec.Seats {
-			if seat.Player == rec.ToAct && i < 2 {
-				gs.Deadline = c.Deadline(i)
-				break
-			}
-		}
+	// The deadline the server enforces (its clock runs), and no other.
+	if c := rec.Clock; c != nil && c.Correspondence() && rec.Status == store.StatusPlaying && rec.Deadline > 0 {
+		gs.Deadline = rec.Deadline
 	}
 	return gs
 }

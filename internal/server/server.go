@@ -185,6 +185,8 @@ func New(st *store.Store, cfg Config) *Server {
 	// end.
 	s.wg.Go(func() { s.every(time.Minute, func() { s.games.Evict(cfg.IdleGame) }) })
 	s.wg.Go(func() { s.every(2*time.Second, func() { s.games.FlagOverdue() }) })
+	// Games nobody began are aborted after a day.
+	s.wg.Go(func() { s.every(10*time.Minute, func() { s.games.AbortUnbegun() }) })
 	// Anonymous identities that never played leave.
 	s.wg.Go(func() { s.every(time.Hour, func() { s.ids.Forget(ctx) }) })
 	s.wg.Go(func() { s.lobby.Run(ctx) })

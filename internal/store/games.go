@@ -336,3 +336,9 @@ func (s *Store) games(ctx context.Context, query string, args ...any) ([]*Game, 
 	}
 	return out, rows.Err()
 }
+
+// Unbegun lists the games in play in which nobody has acted, last
+// changed before before; at most n.
+func (s *Store) Unbegun(ctx context.Context, before time.Time, n int) ([]string, error) {
+	return s.ids(ctx, `SELECT id FROM games WHERE status = 'playing' AND ply = 0 AND updated < ? ORDER BY updated LIMIT ?`, before.UnixMilli(), n)
+}
