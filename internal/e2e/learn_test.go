@@ -22,6 +22,14 @@ func TestLearnLanrick(t *testing.T) {
 	ctx, cancel := browser(t)
 	defer cancel()
 	lessons := walkLessons(t, ctx, a, "lanrick")
+	// The lessons' boards are in no list: home says no game waits.
+	if err := chromedp.Do(ctx, chromedp.Navigate(a.url("/")), chromedp.WaitVisible(chromedp.CSS("#start"))); err != nil {
+		t.Fatal(err)
+	}
+	poll(t, ctx, "your games: none", `document.body.textContent.includes("None in play")`)
+	if got, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`(document.getElementById("your-turn") || {}).textContent || ""`)); strings.Contains(got, "Your turn") {
+		t.Fatalf("after the lessons the header says %q", got)
+	}
 	// A wrong turn in step 3 (the squares spent elsewhere): the page says
 	// so, with a way to try again.
 	if err := chromedp.Do(ctx, chromedp.Navigate(a.url("/learn/lanrick/3")), chromedp.WaitVisible(chromedp.CSS("#lesson"))); err != nil {

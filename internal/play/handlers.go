@@ -61,6 +61,9 @@ type createRequest struct {
 	// Position, if set, is the position to start from, in the game's
 	// position text (a lesson, a study, "play the computer from here").
 	Position string `json:"position,omitempty"`
+	// Lesson marks the board of a lesson step (both seats here): it is
+	// in no list of games, no count of games waiting, no player's page.
+	Lesson bool `json:"lesson,omitempty"`
 }
 
 type createResponse struct {
@@ -112,7 +115,10 @@ func (gs *Games) newGame(r *http.Request, me *store.Player, g game.Game, req cre
 	if err := gs.underGameLimit(r.Context(), owner); err != nil {
 		return createResponse{}, err
 	}
-	rec := &store.Game{ID: token.ID(), Spec: g.Spec(), Owner: owner, Actions: actions, DrawOffer: -1, TakebackOffer: -1, Start: start}
+	if req.Lesson && req.Opponent != opponentLocal {
+		return createResponse{}, httpx.WithCode(http.StatusBadRequest, errors.New("a lesson's board is played at one screen (opponent local)"))
+	}
+	rec := &store.Game{ID: token.ID(), Spec: g.Spec(), Owner: owner, Actions: actions, DrawOffer: -1, TakebackOffer: -1, Start: start, Lesson: req.Lesson}
 	resp, err := seatsFor(g, req, rec, me, gs.levels())
 	if err != nil {
 		return createResponse{}, httpx.WithCode(http.StatusBadRequest, err)

@@ -486,3 +486,26 @@ func TestOffersLimited(t *testing.T) {
 		t.Fatalf("the other seat: %d", code)
 	}
 }
+
+// TestLessonBoardsInNoList: the board of a lesson step is a game of its
+// own that counts in no "your turn", no list of the learner's games and
+// no lobby (issue 31: after the lessons the header said "Your turn in 12
+// games"); a lesson is played at one screen.
+func TestLessonBoardsInNoList(t *testing.T) {
+	h := newHarness(t, 2, 16)
+	h.create(createRequest{Game: "tablut", Opponent: "local", Side: "attackers", Lesson: true})
+	var me struct {
+		YourTurn int `json:"your_turn"`
+	}
+	if h.call("GET", "/api/me", nil, &me); me.YourTurn != 0 {
+		t.Fatalf("a lesson's board counts as a game waiting: %d", me.YourTurn)
+	}
+	h.create(createRequest{Game: "tablut", Opponent: "local", Side: "attackers"})
+	if h.call("GET", "/api/me", nil, &me); me.YourTurn != 1 {
+		t.Fatalf("a game at one screen: %d waiting, want 1", me.YourTurn)
+	}
+	var e struct{ Error string }
+	if code := h.call("POST", "/api/games", createRequest{Game: "tablut", Opponent: "ai", Lesson: true}, &e); code != http.StatusBadRequest {
+		t.Fatalf("a lesson against the computer: %d %q", code, e.Error)
+	}
+}

@@ -283,3 +283,23 @@ func TestLobbyFloodKeepsOwnChallenges(t *testing.T) {
 		}
 	}
 }
+
+// TestLessonBoardsLeaveNoTrace: a learner's lesson boards are on no list:
+// not his lobby's games, not his page's games in play.
+func TestLessonBoardsLeaveNoTrace(t *testing.T) {
+	h := newHarness(t, "", testConfig())
+	p := h.person()
+	p.register("learner")
+	for range 3 {
+		if code := p.call("POST", "/api/games", map[string]any{"game": "lanrick", "opponent": "local", "side": "random", "lesson": true}, nil); code != http.StatusCreated {
+			t.Fatalf("a lesson's board: %d", code)
+		}
+	}
+	var lv lobbyView
+	p.call("GET", "/api/lobby", nil, &lv)
+	var pv playerView
+	p.call("GET", "/api/players/learner", nil, &pv)
+	if len(lv.Mine) != 0 || lv.Me.YourTurn != 0 || len(pv.Playing) != 0 || len(pv.Finished) != 0 {
+		t.Fatalf("lesson boards listed: lobby %d (your turn %d), page %d playing, %d finished", len(lv.Mine), lv.Me.YourTurn, len(pv.Playing), len(pv.Finished))
+	}
+}

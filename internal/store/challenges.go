@@ -135,7 +135,7 @@ func (s *Store) ChallengesSince(ctx context.Context, player, address string, t t
 // Live lists the games in play between people, latest first: what the
 // lobby offers to watch; at most n.
 func (s *Store) Live(ctx context.Context, n int) ([]*Game, error) {
-	return s.games(ctx, `SELECT `+gameColumns+` FROM games WHERE status = 'playing' AND player0 <> '' AND player1 <> '' AND player0 <> player1
+	return s.games(ctx, `SELECT `+gameColumns+` FROM games WHERE status = 'playing' AND lesson = 0 AND player0 <> '' AND player1 <> '' AND player0 <> player1
 		ORDER BY updated DESC LIMIT ?`, n)
 }
 

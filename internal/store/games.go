@@ -76,6 +76,9 @@ type Game struct {
 	Start string
 	// Rated games change their players' ratings.
 	Rated bool
+	// Lesson marks a game of a lesson step: in no list, no count of games
+	// waiting, no player's page.
+	Lesson bool
 	// Ratings are the rating changes a rated game made, once it is over.
 	Ratings []RatingChange
 	// ToAct is the player (id) whose move the game waits for; empty when
@@ -158,10 +161,10 @@ func (s *Store) Create(ctx context.Context, g *Game) error {
 		g.Status = StatusPlaying
 	}
 	_, err := s.exec(ctx, `INSERT INTO games (id, spec, created, updated, actions, seats, status, result, reason, owner, ply, draw_offer, clock, rematch, start, takeback_offer,
-		player0, player1, rated, rating_change, to_act, deadline, has_agent)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		player0, player1, rated, rating_change, to_act, deadline, has_agent, lesson)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		g.ID, g.Spec, now.UnixMilli(), now.UnixMilli(), string(actions), string(seats), g.Status, g.Result, g.Reason, g.Owner, len(g.Actions), g.DrawOffer, clockText(g.Clock), g.Rematch, g.Start, g.TakebackOffer,
-		g.player(0), g.player(1), boolInt(g.Rated), ratingsText(g.Ratings), g.ToAct, g.Deadline, boolInt(g.hasAgent()))
+		g.player(0), g.player(1), boolInt(g.Rated), ratingsText(g.Ratings), g.ToAct, g.Deadline, boolInt(g.hasAgent()), boolInt(g.Lesson))
 	if err != nil {
 		return fmt.Errorf("store: create %s: %w", g.ID, err)
 	}
@@ -205,7 +208,7 @@ func (s *Store) Get(ctx context.Context, id string) (*Game, error) {
 }
 
 // gameColumns are the columns scan reads, in order.
-const gameColumns = `id, spec, created, updated, actions, seats, status, result, reason, owner, draw_offer, clock, rematch, start, takeback_offer, rated, rating_change, to_act, deadline`
+const gameColumns = `id, spec, created, updated, actions, seats, status, result, reason, owner, draw_offer, clock, rematch, start, takeback_offer, rated, rating_change, to_act, deadline, lesson`
 
 type scanner interface{ Scan(dest ...any) error }
 
@@ -213,9 +216,9 @@ func scan(row scanner) (*Game, error) {
 	var g Game
 	var created, updated int64
 	var actions, seats, clock, ratings string
-	var rated int
+	var rated, lesson int
 	err := row.Scan(&g.ID, &g.Spec, &created, &updated, &actions, &seats, &g.Status, &g.Result, &g.Reason, &g.Owner, &g.DrawOffer, &clock, &g.Rematch, &g.Start, &g.TakebackOffer,
-		&rated, &ratings, &g.ToAct, &g.Deadline)
+		&rated, &ratings, &g.ToAct, &g.Deadline, &lesson)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, ErrNotFound
 	}
@@ -235,7 +238,7 @@ func scan(row scanner) (*Game, error) {
 			return nil, fmt.Errorf("store: game %s: clock: %w", g.ID, err)
 		}
 	}
-	g.Rated = rated != 0
+	g.Rated, g.Lesson = rated != 0, lesson != 0
 	if ratings != "" {
 		if err := json.Unmarshal([]byte(ratings), &g.Ratings); err != nil {
 			return nil, fmt.Errorf("store: game %s: ratings: %w", g.ID, err)
@@ -298,7 +301,7 @@ func (s *Store) Overdue(ctx context.Context, now int64, n int) ([]string, error)
 // WaitingFor counts the games in play waiting for the player's move.
 func (s *Store) WaitingFor(ctx context.Context, player string) (int, error) {
 	var n int
-	err := s.queryRow(ctx, `SELECT COUNT(*) FROM games WHERE to_act = ? AND status = 'playing'`, player).Scan(&n)
+	err := s.queryRow(ctx, `SELECT COUNT(*) FROM games WHERE to_act = ? AND status = 'playing' AND lesson = 0`, player).Scan(&n)
 	return n, err
 }
 

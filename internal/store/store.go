@@ -270,6 +270,8 @@ var migrations = []migration{
 	)`},
 	{both: `CREATE INDEX leases_owner ON leases(owner)`},
 	{both: `ALTER TABLE games ADD COLUMN has_agent INTEGER NOT NULL DEFAULT 0`},
+	// Games of lesson steps, kept out of every list.
+	{both: `ALTER TABLE games ADD COLUMN lesson INTEGER NOT NULL DEFAULT 0`},
 }
 
 // migrate brings the schema up to date; on PostgreSQL under an advisory

@@ -643,7 +643,8 @@ async function learn(name, n) {
   if (!lessons.length) { app.replaceChildren(h("p", {}, `No walkthrough for ${name} yet.`), h("a", { href: "/" }, "Home")); return; }
   document.title = `Learn ${cap(name)} — Muster`;
   const lesson = lessons[step - 1];
-  const res = await api("POST", "/api/games", { game: name, ruleset: lesson.ruleset, position: lesson.position, opponent: "local", side: "random" });
+  // A lesson's board is a game of its own, kept out of the learner's lists.
+  const res = await api("POST", "/api/games", { game: name, ruleset: lesson.ruleset, position: lesson.position, opponent: "local", side: "random", lesson: true });
   res.secrets.forEach((s, i) => hold(res.id, i, s));
   await new GameView(res.id, { lesson, step, count: lessons.length, game: name }).start();
 }
