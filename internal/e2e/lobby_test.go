@@ -263,3 +263,21 @@ func TestCorrespondenceAcrossRestart(t *testing.T) {
 	waitPast(t, guest, 1)
 	fullShot(t, guest, "correspondence")
 }
+
+// TestSignOutFromTheHeader: signed in, every page's header offers Sign
+// out; it signs the browser out (issue 31, item 10).
+func TestSignOutFromTheHeader(t *testing.T) {
+	t.Parallel()
+	a := startApp(t, "", "")
+	ctx, cancel := browser(t)
+	defer cancel()
+	register(t, ctx, a, "leaver")
+	if err := chromedp.Do(ctx, chromedp.Navigate(a.url("/")), chromedp.WaitVisible(chromedp.CSS("#sign-out"))); err != nil {
+		t.Fatal(err)
+	}
+	fullShot(t, ctx, "header-signed-in")
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#sign-out"))); err != nil {
+		t.Fatal(err)
+	}
+	poll(t, ctx, "signed out", `!!document.getElementById("sign-in") && !document.getElementById("sign-out")`)
+}

@@ -34,7 +34,13 @@ export async function identityBar() {
     const who = me.username
       ? h("a", { id: "me", href: "/@/" + me.username }, me.username)
       : h("a", { id: "sign-in", href: "/account" }, "Sign in");
-    bar.replaceChildren(...[h("a", { href: "/leaderboard" }, "Leaderboard"), turn, who].filter(Boolean));
+    // Signed in, signing out is one click away on every page.
+    const out = me.username
+      ? h("button", { id: "sign-out", class: "link", onclick: async () => {
+          try { await api("POST", "/api/account/logout", {}); location.href = "/"; } catch (e) { alert(e.message); }
+        } }, "Sign out")
+      : null;
+    bar.replaceChildren(...[h("a", { href: "/leaderboard" }, "Leaderboard"), turn, who, out].filter(Boolean));
     const before = parseInt(bar.dataset.turn || "0", 10);
     bar.dataset.turn = String(me.your_turn);
     if (me.your_turn > before && before >= 0 && bar.dataset.ready && document.hidden) notify(`Muster: your turn in ${me.your_turn} game${me.your_turn > 1 ? "s" : ""}`);
