@@ -296,12 +296,33 @@ func (gs *Games) importRecord(w http.ResponseWriter, r *http.Request) error {
 	return gs.api.JSON(w, http.StatusCreated, resp)
 }
 
-// readRecord reads a record in the format of the named game and returns
-// the game it was played under.
+// readRecord reads a record and returns the game it was played under:
+// read in the format of the named game first, else in each game's, so
+// that a record says its own game (its header names the ruleset) whatever
+// the form chose. The error is the named game's.
 func readRecord(name, text string) (game.Game, *game.Record, error) {
 	if strings.TrimSpace(text) == "" {
 		return nil, nil, errors.New("the record is empty: paste a game record")
 	}
+	var first error
+	names := game.Names()
+	if name != "" {
+		names = append([]string{name}, names...)
+	}
+	for _, n := range names {
+		g, rec, err := readRecordAs(n, text)
+		if err == nil {
+			return g, rec, nil
+		}
+		if first == nil {
+			first = err
+		}
+	}
+	return nil, nil, first
+}
+
+// readRecordAs reads a record in the format of the named game.
+func readRecordAs(name, text string) (game.Game, *game.Record, error) {
 	g, err := game.Load(name)
 	if err != nil {
 		return nil, nil, err

@@ -362,6 +362,18 @@ func TestImport(t *testing.T) {
 	if v.Ply != 16 || v.Spec != "tablut(opentafl)" || v.Status != store.StatusOver || v.Result != "defenders" {
 		t.Fatalf("the imported .otg: ply %d, %s, %s, %s", v.Ply, v.Spec, v.Status, v.Result)
 	}
+	// A record says its own game: the Tablut game above imports though
+	// the form says Lanrick, and a Lanrick record with no game named
+	// (issue 31, item 9).
+	for _, c2 := range []struct{ game, record, spec string }{{"lanrick", string(otg), "tablut(opentafl)"}, {"", rec, "lanrick(1893)"}} {
+		if code := h.call("POST", "/api/import", importRequest{createRequest: createRequest{Game: c2.game, Opponent: "local"}, Record: c2.record}, &c); code != 201 {
+			t.Fatalf("import of a %s record as %q: %d", c2.spec, c2.game, code)
+		}
+		h.call("GET", "/api/games/"+c.ID, nil, &v)
+		if v.Spec != c2.spec {
+			t.Fatalf("imported as %q: %s, want %s", c2.game, v.Spec, c2.spec)
+		}
+	}
 }
 
 func TestPages(t *testing.T) {
