@@ -100,7 +100,7 @@ func (s *State) rendezvousText() string {
 	if s.g.Rules.old() {
 		kind = "3×3"
 	}
-	return fmt.Sprintf("Rendezvous %d: %d squares, %s", s.rendezvous, s.rdv.count(), kind)
+	return fmt.Sprintf("Rendezvous %d: %s, %s", s.rendezvous, squareCount(s.rdv.count()), kind)
 }
 
 func (s *State) facts() []game.Fact {
@@ -118,7 +118,7 @@ func (s *State) facts() []game.Fact {
 		f = append(f, game.Fact{Key: "opening", Label: "Opening turn", Value: "2 squares only"})
 	}
 	if s.phase == PhaseBonus {
-		f = append(f, game.Fact{Key: "bonus", Label: "Bonus", Value: fmt.Sprintf("%d squares", s.bonus)})
+		f = append(f, game.Fact{Key: "bonus", Label: "Bonus", Value: squareCount(s.bonus)})
 	}
 	if s.g.Rules.Version == V1879Mar {
 		f = append(f, game.Fact{Key: "scores", Label: "Marks", Value: fmt.Sprintf("black %d, white %d", s.scores[Black], s.scores[White])})
@@ -249,7 +249,7 @@ func (s *State) phaseSentence() string {
 	case PhaseRadiate:
 		return "Your man on the centre square: choose the line he radiates along to the border."
 	case PhaseBonus:
-		return fmt.Sprintf("Bonus: move your men along the border, %d squares left, or end.", s.bonus)
+		return fmt.Sprintf("Bonus: move your men along the border, %s left, or end.", squareCount(s.bonus))
 	case PhaseEqualise:
 		return "You have more men in the field: move one of them to the border."
 	case PhaseMarshal:
@@ -281,7 +281,7 @@ func (s *State) moveSentence() string {
 	if s.budget <= 0 {
 		return "End your turn."
 	}
-	what := fmt.Sprintf("Move your men along straight lines: %d squares left this turn", s.budget)
+	what := fmt.Sprintf("Move your men along straight lines: %s left this turn", squareCount(s.budget))
 	if !s.g.Rules.old() && s.budget > 3 {
 		what += ", at most 3 for one man unless he is your only man outside"
 	}
@@ -357,4 +357,12 @@ func (s *State) ownerOf(q Square) int {
 		return White
 	}
 	return Black
+}
+
+// squareCount says n squares in words: "1 square", "3 squares".
+func squareCount[N ~int | ~int8](n N) string {
+	if n == 1 {
+		return "1 square"
+	}
+	return fmt.Sprintf("%d squares", n)
 }

@@ -1,6 +1,7 @@
 package lanrick
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -169,5 +170,20 @@ func TestDiceEvents(t *testing.T) {
 	}
 	if throws == 0 || fixed == 0 {
 		t.Fatalf("%d throws, %d fixing a rendezvous", throws, fixed)
+	}
+}
+
+// TestOneSquareSaid: a turn with one square left says "1 square", not "1
+// squares" (issue 31, item 7); three say "3 squares".
+func TestOneSquareSaid(t *testing.T) {
+	g := MustLoad("1893")
+	for budget, want := range map[int]string{1: "1 square left this turn", 3: "3 squares left this turn"} {
+		s, err := g.Parse(fmt.Sprintf("board=8/8/8/8/1w6/8/1w4b1/b7 to=white phase=move rdv=5 size=3 mark=e5 line=ne setter=black budget=%d opening=no opened=bw", budget))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := s.Prompt().Text; !strings.Contains(got, want) {
+			t.Errorf("budget %d: %q, want %q", budget, got, want)
+		}
 	}
 }

@@ -37,7 +37,7 @@ func (s *State) Diagram() string {
 		fmt.Fprintf(&b, "; marks: black %d, white %d", s.scores[Black], s.scores[White])
 	}
 	if s.mark != NoSquare {
-		fmt.Fprintf(&b, "; rendezvous %d: %d squares, mark %s", s.rendezvous, s.rdv.count(), s.mark)
+		fmt.Fprintf(&b, "; rendezvous %d: %s, mark %s", s.rendezvous, squareCount(s.rdv.count()), s.mark)
 	}
 	b.WriteByte('\n')
 	if s.over {
@@ -51,7 +51,7 @@ func (s *State) Diagram() string {
 	who := playerText(s.toAct)
 	switch s.phase {
 	case PhaseMove:
-		fmt.Fprintf(&b, "%s to move: %d squares left this turn", who, s.budget)
+		fmt.Fprintf(&b, "%s to move: %s left this turn", who, squareCount(s.budget))
 		if s.moved != 0 {
 			fmt.Fprintf(&b, " (moved: %s)", squaresText(s.moved))
 		}

@@ -301,7 +301,10 @@ func (s *State) whyIllegal(a game.Action) string {
 			return "a man moves along one straight line, straight or slanting"
 		}
 		if cost > s.budget {
-			return fmt.Sprintf("it costs %d squares and %d are left this turn", cost, s.budget)
+			if s.budget == 1 {
+				return fmt.Sprintf("it costs %s and 1 is left this turn", squareCount(cost))
+			}
+			return fmt.Sprintf("it costs %s and %d are left this turn", squareCount(cost), s.budget)
 		}
 		if cost > s.cap(from) {
 			return "no man may move more than 3 squares, unless it is his only man outside the rendezvous"

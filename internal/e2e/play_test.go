@@ -330,6 +330,8 @@ func TestTablutAgainstAgent(t *testing.T) {
 	ctx, cancel := browser(t)
 	defer cancel()
 	newGame(t, ctx, a, "tablut", "linnaeus", "ai", "easy", "defenders")
+	// A visitor without an account is told whom he plays (issue 31, item 6).
+	poll(t, ctx, "the opponent named", `(document.querySelector(".player[data-seat='0']") || {}).textContent === "Attackers (Muscovites): Computer (easy)"`)
 	for moves := 0; moves < 150; moves++ {
 		v := waitMyTurn(t, ctx, "defenders")
 		if v.Status == "over" {

@@ -19,7 +19,7 @@ var (
 	errOver         = httpx.NewError(http.StatusConflict, "the game is over")
 	errBadInvite    = httpx.NewError(http.StatusForbidden, "this invitation is not valid (it may have been used)")
 	errNoOffer      = httpx.NewError(http.StatusUnprocessableEntity, "there is no draw offer to accept")
-	errDeclines     = httpx.NewError(http.StatusUnprocessableEntity, "the agent declines: it plays on")
+	errDeclines     = httpx.NewError(http.StatusUnprocessableEntity, "the computer declines the draw: it plays on")
 )
 
 // unavailable marks a store's failure as one to retry (503), leaving its

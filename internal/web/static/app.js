@@ -436,9 +436,10 @@ class GameView {
   }
 
   // drawPlayers names who holds each seat (an account with its rating, an
-  // anonymous player, the computer) and whether the game is rated.
+  // anonymous player, the computer, and its level) and whether the game is
+  // rated; at one screen, nobody.
   drawPlayers(v) {
-    if (!v || !v.seats.some((s) => s.name)) { this.players.replaceChildren(); return; }
+    if (!v || !v.seats.some((s) => s.name || s.kind === "ai")) { this.players.replaceChildren(); return; }
     const one = (i) => {
       const s = v.seats[i];
       const who = s.kind === "ai" ? `Computer (${s.agent})` : s.name ? h("a", { href: "/@/" + s.name }, s.name) : "Anonymous";
