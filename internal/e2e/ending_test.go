@@ -171,7 +171,7 @@ func TestViewingBannerAndAbort(t *testing.T) {
 	if err := chromedp.Do(ctx, chromedp.Focus(chromedp.CSS("#moves")), chromedp.KeyEvent(kb.ArrowLeft), chromedp.WaitVisible(chromedp.CSS("#back-to-game"))); err != nil {
 		t.Fatal(err)
 	}
-	if got := text(t, ctx, "#viewing"); !strings.Contains(got, "Viewing move 1 of 2") {
+	if got := text(t, ctx, "#viewing"); !strings.Contains(got, "Viewing turn 1; the game has 2 turns") {
 		t.Fatalf("banner %q", got)
 	}
 	shot(t, ctx, "viewing-banner")

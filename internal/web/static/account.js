@@ -140,7 +140,7 @@ export async function playerPage(app, name) {
     h("p", { class: "muted" }, "Joined " + new Date(p.joined).toLocaleDateString() + (p.me ? " · this is you" : "")),
     challenge,
     h("h2", {}, "Ratings"), ratings,
-    h("p", { class: "muted" }, "Glicko-2; a ? marks a provisional rating (deviation above 110)."),
+    h("p", { class: "muted" }, "Glicko-2; a ? marks a provisional rating: about 10 rated games against established players settle it (deviation 110 or less), up to 22 against newcomers."),
     h("h2", {}, `Playing now (${p.playing.length})`),
     p.playing.length ? h("ul", { class: "games", id: "playing" }, p.playing.map(gameLine)) : h("p", { class: "muted" }, "No game in play."),
     h("h2", {}, "Finished games"),
@@ -155,7 +155,7 @@ export async function leaderboardPage(app) {
     const rows = await api("GET", "/api/leaderboard/" + g.Name);
     return [h("h2", {}, cap(g.Name)), rows.length
       ? h("ol", { class: "leaders" }, rows.map((r) => h("li", {}, h("a", { href: "/@/" + r.username }, r.username), " ", ratingText(r.rating, false), h("span", { class: "muted" }, ` (${r.games} games)`))))
-      : h("p", { class: "muted" }, "Nobody yet: a rating joins the board once it is established (deviation 110 or less).")];
+      : h("p", { class: "muted" }, "Nobody yet: a rating joins the board once it is established, after about 10 rated games against established players (up to 22 against newcomers).")];
   }));
   app.replaceChildren(h("h1", {}, "Leaderboard"), ...sections.flat());
 }

@@ -431,7 +431,15 @@ class GameView {
   // drawBanner says that a past position is shown, with a way back.
   drawBanner(live) {
     if (!this.past) { this.banner.replaceChildren(); return; }
-    this.banner.replaceChildren(h("span", {}, `Viewing move ${this.showPly} of ${live.ply}. `),
+    // Counted as the move list counts: by turns (a turn may hold several
+    // actions), with the action within the turn where it has more.
+    const turns = live.turns || [];
+    let at = turns.length;
+    while (at > 0 && turns[at - 1].first >= this.showPly) at--;
+    const t = turns[at - 1];
+    const within = t && t.actions.length > 1 ? `, action ${this.showPly - t.first} of ${t.actions.length}` : "";
+    const where = at === 0 ? "the start" : `turn ${t.number}${within}`;
+    this.banner.replaceChildren(h("span", {}, `Viewing ${where}; the game has ${turns.length} turn${turns.length === 1 ? "" : "s"}. `),
       h("button", { id: "back-to-game", onclick: () => this.step(Infinity) }, "Back to the game"));
   }
 
