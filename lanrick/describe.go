@@ -237,7 +237,7 @@ func (s *State) phaseSentence() string {
 	case PhaseRemove:
 		switch {
 		case !s.g.Rules.old():
-			return "You filled the rendezvous: choose which of the outlying men to convert to your side."
+			return "All your men are in the rendezvous, and it is not yet full: choose one of the outlying men to convert to your side (Rule 7)."
 		case s.g.Rules.Version == V1879Jan:
 			return "You lost the rendezvous: choose one of your men outside it to remove."
 		}
