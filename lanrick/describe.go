@@ -306,6 +306,18 @@ func (s *State) Events() []game.Event {
 	add := func(kind string, p int, b Bitboard, text string) {
 		out = append(out, game.Event{Kind: kind, Player: game.Player(p), Squares: squareList(b), Text: text})
 	}
+	switch k, _, _ := unpack(s.actions[n-1]); {
+	case k == kInterchange && s.phase == PhaseSwap:
+		demander := 1 - int(s.setter)
+		add("interchange", demander, 0, fmt.Sprintf("%s demanded an interchange: %s chooses %d of %s's men to take in exchange for his own.",
+			capital(colourName(demander)), capital(colourName(int(s.setter))), s.swapLeft, colourName(demander)))
+	case k == kInterchange:
+		demander := 1 - int(s.setter)
+		add("interchange", demander, s.men[Black]|s.men[White], fmt.Sprintf("%s demanded an interchange: the black and the white men changed places; each player keeps his colour.",
+			capital(colourName(demander))))
+	case k == kSwap && s.phase != PhaseSwap:
+		add("interchange", int(s.setter), s.men[s.setter], "The interchange is made: the men chosen changed sides.")
+	}
 	if k, x, _ := unpack(s.actions[n-1]); k == kRoll {
 		text := fmt.Sprintf("The dice show %d.", x)
 		if s.mark != NoSquare && s.phase != PhaseRoll {

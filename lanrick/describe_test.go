@@ -187,3 +187,18 @@ func TestOneSquareSaid(t *testing.T) {
 		}
 	}
 }
+
+// TestInterchangeSaid: a demanded interchange is told as an event, with
+// the squares of the men that changed places (issue 31, item 5: the men
+// changed places with no message).
+func TestInterchangeSaid(t *testing.T) {
+	s := MustLoad("1893").NewState()
+	if err := game.ApplyNotation(s, []string{"mark d5", "interchange"}); err != nil {
+		t.Fatal(err)
+	}
+	evs := s.Events()
+	if len(evs) != 1 || evs[0].Kind != "interchange" || evs[0].Player != game.Player(White) ||
+		evs[0].Text != "White demanded an interchange: the black and the white men changed places; each player keeps his colour." || len(evs[0].Squares) != 10 {
+		t.Fatalf("events after the interchange: %+v", evs)
+	}
+}
