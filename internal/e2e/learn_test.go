@@ -172,3 +172,32 @@ func TestRulesPages(t *testing.T) {
 		shot(t, ctx, "rules-"+name)
 	}
 }
+
+// TestHomeForAFirstVisitor: the home page says what each game is, and a
+// first visitor's computer is the easy one; the level he chooses is kept
+// for his next visit (issue 31, item 12).
+func TestHomeForAFirstVisitor(t *testing.T) {
+	t.Parallel()
+	a := startApp(t, "", "")
+	ctx, cancel := browser(t)
+	defer cancel()
+	if err := chromedp.Do(ctx, chromedp.Navigate(a.url("/")), chromedp.WaitVisible(chromedp.CSS("#about-lanrick"))); err != nil {
+		t.Fatal(err)
+	}
+	if got := text(t, ctx, "#about-lanrick"); !strings.Contains(got, "Lewis Carroll's game for two players") {
+		t.Fatalf("what Lanrick is: %q", got)
+	}
+	if got, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`document.getElementById("level").value`)); got != "easy" {
+		t.Fatalf("a first visitor's level: %q", got)
+	}
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`(() => { const s = document.getElementById("level"); s.value = "hard"; s.dispatchEvent(new Event("change")); return true })()`)); err != nil {
+		t.Fatal(err)
+	}
+	if err := chromedp.Do(ctx, chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS("#level"))); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`document.getElementById("level").value`)); got != "hard" {
+		t.Fatalf("the level after a visit: %q, want the one chosen", got)
+	}
+	shot(t, ctx, "home-first-visit")
+}

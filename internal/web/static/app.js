@@ -41,7 +41,11 @@ async function home() {
   const rated = h("input", { id: "rated", type: "checkbox" });
   const ratedLabel = h("label", { hidden: true }, rated, " Rated (both players need an account)");
   const days = h("select", { id: "days" }, h("option", { value: "0" }, "live, on the clock above"), ...[1, 2, 3, 5, 7, 14].map((d) => h("option", { value: String(d) }, `correspondence: ${d} day${d > 1 ? "s" : ""} a move`)));
-  const level = h("select", { id: "level" }, cat.levels.map((l) => h("option", { value: l, selected: l === "medium" }, l)));
+  // A first visitor meets the easiest computer; a returning one, the level
+  // he chose last.
+  const chosen = localStorage.getItem("muster-level") || "easy";
+  const level = h("select", { id: "level", onchange: () => localStorage.setItem("muster-level", level.value) },
+    cat.levels.map((l) => h("option", { value: l, selected: l === chosen }, l)));
   const levelLabel = h("label", {}, "Level ", level);
   const minutes = h("input", { id: "minutes", type: "number", min: 0, max: 600, step: 1, value: 0, size: 4 });
   const increment = h("input", { id: "increment", type: "number", min: 0, max: 600, step: 1, value: 0, size: 4 });
@@ -97,6 +101,8 @@ async function home() {
   };
   app.replaceChildren(
     h("h1", {}, "Play " + cat.games.map((g) => g.Name[0].toUpperCase() + g.Name.slice(1)).join(" or ")),
+    // What each game is, in its own words (a newcomer knows neither).
+    ...cat.games.map((g) => h("p", { class: "game-intro", id: `about-${g.Name}` }, g.Description)),
     h("p", { class: "learn-links" }, ...cat.games.filter((g) => g.Lessons && g.Lessons.length).map((g) =>
       h("a", { class: "button", href: `/learn/${g.Name}`, id: `learn-${g.Name}` }, `New to ${cap(g.Name)}? Learn it in ${g.Lessons.length} steps`))),
     h("div", { class: "home-top" },
