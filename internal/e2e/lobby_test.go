@@ -276,6 +276,17 @@ func TestSignOutFromTheHeader(t *testing.T) {
 		t.Fatal(err)
 	}
 	fullShot(t, ctx, "header-signed-in")
+	// At a phone's width the header keeps it in view, without scrolling
+	// sideways.
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(360, 740, chromedp.EmulateScale(2), chromedp.EmulateMobile), chromedp.WaitVisible(chromedp.CSS("#sign-out"))); err != nil {
+		t.Fatal(err)
+	}
+	if w, _ := chromedp.Run(ctx, chromedp.Evaluate[int](`document.documentElement.scrollWidth`)); w > 360 {
+		t.Fatalf("the page is %d px wide at 360", w)
+	}
+	if buf, err := chromedp.Run(ctx, chromedp.Screenshot(chromedp.CSS("header"))); err == nil {
+		save(t, "phone-header-signed-in.png", buf)
+	}
 	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#sign-out"))); err != nil {
 		t.Fatal(err)
 	}

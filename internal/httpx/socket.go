@@ -96,10 +96,3 @@ func (s *Sockets) drop(key, who string) {
 		delete(s.byKey, key)
 	}
 }
-
-// Open returns the connections open under key.
-func (s *Sockets) Open(key string) int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.byKey[key]
-}

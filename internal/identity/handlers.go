@@ -123,6 +123,12 @@ func (s *Service) register(w http.ResponseWriter, r *http.Request) error {
 	p.Username = req.Username
 	// A new token for the account, as a sign-in gives: one planted in the
 	// browser before (session fixation) signs nobody in to it.
+	return s.signIn(w, r, p, http.StatusCreated)
+}
+
+// signIn ends the browser's session, starts a new one for p and answers
+// with code and what p learns of himself.
+func (s *Service) signIn(w http.ResponseWriter, r *http.Request, p *store.Player, code int) error {
 	if err := s.endSession(w, r); err != nil {
 		return err
 	}
@@ -134,7 +140,7 @@ func (s *Service) register(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return s.api.JSON(w, http.StatusCreated, v)
+	return s.api.JSON(w, code, v)
 }
 
 // login signs the browser in to an account, with attempts limited per
@@ -174,18 +180,7 @@ func (s *Service) login(w http.ResponseWriter, r *http.Request) error {
 		return errBadLogin
 	}
 	s.loginByAccount.Reset(pair)
-	if err := s.endSession(w, r); err != nil {
-		return err
-	}
-	if err := s.startSession(w, r, p.ID); err != nil {
-		return err
-	}
-	set(r, p)
-	v, err := s.ViewOf(r.Context(), p)
-	if err != nil {
-		return err
-	}
-	return s.api.JSON(w, http.StatusOK, v)
+	return s.signIn(w, r, p, http.StatusOK)
 }
 
 // logout signs the browser out; it plays on as a new anonymous identity.

@@ -217,7 +217,7 @@ func (r *room) newRematch(ctx context.Context, seat int, addr string) (createRes
 	if err != nil {
 		return createResponse{}, err
 	}
-	rec.ToAct = toActOf(rec, st)
+	rec.ToAct = ToActOf(rec, st)
 	if err := r.gs.store.Create(ctx, rec); err != nil {
 		return createResponse{}, unavailable(err)
 	}

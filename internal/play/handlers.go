@@ -139,7 +139,7 @@ func (gs *Games) newGame(r *http.Request, me *store.Player, g game.Game, req cre
 	if rec.Status != store.StatusOver && (rec.Seats[0].Kind == store.SeatAI || rec.Seats[1].Kind == store.SeatAI) && gs.pool.Full() {
 		return createResponse{}, errEnginesFull
 	}
-	rec.ToAct = toActOf(rec, st)
+	rec.ToAct = ToActOf(rec, st)
 	if err := gs.Start(r.Context(), rec); err != nil {
 		return createResponse{}, err
 	}
@@ -266,9 +266,6 @@ func ClockFor(minutes, increment float64, days int) (*store.Clock, error) {
 	base := int64(minutes * 60000)
 	return &store.Clock{BaseMS: base, IncMS: int64(increment * 1000), LeftMS: [2]int64{base, base}, SinceMS: time.Now().UnixMilli()}, nil
 }
-
-// ToActOf is the player whose move a new stored game waits for, or "".
-func ToActOf(rec *store.Game, s game.State) string { return toActOf(rec, s) }
 
 type importRequest struct {
 	createRequest
@@ -475,11 +472,7 @@ func (gs *Games) seatRequest(do func(*room, context.Context, holder) (View, erro
 // takebacks), answered with the new view.
 func (gs *Games) seatRequestWhat(do func(*room, context.Context, holder, string) (View, error)) func(http.ResponseWriter, *http.Request) error {
 	return func(w http.ResponseWriter, r *http.Request) error {
-		var req secretRequest
-		if err := gs.api.Decode(w, r, &req); err != nil {
-			return err
-		}
-		h, err := gs.holder(r, req.Secret)
+		req, h, err := gs.seatHolder(w, r)
 		if err != nil {
 			return err
 		}
@@ -487,14 +480,21 @@ func (gs *Games) seatRequestWhat(do func(*room, context.Context, holder, string)
 	}
 }
 
+// seatHolder reads a request of a seat's holder: its body and who it
+// comes from.
+func (gs *Games) seatHolder(w http.ResponseWriter, r *http.Request) (secretRequest, holder, error) {
+	var req secretRequest
+	if err := gs.api.Decode(w, r, &req); err != nil {
+		return req, holder{}, err
+	}
+	h, err := gs.holder(r, req.Secret)
+	return req, h, err
+}
+
 // rematchRequest gives the seat holder his seat in the game that
 // follows, sides swapped.
 func (gs *Games) rematchRequest(w http.ResponseWriter, r *http.Request) error {
-	var req secretRequest
-	if err := gs.api.Decode(w, r, &req); err != nil {
-		return err
-	}
-	h, err := gs.holder(r, req.Secret)
+	_, h, err := gs.seatHolder(w, r)
 	if err != nil {
 		return err
 	}

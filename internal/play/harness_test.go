@@ -125,3 +125,13 @@ func (h *harness) waitFor(what string, ok func() bool) {
 }
 
 func at(ply int) *int { return &ply }
+
+// isPondering reports whether the room's computer thinks on the person's
+// time.
+func (r *room) isPondering() bool {
+	if r.lock(r.gs.ctx) != nil {
+		return false
+	}
+	defer r.unlock()
+	return r.pondering.done != nil
+}

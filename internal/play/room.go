@@ -329,7 +329,7 @@ func (r *room) save(ctx context.Context, before int) error { return r.saveState(
 // changes its players' ratings in the same write. A store that fails is
 // answered 503; one that holds a newer game, 409.
 func (r *room) saveState(ctx context.Context, before int, s game.State) error {
-	r.rec.ToAct, r.rec.Deadline = toActOf(r.rec, s), 0
+	r.rec.ToAct, r.rec.Deadline = ToActOf(r.rec, s), 0
 	p := s.ToAct()
 	if r.clockRuns() && p >= 0 && int(p) < 2 {
 		r.rec.Deadline = r.rec.Clock.Deadline(int(p))
@@ -445,9 +445,9 @@ func (r *room) retire() {
 	r.watching.Store(0)
 }
 
-// toActOf is the player whose move the stored game waits for in state s,
+// ToActOf is the player whose move the stored game waits for in state s,
 // or "".
-func toActOf(rec *store.Game, s game.State) string {
+func ToActOf(rec *store.Game, s game.State) string {
 	if p := s.ToAct(); rec.Status != store.StatusOver && p >= 0 && int(p) < len(rec.Seats) && rec.Seats[p].Kind == store.SeatHuman {
 		return rec.Seats[p].Player
 	}
@@ -684,15 +684,6 @@ func (r *room) stopPondering() {
 	r.pondering.cancel()
 	<-r.pondering.done
 	r.pondering.cancel, r.pondering.done = nil, nil
-}
-
-// pondering reports whether the computer thinks on the person's time.
-func (r *room) isPondering() bool {
-	if r.lock(r.gs.ctx) != nil {
-		return false
-	}
-	defer r.unlock()
-	return r.pondering.done != nil
 }
 
 // subscribe adds a watcher; it gets the current view at once. A room

@@ -272,6 +272,12 @@ var migrations = []migration{
 	{both: `ALTER TABLE games ADD COLUMN has_agent INTEGER NOT NULL DEFAULT 0`},
 	// Games of lesson steps, kept out of every list.
 	{both: `ALTER TABLE games ADD COLUMN lesson INTEGER NOT NULL DEFAULT 0`},
+	// The hourly sweep's lookups: sessions unused, anonymous players and
+	// whether anything is theirs.
+	{both: `CREATE INDEX sessions_seen ON sessions(seen)`},
+	{both: `CREATE INDEX players_created ON players(created)`},
+	{both: `CREATE INDEX challenges_target ON challenges(target)`},
+	{both: `CREATE INDEX chat_player ON chat(player)`},
 }
 
 // migrate brings the schema up to date; on PostgreSQL under an advisory
