@@ -248,9 +248,11 @@ func TestCorrespondenceAcrossRestart(t *testing.T) {
 	}
 	db, addr := a.db, a.addr
 	a.stop()
-	time.Sleep(time.Second)
+	// The page sees the connection lost, then, the server back, live
+	// again, and draws the game anew.
+	poll(t, guest, "the connection lost", `document.body.dataset.conn === "lost"`)
 	startApp(t, db, addr)
-	poll(t, guest, "reconnected", `document.getElementById("connection").dataset.state === "live"`)
+	poll(t, guest, "reconnected", `document.body.dataset.conn === "live" && document.body.dataset.ply === "1" && !!document.getElementById("deadline")`)
 	after := current(t, guest)
 	if after.Clock == nil || after.Clock.Deadline != before.Clock.Deadline || after.Ply != 1 {
 		t.Fatalf("after the restart: deadline %v (was %d), ply %d", after.Clock, before.Clock.Deadline, after.Ply)
