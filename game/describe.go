@@ -131,6 +131,13 @@ type ActionInfo struct {
 	Label string `json:"label"`
 	// EndsTurn says that the action ends its player's turn.
 	EndsTurn bool `json:"ends_turn"`
+	// Note says what the action costs or does, where actions on the same
+	// squares differ ("2 squares", "1 square, along the border").
+	Note string `json:"note,omitempty"`
+	// Preview are squares the action would make a region of (the
+	// rendezvous a mark would make), for a page to show before it is
+	// chosen.
+	Preview []string `json:"preview,omitempty"`
 }
 
 // Prompt is what the player to act is asked to do now.
@@ -215,6 +222,11 @@ type Turn struct {
 	Actions []string `json:"actions"`
 	// Labels are the actions' short labels.
 	Labels []string `json:"labels"`
+	// Squares are the squares each action picked (a man and where he
+	// went, a square marked), for a page to show the whole turn.
+	Squares [][]string `json:"squares"`
+	// Events are what the turn's actions did, in order.
+	Events []Event `json:"events,omitempty"`
 }
 
 // Turns replays the actions from start and groups them into turns: a turn
@@ -239,8 +251,10 @@ func Turns(start State, actions []Action) []Turn {
 		cur = len(out) - 1
 		out[cur].Actions = append(out[cur].Actions, s.ActionString(a))
 		out[cur].Labels = append(out[cur].Labels, info.Label)
+		out[cur].Squares = append(out[cur].Squares, info.Squares)
 		open = !info.EndsTurn
 		s.Apply(a)
+		out[cur].Events = append(out[cur].Events, s.Events()...)
 	}
 	// Throws that open a turn not yet played belong to the player who
 	// acts next.

@@ -5,8 +5,11 @@ import "fmt"
 // A Lesson is one step of a game's walkthrough: a real position, what to
 // learn and do there in words, and a goal the rules check.
 type Lesson struct {
-	Title    string `json:"title"`
-	Ruleset  string `json:"ruleset"`
+	Title   string `json:"title"`
+	Ruleset string `json:"ruleset"`
+	// Task is what to do, in one line; Text is the why, for those who
+	// ask.
+	Task     string `json:"task"`
 	Text     string `json:"text"`
 	Position string `json:"position"` // in the game's position text
 	// Goal is met by an action of the learner's whose events include one
@@ -18,6 +21,9 @@ type Lesson struct {
 	// Solution is one way to the goal, in the game's notation; the game's
 	// tests play it.
 	Solution []string `json:"solution"`
+	// Reply is the other side's answer, played once the goal is met, for
+	// the learner to see what it does (an interchange demanded of him).
+	Reply []string `json:"reply,omitempty"`
 }
 
 // Goals other than an event's kind.
@@ -68,6 +74,16 @@ func (l Lesson) Play(g Game) (bool, error) {
 		if l.Met(learner, s) != (i == len(l.Solution)-1) {
 			return false, nil
 		}
+	}
+	for _, text := range l.Reply {
+		if s.IsTerminal() || s.ToAct() == learner || s.ToAct() < 0 {
+			return false, fmt.Errorf("lesson %q: the reply %q is not the other side's to play", l.Title, text)
+		}
+		a, err := s.ParseAction(text)
+		if err != nil {
+			return false, err
+		}
+		s.Apply(a)
 	}
 	return len(l.Solution) > 0, nil
 }

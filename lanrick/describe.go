@@ -167,10 +167,20 @@ func (s *State) Describe(a game.Action) game.ActionInfo {
 	case kPlace:
 		info.Label = "set a man on " + Square(x).String()
 	}
+	switch k {
+	case kMove:
+		info.Note = squareCount(chebyshev(Square(x), Square(y)))
+	case kSlide:
+		info.Note = squareCount(s.slideCost(Square(x), Square(y)))
+	}
 	if k != kRoll {
 		c := s.Copy()
 		c.Apply(a)
 		info.EndsTurn = c.over || c.toAct != s.toAct || c.phase != s.phase || (c.phase == PhaseMove && !c.movedAny)
+		// A mark shows the rendezvous it would make.
+		if k == kMark && c.rdv != 0 {
+			info.Preview = squareList(c.rdv)
+		}
 	}
 	return info
 }

@@ -202,3 +202,43 @@ func TestInterchangeSaid(t *testing.T) {
 		t.Fatalf("events after the interchange: %+v", evs)
 	}
 }
+
+// TestChoiceCostsAndMarkPreview: where a line move and a border slide
+// reach the same square (Carroll's third example, Rule 6), each says what
+// it costs; a mark shows the rendezvous it would make (Def. 2–3); a turn
+// lists the squares of each of its actions.
+func TestChoiceCostsAndMarkPreview(t *testing.T) {
+	g := MustLoad("1893")
+	s, err := g.Parse("board=2b2b2/b7/6b1/b7/1w6/w7/8/2w3w1 to=white phase=move rdv=2 size=8 mark=c5 setter=black budget=4 opening=no opened=bw")
+	if err != nil {
+		t.Fatal(err)
+	}
+	playAll(t, s, "g1~h5 c1~g1")
+	notes := map[string]string{}
+	for _, d := range game.DescribeLegal(s) {
+		if slices.Equal(d.Squares, []string{"a3", "c1"}) {
+			notes[d.Text] = d.Note
+		}
+	}
+	if notes["a3-c1"] != "2 squares" || notes["a3~c1"] != "1 square" {
+		t.Errorf("the two ways from a3 to c1 say %q", notes)
+	}
+	start := g.Start()
+	for _, d := range game.DescribeLegal(start) {
+		if d.Text == "mark d5" {
+			want := []string{"c4", "d4", "e4", "c5", "d5", "e5", "c6", "d6", "e6"}
+			got := slices.Clone(d.Preview)
+			slices.Sort(got)
+			slices.Sort(want)
+			if !slices.Equal(got, want) {
+				t.Errorf("mark d5 previews %v, want %v", d.Preview, want)
+			}
+		}
+	}
+	playAll(t, start, "mark d5 no-interchange g1-g3")
+	turns := game.Turns(g.Start(), start.History())
+	last := turns[len(turns)-1]
+	if len(last.Squares) != 1 || !slices.Equal(last.Squares[0], []string{"g1", "g3"}) {
+		t.Errorf("the last turn's squares: %v", last.Squares)
+	}
+}

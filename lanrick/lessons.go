@@ -4,19 +4,21 @@ import "github.com/muster-games/muster/game"
 
 // lessons are the steps of "Learn Lanrick": real positions of the 1893
 // rules, each with a goal the rules check (lessons_test.go plays every
-// solution): moving, the budget and the cap of three, Carroll's three
+// solution), in the order a game meets them: moving, the budget and the
+// cap of three, the first mark (and an interchange demanded of you), the
+// interchange you may demand, the 2-square opening turn, Carroll's three
 // worked examples from the Hints to the 1893 edition (the third with
-// border slides), converting, setting the mark and the interchange.
+// border slides), converting, setting a later mark, and how a game is won.
 var lessons = []game.Lesson{
 	{
 		Title:   "Moving your men",
 		Ruleset: "1893",
+		Task:    "Spend your five squares moving white men toward the green squares: click a man, then where he goes.",
 		Text: "Your men are the white ones. A man moves like a chess queen: along a rank, a file or a diagonal, " +
 			"over empty squares, never jumping. Every square costs one of the squares of your turn: you have five, " +
 			"shown as blue pips. Each man moves once a turn, at most three squares (unless he is your only man " +
 			"outside the rendezvous). The green squares are the rendezvous around the mark on d5: the first player " +
-			"with all his men inside wins it. Spend your five squares bringing men toward the green squares: click a " +
-			"man, then the square to go to.",
+			"with all his men inside wins it.",
 		Position: "board=1b2w2b/w7/8/7w/b7/8/7b/w2b2w1 to=white phase=move rdv=1 size=9 mark=d5 setter=black budget=5 opening=no opened=bw",
 		Goal:     game.GoalTurn,
 		Done:     "Your turn is over: black moves next. Each turn you close in on the rendezvous, square by square.",
@@ -26,10 +28,11 @@ var lessons = []game.Lesson{
 	{
 		Title:   "The budget and the cap of three",
 		Ruleset: "1893",
+		Task:    "Get both men outside the green squares in this turn: g4 first, then a1.",
 		Text: "With more than four men you have five squares a turn (four with four men, three with fewer), to share " +
 			"among your men as you like. But no man may move more than three squares, unless he is your only man " +
 			"outside the rendezvous. Here two of your men are outside the rendezvous around f6: the one on g4 is a " +
-			"square from g5, and the one on a1 is four squares from e5. Get both in this turn.",
+			"square from g5, and the one on a1 is four squares from e5.",
 		Position: "board=1b6/4bbw1/4wbb1/5w2/6w1/8/8/w7 to=white phase=move rdv=1 size=9 mark=f6 setter=black budget=5 opening=no opened=bw",
 		Goal:     "rendezvous-won",
 		Done:     "Once g4 was in, a1 was your only man outside and could go four squares: one and four make your five.",
@@ -37,12 +40,57 @@ var lessons = []game.Lesson{
 		Solution: []string{"g4-g5", "a1-e5"},
 	},
 	{
+		Title:   "The game begins: the first mark",
+		Ruleset: "1893",
+		Task:    "You play Black and set the first mark: choose one of the four squares outlined in blue.",
+		Text: "A game begins with five men each on the border. One player, chosen by lot, sets the mark on one of " +
+			"the four central squares of the empty diagonal, c6, d5, e4 or f3 (Rule 2); the nine squares around it " +
+			"are the first rendezvous. The board is the same turned round with the colours exchanged, so c6 and f3 " +
+			"are one choice and d5 and e4 the other. What makes a mark good: your opponent may answer by taking your " +
+			"men (the interchange, next step), so a mark that favours you only helps him. Choose the one that leaves " +
+			"the race most even. Point at a square to see its rendezvous.",
+		Position: "board=1b2w2b/w7/8/7w/b7/8/7b/w2b2w1 to=black phase=mark rdv=1 size=9 setter=black",
+		Goal:     game.GoalTurn,
+		Done: "White answered by demanding an interchange: all the men changed places, and each player keeps his " +
+			"colour, so you now play Black from White's old squares. White, who did not set the mark, moves first.",
+		Hint:     "Any of the four will do; d5 is a good start.",
+		Solution: []string{"mark d5"},
+		Reply:    []string{"interchange"},
+	},
+	{
+		Title:   "Demanding the interchange",
+		Ruleset: "1893",
+		Task:    "Black set the mark: demand an interchange if Black's men are nearer the green squares, else play on.",
+		Text: "Because the setter chooses where the men race, Rule 5 lets the other player demand an interchange: " +
+			"he then plays with the setter's men and the setter with his. Count how far each side's men are from the " +
+			"green squares and take the nearer ones.",
+		Position: "board=1b2w2b/w7/8/7w/b7/8/7b/w2b2w1 to=white phase=interchange rdv=1 size=9 mark=d5 setter=black",
+		Goal:     game.GoalAct,
+		Done:     "Whichever you chose, you move first, as the player who did not set the mark.",
+		Hint:     "Either button will do; black's men are a little nearer here.",
+		Solution: []string{"interchange"},
+	},
+	{
+		Title:   "The first turn has two squares",
+		Ruleset: "1893",
+		Task:    "The first turn for a rendezvous has only 2 squares: move one man 2 squares, or two men 1 each.",
+		Text: "Whoever moves first for a rendezvous may move only two squares in that turn (Rule 3); every turn " +
+			"after it has five (four with four men, three with fewer). The two squares are the pips: when they are " +
+			"spent, the turn passes.",
+		Position: "board=1b2w2b/w7/8/7w/b7/8/7b/w2b2w1 to=white phase=move rdv=1 size=9 mark=d5 setter=black budget=2 opening=yes opened=-w",
+		Goal:     game.GoalTurn,
+		Done:     "Two squares and the turn passes to Black, who has five.",
+		Hint:     "a7 to b6, then h5 to g5.",
+		Solution: []string{"a7-b6", "h5-g5"},
+	},
+	{
 		Title:   "Carroll's first example: a chain of moves",
 		Ruleset: "1893",
+		Task:    "Get all five men in: e4 to f3, then f5 into e4, then g5 into f5.",
 		Text: "From Carroll's Hints. Four of your men are in the rendezvous around e4 and one, on g5, is outside; " +
 			"the only empty rendezvous square is f3. Carroll: \"moving A into the vacant square, D into A's place, and " +
 			"E into D's\" (A is your man on e4, D on f5, E on g5). A man may use a square another left earlier in the " +
-			"same turn. Get all five men in.",
+			"same turn.",
 		Position: "board=8/8/8/3wwww1/3bwbb1/3bb3/8/8 to=white phase=move rdv=1 size=9 mark=e4 setter=black budget=5 opening=no opened=bw",
 		Goal:     "rendezvous-won",
 		Done:     "All your men are in and the rendezvous is full: black's man outside, on g4, is removed (Rule 8).",
@@ -52,6 +100,7 @@ var lessons = []game.Lesson{
 	{
 		Title:   "Carroll's second example: the longer chain",
 		Ruleset: "1893",
+		Task:    "Get g5 in by a chain of five one-square moves, each man into the square the last one left.",
 		Text: "Carroll's second example: again one man (g5) is outside and the empty square is f3, but now it " +
 			"takes all five of your squares: \"A into the vacant square, B into A's place, C into B's, D into C's, " +
 			"and E into D's\" (A is your man on e3, B on d4, C on e5, D on f5, E on g5). Each man moves once, one square.",
@@ -64,23 +113,27 @@ var lessons = []game.Lesson{
 	{
 		Title:   "Carroll's third example: sliding along the border",
 		Ruleset: "1893",
+		Task:    "Fill the green border squares with four men and four squares: slide along the border, 1 square each.",
 		Text: "From Carroll's Hints. With nine men on the board the rendezvous is open: the eight border squares a " +
 			"queen on the mark, c5, would check. A man on the border may slide along it, round the corners, and the " +
 			"slide counts one square if he stops at or before the first rendezvous square on his way. You have four " +
 			"men and four squares; the vacant rendezvous square is h5. Carroll: \"moving A into the vacant " +
-			"Rendezvous-square, B into A's place, C into B's, and D into C's\" (A on g1, B on c1, C on a3, D on b4).",
+			"Rendezvous-square, B into A's place, C into B's, and D into C's\" (A on g1, B on c1, C on a3, D on b4). " +
+			"Where a man could go straight or slide, the board offers both with their cost.",
 		Position: "board=2b2b2/b7/6b1/b7/1w6/w7/8/2w3w1 to=white phase=move rdv=2 size=8 mark=c5 setter=black budget=4 opening=no opened=bw",
 		Goal:     "rendezvous-won",
 		Done:     "Three slides of one square each and a step: all four men are in, and black's man on g6 is removed.",
-		Hint:     "Slide g1 round the corner to h5, then c1 to g1, a3 round the corner to c1, and step b4 to a3.",
+		Hint:     "Slide g1 round the corner to h5, then c1 to g1, a3 round the corner to c1 (the slide, 1 square), and step b4 to a3.",
 		Solution: []string{"g1~h5", "c1~g1", "a3~c1", "b4-a3"},
 	},
 	{
 		Title:   "Converting an outlying man",
 		Ruleset: "1893",
+		Task:    "Bring g5 in by a chain (e4 to e3, f5 to e4, g5 to f5), then click a black man outside to convert him.",
 		Text: "If you get all your men in while the rendezvous still has an empty square, you replace one of your " +
-			"opponent's men outside it with one of your own (Rule 7). Bring your man on g5 in (the rendezvous is around " +
-			"e4), then choose which black man to convert. Carroll advises taking the nearest.",
+			"opponent's men outside it with one of your own (Rule 7). Your man on g5 cannot reach the empty " +
+			"square e3 himself, so make room as Carroll did: each man moves into the square the one before him left. " +
+			"Carroll advises converting the nearest outlying man.",
 		Position: "board=8/8/8/3wwww1/3bwbb1/3b4/8/1b6 to=white phase=move rdv=1 size=9 mark=e4 setter=black budget=5 opening=no opened=bw",
 		Goal:     "converted",
 		Done:     "The man is yours now: you have one more, black one fewer, and the next rendezvous begins.",
@@ -88,27 +141,30 @@ var lessons = []game.Lesson{
 		Solution: []string{"e4-e3", "f5-e4", "g5-f5", "x g4"},
 	},
 	{
-		Title:   "Setting the mark",
+		Title:   "Setting the next mark",
 		Ruleset: "1893",
-		Text: "The player with fewer men sets the mark of the next rendezvous (Rule 2); the rendezvous is the " +
-			"squares around it, fewer as the men get fewer (eight now, for nine men). Choose the square for the " +
-			"mark: click any square of the field — a square near your own men is a good start.",
+		Task:    "Set the mark for the next rendezvous: point at a square to see its rendezvous, then click it.",
+		Text: "After the first rendezvous the player with fewer men sets the mark anywhere the rendezvous fits (Rule " +
+			"4). The rendezvous has one square fewer than the men on the board: nine men make eight squares, an " +
+			"open rendezvous, the border squares a queen on the mark would check, scattered round the edge. Pick a " +
+			"mark whose rendezvous squares are near your men and far from your opponent's.",
 		Position: "board=wb2w2b/8/8/8/b7/8/7b/w2b3w to=white phase=mark rdv=2 size=8 setter=white",
 		Goal:     game.GoalTurn,
-		Done:     "The mark is set. Now your opponent may answer with Rule 5, the interchange.",
+		Done:     "The mark is set. Now your opponent may answer with the interchange.",
 		Hint:     "Click d4.",
 		Solution: []string{"mark d4"},
 	},
 	{
-		Title:   "The interchange",
+		Title:   "How the game is won",
 		Ruleset: "1893",
-		Text: "Black set the mark on d5. Because the setter chooses where the men race, Rule 5 lets you demand an " +
-			"interchange: you then play with black's men and black with yours. Count who is nearer the green squares " +
-			"and decide with the buttons.",
-		Position: "board=1b2w2b/w7/8/7w/b7/8/7b/w2b2w1 to=white phase=interchange rdv=1 size=9 mark=d5 setter=black",
-		Goal:     game.GoalAct,
-		Done:     "That is the whole of Lanrick 1893: rendezvous after rendezvous until one player has a single man left.",
-		Hint:     "Either button will do; black's men are a little nearer here.",
-		Solution: []string{"interchange"},
+		Task:    "Win the game: bring both your men into the three green squares.",
+		Text: "Each rendezvous won takes a man from the loser (or converts one to the winner), and the rendezvous " +
+			"shrinks with the men: with four men left it has three squares in a line. A player with only one man " +
+			"left has lost the game (Rule 9). Here Black has a man in the rendezvous and one far outside.",
+		Position: "board=8/8/6w1/4b3/8/3w4/8/b7 to=white phase=move rdv=5 size=3 mark=e5 line=ne setter=black budget=3 opening=no opened=bw",
+		Goal:     "game-over",
+		Done:     "The rendezvous is full, Black's man outside is removed, and Black has one man left: you have won. That is the whole of Lanrick 1893.",
+		Hint:     "d3 to d4, then g6 to f6.",
+		Solution: []string{"d3-d4", "g6-f6"},
 	},
 }

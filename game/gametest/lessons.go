@@ -2,6 +2,7 @@ package gametest
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/muster-games/muster/game"
@@ -23,8 +24,12 @@ func Lessons(t *testing.T, info game.Info, min int) {
 		if ok, err := l.Play(g); err != nil || !ok {
 			t.Errorf("lesson %d (%s): the solution %v does not meet the goal %q (%v)", i+1, l.Title, l.Solution, l.Goal, err)
 		}
-		if l.Title == "" || l.Text == "" || l.Done == "" || l.Hint == "" {
+		if l.Title == "" || l.Task == "" || l.Text == "" || l.Done == "" || l.Hint == "" {
 			t.Errorf("lesson %d lacks words: %+v", i+1, l)
+		}
+		// The task is one line: the why is folded away.
+		if n := len(strings.Fields(l.Task)); n > 25 {
+			t.Errorf("lesson %d's task has %d words; keep it to a line", i+1, n)
 		}
 	}
 }

@@ -39,6 +39,47 @@ func New(api *httpx.API, pool *engine.Pool, think time.Duration) *Board {
 func (b *Board) Routes(mux *http.ServeMux) {
 	mux.HandleFunc("POST /api/analysis", b.api.Func(b.analyse))
 	mux.HandleFunc("POST /api/analysis/eval", b.api.Func(b.evaluate))
+	mux.HandleFunc("POST /api/analysis/record", b.api.Func(b.record))
+}
+
+// recordRequest is a game record to open on the board.
+type recordRequest struct {
+	Record string `json:"record"`
+}
+
+// recordAnswer is a record read: the game, its root and its actions as
+// the game writes them, for the board to load as its main line.
+type recordAnswer struct {
+	Spec     string   `json:"spec"`
+	Position string   `json:"position"`
+	Actions  []string `json:"actions"`
+}
+
+// record reads a game record (any game's: the record says which) for the
+// board.
+func (b *Board) record(w http.ResponseWriter, r *http.Request) error {
+	var req recordRequest
+	if err := b.api.Decode(w, r, &req); err != nil {
+		return err
+	}
+	g, rec, err := play.ReadRecord("", req.Record)
+	if err != nil {
+		return httpx.WithCode(http.StatusUnprocessableEntity, err)
+	}
+	st, err := game.Replay(rec)
+	if err != nil {
+		return httpx.WithCode(http.StatusUnprocessableEntity, err)
+	}
+	start := g.NewState()
+	if rec.Start != "" {
+		if start, err = g.ParseState(rec.Start); err != nil {
+			return httpx.WithCode(http.StatusUnprocessableEntity, err)
+		}
+	}
+	if len(st.History()) > maxAnalysisActions {
+		return httpx.WithCode(http.StatusRequestEntityTooLarge, fmt.Errorf("at most %d actions", maxAnalysisActions))
+	}
+	return b.api.JSON(w, http.StatusOK, recordAnswer{Spec: g.Spec(), Position: rec.Start, Actions: game.Notation(start, st.History())})
 }
 
 // maxAnalysisActions bounds the actions of one analysis request.
@@ -50,6 +91,9 @@ type analysisRequest struct {
 	Spec     string   `json:"spec"`
 	Position string   `json:"position,omitempty"`
 	Actions  []string `json:"actions"`
+	// MS, if set, thinks less than the board's time on the node (a
+	// graph of a whole game asks for a quick look at each position).
+	MS int `json:"ms,omitempty"`
 }
 
 // analysisView is a node as the board shows it.
@@ -78,7 +122,12 @@ type evaluation struct {
 	// Line is the expected continuation, as labels and as texts.
 	Line      []string `json:"line"`
 	LineTexts []string `json:"line_texts"`
-	Agent     string   `json:"agent"`
+	// LineSquares are the squares each action of the line picks, for
+	// arrows on the board.
+	LineSquares [][]string `json:"line_squares"`
+	// LinePlayers are who plays each action of the line.
+	LinePlayers []game.Player `json:"line_players"`
+	Agent       string        `json:"agent"`
 }
 
 // replay plays a request's actions from its root.
@@ -142,7 +191,11 @@ func (b *Board) evaluate(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	ev, err := b.evaluation(r.Context(), st)
+	think := b.think
+	if req.MS > 0 {
+		think = min(think, max(50*time.Millisecond, time.Duration(req.MS)*time.Millisecond))
+	}
+	ev, err := b.evaluation(r.Context(), st, think)
 	if err != nil {
 		return err
 	}
@@ -153,13 +206,13 @@ func (b *Board) evaluate(w http.ResponseWriter, r *http.Request) error {
 const analysisLevel = "hard"
 
 // evaluation runs the engine on a state.
-func (b *Board) evaluation(ctx context.Context, st game.State) (evaluation, error) {
+func (b *Board) evaluation(ctx context.Context, st game.State, think time.Duration) (evaluation, error) {
 	players := st.Game().Traits().Players
 	switch p := st.ToAct(); {
 	case st.IsTerminal():
-		return evaluation{Text: st.Prompt().Text, Bar: outcomeBar(st), Line: []string{}, LineTexts: []string{}}, nil
+		return evaluation{Text: st.Prompt().Text, Bar: outcomeBar(st), Line: []string{}, LineTexts: []string{}, LineSquares: [][]string{}}, nil
 	case p == game.Chance:
-		return evaluation{Text: "Chance acts next: the dice decide.", Line: []string{}, LineTexts: []string{}}, nil
+		return evaluation{Text: "Chance acts next: the dice decide.", Line: []string{}, LineTexts: []string{}, LineSquares: [][]string{}}, nil
 	case int(p) >= len(players):
 		return evaluation{}, fmt.Errorf("evaluation: player %d has no traits", p)
 	}
@@ -172,7 +225,7 @@ func (b *Board) evaluation(ctx context.Context, st game.State) (evaluation, erro
 		return evaluation{}, err
 	}
 	defer release()
-	ctx, cancel := context.WithTimeout(ctx, b.think)
+	ctx, cancel := context.WithTimeout(ctx, think)
 	defer cancel()
 	res, err := a.Act(ctx, st.Clone())
 	if err != nil {
@@ -180,7 +233,7 @@ func (b *Board) evaluation(ctx context.Context, st game.State) (evaluation, erro
 	}
 	ev := judge(res, st.ToAct(), players)
 	ev.Agent = a.Spec()
-	ev.Line, ev.LineTexts = line(st, res.PV)
+	ev.Line, ev.LineTexts, ev.LineSquares, ev.LinePlayers = line(st, res.PV)
 	return ev, nil
 }
 
@@ -199,17 +252,19 @@ func judge(res search.Result, p game.Player, players []game.PlayerTraits) evalua
 		ev.Text = winner + " win by force."
 		forMe = float64(res.Proven)
 	case res.Nodes > 0:
-		// Alpha-beta's value is in men.
+		// Alpha-beta's value is in men; a player reads a chance to win
+		// better, so the lead is said as one too (a rough one: a lead of
+		// two men is about three chances in four).
 		score := res.Value
 		forMe = math.Tanh(score / 4)
-		switch who, by := me, score; {
+		switch who, by, chance := me, score, (forMe+1)/2; {
 		case math.Abs(score) < 0.25:
-			ev.Text = fmt.Sprintf("About even (%+.2f for %s; alpha-beta, depth %d).", score, me, res.Depth)
+			ev.Text = fmt.Sprintf("About even: about 50%% to win each (%+.2f men for %s; alpha-beta, depth %d).", score, me, res.Depth)
 		default:
 			if score < 0 {
-				who, by = other, -score
+				who, by, chance = other, -score, 1-chance
 			}
-			ev.Text = fmt.Sprintf("%s better by %.2f (alpha-beta, depth %d).", who, by, res.Depth)
+			ev.Text = fmt.Sprintf("%s better, about %.0f%% to win (a lead worth %.2f men; alpha-beta, depth %d).", who, 100*chance, by, res.Depth)
 		}
 	default:
 		// MCTS: the expected outcome, as a chance to win.
@@ -238,16 +293,17 @@ func outcomeBar(st game.State) float64 {
 
 // line describes an expected line of play from st, as far as it is legal
 // and no chance acts.
-func line(st game.State, pv []game.Action) (labels, texts []string) {
+func line(st game.State, pv []game.Action) (labels, texts []string, squares [][]string, players []game.Player) {
 	c := st.Clone()
-	labels, texts = []string{}, []string{}
+	labels, texts, squares, players = []string{}, []string{}, [][]string{}, []game.Player{}
 	for _, a := range pv {
 		if c.IsTerminal() || c.ToAct() < 0 || !slices.Contains(c.LegalActions(nil), a) {
 			break
 		}
 		info := c.Describe(a)
 		labels, texts = append(labels, info.Label), append(texts, info.Text)
+		squares, players = append(squares, info.Squares), append(players, c.ToAct())
 		c.Apply(a)
 	}
-	return labels, texts
+	return labels, texts, squares, players
 }

@@ -115,7 +115,7 @@ func TestAnalysisEvaluation(t *testing.T) {
 		if code := h.call("POST", "/api/analysis/eval", analysisRequest{Spec: spec}, &ev); code != http.StatusOK {
 			t.Fatalf("%s: %d %+v", spec, code, ev)
 		}
-		if ev.Text == "" || len(ev.Line) == 0 || len(ev.Line) != len(ev.LineTexts) || ev.Bar < -1 || ev.Bar > 1 || ev.Agent == "" {
+		if ev.Text == "" || len(ev.Line) == 0 || len(ev.Line) != len(ev.LineTexts) || len(ev.Line) != len(ev.LineSquares) || ev.Bar < -1 || ev.Bar > 1 || ev.Agent == "" {
 			t.Fatalf("%s: %+v", spec, ev)
 		}
 		// The line is legal from the node.
@@ -132,9 +132,19 @@ func TestAnalysisEvaluation(t *testing.T) {
 		t.Fatalf("five men ahead: %d %+v", code, ahead)
 	}
 	var by float64
-	_, after, _ := strings.Cut(ahead.Text, "better by ")
+	_, after, _ := strings.Cut(ahead.Text, "a lead worth ")
 	if _, err := fmt.Sscanf(after, "%f", &by); !strings.HasPrefix(ahead.Text, "Defenders") || err != nil || by < 1 {
 		t.Errorf("five men ahead: %q", ahead.Text)
+	}
+	// Said as a chance to win too (issue 31, item 7), better than even.
+	var pct int
+	if _, err := fmt.Sscanf(strings.SplitN(ahead.Text, "about ", 2)[1], "%d%% to win", &pct); err != nil || pct <= 50 || pct > 100 {
+		t.Errorf("five men ahead, as a chance: %q", ahead.Text)
+	}
+	// A quick look (a graph's) answers too.
+	var quick evaluation
+	if code := h.call("POST", "/api/analysis/eval", analysisRequest{Spec: "tablut(ashton)", Position: "/9/9/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/4t4/ defenders", MS: 60}, &quick); code != http.StatusOK || quick.Text == "" {
+		t.Errorf("a quick look: %d %+v", code, quick)
 	}
 	// The king escapes in the Tablut lesson: the game is over and the
 	// evaluation says the defenders won.
@@ -185,4 +195,38 @@ func TestAnalysisEvaluation(t *testing.T) {
 		t.Errorf("busy: %d %q", code, e.Error)
 	}
 	release()
+}
+
+// TestRecordOpened: a record of either game, as the game page exports it,
+// opens on the board with its own game and its actions as the game writes
+// them; a bad record is told, not crashed on (issue 31, item 9).
+func TestRecordOpened(t *testing.T) {
+	h := newHarness(t, time.Second)
+	for spec, moves := range map[string]string{"tablut(linnaeus)": "a4-a3 e3-b3", "lanrick(1893)": "mark d5 no-interchange a7-b6 h5-g5"} {
+		g, err := game.Load(spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := g.NewState()
+		if err := game.ApplyNotation(s, g.SplitActions(moves)); err != nil {
+			t.Fatal(err)
+		}
+		var buf bytes.Buffer
+		if err := g.(game.Recorder).WriteRecord(&buf, game.NewRecord("", s)); err != nil {
+			t.Fatal(err)
+		}
+		var got recordAnswer
+		if code := h.call("POST", "/api/analysis/record", recordRequest{Record: buf.String()}, &got); code != http.StatusOK {
+			t.Fatalf("%s: %d", spec, code)
+		}
+		if got.Spec != g.Spec() || strings.Join(got.Actions, " ") != moves {
+			t.Errorf("%s opened as %+v", spec, got)
+		}
+	}
+	var bad struct {
+		Error string `json:"error"`
+	}
+	if code := h.call("POST", "/api/analysis/record", recordRequest{Record: "[not a record"}, &bad); code != http.StatusUnprocessableEntity || bad.Error == "" {
+		t.Errorf("a bad record: %d %q", code, bad.Error)
+	}
 }

@@ -55,8 +55,8 @@ func TestFriendClockResignAndRematch(t *testing.T) {
 	if err := chromedp.Do(friend, chromedp.Navigate("about:blank")); err != nil {
 		t.Fatal(err)
 	}
-	poll(t, ctx, "the clocks", `document.querySelectorAll("#clock .clock-side").length === 2`)
-	before := text(t, ctx, "#clock")
+	poll(t, ctx, "the clocks", `document.querySelectorAll(".strip .clock[data-seat]").length === 2`)
+	before := clocksText(t, ctx)
 	if !strings.Contains(before, "1:00") || !strings.Contains(before, "start after the first move") {
 		t.Fatalf("clocks before the game: %q", before)
 	}
@@ -64,10 +64,10 @@ func TestFriendClockResignAndRematch(t *testing.T) {
 	v := waitMyTurn(t, ctx, "attackers")
 	clickAction(t, ctx, v, "a4-a3")
 	time.Sleep(1500 * time.Millisecond)
-	if got := text(t, ctx, "#clock"); strings.Count(got, "1:00") != 2 || strings.Contains(got, "0:59") {
+	if got := clocksText(t, ctx); strings.Count(got, "1:00") != 2 || strings.Contains(got, "0:59") {
 		t.Fatalf("the clock ran without the friend: %q", got)
 	}
-	if n, _ := chromedp.Run(ctx, chromedp.Evaluate[int](`document.querySelectorAll("#clock .running").length`)); n != 0 {
+	if n, _ := chromedp.Run(ctx, chromedp.Evaluate[int](`document.querySelectorAll(".strip .clock.running").length`)); n != 0 {
 		t.Fatalf("%d clocks running before the friend came", n)
 	}
 	invite, err := chromedp.Run(ctx, chromedp.Value(chromedp.CSS("#invite-link")))
@@ -82,7 +82,7 @@ func TestFriendClockResignAndRematch(t *testing.T) {
 	}
 	// Now the friend's clock runs, on both pages.
 	for _, c := range []context.Context{ctx, friend} {
-		poll(t, c, "the friend's clock runs", `(() => { const r = document.querySelector("#clock .running"); return !!r && r.dataset.seat === "1" && !r.textContent.includes("1:00"); })()`)
+		poll(t, c, "the friend's clock runs", `(() => { const r = document.querySelector(".strip .clock.running"); return !!r && r.dataset.seat === "1" && !r.textContent.includes("1:00"); })()`)
 	}
 	if you := text(t, friend, "#you"); !strings.Contains(you, "Defenders") {
 		t.Fatalf("the friend's page says %q", you)
@@ -132,7 +132,7 @@ func TestFriendClockResignAndRematch(t *testing.T) {
 	if got := text(t, ctx, "#ending"); !strings.Contains(got, "defenders resigned") {
 		t.Fatalf("the winner reads %q", got)
 	}
-	poll(t, ctx, "no clock running after the end", `document.querySelectorAll("#clock .running").length === 0`)
+	poll(t, ctx, "no clock running after the end", `document.querySelectorAll(".strip .clock.running").length === 0`)
 	shot(t, ctx, "game-over-panel")
 	// The winner asks for the rematch and now defends; the friend joins it
 	// and now attacks.
@@ -300,3 +300,14 @@ const contrastJS = `(() => {
   }
   return out;
 })()`
+
+// clocksText is the text of both clocks at the board's edges and the
+// notes on the clocks under them.
+func clocksText(t *testing.T, ctx context.Context) string {
+	t.Helper()
+	got, err := chromedp.Run(ctx, chromedp.Evaluate[string](`[...document.querySelectorAll(".strip .clock[data-seat]")].map((c) => c.textContent).join(" ") + " " + document.getElementById("clock").textContent`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return got
+}

@@ -127,6 +127,13 @@ type pageView struct {
 		Kind string `json:"kind"`
 		Text string `json:"text"`
 	} `json:"events"`
+	Seats []struct {
+		Kind string `json:"kind"`
+	} `json:"seats"`
+	Turns []struct {
+		Player  int        `json:"player"`
+		Squares [][]string `json:"squares"`
+	} `json:"turns"`
 }
 
 // side is the name of the player to act, or "".

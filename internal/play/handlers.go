@@ -278,7 +278,7 @@ func (gs *Games) importRecord(w http.ResponseWriter, r *http.Request) error {
 	if err := gs.api.Decode(w, r, &req); err != nil {
 		return err
 	}
-	g, rec, err := readRecord(req.Game, req.Record)
+	g, rec, err := ReadRecord(req.Game, req.Record)
 	if err != nil {
 		return httpx.WithCode(http.StatusBadRequest, err)
 	}
@@ -293,11 +293,11 @@ func (gs *Games) importRecord(w http.ResponseWriter, r *http.Request) error {
 	return gs.api.JSON(w, http.StatusCreated, resp)
 }
 
-// readRecord reads a record and returns the game it was played under:
+// ReadRecord reads a record and returns the game it was played under:
 // read in the format of the named game first, else in each game's, so
 // that a record says its own game (its header names the ruleset) whatever
 // the form chose. The error is the named game's.
-func readRecord(name, text string) (game.Game, *game.Record, error) {
+func ReadRecord(name, text string) (game.Game, *game.Record, error) {
 	if strings.TrimSpace(text) == "" {
 		return nil, nil, errors.New("the record is empty: paste a game record")
 	}

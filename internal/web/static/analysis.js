@@ -10,6 +10,7 @@ import { Board } from "./board.js";
 import { h } from "./dom.js";
 import { api, playComputer } from "./api.js";
 import { pick, targets, buttons } from "./pick.js";
+import { recordField } from "./record.js";
 
 // A Node is a position of the tree: the root, or the action that led to
 // it from its parent. children[0] continues the line; the others are
@@ -23,6 +24,7 @@ class Node {
     if (!step) { this.ply = 0; this.turn = 0; return; }
     this.text = step.text;
     this.label = step.label;
+    this.squares = step.squares || [];
     this.player = step.player;
     this.endsTurn = step.ends_turn;
     this.ply = parent.ply + 1;
@@ -54,7 +56,7 @@ class Analysis {
     this.node = this.root;
     this.selected = null;
     this.engineOn = localStorage.getItem("muster-engine") === "on";
-    this.board = new Board(null, (sq) => this.click(sq));
+    this.board = new Board(null, (sq, how) => this.click(sq, how));
     this.err = h("p", { class: "error", id: "error", role: "alert" });
   }
 
@@ -91,14 +93,43 @@ class Analysis {
         node.eval = await api("POST", "/api/analysis/eval", { spec: this.spec, position: this.position, actions: node.path() });
       } catch (e) { node.eval = { error: e.message }; }
     }
-    if (this.node === node) this.drawEval();
+    if (this.node === node) this.draw();
   }
 
   title(p) { const t = this.node.view.traits.players[p]; return t ? t.title : "Chance"; }
 
   layout() {
-    const boardBox = h("div", { class: "board-wrap", id: "board" });
-    this.board.container = boardBox;
+    const boardEl = h("div", { id: "board" });
+    this.board.container = boardEl;
+    const boardBox = h("div", { class: "board-wrap" }, h("div", { class: "board-box" }, boardEl),
+      h("p", { class: "muted graph-note" }, "Right-drag on the board to draw your own arrows; a right-click clears them."));
+    // Your own arrows: a right-drag from a square to another draws one,
+    // again takes it away; a right-click on one square clears them all.
+    boardEl.addEventListener("contextmenu", (e) => e.preventDefault());
+    boardEl.addEventListener("pointerdown", (e) => {
+      if (e.button !== 2) return;
+      this.rightFrom = this.board.squareAt(e);
+    });
+    boardEl.addEventListener("pointerup", (e) => {
+      if (e.button !== 2 || !this.rightFrom) return;
+      const to = this.board.squareAt(e);
+      const from = this.rightFrom;
+      this.rightFrom = null;
+      const mine = this.node.arrows || (this.node.arrows = []);
+      if (!to || to === from) { this.node.arrows = []; this.draw(); return; }
+      const i = mine.findIndex((a) => a.from === from && a.to === to);
+      if (i >= 0) mine.splice(i, 1); else mine.push({ from, to, kind: "mine" });
+      this.draw();
+    });
+    this.graph = h("div", { id: "graph" });
+    this.graphButton = h("button", { id: "graph-game", onclick: () => this.graphGame() }, "Graph the game");
+    document.addEventListener("keydown", (e) => {
+      if (e.altKey || e.ctrlKey || e.metaKey || e.defaultPrevented) return;
+      const t = e.target;
+      if (t && (t.closest("input, textarea, select, [contenteditable]") || t.closest("svg.board") || t.closest("#tree"))) return;
+      if (e.key === "f") { this.board.flipped = !this.board.flipped; this.draw(); return; }
+      if (["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "Home", "End"].includes(e.key)) this.key(e);
+    });
     this.status = h("div", { class: "status", id: "status", "aria-live": "polite" });
     this.events = h("ul", { class: "events", id: "events", "aria-live": "polite" });
     this.choices = h("div", { class: "choices", id: "choices" });
@@ -114,6 +145,7 @@ class Analysis {
         h("h1", {}, "Analysis board"),
         h("p", { class: "muted", id: "analysis-spec" }, this.spec),
         h("label", { class: "switch" }, engine, " Computer evaluation"), this.evalBox,
+        h("div", { class: "graph-box" }, this.graphButton, this.graph),
         this.status, this.choices, this.err, this.events,
         h("h3", {}, "Moves and variations"), this.tree,
         h("div", { class: "steps" },
@@ -134,7 +166,8 @@ class Analysis {
   draw() {
     const v = this.node.view;
     const legal = v.legal || [];
-    this.board.render(v.board, v.traits, { selected: this.selected, targets: targets(legal, this.selected), asked: this.selected ? [] : v.prompt.squares || [] });
+    this.board.render(v.board, v.traits, { selected: this.selected, targets: targets(legal, this.selected), asked: this.selected ? [] : v.prompt.squares || [],
+      trail: this.node.parent ? [this.node.squares || []] : [], arrows: [...this.engineArrows(), ...(this.node.arrows || [])] });
     this.status.textContent = v.over ? v.prompt.text : `${this.title(v.to_act)} to play: ${v.prompt.text}`;
     this.events.replaceChildren(...(this.node.parent ? v.events || [] : []).map((e) => h("li", { "data-event": e.kind }, e.text)));
     this.choices.replaceChildren(...buttons(legal).map((a) => h("button", { "data-action": a.text, onclick: () => this.play(a.text) }, a.label)));
@@ -142,6 +175,73 @@ class Analysis {
     this.vsButton.disabled = v.over;
     this.drawTree();
     this.drawEval();
+    if (this.graphLine) this.drawGraph(this.graphLine, this.graphKnown);
+  }
+
+  // engineArrows are the computer's next turn, drawn on the board: the
+  // actions of its line until another player's.
+  engineArrows() {
+    const ev = this.node.eval;
+    if (!this.engineOn || !ev || !ev.line_squares) return [];
+    const out = [];
+    for (let i = 0; i < ev.line_squares.length && ev.line_players[i] === ev.line_players[0]; i++) {
+      const sq = ev.line_squares[i];
+      if (sq && sq.length === 2) out.push({ from: sq[0], to: sq[1], kind: "engine" });
+    }
+    return out;
+  }
+
+  // graphGame has the computer take a quick look at every position of
+  // the main line and draws the balance through the game, the turning
+  // points marked; a click on it goes there.
+  async graphGame() {
+    const line = [this.root];
+    for (let n = this.root.children[0]; n; n = n.children[0]) line.push(n);
+    this.graphButton.disabled = true;
+    for (const [i, n] of line.entries()) {
+      if (n.quick === undefined) {
+        try {
+          const ev = await api("POST", "/api/analysis/eval", { spec: this.spec, position: this.position, actions: n.path(), ms: 300 });
+          n.quick = ev.bar;
+        } catch (e) { this.err.textContent = e.message; break; }
+      }
+      this.drawGraph(line, i + 1);
+    }
+    this.graphButton.disabled = false;
+  }
+
+  drawGraph(line, known) {
+    const W = 600, H = 120, NS = "http://www.w3.org/2000/svg";
+    const mk = (name, attrs, parent) => { const e = document.createElementNS(NS, name); for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v); if (parent) parent.appendChild(e); return e; };
+    const first = this.root.view.traits.players[0].title;
+    const svg = mk("svg", { viewBox: `0 0 ${W} ${H}`, class: "graph", role: "img", "aria-label": `the balance through the game, for ${first}: up is better for ${first}` });
+    const x = (i) => line.length > 1 ? i / (line.length - 1) * W : W / 2;
+    const y = (b) => H / 2 - b * (H / 2 - 6);
+    const pts = line.slice(0, known).map((n, i) => [x(i), y(n.quick || 0)]);
+    mk("path", { d: `M0 ${H / 2} ` + pts.map(([a, b]) => `L${a} ${b}`).join(" ") + ` L${pts.at(-1)[0]} ${H / 2} Z`, class: "area" }, svg);
+    mk("line", { x1: 0, y1: H / 2, x2: W, y2: H / 2, class: "mid" }, svg);
+    mk("path", { d: pts.map(([a, b], i) => `${i ? "L" : "M"}${a} ${b}`).join(" "), class: "curve" }, svg);
+    // Turning points: the balance swung by more than a third of the
+    // scale in one action.
+    const turning = [];
+    for (let i = 1; i < known; i++) {
+      if (Math.abs((line[i].quick || 0) - (line[i - 1].quick || 0)) > 0.35) {
+        turning.push(line[i]);
+        mk("circle", { cx: x(i), cy: y(line[i].quick || 0), r: 5, class: "turning", "data-ply": line[i].ply }, svg);
+      }
+    }
+    const here = line.indexOf(this.node);
+    if (here >= 0) mk("line", { x1: x(here), y1: 0, x2: x(here), y2: H, class: "here" }, svg);
+    svg.addEventListener("click", (e) => {
+      const box = svg.getBoundingClientRect();
+      const i = Math.round((e.clientX - box.left) / box.width * (line.length - 1));
+      this.go(line[Math.max(0, Math.min(line.length - 1, i))]);
+    });
+    this.graphLine = line;
+    this.graphKnown = known;
+    this.graph.replaceChildren(svg, h("p", { class: "graph-note muted", id: "turning-points" },
+      known < line.length ? `Looking at position ${known} of ${line.length}…` : turning.length ? "Turning points: " : "No turning points: the balance never swung by a third.",
+      ...turning.map((n, i) => [i ? ", " : "", h("a", { href: "#", onclick: (e) => { e.preventDefault(); this.go(n); } }, `${n.turn}. ${this.playerTitle(n.player)}: ${n.label}`)]).flat()));
   }
 
   drawEval() {
@@ -202,10 +302,11 @@ class Analysis {
     this.go(to);
   }
 
-  click(sq) {
+  click(sq, how) {
     if (sq === undefined) { this.draw(); return; }
     if (sq === null) { this.selected = null; this.draw(); return; }
     const legal = this.node.view.legal || [];
+    if (how && how.drag && sq === this.selected) return;
     this.err.textContent = "";
     const p = pick(legal, this.selected, sq);
     if (p.play) { this.play(p.play); return; }
@@ -276,12 +377,25 @@ function setup(app, cat, error) {
     if (pos.value.trim()) q.set("position", pos.value.trim());
     location.href = "/analysis?" + q;
   };
+  // A record opens with its game and its moves as the main line.
+  const record = recordField("analysis-record");
+  const openRecord = async () => {
+    record.error.textContent = "";
+    try {
+      const r = await api("POST", "/api/analysis/record", { record: record.text() });
+      history.replaceState(null, "", "/analysis?" + new URLSearchParams({ spec: r.spec, ...(r.position ? { position: r.position } : {}) }));
+      await new Analysis(app, r.spec, r.position, cat.levels).load(r.actions, 0);
+    } catch (e) { record.error.textContent = e.message; }
+  };
   app.replaceChildren(h("h1", {}, "Analysis board"),
     h("p", {}, "Study a position: play actions under the rules, keep variations, and ask the computer for its evaluation. Games in play are never analysed here."),
     error ? h("p", { class: "error", role: "alert" }, error) : "",
-    h("fieldset", {}, h("legend", {}, "Set up"),
-      h("label", {}, "Game ", gameSel), h("label", {}, "Ruleset ", rulesetSel), h("label", {}, "Position ", pos),
-      h("button", { class: "primary", id: "setup-open", onclick: open }, "Open the board")),
+    h("div", { class: "home-top" },
+      h("fieldset", {}, h("legend", {}, "Set up"),
+        h("label", {}, "Game ", gameSel), h("label", {}, "Ruleset ", rulesetSel), h("label", {}, "Position ", pos),
+        h("button", { class: "primary", id: "setup-open", onclick: open }, "Open the board")),
+      h("fieldset", { id: "analysis-import" }, h("legend", {}, "Open a record"), record.el,
+        h("div", { class: "import-row" }, h("button", { class: "primary", id: "analysis-open-record", onclick: openRecord }, "Open the record"), record.error))),
     h("p", {}, h("a", { href: "/" }, "Home")));
   fill();
 }
@@ -301,7 +415,9 @@ export async function analysis(app, rest) {
       return;
     }
     const start = await api("GET", `/api/games/${id}?ply=0`);
-    await new Analysis(app, v.spec, start.position, cat.levels).load(v.history, ply);
+    const a = new Analysis(app, v.spec, start.position, cat.levels);
+    await a.load(v.history, ply);
+    if (q.get("graph")) a.graphGame();
     return;
   }
   if (!q.get("spec")) { setup(app, cat, ""); return; }

@@ -15,6 +15,8 @@ import { analysis } from "./analysis.js";
 import { identityBar, accountPage, playerPage, leaderboardPage, notifyToggle } from "./account.js";
 import { Lobby } from "./lobby.js";
 import { Chat } from "./chat.js";
+import { recordField } from "./record.js";
+import { settingsMenu } from "./settings.js";
 
 const app = document.getElementById("app");
 
@@ -90,21 +92,22 @@ async function home() {
       location.href = "/g/" + res.id;
     } catch (e) { err.textContent = e.message; }
   };
-  const record = h("textarea", { id: "record", rows: 5, placeholder: "Paste a Muster or OpenTafl record" });
+  // A record says its own game: the form's choice plays no part.
+  const record = recordField("record");
   const importIt = async () => {
-    err.textContent = "";
+    record.error.textContent = "";
     try {
-      const res = await api("POST", "/api/import", { game: gameSel.value, record: record.value, opponent: "local", side: "random" });
+      const res = await api("POST", "/api/import", { record: record.text(), opponent: "local", side: "random" });
       res.secrets.forEach((s, i) => hold(res.id, i, s));
       location.href = "/g/" + res.id;
-    } catch (e) { err.textContent = e.message; }
+    } catch (e) { record.error.textContent = e.message; }
   };
   app.replaceChildren(
     h("h1", {}, "Play " + cat.games.map((g) => g.Name[0].toUpperCase() + g.Name.slice(1)).join(" or ")),
     // What each game is, in its own words (a newcomer knows neither).
     ...cat.games.map((g) => h("p", { class: "game-intro", id: `about-${g.Name}` }, g.Description)),
     h("p", { class: "learn-links" }, ...cat.games.filter((g) => g.Lessons && g.Lessons.length).map((g) =>
-      h("a", { class: "button", href: `/learn/${g.Name}`, id: `learn-${g.Name}` }, `New to ${cap(g.Name)}? Learn it in ${g.Lessons.length} steps`))),
+      learnLink(g))),
     h("div", { class: "home-top" },
     h("fieldset", { id: "new-game" }, h("legend", {}, "New game"),
       h("label", {}, "Game ", gameSel, " ", rulesLink),
@@ -117,12 +120,25 @@ async function home() {
     lobby.el),
     lobby.games, notifyToggle(),
     h("h2", {}, "Rulesets"), list,
-    h("fieldset", {}, h("legend", {}, "Import a record"), record, h("br"), h("button", { id: "import", onclick: importIt }, "Import and replay")),
+    h("fieldset", { id: "import-box" }, h("legend", {}, "Import a record"), record.el,
+      h("div", { class: "import-row" }, h("button", { id: "import", onclick: importIt }, "Import and replay"), record.error),
+      h("p", { class: "muted" }, "To study it instead, open it on the ", h("a", { href: "/analysis" }, "analysis board"), ".")),
     h("p", {}, h("a", { href: "/analysis", id: "analysis-link" }, "Analysis board: study any position with the computer")),
     cat.reports ? h("p", {}, h("a", { href: "/reports/", id: "reports" }, "Self-play reports: balance and metrics of every ruleset")) : "",
   );
   fill();
   lobby.start().catch((e) => { lobby.err.textContent = e.message; });
+}
+
+// learnLink leads to a game's walkthrough: its first step, or the first
+// one not yet done.
+function learnLink(g) {
+  const done = learned(g.Name);
+  const n = g.Lessons.length;
+  let next = 1;
+  while (done.has(next)) next++;
+  if (!done.size || next > n) return h("a", { class: "button", href: `/learn/${g.Name}`, id: `learn-${g.Name}` }, `New to ${cap(g.Name)}? Learn it in ${n} steps`);
+  return h("a", { class: "button", href: `/learn/${g.Name}/${next}`, id: `learn-${g.Name}` }, `Go on learning ${cap(g.Name)}: step ${next} of ${n}`);
 }
 
 // ---- rules ----
@@ -180,7 +196,7 @@ class GameView {
     this.selected = null;
     this.showPly = null; // null: the latest
     this.past = null; // the view at showPly
-    this.board = new Board(null, (sq) => this.click(sq));
+    this.board = new Board(null, (sq, how) => this.click(sq, how));
     this.err = h("p", { class: "error", id: "error", role: "alert" });
   }
 
@@ -254,8 +270,13 @@ class GameView {
   }
 
   layout() {
-    this.boardBox = h("div", { class: "board-wrap", id: "board" });
-    this.board.container = this.boardBox;
+    this.boardEl = h("div", { id: "board" });
+    this.board.container = this.boardEl;
+    this.board.onHover = (sq) => this.hover(sq);
+    this.pop = h("div", { class: "choice-pop", id: "choice-pop", hidden: true, role: "dialog", "aria-label": "choose" });
+    // Each player's strip at his edge of the board: who, and his clock.
+    this.strips = [h("div", { class: "strip", id: "strip-top" }), h("div", { class: "strip", id: "strip-bottom" })];
+    this.boardBox = h("div", { class: "board-wrap" }, this.strips[0], h("div", { class: "board-box" }, this.boardEl, this.pop), this.strips[1]);
     this.you = h("div", { class: "you", id: "you" });
     this.players = h("p", { class: "players", id: "players" });
     this.status = h("div", { class: "status", id: "status", "aria-live": "polite" });
@@ -273,28 +294,67 @@ class GameView {
       const d = { ArrowLeft: -1, ArrowUp: -1, ArrowRight: 1, ArrowDown: 1, Home: -Infinity, End: Infinity }[e.key];
       if (d === undefined) return;
       e.preventDefault();
+      e.stopPropagation();
       this.step(d);
+    });
+    // The keys players know from lichess: ← and → through the moves,
+    // Home and End, f to turn the board. The board's own arrow keys move
+    // its cursor; a field being typed in keeps its keys.
+    document.addEventListener("keydown", (e) => {
+      if (e.altKey || e.ctrlKey || e.metaKey || e.defaultPrevented) return;
+      const t = e.target;
+      if (t && (t.closest("input, textarea, select, [contenteditable]") || t.closest("svg.board"))) return;
+      const d = { ArrowLeft: -1, ArrowRight: 1, Home: -Infinity, End: Infinity }[e.key];
+      if (d !== undefined) { e.preventDefault(); this.step(d); }
+      else if (e.key === "f") { this.flip(); }
+      else if (e.key === "Escape" && this.pending) { this.pending = null; this.selected = null; this.draw(); }
     });
     this.controls = h("div", { id: "controls" });
     this.chat = new Chat(this.id, () => { const p = this.mySeat(); return p >= 0 ? this.secret(p) : ""; });
     this.invite = h("div", { class: "invite", id: "invite" });
-    app.replaceChildren(h("div", { class: "play" }, this.boardBox,
-      h("div", { class: "side" }, this.lessonBox, this.conn, this.players, this.clock, this.you, this.banner, this.ending, this.status, this.choices, this.err, this.events, this.info, this.controls, this.invite,
+    app.replaceChildren(h("div", { class: "play" + (this.lesson ? " lesson-page" : "") }, this.lessonBox, this.boardBox,
+      h("div", { class: "side" }, this.ending, this.banner, this.status, this.choices, this.err, this.events, this.you, this.conn, this.players, this.clock, this.info, this.controls, this.invite,
         h("h3", {}, "Moves"), this.moves,
         h("div", { class: "steps" },
-          h("button", { onclick: () => this.step(-Infinity), title: "to the start", "aria-label": "to the start", id: "first" }, "|◀"),
-          h("button", { onclick: () => this.step(-1), "aria-label": "back", id: "back" }, "◀"),
-          h("button", { onclick: () => this.step(1), "aria-label": "forward", id: "forward" }, "▶"),
-          h("button", { onclick: () => this.step(Infinity), title: "to the present", "aria-label": "to the present", id: "last" }, "▶|"),
-          h("button", { onclick: () => { this.board.flipped = !this.board.flipped; this.draw(); }, id: "flip" }, "Flip board"),
+          h("button", { onclick: () => this.step(-Infinity), title: "to the start (Home)", "aria-label": "to the start", id: "first" }, "|◀"),
+          h("button", { onclick: () => this.step(-1), title: "back (←)", "aria-label": "back", id: "back" }, "◀"),
+          h("button", { onclick: () => this.step(1), title: "forward (→)", "aria-label": "forward", id: "forward" }, "▶"),
+          h("button", { onclick: () => this.step(Infinity), title: "to the present (End)", "aria-label": "to the present", id: "last" }, "▶|"),
+          h("button", { onclick: () => this.flip(), title: "turn the board (f)", id: "flip" }, "Flip board"),
           h("label", { class: "inline" }, h("input", { type: "checkbox", id: "sound", checked: sound.on, onchange: (e) => sound.set(e.target.checked) }), " Sound")),
         h("p", {}, h("a", { href: `/api/games/${this.id}/record`, id: "export" }, "Export the record"), " · ", h("a", { href: "/" }, "New game")),
         this.lesson ? null : this.chat.el)));
   }
 
-  // tick shows each side's clock, counting down the running one; under
-  // a tenth of the base time (at most 20 s) it turns red, and your own
-  // clock beeps each time it gets there.
+  flip() { this.board.flipped = !this.board.flipped; this.draw(); }
+
+  // hover shows, while a square is pointed at, what choosing it would
+  // make (the rendezvous of a mark).
+  hover(sq) {
+    const a = sq && this.legal().find((x) => x.preview && x.squares && x.squares[0] === sq);
+    this.board.showPreview(a ? a.preview : []);
+  }
+
+  // drawStrips names each player at his edge of the board, the one to
+  // act marked; tick fills in the clocks.
+  drawStrips(v) {
+    const top = this.board.flipped ? v.traits.bottom : 1 - v.traits.bottom;
+    [top, 1 - top].forEach((seat, i) => {
+      const strip = this.strips[i];
+      strip.dataset.seat = seat;
+      strip.classList.toggle("acting", v.status === "playing" && v.to_act === seat);
+      const s = v.seats[seat] || {};
+      const who = s.kind === "ai" ? `Computer (${s.agent})` : s.name ? s.name : this.secret(seat) && Object.keys(this.seats()).length === 1 ? "You" : "";
+      strip.replaceChildren(h("span", { class: "who" }, h("span", { class: "to-act", "aria-hidden": "true" }), v.traits.players[seat].title,
+        who ? h("span", { class: "muted" }, " · " + who) : "", s.rating ? h("span", { class: "muted" }, ` (${Math.round(s.rating)}${s.provisional ? "?" : ""})`) : ""),
+      v.clock ? h("span", { class: "clock clock-side", "data-seat": seat }) : "");
+    });
+    this.tick();
+  }
+
+  // tick shows each side's clock at his edge of the board, counting
+  // down the running one; under a tenth of the base time (at most 20 s)
+  // it turns red, and your own clock beeps each time it gets there.
   tick() {
     const v = this.view;
     const c = v && v.clock;
@@ -308,9 +368,8 @@ class GameView {
     };
     const gone = Date.now() - this.received;
     const low = Math.min(20000, c.base_ms / 10);
-    const top = this.board.flipped ? v.traits.bottom : 1 - v.traits.bottom;
-    const order = [top, 1 - top]; // the clock of the side at the top first
-    this.clock.replaceChildren(...order.map((i) => {
+    for (const el of this.boardBox.querySelectorAll(".clock[data-seat]")) {
+      const i = parseInt(el.dataset.seat, 10);
       const left = c.left_ms[i] - (c.running === i && v.status === "playing" ? gone : 0);
       const isLow = left < low && v.status === "playing";
       // Your clock beeps as it turns low, again after it has recovered.
@@ -318,11 +377,16 @@ class GameView {
         if (isLow && !this.warned) sound.play("low");
         this.warned = isLow;
       }
-      return h("div", { class: "clock-side" + (c.running === i ? " running" : "") + (isLow ? " low" : ""), "data-seat": i },
-        h("span", { class: "who" }, v.traits.players[i].title), h("span", { class: "time" }, fmt(left)));
-    }));
-    if (c.running < 0 && v.status === "playing" && v.ply === 0) this.clock.append(h("p", { class: "muted" }, "The clocks start after the first move, once both players are here."));
-    if (c.days_per_move) this.clock.append(h("p", { class: "muted", id: "deadline" }, `Correspondence: ${c.days_per_move} day${c.days_per_move > 1 ? "s" : ""} a move.` + (c.deadline && v.status === "playing" ? ` ${this.title(c.running)} must move by ${new Date(c.deadline).toLocaleString()}.` : "")));
+      el.textContent = fmt(left);
+      el.classList.toggle("running", c.running === i);
+      el.classList.toggle("low", isLow);
+      el.setAttribute("aria-label", `${v.traits.players[i].title}'s clock: ${fmt(left)}`);
+    }
+    const notes = [];
+    if (c.running < 0 && v.status === "playing" && v.ply === 0) notes.push(h("p", { class: "muted" }, "The clocks start after the first move, once both players are here."));
+    if (c.days_per_move) notes.push(h("p", { class: "muted", id: "deadline" }, `Correspondence: ${c.days_per_move} day${c.days_per_move > 1 ? "s" : ""} a move.` + (c.deadline && v.status === "playing" ? ` ${this.title(c.running)} must move by ${new Date(c.deadline).toLocaleString()}.` : "")));
+    const text = notes.map((n) => n.textContent).join("|");
+    if (text !== this.clockNotes) { this.clockNotes = text; this.clock.replaceChildren(...notes); }
   }
 
   update(v) {
@@ -331,32 +395,74 @@ class GameView {
     // never go back to an older one (a takeback is newer with fewer plies).
     if (this.view && v.updated < this.view.updated) return;
     const moved = !this.view || v.ply !== this.view.ply || v.history.length !== this.view.history.length;
-    if (!this.view) { const me = this.mySeatIn(v); this.board.flipped = me >= 0 && me !== v.traits.bottom; }
+    // The board is turned for the player's side (in a lesson, the
+    // learner's: the side to act first).
+    if (!this.view) { const me = this.lesson ? v.to_act : this.mySeatIn(v); this.board.flipped = me >= 0 && me !== v.traits.bottom; }
     else if (moved) this.sounds(v);
     else if (this.offers(v) > this.offers(this.view)) sound.play("turn");
+    const before = this.view;
     this.view = v;
     this.received = Date.now();
-    if (moved) { this.selected = null; this.past = null; this.showPly = null; }
+    if (moved) { this.selected = null; this.past = null; this.showPly = null; this.pending = null; }
     if (this.lesson) this.checkLesson(v);
-    this.draw();
+    this.draw(moved && before && v.ply > before.ply ? this.othersMoves(v, before.ply) : []);
   }
 
-  // lessonPanel shows the step's words, a hint on request, and the result.
+  // othersMoves are the [from, to] of the actions after ply played from
+  // another seat than this browser's, to be shown moving.
+  othersMoves(v, ply) {
+    const out = [];
+    for (const t of v.turns || []) {
+      if (this.secret(t.player) && Object.keys(this.seats()).length === 1) continue;
+      (t.squares || []).forEach((sq, i) => { if (t.first + i >= ply && sq && sq.length === 2) out.push(sq); });
+    }
+    return out;
+  }
+
+  // turnAt is the turn that holds the action before ply (the turn shown
+  // at ply), cut at ply, or null at the start.
+  turnAt(live, ply) {
+    for (const t of live.turns || []) {
+      const n = ply - t.first;
+      if (n > 0 && n <= t.actions.length) {
+        const cut = { ...t, squares: (t.squares || []).slice(0, n) };
+        // A turn cut short shows only the events of the actions shown.
+        if (n < t.actions.length) cut.events = null;
+        return cut;
+      }
+    }
+    return null;
+  }
+
+  // lessonPanel shows the step: the task in a line, the result and Next
+  // beside it (kept in view on a phone), the why folded, a hint on
+  // request, and the learner's progress through the steps.
   lessonPanel() {
     const { lesson, step, count, game } = this.lesson;
-    this.lessonResult = h("div", { id: "lesson-result", "aria-live": "polite" });
+    const done = learned(game);
+    this.lessonResult = h("div", { class: "lesson-result", id: "lesson-result", "aria-live": "polite" });
     const hint = h("p", { class: "hint", id: "hint", hidden: true }, lesson.hint);
-    return h("section", { class: "lesson", id: "lesson" },
-      h("p", { class: "muted" }, `Learn ${cap(game)}: step ${step} of ${count}`),
+    const why = h("p", { class: "why", id: "why-text", hidden: true }, lesson.text);
+    const why2 = h("button", { id: "why", class: "link", "aria-expanded": "false", onclick: () => {
+      why.hidden = !why.hidden;
+      why2.setAttribute("aria-expanded", String(!why.hidden));
+    } }, "Why?");
+    return h("section", { class: "lesson", id: "lesson", "aria-label": "lesson" },
+      h("div", { class: "step-of" },
+        h("span", { class: "muted" }, h("span", { class: "long" }, `${cap(game)}: s`), h("span", { class: "short" }, "S"), `tep ${step} of ${count}`),
+        h("span", { class: "progress", id: "progress" }, ...Array.from({ length: count }, (_, i) =>
+          h("a", { href: `/learn/${game}/${i + 1}`, class: (done.has(i + 1) ? "done" : "") + (i + 1 === step ? " here" : ""), title: `step ${i + 1}` + (done.has(i + 1) ? ", done" : ""), "aria-label": `step ${i + 1}` + (done.has(i + 1) ? ", done" : "") }))),
+        h("span", { class: "tools" }, why2, h("button", { id: "show-hint", class: "link", onclick: () => { hint.hidden = false; } }, "Hint"))),
       h("h2", {}, lesson.title),
-      h("p", {}, lesson.text),
-      h("button", { id: "show-hint", onclick: () => { hint.hidden = false; } }, "Hint"), hint,
+      h("p", { class: "task", id: "task" }, lesson.task),
+      hint, why,
       this.lessonResult);
   }
 
   // checkLesson tells the learner, after his action, whether the step's
-  // goal is met (as game.Lesson.Met does), or that his turn went by.
-  checkLesson(v) {
+  // goal is met (as game.Lesson.Met does), or that his turn went by. A
+  // step with a reply plays the other side's answer first, to be seen.
+  async checkLesson(v) {
     if (this.learner === undefined) this.learner = v.to_act;
     if (v.ply === 0 || this.lessonOver) return;
     const goal = this.lesson.lesson.goal;
@@ -365,6 +471,14 @@ class GameView {
     const { step, count, game } = this.lesson;
     if (met) {
       this.lessonOver = true;
+      markLearned(game, step);
+      const dot = document.querySelector(`#progress a:nth-child(${step})`);
+      if (dot) dot.classList.add("done");
+      for (const text of this.lesson.lesson.reply || []) {
+        try {
+          this.update(await api("POST", `/api/games/${this.id}/act`, { secret: this.secret(1 - this.learner), action: text, ply: this.view.ply }));
+        } catch (e) { this.err.textContent = e.message; }
+      }
       const next = step < count
         ? h("a", { class: "button primary", id: "next-step", href: `/learn/${game}/${step + 1}` }, "Next step")
         : h("button", { class: "primary", id: "first-game", onclick: () => firstGame(game, this.lesson.lesson.ruleset) }, "Play your first game against the computer");
@@ -408,30 +522,53 @@ class GameView {
 
   targets() { return targets(this.legal(), this.selected); }
 
-  draw() {
+  draw(animate) {
     const v = this.past || this.view;
     const live = this.view;
-    const asked = this.myTurn() && !this.past && !this.lessonOver ? live.prompt.squares || [] : [];
-    this.board.render(v.board, v.traits, { selected: this.selected, targets: this.targets(), asked });
+    const asked = this.myTurn() && !this.past && !this.lessonOver && !this.pending ? live.prompt.squares || [] : [];
+    // The turn shown: every man it moved, numbered, and all it did.
+    const shown = this.showPly === null ? live.ply : this.showPly;
+    const turn = this.turnAt(live, shown);
+    this.board.render(v.board, v.traits, { selected: this.selected, targets: this.pending ? [] : this.targets(), asked, trail: turn ? turn.squares : [], animate: animate || [] });
     // What is drawn, for tests and assistive tools: the live game's ply,
     // its player to act and status, and whether this browser acts now.
     Object.assign(document.body.dataset, { ply: live.ply, toAct: live.to_act, status: live.status, myTurn: this.myTurn() && !this.past ? "yes" : "no" });
     this.you.textContent = this.youText();
     this.drawPlayers(this.view);
+    this.drawStrips(v === live ? live : { ...v, seats: live.seats, clock: live.clock, status: v.status });
     const wasOver = this.chatOver;
     this.chatOver = this.view.status === "over";
     this.chat.setRoom(Object.keys(this.seats()).length > 0, this.chatOver);
     if (this.chatOver && wasOver === false) this.chat.load(); // the spectators' room opens
     this.status.textContent = this.statusText();
-    this.events.replaceChildren(...(v.events || []).map((e) => h("li", { "data-event": e.kind },
+    const events = turn && turn.events ? turn.events : v.events || [];
+    this.events.replaceChildren(...events.map((e) => h("li", { "data-event": e.kind },
       ...(e.dice || []).map((n) => h("span", { class: "die", "aria-hidden": "true" }, "⚀⚁⚂⚃⚄⚅"[n - 1] || String(n))), e.text)));
     this.info.replaceChildren(...this.facts(v));
-    this.choices.replaceChildren(...buttons(this.legal())
-      .map((a) => h("button", { "data-action": a.text, onclick: () => this.play(a.text) }, a.label)));
+    const choices = this.pending ? this.pending.actions : buttons(this.legal());
+    this.choices.replaceChildren(...(this.pending ? [h("span", {}, "Choose: ")] : []), ...choices
+      .map((a) => h("button", { "data-action": a.text, onclick: () => this.play(a.text) }, a.label, a.note ? h("span", { class: "muted" }, ` · ${a.note}`) : "")));
+    this.drawPop();
     this.drawMoves(live);
     this.drawControls(live);
     this.drawBanner(live);
     this.drawEnding(live);
+  }
+
+  // drawPop lays a choice between actions on the same squares (a line
+  // move and a border slide) over the board by its square, with what
+  // each costs; it stays until one is chosen or it is cancelled.
+  drawPop() {
+    const p = this.pending;
+    if (!p) { this.pop.hidden = true; this.pop.replaceChildren(); return; }
+    const b = this.board.box(p.square);
+    const below = b.top < 0.55;
+    this.pop.style.top = below ? `${(b.top + b.height) * 100}%` : "";
+    this.pop.style.bottom = below ? "" : `${(1 - b.top) * 100}%`;
+    this.pop.replaceChildren(h("p", {}, p.actions.every((a) => a.note) ? `Two ways to ${p.square}:` : `Choose for ${p.square}:`),
+      ...p.actions.map((a) => h("button", { "data-choice": a.text, onclick: () => this.play(a.text) }, h("span", {}, a.label), a.note ? h("span", { class: "note" }, a.note) : "")),
+      h("button", { id: "cancel-choice", onclick: () => { this.pending = null; this.selected = null; this.draw(); } }, "Cancel"));
+    this.pop.hidden = false;
   }
 
   // drawBanner says that a past position is shown, with a way back.
@@ -466,6 +603,8 @@ class GameView {
   // rematch.
   drawEnding(live) {
     if (live.status !== "over" || this.lesson) { this.ending.replaceChildren(); return; }
+    // The end is shown where the player looks, once.
+    if (!this.endShown) { this.endShown = true; setTimeout(() => this.ending.scrollIntoView({ block: "nearest", behavior: "smooth" }), 0); }
     const names = live.traits.players.map((p) => p.name);
     const winner = names.indexOf(live.result);
     const mine = Object.keys(this.seats()).map((k) => parseInt(k, 10));
@@ -489,6 +628,7 @@ class GameView {
       parts.push(h("button", { id: "vs-from-here", onclick: () => this.playFrom(this.past) }, `Play the computer from move ${this.showPly}`));
     }
     parts.push(h("a", { class: "button", id: "analyse", href: `/analysis/${this.id}?ply=${this.showPly === null ? live.ply : this.showPly}` }, "Analyse this game"));
+    parts.push(h("a", { class: "button", id: "graph-link", href: `/analysis/${this.id}?graph=1` }, "Graph of the game"));
     parts.push(h("a", { href: "/", class: "new-game" }, "New game"));
     if (!this.past) parts.push(h("p", { class: "muted" }, "Step back through the moves to play the computer from any position."));
     this.ending.replaceChildren(...parts);
@@ -615,11 +755,15 @@ class GameView {
     } catch (e) { this.err.textContent = e.message; }
   }
 
-  click(sq) {
+  click(sq, how) {
     if (sq === undefined) { this.draw(); return; }
-    if (sq === null) { this.selected = null; this.draw(); return; }
+    if (sq === null) { this.selected = null; this.pending = null; this.draw(); return; }
+    // A choice on the board waits for its answer.
+    if (this.pending) return;
     const legal = this.legal();
     if (!legal.length) return;
+    // A drag starts from the man already chosen.
+    if (how && how.drag && sq === this.selected) return;
     this.err.textContent = "";
     const p = pick(legal, this.selected, sq);
     if (p.play) { this.play(p.play); return; }
@@ -629,12 +773,16 @@ class GameView {
     this.draw();
   }
 
-  // offer shows buttons for a choice between actions on the same squares.
+  // offer asks for a choice between actions on the same squares, on the
+  // board and beside it.
   offer(actions) {
-    this.choices.replaceChildren(h("span", {}, "Choose: "), ...actions.map((a) => h("button", { "data-action": a.text, onclick: () => this.play(a.text) }, a.label)));
+    const sqs = actions[0].squares || [];
+    this.pending = { actions, square: sqs[sqs.length - 1] };
+    this.draw();
   }
 
   async play(text) {
+    this.pending = null;
     try {
       this.update(await api("POST", `/api/games/${this.id}/act`, { secret: this.secret(this.view.to_act), action: text, ply: this.view.ply }));
     } catch (e) { this.err.textContent = e.message; }
@@ -646,6 +794,17 @@ class GameView {
       this.update(await api("POST", `/api/games/${this.id}/${what}`, body));
     } catch (e) { this.err.textContent = e.message; }
   }
+}
+
+// learned are the steps of a game's walkthrough this browser has done.
+function learned(game) {
+  try { return new Set(JSON.parse(localStorage.getItem("muster-learned:" + game) || "[]")); } catch { return new Set(); }
+}
+
+function markLearned(game, step) {
+  const done = learned(game);
+  done.add(step);
+  localStorage.setItem("muster-learned:" + game, JSON.stringify([...done]));
 }
 
 // learn runs step n of a game's walkthrough: a fresh game from the step's
@@ -675,6 +834,7 @@ let bar = null;
 
 async function route() {
   const path = location.pathname;
+  document.querySelector("header").append(settingsMenu());
   identityBar().then((draw) => { bar = draw; }).catch(() => {});
   try {
     if (path.startsWith("/g/")) await new GameView(path.slice(3)).start();

@@ -1,8 +1,10 @@
 // board.js draws any game's board as SVG from the server's view (width,
 // height, pieces, regions, the last action and what it took) and turns
-// clicks, taps and keys on it into square names. It knows geometry and
-// styles and nothing of the rules or of which game it shows: per-game
+// clicks, taps, drags and keys on it into square names. It knows geometry
+// and styles and nothing of the rules or of which game it shows: per-game
 // differences come as data (the traits' colours, region and piece kinds).
+// Colours come from the stylesheet (classes on the squares and men), so
+// the board follows the chosen theme.
 
 const NS = "http://www.w3.org/2000/svg";
 
@@ -17,134 +19,309 @@ function el(name, attrs, parent) {
 export function sqName(file, rank) { return String.fromCharCode(97 + file) + (rank + 1); }
 export function parseSq(s) { return [s.charCodeAt(0) - 97, parseInt(s.slice(1), 10) - 1]; }
 
-// Region styles by kind: a fill for the square, or a drawn overlay.
-const regionFill = { castle: "#c9a86a", camp: "#d8c49a", rendezvous: "#8fbc8f", swap: "#9ec5e8" };
-const pieceFill = { dark: "#2b2b2b", light: "#f7f3e6" };
-const pieceStroke = { dark: "#000", light: "#4a4a4a" };
+// Region kinds drawn as a square's colour (the stylesheet's r-KIND);
+// others (the mark, lines) are drawn over the squares.
+const filled = new Set(["castle", "camp", "rendezvous", "swap"]);
 
-// Board is one SVG board. onSquare(name) is called for a click, a tap or
-// Enter on the keyboard cursor; onSquare(null) for Escape; onSquare()
-// asks for a redraw.
+const cell = 60;
+
+// Board is one SVG board. onSquare(name) is called for a click, a tap,
+// the end of a drag or Enter on the keyboard cursor; onSquare(null) for
+// Escape; onSquare() asks for a redraw. onHover(name), if set, is told
+// the square under the pointer or the cursor (null when it leaves).
 export class Board {
   constructor(container, onSquare) {
     this.container = container;
     this.onSquare = onSquare;
+    this.onHover = null;
     this.flipped = false;
     this.cursor = null;
     this.svg = null;
+    this.drag = null;
   }
 
-  // render draws board (a game's View) with traits, the selected square,
-  // the squares to offer as targets and the squares the prompt asks for;
-  // marks.still draws a diagram instead, named by it, that takes no input.
+  // render draws board (a game's View) with traits and marks:
+  // selected, the selected square; targets, the squares to offer;
+  // asked, the squares the prompt asks for; trail, the [from, to] (or
+  // [square]) of each action of the turn shown, drawn as arrows;
+  // arrows, [{from, to, kind}] drawn over all (an engine's line, a
+  // player's own); preview, squares to tint (a rendezvous a mark would
+  // make); animate, the [from, to] moves to show moving, one after
+  // another; still, a name: draw a diagram that takes no input.
   render(board, traits, marks) {
-    const { selected = null, targets = [], asked = [], still = "" } = marks || {};
+    const { selected = null, targets = [], asked = [], trail = [], arrows = [], preview = [], animate = [], still = "" } = marks || {};
     this.board = board;
+    this.traits = traits;
     const W = board.width, H = board.height;
     this.W = W; this.H = H;
-    const cell = 60, pad = 24;
-    const tw = W * cell + 2 * pad, th = H * cell + 2 * pad;
-    // A still board (a diagram) is one picture, named by still.
+    const tw = W * cell, th = H * cell;
     const svg = el("svg", still ? { viewBox: `0 0 ${tw} ${th}`, class: "board still", role: "img", "aria-label": still }
       : { viewBox: `0 0 ${tw} ${th}`, class: "board", tabindex: "0", role: "grid", "aria-label": "board" });
-    el("rect", { x: 0, y: 0, width: tw, height: th, fill: "#e8d9b8" }, svg);
+    this.defs(svg);
     const fills = new Map();
     const overlays = [];
     for (const r of board.regions || []) {
-      if (regionFill[r.kind]) for (const q of r.squares) fills.set(q, regionFill[r.kind]);
+      if (filled.has(r.kind)) for (const q of r.squares) fills.set(q, r.kind);
       else overlays.push(r);
     }
-    const last = new Set(board.last || []);
+    // The turn shown: every square a man left or reached, and the last
+    // action's squares.
+    const moved = new Set(trail.flat().filter(Boolean));
+    for (const q of board.last || []) moved.add(q);
     const taken = new Set([...(board.captured || []), ...(board.removed || [])]);
     const converted = new Set(board.converted || []);
     const tset = new Set(targets);
     const askedSet = new Set(asked);
+    const previewSet = new Set(preview);
+    const marked = new Set(overlays.filter((r) => r.kind === "mark").flatMap((r) => r.squares));
     const pieces = new Map((board.pieces || []).map((p) => [p.square, p]));
     const pos = (name) => {
       const [f, r] = parseSq(name);
       const x = this.flipped ? W - 1 - f : f;
       const y = this.flipped ? r : H - 1 - r;
-      return [pad + x * cell, pad + y * cell];
+      return [x * cell, y * cell];
     };
     this.pos = pos;
     for (let r = 0; r < H; r++) {
       for (let f = 0; f < W; f++) {
         const name = sqName(f, r);
         const [x, y] = pos(name);
-        let fill = traits.chequered ? ((f + r) % 2 ? "#f0d9b5" : "#b58863") : "#f4ead2";
-        if (fills.has(name)) fill = fills.get(name);
-        if (last.has(name)) fill = "#e3c35a";
+        const cls = ["sq", traits.chequered ? ((f + r) % 2 ? "light" : "dark") : "plain"];
+        if (fills.has(name)) cls.push("r-" + fills.get(name));
         const p = pieces.get(name);
-        const label = name + (p ? ", " + pieceName(traits, p) : ", empty") + (askedSet.has(name) ? ", can be chosen" : "") + (tset.has(name) ? ", a target" : "");
-        const rect = el("rect", { x, y, width: cell, height: cell, fill, stroke: "#7a6a4a", "stroke-width": 1, class: "sq", "data-sq": name, role: "gridcell", "aria-label": label }, svg);
-        rect.addEventListener("click", () => this.onSquare(name));
+        const label = name + (p ? ", " + pieceName(traits, p) : ", empty") + (marked.has(name) ? ", the mark" : "") +
+          (askedSet.has(name) ? ", can be chosen" : "") + (tset.has(name) ? ", a target" : "");
+        const rect = el("rect", { x, y, width: cell, height: cell, class: cls.join(" "), "data-sq": name, role: "gridcell", "aria-label": label }, svg);
+        rect.addEventListener("click", () => { if (!this.dragged) this.onSquare(name); });
+        if (this.onHover) rect.addEventListener("pointerenter", () => this.onHover(name));
       }
     }
+    if (this.onHover) svg.addEventListener("pointerleave", () => this.onHover(null));
+    // The turn's squares and a preview, tinted over the squares' colours.
+    for (const [set, cls] of [[moved, "hl-moved"], [previewSet, "hl-preview"]]) {
+      for (const q of set) {
+        const [x, y] = pos(q);
+        el("rect", { x, y, width: cell, height: cell, class: cls, "pointer-events": "none", [`data-${cls}`]: q }, svg);
+      }
+    }
+    // Coordinates inside the edge squares, as on a printed board: files
+    // along the bottom, ranks down the left.
     for (let i = 0; i < W; i++) {
       const file = this.flipped ? W - 1 - i : i;
-      el("text", { x: pad + i * cell + cell / 2, y: th - 6, "text-anchor": "middle", "font-size": 14, fill: "#4a3a1a", "aria-hidden": "true" }, svg).textContent = String.fromCharCode(97 + file);
+      const t = el("text", { x: i * cell + cell - 4, y: th - 5, "text-anchor": "end", class: "coord " + this.coordTone(traits, file, this.flipped ? H - 1 : 0), "aria-hidden": "true" }, svg);
+      t.textContent = String.fromCharCode(97 + file);
     }
     for (let i = 0; i < H; i++) {
       const rank = this.flipped ? i : H - 1 - i;
-      el("text", { x: 6, y: pad + i * cell + cell / 2 + 5, "font-size": 14, fill: "#4a3a1a", "aria-hidden": "true" }, svg).textContent = String(rank + 1);
+      const t = el("text", { x: 4, y: i * cell + 16, class: "coord " + this.coordTone(traits, this.flipped ? W - 1 : 0, rank), "aria-hidden": "true" }, svg);
+      t.textContent = String(rank + 1);
     }
     // The squares the prompt asks for.
     for (const q of askedSet) {
       if (selected) break;
       const [x, y] = pos(q);
-      el("rect", { x: x + 3, y: y + 3, width: cell - 6, height: cell - 6, fill: "none", stroke: "#1e6fd9", "stroke-width": 2, "stroke-dasharray": "5 4", "pointer-events": "none", "data-asked": q }, svg);
+      el("rect", { x: x + 3, y: y + 3, width: cell - 6, height: cell - 6, class: "asked", "pointer-events": "none", "data-asked": q }, svg);
     }
-    // Overlays: the mark as a coin, lines drawn along their squares.
+    // Overlays: the mark (its square ringed, a coin on it), lines drawn
+    // along their squares.
     for (const r of overlays) {
       if (r.kind === "mark") {
         for (const q of r.squares) {
           const [x, y] = pos(q);
-          el("circle", { cx: x + cell - 12, cy: y + 12, r: 8, fill: "#d4af37", stroke: "#7a5a10", "pointer-events": "none", "data-mark": q }, svg);
+          el("rect", { x: x + 2.5, y: y + 2.5, width: cell - 5, height: cell - 5, class: "mark-ring", "pointer-events": "none" }, svg);
+          const free = !pieces.has(q);
+          el("circle", { cx: free ? x + cell / 2 : x + cell - 13, cy: free ? y + cell / 2 : y + 13, r: free ? 13 : 9, class: "coin", "pointer-events": "none", "data-mark": q }, svg);
         }
       } else if (r.squares.length) {
         const [x1, y1] = pos(r.squares[0]), [x2, y2] = pos(r.squares[r.squares.length - 1]);
-        el("line", { x1: x1 + cell / 2, y1: y1 + cell / 2, x2: x2 + cell / 2, y2: y2 + cell / 2, stroke: "#c0392b", "stroke-width": 3, "stroke-dasharray": "6 5", "pointer-events": "none", "data-region": r.kind, "data-end": r.squares[r.squares.length - 1] }, svg);
+        el("line", { x1: x1 + cell / 2, y1: y1 + cell / 2, x2: x2 + cell / 2, y2: y2 + cell / 2, class: "line-region", "pointer-events": "none", "data-region": r.kind, "data-end": r.squares[r.squares.length - 1] }, svg);
       }
     }
-    for (const p of board.pieces || []) this.piece(svg, traits, p, cell, taken.has(p.square));
+    this.pieceLayer = el("g", {}, svg);
+    for (const p of board.pieces || []) this.piece(this.pieceLayer, traits, p, taken.has(p.square));
     for (const q of taken) {
       if (pieces.has(q)) continue;
       const [x, y] = pos(q);
-      el("path", { d: `M${x + 15} ${y + 15} L${x + cell - 15} ${y + cell - 15} M${x + cell - 15} ${y + 15} L${x + 15} ${y + cell - 15}`, stroke: "#a00", "stroke-width": 4, "pointer-events": "none", "data-taken": q }, svg);
+      el("path", { d: `M${x + 15} ${y + 15} L${x + cell - 15} ${y + cell - 15} M${x + cell - 15} ${y + 15} L${x + 15} ${y + cell - 15}`, class: "taken", "pointer-events": "none", "data-taken": q }, svg);
     }
-    const ring = (name, colour, width, attrs) => {
+    const ring = (name, cls, attrs) => {
       const [x, y] = pos(name);
-      el("rect", { x: x + 2, y: y + 2, width: cell - 4, height: cell - 4, fill: "none", stroke: colour, "stroke-width": width, "pointer-events": "none", ...attrs }, svg);
+      el("rect", { x: x + 2, y: y + 2, width: cell - 4, height: cell - 4, class: cls, "pointer-events": "none", ...attrs }, svg);
     };
-    if (selected) ring(selected, "#1e6fd9", 4, { "data-selected": selected });
-    for (const c of converted) ring(c, "#a00", 3, { "data-converted": c });
+    if (selected) ring(selected, "selected", { "data-selected": selected });
+    for (const c of converted) ring(c, "converted", { "data-converted": c });
+    // The turn's moves, numbered where a turn has several.
+    const moves = trail.filter((m) => m && m.length === 2 && m[0] !== m[1]);
+    moves.forEach((m, i) => this.arrow(svg, m[0], m[1], "trail", moves.length > 1 ? i + 1 : 0, { "data-trail": m.join("-") }));
+    for (const a of arrows) this.arrow(svg, a.from, a.to, "arrow " + (a.kind || ""), 0, { "data-arrow": `${a.from}-${a.to}` });
     for (const t of tset) {
       const [x, y] = pos(t);
-      el("circle", { cx: x + cell / 2, cy: y + cell / 2, r: 10, fill: "#1e6fd9", opacity: 0.6, "pointer-events": "none", "data-target": t }, svg);
+      if (pieces.has(t)) el("circle", { cx: x + cell / 2, cy: y + cell / 2, r: cell * 0.44, class: "target-ring", "pointer-events": "none", "data-target": t }, svg);
+      else el("circle", { cx: x + cell / 2, cy: y + cell / 2, r: 10, class: "target", "pointer-events": "none", "data-target": t }, svg);
     }
-    if (this.cursor) ring(this.cursor, "#d9531e", 3, {});
-    svg.addEventListener("keydown", (e) => this.key(e));
+    if (this.cursor && !still) ring(this.cursor, "cursor", {});
+    if (!still) {
+      svg.addEventListener("keydown", (e) => this.key(e));
+      svg.addEventListener("pointerdown", (e) => this.down(e));
+      svg.addEventListener("pointermove", (e) => this.move(e));
+      svg.addEventListener("pointerup", (e) => this.up(e));
+      svg.addEventListener("pointercancel", () => this.cancelDrag());
+    }
     const hadFocus = this.svg && document.activeElement === this.svg;
     this.container.replaceChildren(svg);
     this.svg = svg;
     if (hadFocus) svg.focus();
+    if (animate.length) this.animate(animate);
   }
 
-  // piece draws one piece: a disc in its side's colour, a crown on a king,
-  // dimmed when spent this turn, struck through when taken.
-  piece(svg, traits, p, cell, taken) {
+  // showPreview tints squares (a rendezvous a mark would make) without
+  // drawing the board again; none clears them.
+  showPreview(squares) {
+    if (!this.svg) return;
+    for (const r of this.svg.querySelectorAll("rect.hl-preview.hover")) r.remove();
+    const before = this.svg.querySelector("text.coord");
+    for (const q of squares || []) {
+      const [x, y] = this.pos(q);
+      this.svg.insertBefore(el("rect", { x, y, width: cell, height: cell, class: "hl-preview hover", "pointer-events": "none", "data-preview": q }), before);
+    }
+  }
+
+  // coordTone is the class of a coordinate's text: light on a dark
+  // square, dark on a light one.
+  coordTone(traits, f, r) { return traits.chequered && (f + r) % 2 === 0 ? "on-dark" : "on-light"; }
+
+  // defs are the men's shading and the arrows' heads.
+  defs(svg) {
+    const d = el("defs", {}, svg);
+    for (const c of ["light", "dark"]) {
+      const g = el("radialGradient", { id: "man-" + c, cx: "38%", cy: "32%", r: "70%" }, d);
+      el("stop", { offset: "0%", class: `man-${c}-hi` }, g);
+      el("stop", { offset: "100%", class: `man-${c}-lo` }, g);
+    }
+    for (const k of ["trail", "arrow", "mine", "engine"]) {
+      const m = el("marker", { id: "head-" + k, viewBox: "0 0 10 10", refX: 5, refY: 5, markerWidth: 3.2, markerHeight: 3.2, orient: "auto-start-reverse" }, d);
+      el("path", { d: "M0 0 L10 5 L0 10 z", class: "head-" + k }, m);
+    }
+  }
+
+  // arrow draws an arrow from one square's centre to another's, with n,
+  // if not 0, at its tail (the order of a turn's moves).
+  arrow(svg, from, to, cls, n, attrs) {
+    const [x1, y1] = this.pos(from), [x2, y2] = this.pos(to);
+    const ax = x1 + cell / 2, ay = y1 + cell / 2, bx = x2 + cell / 2, by = y2 + cell / 2;
+    const len = Math.hypot(bx - ax, by - ay) || 1;
+    const ex = bx - (bx - ax) / len * 14, ey = by - (by - ay) / len * 14;
+    const kind = cls.split(" ").find((k) => ["trail", "mine", "engine"].includes(k)) || "arrow";
+    el("line", { x1: ax, y1: ay, x2: ex, y2: ey, class: cls, "marker-end": `url(#head-${kind})`, "pointer-events": "none", ...attrs }, svg);
+    if (n) {
+      el("circle", { cx: ax, cy: ay, r: 10, class: "trail-n", "pointer-events": "none" }, svg);
+      el("text", { x: ax, y: ay + 5, "text-anchor": "middle", class: "trail-n-text", "pointer-events": "none" }, svg).textContent = String(n);
+    }
+  }
+
+  // piece draws one man: a shaded disc in its side's colour with a rim,
+  // a crown on a king, dimmed when spent this turn, struck through when
+  // taken.
+  piece(layer, traits, p, taken) {
     const [x, y] = this.pos(p.square);
     const cx = x + cell / 2, cy = y + cell / 2;
     const colour = (traits.players[p.side] || {}).colour || "dark";
-    const g = el("g", { "pointer-events": "none", "data-piece": p.kind, "data-side": p.side, "data-at": p.square }, svg);
-    el("circle", { cx, cy, r: cell * 0.36, fill: pieceFill[colour], stroke: pieceStroke[colour], "stroke-width": 2, opacity: p.spent ? 0.55 : 1 }, g);
+    const g = el("g", { "pointer-events": "none", class: `man ${colour}` + (p.spent ? " spent" : ""), "data-piece": p.kind, "data-side": p.side, "data-at": p.square }, layer);
+    el("circle", { cx, cy: cy + 2, r: cell * 0.37, class: "man-shadow" }, g);
+    el("circle", { cx, cy, r: cell * 0.37, fill: `url(#man-${colour})`, class: "man-body" }, g);
+    el("circle", { cx, cy, r: cell * 0.25, class: "man-rim" }, g);
     if (p.kind === "king") {
-      el("path", { d: `M${cx - 12} ${cy + 6} L${cx - 12} ${cy - 6} L${cx - 6} ${cy} L${cx} ${cy - 10} L${cx + 6} ${cy} L${cx + 12} ${cy - 6} L${cx + 12} ${cy + 6} Z`, fill: "#b8860b" }, g);
+      el("path", { d: `M${cx - 12} ${cy + 7} L${cx - 12} ${cy - 5} L${cx - 6} ${cy + 1} L${cx} ${cy - 10} L${cx + 6} ${cy + 1} L${cx + 12} ${cy - 5} L${cx + 12} ${cy + 7} Z`, class: "crown" }, g);
     }
     if (taken) {
       g.setAttribute("data-taken", p.square);
-      el("path", { d: `M${x + 12} ${y + 12} L${x + cell - 12} ${y + cell - 12} M${x + cell - 12} ${y + 12} L${x + 12} ${y + cell - 12}`, stroke: "#c00", "stroke-width": 5 }, g);
+      el("path", { d: `M${x + 12} ${y + 12} L${x + cell - 12} ${y + cell - 12} M${x + cell - 12} ${y + 12} L${x + 12} ${y + cell - 12}`, class: "taken" }, g);
     }
+    return g;
+  }
+
+  // animate shows the moves of a turn one after another: each man is
+  // drawn where he stood and slides to where he is now.
+  animate(moves) {
+    if (matchMedia("(prefers-reduced-motion: reduce)").matches) return;
+    const men = moves.filter((m) => m && m.length === 2).map(([from, to]) => {
+      const g = this.pieceLayer.querySelector(`[data-at="${to}"]`);
+      if (!g) return null;
+      const [x1, y1] = this.pos(from), [x2, y2] = this.pos(to);
+      g.style.transform = `translate(${x1 - x2}px, ${y1 - y2}px)`;
+      return g;
+    });
+    // A man moved twice in a turn is handled by his last move only.
+    men.forEach((g, i) => {
+      if (!g) return;
+      setTimeout(() => {
+        g.style.transition = "transform 260ms ease-out";
+        g.style.transform = "";
+      }, 30 + i * 300);
+    });
+  }
+
+  // squareAt is the square under a pointer event, or null.
+  squareAt(e) {
+    const box = this.svg.getBoundingClientRect();
+    const x = Math.floor((e.clientX - box.left) / box.width * this.W);
+    const y = Math.floor((e.clientY - box.top) / box.height * this.H);
+    if (x < 0 || y < 0 || x >= this.W || y >= this.H) return null;
+    return this.flipped ? sqName(this.W - 1 - x, y) : sqName(x, this.H - 1 - y);
+  }
+
+  // box is a square's place in the board, in fractions of its width and
+  // height (for something laid over the board, like a choice).
+  box(name) {
+    const [x, y] = this.pos(name);
+    return { left: x / (this.W * cell), top: y / (this.H * cell), width: 1 / this.W, height: 1 / this.H };
+  }
+
+  // A drag: a man pressed and carried to another square plays as two
+  // clicks, the man's and the target's. A press released where it began
+  // is a click.
+  down(e) {
+    if (e.button !== 0) return;
+    const sq = this.squareAt(e);
+    const g = sq && this.pieceLayer.querySelector(`[data-at="${sq}"]`);
+    this.dragged = false;
+    if (!g) return;
+    this.drag = { from: sq, g, x: e.clientX, y: e.clientY, id: e.pointerId };
+  }
+
+  move(e) {
+    const d = this.drag;
+    if (!d || e.pointerId !== d.id) return;
+    const dx = e.clientX - d.x, dy = e.clientY - d.y;
+    if (!d.live && Math.hypot(dx, dy) < 6) return;
+    if (!d.live) {
+      d.live = true;
+      try { this.svg.setPointerCapture(e.pointerId); } catch { /* a synthetic event */ }
+      d.g.classList.add("dragging");
+    }
+    const box = this.svg.getBoundingClientRect();
+    const k = this.W * cell / box.width;
+    d.g.style.transform = `translate(${dx * k}px, ${dy * k}px)`;
+  }
+
+  up(e) {
+    const d = this.drag;
+    this.drag = null;
+    if (!d || !d.live) return;
+    const to = this.squareAt(e);
+    d.g.style.transform = "";
+    d.g.classList.remove("dragging");
+    // The click that follows a drag is not a click.
+    this.dragged = true;
+    setTimeout(() => { this.dragged = false; }, 0);
+    if (!to || to === d.from) return;
+    this.onSquare(d.from, { drag: true });
+    this.onSquare(to, { drag: true });
+  }
+
+  cancelDrag() {
+    if (this.drag && this.drag.live) { this.drag.g.style.transform = ""; this.drag.g.classList.remove("dragging"); }
+    this.drag = null;
   }
 
   key(e) {
@@ -159,14 +336,17 @@ export class Board {
       case "Enter": case " ":
         if (this.cursor) this.onSquare(this.cursor);
         e.preventDefault();
+        e.stopPropagation();
         return;
       case "Escape": this.onSquare(null); return;
       default: return;
     }
     e.preventDefault();
+    e.stopPropagation();
     f = Math.max(0, Math.min(W - 1, f));
     r = Math.max(0, Math.min(H - 1, r));
     this.cursor = sqName(f, r);
+    if (this.onHover) this.onHover(this.cursor);
     this.onSquare(undefined); // redraw
     if (this.svg) this.svg.focus();
   }

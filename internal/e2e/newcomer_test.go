@@ -1,0 +1,283 @@
+package e2e
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/muster-games/muster/game"
+)
+
+// TestNewcomerWalk is a newcomer's first hour, by clicks alone, at a
+// desktop's size and a phone's (issue 31): from the home page through
+// every step of "Learn Lanrick" and a whole first game against the easy
+// computer, then the Tablut steps. At each step it asserts what a person
+// must see without scrolling: the task beside the board, the result and
+// Next; on a phone, a board from edge to edge. In the game, the
+// computer's turn is shown man by man. Afterwards no lesson's board is
+// left waiting. The screenshots (of the screen, as the person sees it)
+// are saved as newcomer-SIZE-….png.
+func TestNewcomerWalk(t *testing.T) {
+	t.Parallel()
+	for _, size := range []struct {
+		name          string
+		width, height int64
+		phone         bool
+	}{{"desktop", 1280, 800, false}, {"phone", 360, 740, true}} {
+		t.Run(size.name, func(t *testing.T) {
+			t.Parallel()
+			a := startApp(t, "", "")
+			ctx, cancel := browser(t)
+			defer cancel()
+			opts := []chromedp.EmulateViewportOption{chromedp.EmulateScale(1)}
+			if size.phone {
+				opts = append(opts, chromedp.EmulateMobile, chromedp.EmulateScale(2))
+			}
+			if err := chromedp.Do(ctx, chromedp.EmulateViewport(size.width, size.height, opts...)); err != nil {
+				t.Fatal(err)
+			}
+			w := &walker{t: t, ctx: ctx, size: size.name, phone: size.phone}
+			w.home(a)
+			w.lessons("lanrick", 336)
+			w.firstGame()
+			if err := chromedp.Do(ctx, chromedp.Navigate(a.url("/learn/tablut"))); err != nil {
+				t.Fatal(err)
+			}
+			w.lessons("tablut", 342)
+			w.nothingLeft(a)
+		})
+	}
+}
+
+// walker walks one browser through the first hour, counting its clicks
+// and numbering its screenshots.
+type walker struct {
+	t      *testing.T
+	ctx    context.Context
+	size   string
+	phone  bool
+	shots  int
+	clicks int
+	// choiceShown: the first choice on the board has been photographed.
+	choiceShown bool
+}
+
+// screen saves what the screen shows now.
+func (w *walker) screen(name string) {
+	w.t.Helper()
+	w.shots++
+	buf, err := chromedp.Run(w.ctx, chromedp.CaptureScreenshot())
+	if err != nil {
+		w.t.Logf("screenshot %s: %v", name, err)
+		return
+	}
+	save(w.t, fmt.Sprintf("newcomer-%s-%02d-%s.png", w.size, w.shots, name), buf)
+}
+
+// inView fails unless the element is wholly on the screen as it is.
+func (w *walker) inView(sel, what string) {
+	w.t.Helper()
+	ok, err := chromedp.Run(w.ctx, chromedp.Evaluate[bool](fmt.Sprintf(`(() => { const e = document.querySelector(%q); if (!e) return false;
+		const r = e.getBoundingClientRect(); return r.width > 0 && r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth; })()`, sel)))
+	if err != nil || !ok {
+		w.screen("not-in-view")
+		w.t.Fatalf("%s (%s) is not in view without scrolling (%v)", what, sel, err)
+	}
+}
+
+// click clicks an element as a person does.
+func (w *walker) click(sel string) {
+	w.t.Helper()
+	if err := chromedp.Do(w.ctx, chromedp.Click(chromedp.CSS(sel))); err != nil {
+		w.t.Fatalf("clicking %s: %v", sel, err)
+	}
+	w.clicks++
+}
+
+// play plays an action by clicks: its squares on the board, then, where
+// several actions share them, the choice laid over the board; an action
+// without squares by its button.
+func (w *walker) play(v pageView, text string) {
+	w.t.Helper()
+	var squares []string
+	found := false
+	for _, a := range v.Legal {
+		if a.Text == text {
+			squares, found = a.Squares, true
+		}
+	}
+	if !found {
+		w.t.Fatalf("%s is not legal at ply %d", text, v.Ply)
+	}
+	if len(squares) == 0 {
+		w.click(fmt.Sprintf(`#choices button[data-action="%s"]`, text))
+		return
+	}
+	for _, sq := range squares {
+		w.click(fmt.Sprintf(`rect[data-sq="%s"]`, sq))
+	}
+	same := 0
+	for _, a := range v.Legal {
+		if strings.Join(a.Squares, " ") == strings.Join(squares, " ") {
+			same++
+		}
+	}
+	if same > 1 {
+		// The choice stands on the board, with what each way costs.
+		poll(w.t, w.ctx, "the choice on the board", `!document.getElementById("choice-pop").hidden`)
+		w.inView("#choice-pop", "the choice")
+		if !w.choiceShown {
+			w.choiceShown = true
+			w.screen("choice-" + strings.ReplaceAll(text, "~", "-"))
+		}
+		w.click(fmt.Sprintf(`#choice-pop button[data-choice="%s"]`, text))
+	}
+}
+
+// home opens the home page as a first visitor.
+func (w *walker) home(a *app) {
+	w.t.Helper()
+	if err := chromedp.Do(w.ctx, chromedp.Navigate(a.url("/")), chromedp.WaitVisible(chromedp.CSS("#learn-lanrick"))); err != nil {
+		w.t.Fatal(err)
+	}
+	if got := text(w.t, w.ctx, "#about-lanrick"); !strings.Contains(got, "Lewis Carroll") {
+		w.t.Fatalf("the home page does not say what Lanrick is: %q", got)
+	}
+	w.inView("#learn-lanrick", "the way to learn Lanrick")
+	w.screen("home")
+	w.click("#learn-lanrick")
+}
+
+// lessons walks every step of a game's walkthrough from its first page.
+func (w *walker) lessons(name string, minBoard float64) {
+	w.t.Helper()
+	info, err := game.Lookup(name)
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	for i, l := range info.Lessons {
+		step := fmt.Sprintf("%s step %d", name, i+1)
+		poll(w.t, w.ctx, step, fmt.Sprintf(`!!document.getElementById("task") && document.getElementById("lesson").textContent.includes(%q) && document.body.dataset.myTurn === "yes"`, l.Title))
+		if got := text(w.t, w.ctx, "#task"); got != l.Task {
+			w.t.Fatalf("%s: the task reads %q", step, got)
+		}
+		w.inView("#task", step+": the task")
+		w.inView("#lesson", step+": the lesson's panel")
+		// The long words are folded under "Why?".
+		if open, _ := chromedp.Run(w.ctx, chromedp.Evaluate[bool](`!document.getElementById("why-text").hidden`)); open {
+			w.t.Fatalf("%s: the why is unfolded", step)
+		}
+		if w.phone {
+			width, err := chromedp.Run(w.ctx, chromedp.Evaluate[float64](`document.querySelector("svg.board").getBoundingClientRect().width`))
+			if err != nil || width < minBoard {
+				w.t.Fatalf("%s: the board is %.0f px wide on a 360 px phone, want ≥ %.0f", step, width, minBoard)
+			}
+		}
+		for _, text := range l.Solution {
+			v := current(w.t, w.ctx)
+			w.play(v, text)
+			waitPast(w.t, w.ctx, v.Ply)
+		}
+		poll(w.t, w.ctx, step+" done", `document.getElementById("lesson-result").textContent.startsWith("Well done")`)
+		next := "#next-step"
+		if i == len(info.Lessons)-1 {
+			next = "#first-game"
+		}
+		poll(w.t, w.ctx, step+": its way on", fmt.Sprintf(`!!document.querySelector(%q)`, next))
+		w.inView(next, step+": the way on")
+		w.inView("#lesson-result .well-done", step+": the result")
+		w.screen(fmt.Sprintf("learn-%s-%d", name, i+1))
+		if i < len(info.Lessons)-1 {
+			w.click(next)
+		}
+	}
+}
+
+// firstGame plays a whole first Lanrick game against the easy computer
+// from the walkthrough's last button, choosing with a stronger agent and
+// playing by clicks; each time the computer has played, its turn must be
+// shown man by man.
+func (w *walker) firstGame() {
+	w.t.Helper()
+	w.click("#first-game")
+	poll(w.t, w.ctx, "the first game", `location.pathname.startsWith("/g/") && !!document.querySelector("svg.board") && document.getElementById("you").textContent.startsWith("You play")`)
+	start := w.clicks
+	v := current(w.t, w.ctx)
+	me := -1
+	for i, s := range v.Seats {
+		if s.Kind != "ai" {
+			me = i
+		}
+	}
+	if me < 0 || !strings.Contains(text(w.t, w.ctx, "#players"), "Computer (easy)") {
+		w.t.Fatalf("the first game's players: %q", text(w.t, w.ctx, "#players"))
+	}
+	side := v.Traits.Players[me].Name
+	seen := 0
+	deadline := time.Now().Add(8 * time.Minute)
+	for time.Now().Before(deadline) {
+		v = waitMyTurn(w.t, w.ctx, side)
+		if v.Status == "over" {
+			break
+		}
+		// The computer's last turn, man by man: an arrow for each man it
+		// moved, his squares lit.
+		if n := len(v.Turns); n > 0 && v.Turns[n-1].Player != me {
+			last := v.Turns[n-1]
+			moves := 0
+			for _, sq := range last.Squares {
+				if len(sq) == 2 && sq[0] != sq[1] {
+					moves++
+					poll(w.t, w.ctx, "the computer's move "+strings.Join(sq, "-"), fmt.Sprintf(`!!document.querySelector('[data-trail="%s-%s"]') && !!document.querySelector('[data-hl-moved="%s"]')`, sq[0], sq[1], sq[1]))
+				}
+			}
+			if moves > 1 && seen < 2 {
+				seen++
+				// Photographed once the men have finished moving.
+				poll(w.t, w.ctx, "the men at rest", `document.getAnimations().length === 0 && ![...document.querySelectorAll("g.man")].some((g) => g.style.transform)`)
+				w.screen(fmt.Sprintf("game-computer-turn-%d", seen))
+			}
+		}
+		w.play(v, choose(w.t, v, "mcts(iterations=3000)"))
+		waitPast(w.t, w.ctx, v.Ply)
+	}
+	v = current(w.t, w.ctx)
+	if v.Status != "over" {
+		w.t.Fatalf("the first game is not over after 8 minutes: %v", v.History)
+	}
+	poll(w.t, w.ctx, "the end told", `document.getElementById("ending").textContent.includes("You won") || document.getElementById("ending").textContent.includes("You lost")`)
+	w.screen("game-over")
+	turns := 0
+	for _, tu := range v.Turns {
+		if tu.Player == me {
+			turns++
+		}
+	}
+	w.t.Logf("%s: the first game took %d clicks over %d turns of the newcomer's (%d actions in all): %s", w.size, w.clicks-start, turns, len(v.History), text(w.t, w.ctx, "#ending .headline"))
+}
+
+// nothingLeft checks that the lessons left no game behind: none waits for
+// the visitor, and home lists none in play.
+func (w *walker) nothingLeft(a *app) {
+	w.t.Helper()
+	raw, err := chromedp.Run(w.ctx, chromedp.Evaluate[string](`fetch("/api/me").then(r => r.text())`, chromedp.EvalAwaitPromise))
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	var me struct {
+		YourTurn int `json:"your_turn"`
+	}
+	if err := json.Unmarshal([]byte(raw), &me); err != nil || me.YourTurn != 0 {
+		w.t.Fatalf("after the lessons /api/me says %s", raw)
+	}
+	if err := chromedp.Do(w.ctx, chromedp.Navigate(a.url("/")), chromedp.WaitVisible(chromedp.CSS("#start"))); err != nil {
+		w.t.Fatal(err)
+	}
+	poll(w.t, w.ctx, "your games: none in play", `document.body.textContent.includes("None in play")`)
+	w.screen("home-after")
+}
