@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 
 	"github.com/muster-games/muster/game"
 )
@@ -280,4 +281,54 @@ func (w *walker) nothingLeft(a *app) {
 	}
 	poll(w.t, w.ctx, "your games: none in play", `document.body.textContent.includes("None in play")`)
 	w.screen("home-after")
+}
+
+// TestThemes: the header's settings turn the whole site dark and the
+// board to another theme, kept on the next page; the keys step through
+// the moves and turn the board (issue 31: themes, dark mode, keys).
+func TestThemes(t *testing.T) {
+	t.Parallel()
+	a := startApp(t, "", "")
+	ctx, cancel := browser(t)
+	defer cancel()
+	id, _ := gameUnderWay(t, ctx, a)
+	light, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`getComputedStyle(document.body).backgroundColor`))
+	square, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`getComputedStyle(document.querySelector('rect[data-sq="a1"]')).fill`))
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#settings summary")), chromedp.WaitVisible(chromedp.CSS("#theme"))); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`(() => { for (const [id, v] of [["theme", "dark"], ["board-theme", "green"]]) {
+		const s = document.getElementById(id); s.value = v; s.dispatchEvent(new Event("change")); } return true; })()`)); err != nil {
+		t.Fatal(err)
+	}
+	if err := chromedp.Do(ctx, chromedp.Navigate(a.url("/g/"+id)), chromedp.WaitVisible(chromedp.CSS("svg.board"))); err != nil {
+		t.Fatal(err)
+	}
+	dark, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`getComputedStyle(document.body).backgroundColor`))
+	green, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`getComputedStyle(document.querySelector('rect[data-sq="a1"]')).fill`))
+	if dark == light || !strings.HasPrefix(dark, "rgb(") || green == square {
+		t.Fatalf("the themes did not hold: body %s → %s, a1 %s → %s", light, dark, square, green)
+	}
+	if th, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`document.documentElement.dataset.theme`)); th != "dark" {
+		t.Fatalf("the page's theme after a visit: %q", th)
+	}
+	shot(t, ctx, "theme-dark-green")
+	// ← steps back a move, → forward; f turns the board.
+	waitMyTurn(t, ctx, "attackers")
+	before, _ := chromedp.Run(ctx, chromedp.Evaluate[float64](`document.querySelector('rect[data-sq="a1"]').getBoundingClientRect().y`))
+	if err := chromedp.Do(ctx, chromedp.Focus(chromedp.CSS("#export")), chromedp.KeyEvent("f")); err != nil {
+		t.Fatal(err)
+	}
+	after, _ := chromedp.Run(ctx, chromedp.Evaluate[float64](`document.querySelector('rect[data-sq="a1"]').getBoundingClientRect().y`))
+	if after >= before {
+		t.Errorf("f did not turn the board: a1 at %.0f, then %.0f", before, after)
+	}
+	if err := chromedp.Do(ctx, chromedp.KeyEvent(kb.ArrowLeft)); err != nil {
+		t.Fatal(err)
+	}
+	poll(t, ctx, "← shows the move before", `document.getElementById("viewing").textContent.startsWith("Viewing")`)
+	if err := chromedp.Do(ctx, chromedp.KeyEvent(kb.ArrowRight)); err != nil {
+		t.Fatal(err)
+	}
+	poll(t, ctx, "→ comes back", `document.getElementById("viewing").textContent === ""`)
 }

@@ -276,7 +276,7 @@ class GameView {
     this.pop = h("div", { class: "choice-pop", id: "choice-pop", hidden: true, role: "dialog", "aria-label": "choose" });
     // Each player's strip at his edge of the board: who, and his clock.
     this.strips = [h("div", { class: "strip", id: "strip-top" }), h("div", { class: "strip", id: "strip-bottom" })];
-    this.boardBox = h("div", { class: "board-wrap" }, this.strips[0], h("div", { class: "board-box" }, this.boardEl, this.pop), this.strips[1]);
+    this.boardBox = h("div", { class: "board-wrap" }, this.strips[0], h("div", { class: "board-box" }, this.boardEl, this.pop), this.strips[1], this.stepButtons());
     this.you = h("div", { class: "you", id: "you" });
     this.players = h("p", { class: "players", id: "players" });
     this.status = h("div", { class: "status", id: "status", "aria-live": "polite" });
@@ -315,15 +315,20 @@ class GameView {
     app.replaceChildren(h("div", { class: "play" + (this.lesson ? " lesson-page" : "") }, this.lessonBox, this.boardBox,
       h("div", { class: "side" }, this.ending, this.banner, this.status, this.choices, this.err, this.events, this.you, this.conn, this.players, this.clock, this.info, this.controls, this.invite,
         h("h3", {}, "Moves"), this.moves,
-        h("div", { class: "steps" },
+        h("p", {}, h("a", { href: `/api/games/${this.id}/record`, id: "export" }, "Export the record"), " · ", h("a", { href: "/" }, "New game")),
+        this.lesson ? null : this.chat.el)));
+  }
+
+  // steps are the buttons through the moves, under the board where they
+  // never move.
+  stepButtons() {
+    return h("div", { class: "steps" },
           h("button", { onclick: () => this.step(-Infinity), title: "to the start (Home)", "aria-label": "to the start", id: "first" }, "|◀"),
           h("button", { onclick: () => this.step(-1), title: "back (←)", "aria-label": "back", id: "back" }, "◀"),
           h("button", { onclick: () => this.step(1), title: "forward (→)", "aria-label": "forward", id: "forward" }, "▶"),
           h("button", { onclick: () => this.step(Infinity), title: "to the present (End)", "aria-label": "to the present", id: "last" }, "▶|"),
           h("button", { onclick: () => this.flip(), title: "turn the board (f)", id: "flip" }, "Flip board"),
-          h("label", { class: "inline" }, h("input", { type: "checkbox", id: "sound", checked: sound.on, onchange: (e) => sound.set(e.target.checked) }), " Sound")),
-        h("p", {}, h("a", { href: `/api/games/${this.id}/record`, id: "export" }, "Export the record"), " · ", h("a", { href: "/" }, "New game")),
-        this.lesson ? null : this.chat.el)));
+          h("label", { class: "inline" }, h("input", { type: "checkbox", id: "sound", checked: sound.on, onchange: (e) => sound.set(e.target.checked) }), " Sound"));
   }
 
   flip() { this.board.flipped = !this.board.flipped; this.draw(); }
@@ -417,6 +422,19 @@ class GameView {
       (t.squares || []).forEach((sq, i) => { if (t.first + i >= ply && sq && sq.length === 2) out.push(sq); });
     }
     return out;
+  }
+
+  // sinceMine is what the others did since this browser's player last
+  // played (an interchange demanded and the turn after it, say), as one
+  // turn to show; null if he holds no single seat or played last.
+  sinceMine(live) {
+    const mine = Object.keys(this.seats()).map((k) => parseInt(k, 10));
+    const turns = live.turns || [];
+    if (mine.length !== 1 || !turns.length || turns.at(-1).player === mine[0]) return null;
+    let i = turns.length;
+    while (i > 0 && turns[i - 1].player !== mine[0]) i--;
+    const others = turns.slice(i);
+    return { squares: others.flatMap((t) => t.squares || []), events: others.flatMap((t) => t.events || []) };
   }
 
   // turnAt is the turn that holds the action before ply (the turn shown
@@ -528,7 +546,7 @@ class GameView {
     const asked = this.myTurn() && !this.past && !this.lessonOver && !this.pending ? live.prompt.squares || [] : [];
     // The turn shown: every man it moved, numbered, and all it did.
     const shown = this.showPly === null ? live.ply : this.showPly;
-    const turn = this.turnAt(live, shown);
+    const turn = this.showPly === null ? this.sinceMine(live) || this.turnAt(live, shown) : this.turnAt(live, shown);
     this.board.render(v.board, v.traits, { selected: this.selected, targets: this.pending ? [] : this.targets(), asked, trail: turn ? turn.squares : [], animate: animate || [] });
     // What is drawn, for tests and assistive tools: the live game's ply,
     // its player to act and status, and whether this browser acts now.
