@@ -28,6 +28,9 @@ type Traits struct {
 	Height int `json:"height"`
 	// Chequered says the board's squares alternate light and dark.
 	Chequered bool `json:"chequered"`
+	// Premove says a turn is one move of a piece, so that a page may let
+	// a player choose his next one while the other thinks (a premove).
+	Premove bool `json:"premove"`
 	// Bottom is the player who sits at rank 1, the bottom of the board
 	// as diagrams draw it; a page turns the board for the other.
 	Bottom Player `json:"bottom"`

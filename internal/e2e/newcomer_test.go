@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -331,4 +332,120 @@ func TestThemes(t *testing.T) {
 		t.Fatal(err)
 	}
 	poll(t, ctx, "→ comes back", `document.getElementById("viewing").textContent === ""`)
+}
+
+// TestPremove: in Tablut, while the friend thinks, the attacker chooses
+// his next move by two clicks; it is played the moment his turn comes.
+// A move chosen ahead that the friend's answer made illegal is dropped,
+// and said so.
+func TestPremove(t *testing.T) {
+	t.Parallel()
+	a := startApp(t, "", "")
+	ctx, cancel := browser(t)
+	defer cancel()
+	newGame(t, ctx, a, "tablut", "linnaeus", "friend", "easy", "attackers")
+	friend, cancel2 := chromedp.NewContext(ctx, chromedp.WithNewBrowserContext())
+	defer cancel2()
+	invite, err := chromedp.Run(ctx, chromedp.Value(chromedp.CSS("#invite-link")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := chromedp.Do(friend, chromedp.Navigate(invite), chromedp.WaitVisible(chromedp.CSS("svg.board"))); err != nil {
+		t.Fatal(err)
+	}
+	v := waitMyTurn(t, ctx, "attackers")
+	clickAction(t, ctx, v, "a4-a3")
+	waitPast(t, ctx, 0)
+	// The friend to play: a3 to a2, chosen ahead.
+	poll(t, ctx, "the friend's turn shown", `document.body.dataset.ply === "1" && document.body.dataset.myTurn === "no"`)
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`rect[data-sq="a3"]`)), chromedp.Click(chromedp.CSS(`rect[data-sq="a2"]`))); err != nil {
+		t.Fatal(err)
+	}
+	poll(t, ctx, "the move chosen ahead shown", `!!document.querySelector('[data-premove-arrow="a3-a2"]') && document.getElementById("status").textContent.includes("chosen ahead")`)
+	shot(t, ctx, "premove")
+	fv := waitMyTurn(t, friend, "defenders")
+	clickAction(t, friend, fv, "e3-d3")
+	// No click of the attacker's: his move is played at once.
+	deadline := time.Now().Add(10 * time.Second)
+	for v = current(t, ctx); v.Ply < 3 && time.Now().Before(deadline); v = current(t, ctx) {
+		time.Sleep(50 * time.Millisecond)
+	}
+	if v.Ply != 3 || v.History[2] != "a3-a2" {
+		t.Fatalf("the move chosen ahead was not played: %v", v.History)
+	}
+	// Chosen ahead again: d1 to d2, which the friend's d3-d2 then makes
+	// illegal.
+	poll(t, ctx, "the friend's turn again", `document.body.dataset.ply === "3" && document.body.dataset.myTurn === "no"`)
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`rect[data-sq="d1"]`)), chromedp.Click(chromedp.CSS(`rect[data-sq="d2"]`))); err != nil {
+		t.Fatal(err)
+	}
+	poll(t, ctx, "the second move chosen ahead", `!!document.querySelector('[data-premove-arrow="d1-d2"]')`)
+	fv = waitMyTurn(t, friend, "defenders")
+	clickAction(t, friend, fv, "d3-d2")
+	poll(t, ctx, "the dropped move told", `document.getElementById("error").textContent.includes("not legal now") && document.body.dataset.myTurn === "yes"`)
+}
+
+// TestImportFile: a record exported from a game is imported from its
+// file on the home page, whatever game the form shows; a bad file is
+// told beside the button; the analysis board opens the same file with
+// its moves (issue 31, item 9).
+func TestImportFile(t *testing.T) {
+	t.Parallel()
+	a := startApp(t, "", "")
+	ctx, cancel := browser(t)
+	defer cancel()
+	id, _ := gameUnderWay(t, ctx, a)
+	rec, err := chromedp.Run(ctx, chromedp.Evaluate[string](fmt.Sprintf(`fetch("/api/games/%s/record").then(r => r.text())`, id), chromedp.EvalAwaitPromise))
+	if err != nil || !strings.Contains(rec, "tablut") {
+		t.Fatalf("the record: %q %v", rec, err)
+	}
+	dir := t.TempDir()
+	good, bad := dir+"/game.txt", dir+"/bad.txt"
+	if err := os.WriteFile(good, []byte(rec), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(bad, []byte("[muster-game:nonsense]\n1. z9-z10\n"), 0o644)
+	if err := chromedp.Do(ctx, chromedp.Navigate(a.url("/")), chromedp.WaitVisible(chromedp.CSS("#record-file"))); err != nil {
+		t.Fatal(err)
+	}
+	// The form says Lanrick; the record is Tablut's.
+	if got, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`document.getElementById("game").value`)); got != "lanrick" {
+		t.Fatalf("the form shows %q", got)
+	}
+	if err := chromedp.Do(ctx, chromedp.SetUploadFiles(chromedp.CSS("#record-file"), []string{bad})); err != nil {
+		t.Fatal(err)
+	}
+	poll(t, ctx, "the bad file read", `document.getElementById("record").value.includes("nonsense")`)
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#import"))); err != nil {
+		t.Fatal(err)
+	}
+	poll(t, ctx, "the error beside the button", `document.getElementById("record-error").textContent.length > 0`)
+	// Beside the button: on the same row, in view with it.
+	same, _ := chromedp.Run(ctx, chromedp.Evaluate[bool](`(() => { const b = document.getElementById("import").getBoundingClientRect(), e = document.getElementById("record-error").getBoundingClientRect();
+		return Math.abs(b.top - e.top) < 60 || (e.top >= b.bottom && e.top - b.bottom < 60); })()`))
+	if !same {
+		t.Error("the import error is not beside the button")
+	}
+	shot(t, ctx, "import-error")
+	if err := chromedp.Do(ctx, chromedp.SetUploadFiles(chromedp.CSS("#record-file"), []string{good})); err != nil {
+		t.Fatal(err)
+	}
+	poll(t, ctx, "the good file read", `document.getElementById("record").value.includes("tablut")`)
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#import"))); err != nil {
+		t.Fatal(err)
+	}
+	poll(t, ctx, "the imported game", fmt.Sprintf(`location.pathname.startsWith("/g/") && location.pathname !== "/g/%s" && document.body.dataset.ply === "2"`, id))
+	if v := current(t, ctx); !strings.HasPrefix(v.Spec, "tablut(") {
+		t.Fatalf("imported as %s", v.Spec)
+	}
+	// The analysis board opens the file too, its moves as the main line.
+	if err := chromedp.Do(ctx, chromedp.Navigate(a.url("/analysis")), chromedp.WaitVisible(chromedp.CSS("#analysis-record-file")),
+		chromedp.SetUploadFiles(chromedp.CSS("#analysis-record-file"), []string{good})); err != nil {
+		t.Fatal(err)
+	}
+	poll(t, ctx, "the file read on the analysis board", `document.getElementById("analysis-record").value.includes("tablut")`)
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#analysis-open-record"))); err != nil {
+		t.Fatal(err)
+	}
+	poll(t, ctx, "the record's moves on the board", `document.querySelectorAll("#tree .node").length === 2 && document.getElementById("analysis-spec").textContent.startsWith("tablut(")`)
 }

@@ -307,7 +307,7 @@ class GameView {
       const d = { ArrowLeft: -1, ArrowRight: 1, Home: -Infinity, End: Infinity }[e.key];
       if (d !== undefined) { e.preventDefault(); this.step(d); }
       else if (e.key === "f") { this.flip(); }
-      else if (e.key === "Escape" && this.pending) { this.pending = null; this.selected = null; this.draw(); }
+      else if (e.key === "Escape" && (this.pending || this.premove || this.preFrom)) { this.pending = null; this.selected = null; this.premove = null; this.preFrom = null; this.draw(); }
     });
     this.controls = h("div", { id: "controls" });
     this.chat = new Chat(this.id, () => { const p = this.mySeat(); return p >= 0 ? this.secret(p) : ""; });
@@ -411,6 +411,8 @@ class GameView {
     if (moved) { this.selected = null; this.past = null; this.showPly = null; this.pending = null; }
     if (this.lesson) this.checkLesson(v);
     this.draw(moved && before && v.ply > before.ply ? this.othersMoves(v, before.ply) : []);
+    if (this.premove && this.myTurn()) this.playPremove();
+    else if (v.status !== "playing") { this.premove = null; this.preFrom = null; }
   }
 
   // othersMoves are the [from, to] of the actions after ply played from
@@ -547,7 +549,8 @@ class GameView {
     // The turn shown: every man it moved, numbered, and all it did.
     const shown = this.showPly === null ? live.ply : this.showPly;
     const turn = this.showPly === null ? this.sinceMine(live) || this.turnAt(live, shown) : this.turnAt(live, shown);
-    this.board.render(v.board, v.traits, { selected: this.selected, targets: this.pending ? [] : this.targets(), asked, trail: turn ? turn.squares : [], animate: animate || [] });
+    this.board.render(v.board, v.traits, { selected: this.selected || this.preFrom, targets: this.pending ? [] : this.targets(), asked, trail: turn ? turn.squares : [], animate: animate || [],
+      premove: this.premove || [] });
     // What is drawn, for tests and assistive tools: the live game's ply,
     // its player to act and status, and whether this browser acts now.
     Object.assign(document.body.dataset, { ply: live.ply, toAct: live.to_act, status: live.status, myTurn: this.myTurn() && !this.past ? "yes" : "no" });
@@ -687,8 +690,11 @@ class GameView {
     const live = this.view;
     if (this.past || this.lessonOver) return "";
     if (live.status === "over") return ""; // the ending panel tells it
-    if (live.thinking) return `${this.title(live.to_act)}: the computer is thinking…`;
     if (this.myTurn()) return `Your turn (${this.title(live.to_act)}): ${live.prompt.text}`;
+    const thinking = live.thinking ? `${this.title(live.to_act)}: the computer is thinking…` : `${this.title(live.to_act)} to play.`;
+    if (this.premove) return `${thinking} Your next move, ${this.premove[0]} to ${this.premove[1]}, is chosen ahead: it is played as soon as your turn comes (Escape or a click takes it back).`;
+    if (this.canPremove()) return `${thinking} You may choose your next move ahead.`;
+    if (live.thinking) return thinking;
     return `${this.title(live.to_act)} to play.`;
   }
 
@@ -775,9 +781,10 @@ class GameView {
 
   click(sq, how) {
     if (sq === undefined) { this.draw(); return; }
-    if (sq === null) { this.selected = null; this.pending = null; this.draw(); return; }
+    if (sq === null) { this.selected = null; this.pending = null; this.premove = null; this.preFrom = null; this.draw(); return; }
     // A choice on the board waits for its answer.
     if (this.pending) return;
+    if (this.canPremove()) { this.premoveClick(sq); return; }
     const legal = this.legal();
     if (!legal.length) return;
     // A drag starts from the man already chosen.
@@ -789,6 +796,37 @@ class GameView {
     if (p.miss && this.view.prompt.squares && this.view.prompt.squares.length) this.err.textContent = `Not ${sq}: ${this.view.prompt.text}`;
     this.selected = p.select;
     this.draw();
+  }
+
+  // canPremove: in a game of one move a turn, while the other player
+  // thinks, this browser's player may choose his next move ahead.
+  canPremove() {
+    const v = this.view;
+    const mine = Object.keys(this.seats());
+    return !!v && v.traits.premove && v.status === "playing" && !this.past && mine.length === 1 && !this.myTurn() && v.to_act >= 0;
+  }
+
+  // premoveClick chooses a man of one's own, then where he is to go; the
+  // same square again, or Escape, takes it back.
+  premoveClick(sq) {
+    const me = parseInt(Object.keys(this.seats())[0], 10);
+    const own = (this.view.board.pieces || []).some((p) => p.square === sq && p.side === me);
+    if (this.premove) { this.premove = null; this.preFrom = null; }
+    else if (this.preFrom && sq !== this.preFrom) { this.premove = [this.preFrom, sq]; this.preFrom = null; }
+    else this.preFrom = own && sq !== this.preFrom ? sq : null;
+    this.draw();
+  }
+
+  // playPremove plays the move chosen ahead once the turn comes, if the
+  // rules allow it then; else it is dropped, and said so.
+  playPremove() {
+    const pm = this.premove;
+    this.premove = null;
+    this.preFrom = null;
+    const a = this.legal().find((x) => x.squares && x.squares.length === 2 && x.squares[0] === pm[0] && x.squares[1] === pm[1]);
+    if (a) { this.play(a.text); return true; }
+    this.err.textContent = `The move chosen ahead, ${pm[0]} to ${pm[1]}, is not legal now.`;
+    return false;
   }
 
   // offer asks for a choice between actions on the same squares, on the

@@ -49,7 +49,7 @@ export class Board {
   // make); animate, the [from, to] moves to show moving, one after
   // another; still, a name: draw a diagram that takes no input.
   render(board, traits, marks) {
-    const { selected = null, targets = [], asked = [], trail = [], arrows = [], preview = [], animate = [], still = "" } = marks || {};
+    const { selected = null, targets = [], asked = [], trail = [], arrows = [], preview = [], animate = [], premove = [], still = "" } = marks || {};
     this.board = board;
     this.traits = traits;
     const W = board.width, H = board.height;
@@ -149,6 +149,9 @@ export class Board {
       el("rect", { x: x + 2, y: y + 2, width: cell - 4, height: cell - 4, class: cls, "pointer-events": "none", ...attrs }, svg);
     };
     if (selected) ring(selected, "selected", { "data-selected": selected });
+    // A move chosen ahead: its squares ringed, an arrow between them.
+    for (const q of premove) ring(q, "premove", { "data-premove": q });
+    if (premove.length === 2) this.arrow(svg, premove[0], premove[1], "arrow premove", 0, { "data-premove-arrow": premove.join("-") });
     for (const c of converted) ring(c, "converted", { "data-converted": c });
     // The turn's moves, numbered where a turn has several.
     const moves = trail.filter((m) => m && m.length === 2 && m[0] !== m[1]);
