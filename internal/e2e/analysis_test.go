@@ -104,3 +104,44 @@ func count(t *testing.T, ctx context.Context, sel string) int {
 	}
 	return n
 }
+
+// TestAnalysisArrowsAndGraph: from a finished game's end, "Graph of the
+// game" opens the analysis board and draws the balance through the game;
+// the computer's next move is an arrow on the board, and a right-drag
+// draws the player's own (issue 31: arrows, the evaluation graph).
+func TestAnalysisArrowsAndGraph(t *testing.T) {
+	t.Parallel()
+	a := startApp(t, "", "")
+	ctx, cancel := browser(t)
+	defer cancel()
+	id, _ := gameUnderWay(t, ctx, a)
+	if err := chromedp.Do(ctx, chromedp.Navigate(a.url("/g/"+id)), chromedp.WaitVisible(chromedp.CSS("#resign")),
+		chromedp.Click(chromedp.CSS("#resign")), chromedp.Click(chromedp.CSS("#confirm-resign")), chromedp.WaitVisible(chromedp.CSS("#graph-link"))); err != nil {
+		t.Fatal(err)
+	}
+	v := current(t, ctx)
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#graph-link"))); err != nil {
+		t.Fatal(err)
+	}
+	// One look for the start and each action: the curve has them all.
+	poll(t, ctx, "the graph of every position", fmt.Sprintf(`!!document.querySelector("#graph svg.graph path.curve") && !document.getElementById("turning-points").textContent.startsWith("Looking")
+		&& document.querySelector("#graph path.curve").getAttribute("d").split(/[ML]/).filter((p) => p.trim()).length === %d`, len(v.History)+1))
+	// The computer's arrow, with the evaluation on.
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#engine")), chromedp.WaitVisible(chromedp.CSS("#eval-text"))); err != nil {
+		t.Fatal(err)
+	}
+	poll(t, ctx, "the computer's arrow", `!!document.querySelector("line.arrow.engine[data-arrow]")`)
+	// A right-drag from a1 to a3 draws the player's arrow.
+	box, err := chromedp.Run(ctx, chromedp.Evaluate[[]float64](`(() => { const r = (q) => document.querySelector('rect[data-sq="' + q + '"]').getBoundingClientRect();
+		const a = r("a1"), b = r("a3"); return [a.x + a.width / 2, a.y + a.height / 2, b.x + b.width / 2, b.y + b.height / 2]; })()`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := chromedp.Do(ctx, chromedp.MouseEvent("mousePressed", box[0], box[1], chromedp.ButtonRight),
+		chromedp.MouseEvent("mouseMoved", box[2], box[3], chromedp.ButtonRight),
+		chromedp.MouseEvent("mouseReleased", box[2], box[3], chromedp.ButtonRight)); err != nil {
+		t.Fatal(err)
+	}
+	poll(t, ctx, "the player's arrow", `!!document.querySelector('line.arrow.mine[data-arrow="a1-a3"]')`)
+	shot(t, ctx, "analysis-arrows-graph")
+}

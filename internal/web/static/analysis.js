@@ -213,7 +213,7 @@ class Analysis {
   drawGraph(line, known) {
     const W = 600, H = 120, NS = "http://www.w3.org/2000/svg";
     const mk = (name, attrs, parent) => { const e = document.createElementNS(NS, name); for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v); if (parent) parent.appendChild(e); return e; };
-    const first = this.root.view.traits.players[0].title;
+    const first = this.node.view.traits.players[0].title;
     const svg = mk("svg", { viewBox: `0 0 ${W} ${H}`, class: "graph", role: "img", "aria-label": `the balance through the game, for ${first}: up is better for ${first}` });
     const x = (i) => line.length > 1 ? i / (line.length - 1) * W : W / 2;
     const y = (b) => H / 2 - b * (H / 2 - 6);
