@@ -141,6 +141,27 @@ func (w *walker) play(v pageView, text string) {
 	}
 }
 
+// preview points at the square of an action that makes a region (a
+// mark, its rendezvous) on a desktop: the region is shown before the
+// click.
+func (w *walker) preview(v pageView, text string) {
+	w.t.Helper()
+	for _, a := range v.Legal {
+		if a.Text != text || len(a.Preview) == 0 || w.phone {
+			continue
+		}
+		box, err := chromedp.Run(w.ctx, chromedp.Evaluate[[]float64](fmt.Sprintf(`(() => { const r = document.querySelector('rect[data-sq="%s"]').getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; })()`, a.Squares[0])))
+		if err != nil {
+			w.t.Fatal(err)
+		}
+		if err := chromedp.Do(w.ctx, chromedp.MouseEvent("mouseMoved", box[0], box[1])); err != nil {
+			w.t.Fatal(err)
+		}
+		poll(w.t, w.ctx, "the rendezvous of "+text+" shown", fmt.Sprintf(`document.querySelectorAll("[data-preview]").length === %d`, len(a.Preview)))
+		w.screen("preview-" + strings.ReplaceAll(text, " ", "-"))
+	}
+}
+
 // home opens the home page as a first visitor.
 func (w *walker) home(a *app) {
 	w.t.Helper()
@@ -182,6 +203,7 @@ func (w *walker) lessons(name string, minBoard float64) {
 		}
 		for _, text := range l.Solution {
 			v := current(w.t, w.ctx)
+			w.preview(v, text)
 			w.play(v, text)
 			waitPast(w.t, w.ctx, v.Ply)
 		}

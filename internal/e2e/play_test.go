@@ -106,6 +106,7 @@ type pageView struct {
 		Text    string   `json:"text"`
 		Kind    string   `json:"kind"`
 		Squares []string `json:"squares"`
+		Preview []string `json:"preview"`
 	} `json:"legal"`
 	Board struct {
 		Pieces []struct {
