@@ -471,3 +471,58 @@ func TestImportFile(t *testing.T) {
 	}
 	poll(t, ctx, "the record's moves on the board", `document.querySelectorAll("#tree .node").length === 2 && document.getElementById("analysis-spec").textContent.startsWith("tablut(")`)
 }
+
+// TestDragAndTouchPreview: a man dragged to a square moves there; on a
+// touch screen a first tap on a mark's square shows its rendezvous and
+// a second sets the mark.
+func TestDragAndTouchPreview(t *testing.T) {
+	t.Parallel()
+	a := startApp(t, "", "")
+	ctx, cancel := browser(t)
+	defer cancel()
+	newGame(t, ctx, a, "tablut", "linnaeus", "ai", "easy", "attackers")
+	v := waitMyTurn(t, ctx, "attackers")
+	box, err := chromedp.Run(ctx, chromedp.Evaluate[[]float64](`(() => { const r = (q) => document.querySelector('rect[data-sq="' + q + '"]').getBoundingClientRect();
+		const a = r("a4"), b = r("a2"); return [a.x + a.width / 2, a.y + a.height / 2, b.x + b.width / 2, b.y + b.height / 2]; })()`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	steps := []chromedp.Action[chromedp.Void]{chromedp.MouseEvent("mousePressed", box[0], box[1], chromedp.ButtonLeft)}
+	for i := 1; i <= 5; i++ {
+		f := float64(i) / 5
+		steps = append(steps, chromedp.MouseEvent("mouseMoved", box[0]+(box[2]-box[0])*f, box[1]+(box[3]-box[1])*f, chromedp.ButtonLeft))
+	}
+	steps = append(steps, chromedp.MouseEvent("mouseReleased", box[2], box[3], chromedp.ButtonLeft))
+	if err := chromedp.Do(ctx, steps...); err != nil {
+		t.Fatal(err)
+	}
+	if v = waitPast(t, ctx, v.Ply); v.History[0] != "a4-a2" {
+		t.Fatalf("the drag played %v", v.History)
+	}
+	// Lanrick's first mark, by taps: the first shows, the second sets.
+	info, _ := game.Lookup("lanrick")
+	step := 0
+	for i, l := range info.Lessons {
+		if strings.HasPrefix(l.Title, "The game begins") {
+			step = i + 1
+		}
+	}
+	if err := chromedp.Do(ctx, chromedp.Navigate(a.url(fmt.Sprintf("/learn/lanrick/%d", step)))); err != nil {
+		t.Fatal(err)
+	}
+	poll(t, ctx, "the first mark's step", `document.body.dataset.myTurn === "yes" && !!document.querySelector('rect[data-sq="e4"]')`)
+	tap := `document.querySelector('rect[data-sq="e4"]').dispatchEvent(new PointerEvent("click", { pointerType: "touch", bubbles: true }))`
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](tap)); err != nil {
+		t.Fatal(err)
+	}
+	poll(t, ctx, "the rendezvous of e4 shown", `document.querySelectorAll("[data-preview]").length === 9 && document.getElementById("status").textContent.includes("tap e4 again")`)
+	if v := current(t, ctx); v.Ply != 0 {
+		t.Fatalf("the first tap set the mark: ply %d", v.Ply)
+	}
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](tap)); err != nil {
+		t.Fatal(err)
+	}
+	if v := waitPast(t, ctx, 0); v.History[0] != "mark e4" {
+		t.Fatalf("the second tap played %v", v.History)
+	}
+}

@@ -789,6 +789,16 @@ class GameView {
     if (!legal.length) return;
     // A drag starts from the man already chosen.
     if (how && how.drag && sq === this.selected) return;
+    // A finger cannot point without choosing: its first tap on a mark's
+    // square shows the rendezvous it would make, the second sets it.
+    const shows = how && how.pointer === "touch" && legal.find((x) => x.preview && x.squares && x.squares.length === 1 && x.squares[0] === sq);
+    if (shows && this.previewed !== sq) {
+      this.previewed = sq;
+      this.board.showPreview(shows.preview);
+      this.status.textContent = `The rendezvous of a mark on ${sq} is shown: tap ${sq} again to set it there, or another square.`;
+      return;
+    }
+    this.previewed = null;
     this.err.textContent = "";
     const p = pick(legal, this.selected, sq);
     if (p.play) { this.play(p.play); return; }

@@ -92,7 +92,7 @@ export class Board {
         const label = name + (p ? ", " + pieceName(traits, p) : ", empty") + (marked.has(name) ? ", the mark" : "") +
           (askedSet.has(name) ? ", can be chosen" : "") + (tset.has(name) ? ", a target" : "");
         const rect = el("rect", { x, y, width: cell, height: cell, class: cls.join(" "), "data-sq": name, role: "gridcell", "aria-label": label }, svg);
-        rect.addEventListener("click", () => { if (!this.dragged) this.onSquare(name); });
+        rect.addEventListener("click", (e) => { if (!this.dragged) this.onSquare(name, { pointer: e.pointerType }); });
         if (this.onHover) rect.addEventListener("pointerenter", () => this.onHover(name));
       }
     }
