@@ -13,11 +13,23 @@ import (
 // agent levels, for the home page.
 func (s *Server) catalogue(w http.ResponseWriter, r *http.Request) error {
 	var games []game.Info
+	// Each game's start under its default ruleset, for the home page to
+	// draw.
+	starts := map[string]startView{}
 	for _, n := range game.Names() {
 		info, _ := game.Lookup(n)
 		games = append(games, info)
+		if g, err := game.Load(n); err == nil {
+			starts[n] = startView{Traits: g.Traits(), Board: g.NewState().View()}
+		}
 	}
-	return s.api.JSON(w, http.StatusOK, map[string]any{"games": games, "levels": agent.Levels, "reports": s.cfg.Reports != ""})
+	return s.api.JSON(w, http.StatusOK, map[string]any{"games": games, "starts": starts, "levels": agent.Levels, "reports": s.cfg.Reports != ""})
+}
+
+// startView is a game's start, drawn as a board.
+type startView struct {
+	Traits game.Traits `json:"traits"`
+	Board  game.View   `json:"board"`
 }
 
 // figureView is a diagram of the rules page, drawn as a board.

@@ -102,12 +102,28 @@ async function home() {
       location.href = "/g/" + res.id;
     } catch (e) { record.error.textContent = e.message; }
   };
+  // Each game as a card: its start drawn, what it is in its own words (a
+  // newcomer knows neither), the way to learn it, a game against the
+  // computer at once, and its rules.
+  const quick = async (g) => {
+    try { await playComputer({ game: g.Name, level: localStorage.getItem("muster-level") || "easy" }); } catch (e) { err.textContent = e.message; }
+  };
+  const card = (g) => {
+    const box = h("div", { class: "card-board" });
+    const start = (cat.starts || {})[g.Name];
+    if (start) new Board(box, () => {}).render(start.board, start.traits, { still: `${cap(g.Name)} at the start` });
+    return h("article", { class: "game-card", id: `card-${g.Name}` }, box,
+      h("div", { class: "card-text" },
+        h("h2", {}, cap(g.Name)),
+        h("p", { class: "game-intro", id: `about-${g.Name}` }, g.Description),
+        h("p", { class: "card-actions" },
+          g.Lessons && g.Lessons.length ? learnLink(g) : "",
+          h("button", { id: `quick-${g.Name}`, onclick: () => quick(g) }, "Play the computer"),
+          h("a", { href: `/rules/${g.Name}` }, "The rules"))));
+  };
   app.replaceChildren(
-    h("h1", {}, "Play " + cat.games.map((g) => g.Name[0].toUpperCase() + g.Name.slice(1)).join(" or ")),
-    // What each game is, in its own words (a newcomer knows neither).
-    ...cat.games.map((g) => h("p", { class: "game-intro", id: `about-${g.Name}` }, g.Description)),
-    h("p", { class: "learn-links" }, ...cat.games.filter((g) => g.Lessons && g.Lessons.length).map((g) =>
-      learnLink(g))),
+    h("h1", { class: "home-title" }, "Play " + cat.games.map((g) => cap(g.Name)).join(" or ")),
+    h("div", { class: "game-cards" }, ...cat.games.map(card)),
     h("div", { class: "home-top" },
     h("fieldset", { id: "new-game" }, h("legend", {}, "New game"),
       h("label", {}, "Game ", gameSel, " ", rulesLink),
@@ -119,7 +135,7 @@ async function home() {
       h("button", { class: "primary", id: "start", onclick: start }, "Start"), err),
     lobby.el),
     lobby.games, notifyToggle(),
-    h("h2", {}, "Rulesets"), list,
+    h("details", { class: "rulesets-box" }, h("summary", {}, h("h2", {}, "The rulesets of the game chosen")), list),
     h("fieldset", { id: "import-box" }, h("legend", {}, "Import a record"), record.el,
       h("div", { class: "import-row" }, h("button", { id: "import", onclick: importIt }, "Import and replay"), record.error),
       h("p", { class: "muted" }, "To study it instead, open it on the ", h("a", { href: "/analysis" }, "analysis board"), ".")),
@@ -137,8 +153,8 @@ function learnLink(g) {
   const n = g.Lessons.length;
   let next = 1;
   while (done.has(next)) next++;
-  if (!done.size || next > n) return h("a", { class: "button", href: `/learn/${g.Name}`, id: `learn-${g.Name}` }, `New to ${cap(g.Name)}? Learn it in ${n} steps`);
-  return h("a", { class: "button", href: `/learn/${g.Name}/${next}`, id: `learn-${g.Name}` }, `Go on learning ${cap(g.Name)}: step ${next} of ${n}`);
+  if (!done.size || next > n) return h("a", { class: "button primary", href: `/learn/${g.Name}`, id: `learn-${g.Name}` }, `New to ${cap(g.Name)}? Learn it in ${n} steps`);
+  return h("a", { class: "button primary", href: `/learn/${g.Name}/${next}`, id: `learn-${g.Name}` }, `Go on learning: step ${next} of ${n}`);
 }
 
 // ---- rules ----
