@@ -319,7 +319,7 @@ func newTimedGame(t *testing.T, ctx context.Context, a *app, gameName, ruleset, 
 	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](fmt.Sprintf(`(() => { const s = document.getElementById("level"); if (![...s.options].some(o => o.value === %q)) s.add(new Option(%q, %q)); s.value = %q; document.getElementById("side").value = %q; return true })()`, level, level, level, level, side))); err != nil {
 		t.Fatal(err)
 	}
-	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#start")), chromedp.WaitVisible(chromedp.CSS("svg.board"))); err != nil {
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#start")), chromedp.WaitVisible(chromedp.CSS("#board svg.board"))); err != nil {
 		t.Fatal(err)
 	}
 	loc, err := chromedp.Run(ctx, chromedp.Location())

@@ -29,7 +29,8 @@ export async function identityBar() {
   }
   const draw = (me) => {
     const turn = me.your_turn > 0
-      ? h("a", { id: "your-turn", class: "your-turn", href: me.username ? "/@/" + me.username : "/#your-games" }, `Your turn in ${me.your_turn} game${me.your_turn > 1 ? "s" : ""}`)
+      ? h("a", { id: "your-turn", class: "your-turn", href: me.username ? "/@/" + me.username : "/#your-games" }, "Your turn",
+        h("span", { class: "long" }, ` in ${me.your_turn} game${me.your_turn > 1 ? "s" : ""}`), h("span", { class: "short", "aria-hidden": "true" }, ` (${me.your_turn})`))
       : null;
     const who = me.username
       ? h("a", { id: "me", href: "/@/" + me.username }, me.username)
