@@ -28,7 +28,7 @@ var lessons = []game.Lesson{
 	{
 		Title:   "The budget and the cap of three",
 		Ruleset: "1893",
-		Task:    "Get both men outside the green squares in this turn: g4 first, then a1.",
+		Task:    "Bring your two men from outside into the green squares this turn: g4 first, then a1.",
 		Text: "With more than four men you have five squares a turn (four with four men, three with fewer), to share " +
 			"among your men as you like. But no man may move more than three squares, unless he is your only man " +
 			"outside the rendezvous. Here two of your men are outside the rendezvous around f6: the one on g4 is a " +

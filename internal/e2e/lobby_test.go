@@ -131,7 +131,7 @@ func TestAnonymousGamesKeptOnRegister(t *testing.T) {
 	defer cancel()
 	id := newGame(t, ctx, a, "tablut", "linnaeus", "ai", "easy", "attackers")
 	waitMyTurn(t, ctx, "attackers")
-	poll(t, ctx, "your turn in the header", `((document.getElementById("your-turn") || {}).textContent || "").startsWith("Your turn in 1 game")`)
+	poll(t, ctx, "your turn in the header", `((document.getElementById("your-turn") || {}).textContent || "").replace(/\u00a0/g, " ").startsWith("Your turn in 1 game")`)
 	register(t, ctx, a, "carroll")
 	poll(t, ctx, "the anonymous game on the page", fmt.Sprintf(`!!document.querySelector('#playing li[data-game=%q]')`, id))
 }

@@ -30,7 +30,7 @@ export async function identityBar() {
   const draw = (me) => {
     const turn = me.your_turn > 0
       ? h("a", { id: "your-turn", class: "your-turn", href: me.username ? "/@/" + me.username : "/#your-games" }, "Your turn",
-        h("span", { class: "long" }, ` in ${me.your_turn} game${me.your_turn > 1 ? "s" : ""}`), h("span", { class: "short", "aria-hidden": "true" }, ` (${me.your_turn})`))
+        h("span", { class: "long" }, `\u00a0in ${me.your_turn} game${me.your_turn > 1 ? "s" : ""}`), h("span", { class: "short", "aria-hidden": "true" }, `\u00a0(${me.your_turn})`))
       : null;
     const who = me.username
       ? h("a", { id: "me", href: "/@/" + me.username }, me.username)
@@ -41,7 +41,7 @@ export async function identityBar() {
           try { await api("POST", "/api/account/logout", {}); location.href = "/"; } catch (e) { alert(e.message); }
         } }, "Sign out")
       : null;
-    bar.replaceChildren(...[h("a", { href: "/leaderboard" }, "Leaderboard"), turn, who, out].filter(Boolean));
+    bar.replaceChildren(...[h("a", { href: "/leaderboard", class: "wide-only" }, "Leaderboard"), turn, who, out].filter(Boolean));
     const before = parseInt(bar.dataset.turn || "0", 10);
     bar.dataset.turn = String(me.your_turn);
     if (me.your_turn > before && before >= 0 && bar.dataset.ready && document.hidden) notify(`Muster: your turn in ${me.your_turn} game${me.your_turn > 1 ? "s" : ""}`);

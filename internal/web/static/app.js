@@ -366,9 +366,14 @@ class GameView {
       strip.classList.toggle("acting", v.status === "playing" && v.to_act === seat);
       const s = v.seats[seat] || {};
       const who = s.kind === "ai" ? `Computer (${s.agent})` : s.name ? s.name : this.secret(seat) && Object.keys(this.seats()).length === 1 ? "You" : "";
+      // The turn's budget stands by the player who spends it.
+      const m = v.board.meter;
+      const meter = m && v.status === "playing" && v.to_act === seat
+        ? h("span", { class: "pips strip-pips", title: `${m.label}: ${m.left} of ${m.total}`, "aria-hidden": "true" }, ...Array.from({ length: m.total }, (_, i) => h("span", { class: i < m.left ? "pip on" : "pip" })))
+        : "";
       strip.replaceChildren(h("span", { class: "who" }, h("span", { class: "to-act", "aria-hidden": "true" }), v.traits.players[seat].title,
         who ? h("span", { class: "muted" }, " · " + who) : "", s.rating ? h("span", { class: "muted" }, ` (${Math.round(s.rating)}${s.provisional ? "?" : ""})`) : ""),
-      v.clock ? h("span", { class: "clock clock-side", "data-seat": seat }) : "");
+      meter, v.clock ? h("span", { class: "clock clock-side", "data-seat": seat }) : "");
     });
     this.tick();
   }
