@@ -611,6 +611,7 @@ class GameView {
       ...p.actions.map((a) => h("button", { "data-choice": a.text, onclick: () => this.play(a.text) }, h("span", {}, a.label), a.note ? h("span", { class: "note" }, a.note) : "")),
       h("button", { id: "cancel-choice", onclick: () => { this.pending = null; this.selected = null; this.draw(); } }, "Cancel"));
     this.pop.hidden = false;
+    this.pop.scrollIntoView({ block: "nearest" });
   }
 
   // drawBanner says that a past position is shown, with a way back.
