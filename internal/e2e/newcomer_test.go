@@ -200,6 +200,9 @@ func (w *walker) lessons(name string, minBoard float64) {
 			if err != nil || width < minBoard {
 				w.t.Fatalf("%s: the board is %.0f px wide on a 360 px phone, want ≥ %.0f", step, width, minBoard)
 			}
+			if i == 0 {
+				w.t.Logf("%s: the board is %.0f px wide on a 360 px phone", name, width)
+			}
 		}
 		for _, text := range l.Solution {
 			v := current(w.t, w.ctx)
