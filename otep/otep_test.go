@@ -515,3 +515,39 @@ func TestEvaluationUnits(t *testing.T) {
 		t.Errorf("%q, want %q", got, want)
 	}
 }
+
+// TestOpponentMoveInDetailedOTN: OpenTafl sends the opponent's move in
+// OTN's detailed form when the engine is not set to simple notation
+// (ExternalEngineHost.notifyMovesMade writes the move record), its
+// captures after x. The engine takes the move as it is written, not the
+// position sent with it, and answers from the position after it.
+func TestOpponentMoveInDetailedOTN(t *testing.T) {
+	log := &bytes.Buffer{}
+	e := &Engine{NewPlayer: alphaBeta, MoveTime: 50 * time.Millisecond, Log: log}
+	start := "/9/9/9/9/1tT1K4/9/9/3t5/9/"
+	// The position sent with the move is the one before it: wrong on
+	// purpose.
+	lines := converse(t, e, []string{"hello", rules, "side defenders", "start", "position " + start, "clock 3000 3000 0 0 0",
+		"opponent-move d8-d5xc5 " + start, "play defenders", "goodbye"})
+	if strings.Contains(log.String(), "opponent move") {
+		t.Fatalf("the engine refused the move: %s", log.String())
+	}
+	var reply string
+	for _, l := range lines {
+		if strings.HasPrefix(l, "move ") {
+			reply = strings.TrimPrefix(l, "move ")
+		}
+	}
+	s, err := tablut.MustLoad("opentafl").Parse(start + " attackers")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := s.ParseMove("d8-d5xc5")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.ApplyMove(m)
+	if _, err := s.ParseMove(reply); err != nil {
+		t.Fatalf("the engine's answer %q does not follow the capture: %v (%v)", reply, err, lines)
+	}
+}

@@ -155,27 +155,58 @@ func captureSuffix(caps Captures) string {
 
 func (s *State) ActionString(a game.Action) string { return s.MoveString(Move(a)) }
 
-// ParseMove reads a move such as "e3-e1" or "e5-e8xe9" and checks that it is
-// legal here and that a capture suffix, if given, is right. OpenTafl's
-// trailing info symbols (+, -, ++, --) are accepted and ignored.
+// ParseMove reads a move in OpenTafl Notation (OTN) and checks that it is
+// legal here and that what it says is so. Muster writes "e3-e1" and
+// "e5-e8xe9" (captures after x, several joined by /); OpenTafl also names
+// a piece other than a plain taflman by its letter before its square
+// ("Ke5-f5", "d1-d3xKd4": K the king, T a defender, t an attacker) and
+// writes the king's capture among the captures, where Muster's game ends
+// without it. OTN's trailing info symbols (+, -, ++, --, +++) are accepted
+// and ignored. Jumps and berserk moves (^, =) are OTN too, but no Tablut
+// ruleset has them.
 func (s *State) ParseMove(text string) (Move, error) {
-	m, suffix, err := parseMoveText(text)
+	mv, err := parseMoveText(text)
 	if err != nil {
 		return 0, err
 	}
+	m := mv.move
 	if s.over {
 		return 0, fmt.Errorf("tablut: %w %s: the game is over (%s)", game.ErrIllegal, text, s.result.Reason)
 	}
 	if !s.IsLegal(m) {
 		return 0, fmt.Errorf("tablut: %w %s: %s", game.ErrIllegal, text, s.whyIllegal(m))
 	}
-	if suffix != "" {
-		want := s.MoveString(m)[len(m.String()):]
-		if !sameCaptures(suffix, want) {
-			if want == "" {
-				want = "none"
+	if m == Pass {
+		return m, nil
+	}
+	if mv.piece != 0 && !letterFits(mv.piece, s.pos.At(m.From())) {
+		return 0, fmt.Errorf("tablut: %w %s: %q names %s, but the piece on %s is %s", game.ErrIllegal, text, mv.piece, letterName(mv.piece), m.From(), pieceWords(s.pos.At(m.From())))
+	}
+	if mv.captures != nil {
+		p := s.pos
+		caps, kingTaken := s.g.Rules.Apply(&p, m)
+		took := map[Square]Piece{}
+		for _, c := range caps.Sq[:caps.N] {
+			took[c] = s.pos.At(c)
+		}
+		said := map[Square]bool{}
+		for _, c := range mv.captures {
+			said[c.sq] = true
+			piece, ok := took[c.sq]
+			if !ok && kingTaken && c.sq == s.pos.King() {
+				piece, ok = King, true
 			}
-			return 0, fmt.Errorf("tablut: %w %s: wrong captures %q, the move captures %s", game.ErrIllegal, text, suffix, strings.TrimPrefix(want, "x"))
+			if !ok {
+				return 0, fmt.Errorf("tablut: %w %s: wrong captures: the move does not capture on %s (it captures %s)", game.ErrIllegal, text, c.sq, capturesWords(caps, kingTaken, s.pos.King()))
+			}
+			if c.piece != 0 && !letterFits(c.piece, piece) {
+				return 0, fmt.Errorf("tablut: %w %s: %q names %s, but the piece taken on %s is %s", game.ErrIllegal, text, c.piece, letterName(c.piece), c.sq, pieceWords(piece))
+			}
+		}
+		for sq := range took {
+			if !said[sq] {
+				return 0, fmt.Errorf("tablut: %w %s: wrong captures: the move also captures on %s (it captures %s)", game.ErrIllegal, text, sq, capturesWords(caps, kingTaken, s.pos.King()))
+			}
 		}
 	}
 	return m, nil
@@ -186,47 +217,157 @@ func (s *State) ParseAction(text string) (game.Action, error) {
 	return game.Action(m), err
 }
 
-func parseMoveText(text string) (Move, string, error) {
-	t := strings.TrimSpace(text)
-	if t == "pass" {
-		return Pass, "", nil
-	}
-	t = strings.TrimRight(t, "+-")
-	if len(t) < 5 || t[2] != '-' {
-		return 0, "", fmt.Errorf("tablut: %w: bad move %q: want from-to, such as e3-e1", game.ErrSyntax, text)
-	}
-	from, err := ParseSquare(t[0:2])
-	if err != nil {
-		return 0, "", fmt.Errorf("tablut: %w: bad move %q: %v", game.ErrSyntax, text, err)
-	}
-	to, err := ParseSquare(t[3:5])
-	if err != nil {
-		return 0, "", fmt.Errorf("tablut: %w: bad move %q: %v", game.ErrSyntax, text, err)
-	}
-	suffix := t[5:]
-	if suffix != "" {
-		if suffix[0] != 'x' || len(suffix) < 3 {
-			return 0, "", fmt.Errorf("tablut: %w: bad move %q: after the squares comes x and the captures", game.ErrSyntax, text)
-		}
-		for _, c := range strings.Split(suffix[1:], "/") {
-			if _, err := ParseSquare(c); err != nil {
-				return 0, "", fmt.Errorf("tablut: %w: bad move %q: %v", game.ErrSyntax, text, err)
-			}
-		}
-	}
-	return NewMove(from, to), suffix, nil
+// otnMove is a move as OTN writes it: the piece's letter, if named, the
+// move, and its captures (nil when none are written).
+type otnMove struct {
+	piece    byte
+	move     Move
+	captures []otnCapture
 }
 
-func sameCaptures(a, b string) bool {
-	split := func(s string) []string {
-		l := strings.Split(strings.TrimPrefix(s, "x"), "/")
-		sort.Strings(l)
-		return l
+type otnCapture struct {
+	piece byte
+	sq    Square
+}
+
+// otnLetters are OTN's piece letters: lower case the attackers', upper
+// case the defenders' (taflman, commander, knight, king, mercenary,
+// guard).
+const otnLetters = "tcnkmgTCNKMG"
+
+// otnSquare reads an optional piece letter and a square at the start of
+// t; it returns them and the rest.
+func otnSquare(t, text string) (byte, Square, string, error) {
+	var letter byte
+	// A letter then a file ("Kd4"); a file alone is a square's ("c4").
+	if len(t) > 1 && strings.IndexByte(otnLetters, t[0]) >= 0 && t[1] >= 'a' && t[1] <= 'z' {
+		letter, t = t[0], t[1:]
 	}
-	if b == "" {
-		return false
+	n := 0
+	for n < len(t) && (n == 0 && t[n] >= 'a' && t[n] <= 'z' || n > 0 && t[n] >= '0' && t[n] <= '9') {
+		n++
 	}
-	return strings.Join(split(a), "/") == strings.Join(split(b), "/")
+	if n < 2 {
+		return 0, 0, "", fmt.Errorf("tablut: %w: bad move %q: want a square such as e3", game.ErrSyntax, text)
+	}
+	sq, err := ParseSquare(t[:n])
+	if err != nil {
+		return 0, 0, "", fmt.Errorf("tablut: %w: bad move %q: %v", game.ErrSyntax, text, err)
+	}
+	return letter, sq, t[n:], nil
+}
+
+func parseMoveText(text string) (otnMove, error) {
+	t := strings.TrimSpace(text)
+	if t == "pass" {
+		return otnMove{move: Pass}, nil
+	}
+	t = strings.TrimRight(t, "+-")
+	if t == "" {
+		return otnMove{}, fmt.Errorf("tablut: %w: bad move %q: want from-to, such as e3-e1", game.ErrSyntax, text)
+	}
+	piece, from, rest, err := otnSquare(t, text)
+	if err != nil {
+		return otnMove{}, err
+	}
+	switch {
+	case strings.HasPrefix(rest, "^"), strings.HasPrefix(rest, "="):
+		return otnMove{}, fmt.Errorf("tablut: %w: bad move %q: a jump or a berserk move (%c) is OTN, but no Tablut ruleset has one", game.ErrSyntax, text, rest[0])
+	case !strings.HasPrefix(rest, "-"):
+		return otnMove{}, fmt.Errorf("tablut: %w: bad move %q: want from-to, such as e3-e1", game.ErrSyntax, text)
+	}
+	_, to, rest, err := otnSquare(rest[1:], text)
+	if err != nil {
+		return otnMove{}, err
+	}
+	if len(rest) > 0 && strings.IndexByte(otnLetters, rest[0]) >= 0 && rest[0] != 'x' {
+		return otnMove{}, fmt.Errorf("tablut: %w: bad move %q: a letter after the target square", game.ErrSyntax, text)
+	}
+	mv := otnMove{piece: piece, move: NewMove(from, to)}
+	if rest == "" {
+		return mv, nil
+	}
+	if rest[0] != 'x' || len(rest) < 3 {
+		return otnMove{}, fmt.Errorf("tablut: %w: bad move %q: after the squares comes x and the captures", game.ErrSyntax, text)
+	}
+	mv.captures = []otnCapture{}
+	for _, c := range strings.Split(rest[1:], "/") {
+		letter, sq, more, err := otnSquare(c, text)
+		if err != nil {
+			return otnMove{}, err
+		}
+		if more != "" {
+			return otnMove{}, fmt.Errorf("tablut: %w: bad move %q: captures are squares joined by /", game.ErrSyntax, text)
+		}
+		mv.captures = append(mv.captures, otnCapture{letter, sq})
+	}
+	return mv, nil
+}
+
+// letterFits reports whether an OTN letter names the piece: K the king, a
+// taflman's t or T by side; Tablut has no commanders, knights,
+// mercenaries or guards.
+func letterFits(letter byte, p Piece) bool {
+	switch letter {
+	case 'K':
+		return p == King
+	case 'T':
+		return p == Defender
+	case 't':
+		return p == Attacker
+	}
+	return false
+}
+
+// letterName says what an OTN letter names.
+func letterName(letter byte) string {
+	side := "an attacking"
+	if letter >= 'A' && letter <= 'Z' {
+		side = "a defending"
+	}
+	switch letter | 0x20 {
+	case 'k':
+		if letter == 'K' {
+			return "the king"
+		}
+		return "an attacking king"
+	case 't':
+		return side + " taflman"
+	case 'c':
+		return side + " commander"
+	case 'n':
+		return side + " knight"
+	case 'm':
+		return side + " mercenary"
+	}
+	return side + " guard"
+}
+
+func pieceWords(p Piece) string {
+	switch p {
+	case King:
+		return "the king"
+	case Defender:
+		return "a defender"
+	case Attacker:
+		return "an attacker"
+	}
+	return "empty"
+}
+
+// capturesWords lists what a move captures, the king included.
+func capturesWords(caps Captures, kingTaken bool, king Square) string {
+	var names []string
+	for _, c := range caps.Sq[:caps.N] {
+		names = append(names, c.String())
+	}
+	if kingTaken {
+		names = append(names, "the king on "+king.String())
+	}
+	if len(names) == 0 {
+		return "nothing"
+	}
+	return strings.Join(names, ", ")
 }
 
 // whyIllegal explains why a move that is not legal is not.

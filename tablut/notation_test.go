@@ -217,7 +217,7 @@ func FuzzParsePosition(f *testing.F) {
 }
 
 func FuzzParseMove(f *testing.F) {
-	for _, m := range []string{"e3-e1", "e5-e8xe9", "d4-d2xd3/c2", "pass", "a4-a3+", "x", "i9-i1--"} {
+	for _, m := range []string{"e3-e1", "e5-e8xe9", "d4-d2xd3/c2", "pass", "a4-a3+", "x", "i9-i1--", "Ke5-e6", "a5-a3xKb3", "ta4-a3", "d1-d3xTd4/Kd5", "e3^e5", "c4"} {
 		f.Add(m)
 	}
 	g := MustLoad("linnaeus")
@@ -241,7 +241,7 @@ func FuzzParseMove(f *testing.F) {
 func FuzzReadRecord(f *testing.F) {
 	f.Add("[variant:Tablut]\n[muster-game:tablut(walker)]\ndim:9 start:/3ttt3/\n\n1. a4-a3 e3-d3\n2. a3-a4\n")
 	f.Add("[a:b]\n/9/9/9/9/4K4/9/9/9/9/\n1. ---\n")
-	for _, name := range []string{"opentafl-0.4.8-r03.otg", "opentafl-0.4.8-enclosed.otg"} {
+	for _, name := range []string{"opentafl-0.4.8-r03.otg", "opentafl-0.4.8-enclosed.otg", "opentafl-0.4.8-king-captured.otg", "opentafl-0.4.8-two-captures.otg"} {
 		if otg, err := os.ReadFile("testdata/" + name); err == nil {
 			f.Add(string(otg))
 		}
@@ -298,7 +298,7 @@ func TestViewEscapes(t *testing.T) {
 // and the moves replay to the king's escape.
 func TestOpenTaflSavedGame(t *testing.T) {
 	_, rec, s := replaySavedGame(t, "opentafl-0.4.8-r03.otg")
-	if rec.Spec != "tablut(opentafl)" || len(rec.Actions) != 16 || rec.Actions[9] != "e5-e6" {
+	if rec.Spec != "tablut(opentafl)" || len(rec.Actions) != 16 || rec.Actions[9] != "Ke5-e6" || game.Notation(s.Game().NewState(), s.History())[9] != "e5-e6" {
 		t.Fatalf("spec %s, %d actions: %v", rec.Spec, len(rec.Actions), rec.Actions)
 	}
 	if !s.IsTerminal() || game.ResultName(s) != "defenders" {
@@ -345,4 +345,88 @@ func replaySavedGame(t *testing.T, name string) (string, *game.Record, game.Stat
 		t.Fatal(err)
 	}
 	return string(data), rec, s
+}
+
+// TestOpenTaflRecordsEveryForm reads games written by OpenTafl 0.4.8's own
+// GameSerializer (random games of its built-in Tablut 9x9, played by its
+// engine and saved with comments; made outside the repository with a
+// small Java program over OpenTafl's classes): the king's capture written
+// among the captures ("a5-a3xKb3"), two captures in one move
+// ("i4-e4xd4/e3"), the king's letter on his moves ("Kd2-d1"), comment lines
+// with and without text ("[|note: move 4]", "[]") and the result tag.
+// Each replays under the rules its tag names to the result OpenTafl wrote.
+func TestOpenTaflRecordsEveryForm(t *testing.T) {
+	for name, want := range map[string]struct{ result, form string }{
+		"opentafl-0.4.8-king-captured.otg": {"attackers", "xK"},
+		"opentafl-0.4.8-king-escaped.otg":  {"defenders", "K"},
+		"opentafl-0.4.8-two-captures.otg":  {"attackers", "/"},
+	} {
+		data, rec, s := replaySavedGame(t, name)
+		if rec.Spec != "tablut(opentafl)" {
+			t.Errorf("%s: read as %s", name, rec.Spec)
+		}
+		if !strings.Contains(strings.Join(rec.Actions, " "), want.form) {
+			t.Errorf("%s: no move written with %q: %v", name, want.form, rec.Actions)
+		}
+		tag := map[string]string{"1": "attackers", "-1": "defenders", "0": "draw"}
+		var written string
+		for _, kv := range rec.Tags {
+			if kv.Key == "result" {
+				written = tag[kv.Value]
+			}
+		}
+		if !s.IsTerminal() || game.ResultName(s) != want.result || written != want.result {
+			t.Errorf("%s: replays to %s (%s), OpenTafl wrote %s", name, game.ResultName(s), s.Result().Reason, written)
+		}
+		if !strings.Contains(data, "note: move") {
+			t.Errorf("%s: no comment with text to read", name)
+		}
+	}
+}
+
+// TestOTNMoveForms: every form OpenTafl writes for a move is read, and what
+// it says is checked: the mover's letter, the captured pieces' letters,
+// the king's capture among the captures (which Muster's own notation
+// leaves out), OTN's info symbols; jumps and berserk moves are OTN but not
+// Tablut.
+func TestOTNMoveForms(t *testing.T) {
+	g := MustLoad("linnaeus")
+	king, err := g.Parse("/9/9/5tK2/9/9/9/9/7t1/9/ attackers")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for in, want := range map[string]string{
+		"h8-h3":      "",
+		"h8-h3xg3":   "",
+		"h8-h3xKg3":  "",
+		"th8-h3":     "",
+		"h8-h3xKg3+": "",
+		"h8-h3xTg3":  "names a defending taflman, but the piece taken on g3 is the king",
+		"Kh8-h3":     "names the king, but the piece on h8 is an attacker",
+		"h8-h3xf3":   "does not capture on f3",
+		"h8^h3":      "no Tablut ruleset has one",
+		"h8=h3":      "no Tablut ruleset has one",
+		"h8-h3xKg3/": "want a square",
+	} {
+		_, err := king.ParseMove(in)
+		switch {
+		case want == "" && err != nil:
+			t.Errorf("%s: %v", in, err)
+		case want != "" && (err == nil || !strings.Contains(err.Error(), want)):
+			t.Errorf("%s: %v, want an error saying %q", in, err, want)
+		}
+	}
+	// Two captures, with and without letters, in either order.
+	two, err := g.Parse("/9/6K2/2t6/2T6/1t7/2T6/2t6/9/9/ attackers")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, in := range []string{"b5-c5xc4/c6", "b5-c5xTc6/Tc4", "tb5-c5xc6/Tc4"} {
+		if _, err := two.ParseMove(in); err != nil {
+			t.Errorf("%s: %v", in, err)
+		}
+	}
+	if _, err := two.ParseMove("b5-c5xc4"); err == nil || !strings.Contains(err.Error(), "also captures on c6") {
+		t.Errorf("a capture left out: %v", err)
+	}
 }

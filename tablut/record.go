@@ -120,6 +120,10 @@ func (g *Game) ReadRecord(rd io.Reader) (*game.Record, error) {
 // otgClock is the line of clocks OpenTafl writes after each turn: both
 // sides' clocks, or the attackers' alone after a turn the game ended in
 // before the defenders moved ("[23 0/0 0i ]").
+// otgVariation is the start of a variation's line in an OpenTafl record
+// ("1a.1.1a. e3-d3", "12b.").
+var otgVariation = regexp.MustCompile(`^[0-9]+[a-z]\.`)
+
 var otgClock = regexp.MustCompile(`^\[[0-9]+ [0-9]+/[0-9]+ [0-9]+i ?(\|[0-9]+ [0-9]+/[0-9]+ [0-9]+i ?)?\]$`)
 
 // ReadRecord reads a Tablut record: Muster's, or a game OpenTafl saved
@@ -132,13 +136,23 @@ func ReadRecord(rd io.Reader) (*game.Record, error) {
 	sc := bufio.NewScanner(io.LimitReader(rd, maxRecordBytes))
 	sc.Buffer(make([]byte, 0, 4096), maxRecordBytes)
 	line := 0
+	moves := false // the moves have begun: a bracket is a comment, not a tag
 	for sc.Scan() {
 		line++
-		text := strings.TrimSpace(sc.Text())
+		raw := sc.Text()
+		text := strings.TrimSpace(raw)
 		switch {
 		case text == "":
 		case otgClock.MatchString(text):
 			// OpenTafl's clocks after a turn: "[56 0/0 0i |52 0/0 0i ]".
+		case moves && strings.HasPrefix(text, "["):
+			// A turn's comments, with or without clocks ("[56 0/0 0i a
+			// fine move|52 0/0 0i ]"), which may run over several lines.
+			for !strings.HasSuffix(strings.TrimSpace(sc.Text()), "]") && sc.Scan() {
+				line++
+			}
+		case otgVariation.MatchString(text) || moves && strings.HasPrefix(raw, " "):
+			// A variation (indented, numbered "1a.1.1a."): not the game.
 		case strings.HasPrefix(text, "["):
 			k, v, ok := game.ParseTag(text)
 			if !ok {
@@ -169,25 +183,30 @@ func ReadRecord(rd io.Reader) (*game.Record, error) {
 				rec.Start = text
 			}
 		default:
+			moves = true
 			fields := strings.Fields(text)
 			n, err := strconv.Atoi(strings.TrimSuffix(fields[0], "."))
 			if !strings.HasSuffix(fields[0], ".") || err != nil || n < 1 {
 				return nil, fmt.Errorf("tablut: record line %d: %w: want a turn such as \"1. a4-a3 e3-d3\", got %q", line, game.ErrSyntax, text)
 			}
-			if len(fields) > 3 {
-				return nil, fmt.Errorf("tablut: record line %d: %w: a turn has at most two moves", line, game.ErrSyntax)
-			}
+			played := 0
 			for _, m := range fields[1:] {
-				if m == "---" {
+				switch m {
+				case ".....":
+					// The place of a move not played: a game that begins
+					// with the defenders to move.
+					continue
+				case "---":
 					rec.Tags = append(rec.Tags, game.KV{Key: "termination", Value: "resignation"})
 					continue
 				}
-				// OpenTafl names the piece before a move other than a
-				// taflman's ("Ke5-f5").
-				if len(m) > 2 && strings.ContainsRune("tcnkmgTCNKMG", rune(m[0])) && m[1] >= 'a' && m[1] <= 'z' {
-					m = m[1:]
-				}
+				// Moves as OTN writes them, piece letters and all: the
+				// game's parser reads them.
 				rec.Actions = append(rec.Actions, m)
+				played++
+			}
+			if played > 2 {
+				return nil, fmt.Errorf("tablut: record line %d: %w: a turn has at most two moves", line, game.ErrSyntax)
 			}
 		}
 	}

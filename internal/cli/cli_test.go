@@ -210,6 +210,12 @@ func TestRecordCommand(t *testing.T) {
 	if _, errOut, code := run(t, "record", "--read", path); code != 1 || !strings.Contains(errOut, "d3-d9") {
 		t.Fatalf("bad record: exit %d %q", code, errOut)
 	}
+	// A game OpenTafl saved that ends in the king's capture, written
+	// "a5-a3xKb3" (issue 26, item 4).
+	got, errOut, code = run(t, "record", "--read", "../../tablut/testdata/opentafl-0.4.8-king-captured.otg")
+	if code != 0 || !strings.Contains(got, "game: tablut(opentafl)") || !strings.Contains(got, "result: attackers (king captured)") {
+		t.Fatalf("OpenTafl's king capture: exit %d %q %q", code, got, errOut)
+	}
 }
 
 // TestLanrickCommands: the same output contract for Lanrick.

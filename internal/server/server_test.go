@@ -374,6 +374,19 @@ func TestImport(t *testing.T) {
 			t.Fatalf("imported as %q: %s, want %s", c2.game, v.Spec, c2.spec)
 		}
 	}
+	// OpenTafl's king capture ("a5-a3xKb3") imports to the attackers' win
+	// (issue 26, item 4).
+	kc, err := os.ReadFile("../../tablut/testdata/opentafl-0.4.8-king-captured.otg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if code := h.call("POST", "/api/import", importRequest{createRequest: createRequest{Opponent: "local"}, Record: string(kc)}, &c); code != 201 {
+		t.Fatalf("import of OpenTafl's king capture: %d", code)
+	}
+	h.call("GET", "/api/games/"+c.ID, nil, &v)
+	if v.Status != store.StatusOver || v.Result != "attackers" {
+		t.Fatalf("OpenTafl's king capture imported as %s, %s", v.Status, v.Result)
+	}
 }
 
 func TestPages(t *testing.T) {
