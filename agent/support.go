@@ -131,3 +131,10 @@ var defaultLevels = map[string]string{
 	"hard":   "mcts(iterations=10000)",
 	"max":    "mcts(iterations=60000,threads=0)",
 }
+
+// Evaluator returns g's evaluation (its value of a state for a player, in
+// [-1, 1]), or nil if its support gives none: the study tools read games
+// through it, as Ludii's metrics read a game through its heuristics.
+func Evaluator(g game.Game) func(s game.State, p game.Player) float64 {
+	return supportOf(g).Eval
+}

@@ -86,6 +86,9 @@ type Group struct {
 	Repetition   float64 // share of positions seen before in the game
 	Coverage     float64 // share of squares ever occupied, mean over games (-1: unknown)
 	Reasons      map[string]int
+	// States are Ludii's state-evaluation metrics (state.go), from the
+	// game's own evaluation.
+	States StateMetrics
 }
 
 // Pair is A's record against B over every game string they played (a
@@ -207,6 +210,7 @@ func summarize(ls []arena.Line) *Group {
 	g.Decisions = dec / n
 	g.Branching = branch / n
 	g.Repetition = rep / n
+	g.States = States(ls)
 	g.Coverage = -1
 	if covN > 0 {
 		g.Coverage = cov / covN
@@ -235,4 +239,12 @@ var Definitions = []struct{ Name, Meaning string }{
 	{"branching factor", "mean number of legal actions when a player acts"},
 	{"state repetition", "share of positions that had occurred before in the same game"},
 	{"board coverage", "share of the board's squares on which a piece stood at some time, mean over the games (replayed from the records)"},
+	{"state metrics", "Ludii's state-evaluation metrics (its Evaluation module, Ludii 1.3), from the game's own evaluation: before each action every player's value is the evaluation in [-1, 1] (the result once the game is over), the winners are the players ranked highest at the end; each is a mean over the games with its 95% interval (normal)"},
+	{"lead change", "share of positions whose leaders (the players of the highest value) differ from the position before's; the first counts as a change"},
+	{"stability", "the sum over the players of the variance of the player's value through the game"},
+	{"decisiveness threshold", "the highest value reached by a player who did not win (-1 if none)"},
+	{"decisiveness moves", "the share of the game played before a winner's value first rises above the decisiveness threshold (1 if it never does). Ludii's code divides two integers here, so its own value can only be 0 or 1; this is the share its description gives"},
+	{"clarity: variance", "at each position where a player acts, the variance of his value after each of his legal actions; mean over the positions"},
+	{"clarity: narrowness", "at each position where a player acts, the share of his legal actions valued above the mean plus ¾ of the way to the best; mean over the positions. Ludii's code divides integers here too (so 0 unless every action is above); this is the share"},
+	{"drama", "at each position, the winners' mean distance below the highest value of any player; summed up per game as Ludii's multi-metric framework does (average, median, max, min, variance; change: average from first to last, sign, slope of the line of best fit, number of times the direction changes; the largest rise and fall), then averaged over the games. Ludii divides integers in the number of direction changes (so 0 for games of more than two actions); this counts them as a share"},
 }

@@ -31,6 +31,13 @@ func Plots(groups []*Group, dir string) ([]string, error) {
 			return nil, err
 		}
 		files = append(files, name)
+		if g.States.Games > 0 {
+			name, err := winnerPlot(g, i, dir)
+			if err != nil {
+				return nil, err
+			}
+			files = append(files, name)
+		}
 	}
 	if err := effortPlot(groups, dir); err != nil {
 		return nil, err
@@ -101,6 +108,30 @@ func lengthsPlot(g *Group, i int, dir string) (string, error) {
 	h.Add(hist)
 	name := fmt.Sprintf("lengths-%d.svg", i+1)
 	return name, save(h, dir, name, 7)
+}
+
+// winnerPlot draws the eventual winner's value through the game (each
+// tenth of it, mean over the games) and the drama, the winner's distance
+// below the leader, of group i.
+func winnerPlot(g *Group, i int, dir string) (string, error) {
+	p := plot.New()
+	p.Title.Text = "The winner's value through the game: " + label(g, i)
+	p.X.Label.Text = "share of the game played"
+	p.Y.Label.Text = "value (evaluation in [-1, 1])"
+	p.Y.Min, p.Y.Max = -1, 1
+	pts := make(plotter.XYs, len(g.States.WinnerCurve))
+	for k, v := range g.States.WinnerCurve {
+		pts[k].X, pts[k].Y = (float64(k)+0.5)/10, v
+	}
+	line, err := plotter.NewLine(pts)
+	if err != nil {
+		return "", err
+	}
+	line.Width = vg.Points(2)
+	p.Add(line, plotter.NewGrid())
+	p.Legend.Add("the winner's mean value", line)
+	name := fmt.Sprintf("winner-%d.svg", i+1)
+	return name, save(p, dir, name, 7)
 }
 
 // effortPlot draws the win rate of A against search effort, per game
@@ -258,6 +289,27 @@ func rows(g *Group) [][2]string {
 	add("state repetition", fmt.Sprintf("%.3f", g.Repetition))
 	if g.Coverage >= 0 {
 		add("board coverage", fmt.Sprintf("%.3f", g.Coverage))
+	}
+	if st := g.States; st.Games > 0 {
+		iv := func(v []float64) string {
+			m := MeanOf(v)
+			return fmt.Sprintf("%.3f [%.3f, %.3f]", m.P, m.Lo, m.Hi)
+		}
+		add("lead change", iv(st.LeadChange))
+		add("stability", iv(st.Stability))
+		add("decisiveness threshold", iv(st.DecisivenessThreshold))
+		add("decisiveness moves", iv(st.DecisivenessMoves))
+		add("clarity: variance", iv(st.ClarityVariance))
+		add("clarity: narrowness", iv(st.ClarityNarrowness))
+		var drama []float64
+		for _, d := range st.Drama {
+			drama = append(drama, DramaAggregates[0].F(d))
+		}
+		add("drama: average", iv(drama))
+		for _, a := range DramaAggregates[1:] {
+			add("drama: "+a.Name, fmt.Sprintf("%.3f", st.DramaBy[a.Name]))
+		}
+		add("games evaluated", fmt.Sprintf("%d of %d", st.Games, g.Games))
 	}
 	var reasons []string
 	for r, n := range g.Reasons {
