@@ -68,6 +68,9 @@ type Group struct {
 	PlayerWins  [2]Interval
 	FirstPlayer string
 	FirstWins   Interval
+	// Advantage is Ludii's advantage of the first player: his share of
+	// the games, a draw counting half.
+	Advantage Interval
 	AgentWins   [2]Interval // A's and B's
 	// Record is A's wins, losses and draws against B; Score A's score,
 	// draws counting half.
@@ -196,10 +199,11 @@ func summarize(ls []arena.Line) *Group {
 		g.PlayerWins[p] = Wilson(pw[p], n)
 		g.AgentWins[p] = Wilson(float64(g.Record[p]), n)
 	}
+	draws := float64(g.Record[2])
 	if first >= 0 {
 		g.FirstWins = g.PlayerWins[first]
+		g.Advantage = Wilson(pw[first]+draws/2, n)
 	}
-	draws := float64(g.Record[2])
 	g.Draws = Wilson(draws, n)
 	g.Score = Wilson(float64(g.Record[0])+draws/2, n)
 	g.Balance = 1 - math.Abs(pw[0]-pw[1])/n
@@ -229,6 +233,7 @@ func summarize(ls []arena.Line) *Group {
 var Definitions = []struct{ Name, Meaning string }{
 	{"win rate", "share of games won by each side, with its 95% Wilson interval"},
 	{"first player", "the share won by the player who acts first in the game"},
+	{"advantage", "Ludii's advantage of the first player: his share of the games, a draw counting half, with its 95% Wilson interval"},
 	{"score", "agent A's wins, losses and draws against B, and A's score (a win 1, a draw ½) as a share of the games, with its 95% Wilson interval"},
 	{"balance", "1 − |wins of the one side − wins of the other| / games (1: even)"},
 	{"completion", "share of games that end with a winner"},

@@ -274,6 +274,7 @@ func rows(g *Group) [][2]string {
 	}
 	if g.FirstPlayer != "" {
 		add("win rate: first player ("+g.FirstPlayer+")", g.FirstWins.String())
+		add("advantage: first player ("+g.FirstPlayer+")", g.Advantage.String())
 	}
 	add("win rate: agent A ("+g.Agents[0]+")", g.AgentWins[0].String())
 	add("win rate: agent B ("+g.Agents[1]+")", g.AgentWins[1].String())

@@ -107,7 +107,7 @@ func TestStateMetricsInTheReport(t *testing.T) {
 	groups := Summarize(lines)
 	var md bytes.Buffer
 	Markdown(&md, groups, nil)
-	for _, want := range []string{"| lead change | ", "| drama: average | ", "| decisiveness moves | ", "| clarity: narrowness | ", "games evaluated | 4 of 4"} {
+	for _, want := range []string{"| lead change | ", "| drama: average | ", "| decisiveness moves | ", "| clarity: narrowness | ", "games evaluated | 4 of 4", "| advantage: first player"} {
 		if !strings.Contains(md.String(), want) {
 			t.Errorf("the report lacks %q", want)
 		}
