@@ -21,10 +21,14 @@ and of each agent, and agent A's score (draws half), with 95% Wilson intervals
 (the score also over all game strings where a pair of agents played several,
 as in a match across rulesets), balance, completion, drawishness,
 timeouts, duration (mean, median, distribution), decision moves, branching
-factor and state repetition, each defined in the report; with plots (SVG) of the
-outcome shares with intervals, game lengths, and win rate against search effort,
-written next to the --html or --md file. Without --html or --md it prints the
-Markdown report.
+factor, state repetition, board coverage and the first player's advantage; and
+Ludii's state-evaluation metrics, read through the game's own evaluation with
+every record replayed: lead change, stability, decisiveness (threshold and
+moves), clarity (variance, narrowness) and drama (eleven ways), each a mean
+over the games with its 95% interval. Each is defined in the report; with plots
+(SVG) of the outcome shares with intervals, game lengths, the winner's value
+through the game, and win rate against search effort, written next to the
+--html or --md file. Without --html or --md it prints the Markdown report.
 
 --rendezvous (Lanrick) replays every record and prints, per game string and
 agents, who won each of the first rendezvous — by colour (black acts first: he
