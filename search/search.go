@@ -46,6 +46,9 @@ type Result struct {
 	Lo, Hi  float64
 	Plies   int
 	Stopped bool
+	// Turns, for a value read from an endgame table, counts the turns to
+	// the end with best play, both players', the deciding turn included.
+	Turns int
 }
 
 // Proved reports whether an exact search proved the value.

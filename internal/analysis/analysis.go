@@ -249,7 +249,11 @@ func judge(res search.Result, p game.Player, players []game.PlayerTraits) evalua
 		if res.Proven < 0 {
 			winner = other
 		}
-		ev.Text = winner + " win by force."
+		ev.Text = winner + ": a win by force."
+		if res.Turns > 0 {
+			// An endgame table's verdict, exact, as chess sites give theirs.
+			ev.Text = fmt.Sprintf("%s: a win in %d turn%s with best play (both sides' turns; the endgame tables).", winner, res.Turns, plural(res.Turns))
+		}
 		forMe = float64(res.Proven)
 	case res.Nodes > 0:
 		// Alpha-beta's value is in men; a player reads a chance to win
@@ -281,6 +285,13 @@ func judge(res search.Result, p game.Player, players []game.PlayerTraits) evalua
 		ev.Bar = -forMe
 	}
 	return ev
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
 }
 
 // outcomeBar is the gauge of a finished game for the first player.

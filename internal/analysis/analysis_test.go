@@ -17,6 +17,7 @@ import (
 	"github.com/muster-games/muster/internal/httpx"
 	_ "github.com/muster-games/muster/lanrick"
 	_ "github.com/muster-games/muster/lanrick/ai"
+	"github.com/muster-games/muster/search"
 	_ "github.com/muster-games/muster/tablut"
 	_ "github.com/muster-games/muster/tablut/ai"
 )
@@ -228,5 +229,18 @@ func TestRecordOpened(t *testing.T) {
 	}
 	if code := h.call("POST", "/api/analysis/record", recordRequest{Record: "[not a record"}, &bad); code != http.StatusUnprocessableEntity || bad.Error == "" {
 		t.Errorf("a bad record: %d %q", code, bad.Error)
+	}
+}
+
+// TestVerdictFromTables: a value read from Lanrick's endgame tables is
+// said exactly, with the turns to the end (issue 25, item 5, in part).
+func TestVerdictFromTables(t *testing.T) {
+	players := []game.PlayerTraits{{Name: "black", Title: "Black"}, {Name: "white", Title: "White"}}
+	ev := judge(search.Result{Proven: -1, Turns: 4}, 0, players)
+	if ev.Text != "White: a win in 4 turns with best play (both sides' turns; the endgame tables)." || ev.Bar != -1 {
+		t.Errorf("a table's loss for Black: %+v", ev)
+	}
+	if ev := judge(search.Result{Proven: 1}, 1, players); ev.Text != "White: a win by force." {
+		t.Errorf("a proof without tables: %+v", ev)
 	}
 }

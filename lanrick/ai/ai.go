@@ -114,5 +114,5 @@ func oracle(s game.State) (search.Result, bool) {
 	if err != nil {
 		return search.Result{}, false
 	}
-	return search.Result{Action: a, PV: []game.Action{a}, Value: float64(v.Outcome), Proven: v.Outcome, Elapsed: time.Since(start)}, true
+	return search.Result{Action: a, PV: []game.Action{a}, Value: float64(v.Outcome), Proven: v.Outcome, Turns: v.Turns, Elapsed: time.Since(start)}, true
 }
