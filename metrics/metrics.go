@@ -71,7 +71,7 @@ type Group struct {
 	// Advantage is Ludii's advantage of the first player: his share of
 	// the games, a draw counting half.
 	Advantage Interval
-	AgentWins   [2]Interval // A's and B's
+	AgentWins [2]Interval // A's and B's
 	// Record is A's wins, losses and draws against B; Score A's score,
 	// draws counting half.
 	Record       [3]int
