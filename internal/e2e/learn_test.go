@@ -209,4 +209,13 @@ func TestHomeForAFirstVisitor(t *testing.T) {
 		t.Fatalf("the level after a visit: %q, want the one chosen", got)
 	}
 	shot(t, ctx, "home-first-visit")
+	// A game card starts a game against the computer at once, at the
+	// level kept.
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#quick-tablut"))); err != nil {
+		t.Fatal(err)
+	}
+	poll(t, ctx, "the quick game", `location.pathname.startsWith("/g/") && document.getElementById("players").textContent.includes("Computer (hard)")`)
+	if v := current(t, ctx); !strings.HasPrefix(v.Spec, "tablut(") {
+		t.Fatalf("the Tablut card started %s", v.Spec)
+	}
 }
