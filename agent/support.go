@@ -41,6 +41,22 @@ type Support struct {
 	// what it makes under dir ("" for the game's default folder) and
 	// reporting progress with logf. A server runs it in the background.
 	Prepare func(ctx context.Context, dir string, logf func(format string, args ...any)) error
+	// Puzzles, if set, draws n puzzles where the Oracle decides (Lanrick:
+	// from the endgame tables on disk); seed makes the draw repeatable.
+	Puzzles func(n int, seed uint64) ([]Puzzle, error)
+}
+
+// Puzzle is a position to solve: the player to move, Side, wins with best
+// play in Turns of his own turns.
+type Puzzle struct {
+	ID       string `json:"id"`
+	Spec     string `json:"spec"`
+	Position string `json:"position"`
+	Side     string `json:"side"`
+	Turns    int    `json:"turns"`
+	// Rating is the difficulty, higher harder.
+	Rating  int    `json:"rating"`
+	Context string `json:"context"`
 }
 
 // Tuning is what muster tune needs to fit a game's evaluation weights to
@@ -137,4 +153,28 @@ var defaultLevels = map[string]string{
 // through it, as Ludii's metrics read a game through its heuristics.
 func Evaluator(g game.Game) func(s game.State, p game.Player) float64 {
 	return supportOf(g).Eval
+}
+
+// Puzzles draws n puzzles of the game named, if its support gives any.
+func Puzzles(name string, n int, seed uint64) ([]Puzzle, error) {
+	f := supportNamed(name).Puzzles
+	if f == nil {
+		return nil, nil
+	}
+	return f(n, seed)
+}
+
+// Verdict is the exact value of s for the player to act where the game's
+// Oracle decides it (Lanrick's endgame tables): Proven +1 or -1 and the
+// Turns to the end with best play; or, for a finished game, its result.
+// ok is false where nothing exact is known.
+func Verdict(s game.State) (res search.Result, ok bool) {
+	if s.IsTerminal() {
+		return search.Result{}, true
+	}
+	o := supportOf(s.Game()).Oracle
+	if o == nil {
+		return search.Result{}, false
+	}
+	return o(s)
 }

@@ -61,7 +61,8 @@ type createRequest struct {
 	// Position, if set, is the position to start from, in the game's
 	// position text (a lesson, a study, "play the computer from here").
 	Position string `json:"position,omitempty"`
-	// Lesson marks the board of a lesson step (both seats here): it is
+	// Lesson marks the board of a lesson step (both seats here) or of a
+	// puzzle (against the computer): it is
 	// in no list of games, no count of games waiting, no player's page.
 	Lesson bool `json:"lesson,omitempty"`
 }
@@ -115,8 +116,8 @@ func (gs *Games) newGame(r *http.Request, me *store.Player, g game.Game, req cre
 	if err := gs.underGameLimit(r.Context(), owner); err != nil {
 		return createResponse{}, err
 	}
-	if req.Lesson && req.Opponent != opponentLocal {
-		return createResponse{}, httpx.WithCode(http.StatusBadRequest, errors.New("a lesson's board is played at one screen (opponent local)"))
+	if req.Lesson && req.Opponent != opponentLocal && req.Opponent != opponentAI {
+		return createResponse{}, httpx.WithCode(http.StatusBadRequest, errors.New("a lesson's or a puzzle's board is played at one screen or against the computer (opponent local or ai)"))
 	}
 	rec := &store.Game{ID: token.ID(), Spec: g.Spec(), Owner: owner, Actions: actions, DrawOffer: -1, TakebackOffer: -1, Start: start, Lesson: req.Lesson}
 	resp, err := seatsFor(g, req, rec, me, gs.levels())

@@ -31,6 +31,7 @@ import (
 	"github.com/muster-games/muster/internal/lobby"
 	"github.com/muster-games/muster/internal/play"
 	"github.com/muster-games/muster/internal/players"
+	"github.com/muster-games/muster/internal/puzzles"
 	"github.com/muster-games/muster/internal/store"
 	"github.com/muster-games/muster/internal/web"
 )
@@ -154,6 +155,7 @@ type Server struct {
 	chat     *chat.Chat
 	lobby    *lobby.Lobby
 	analysis *analysis.Board
+	puzzles  *puzzles.Board
 	players  *players.Pages
 }
 
@@ -178,6 +180,7 @@ func New(st *store.Store, cfg Config) *Server {
 		OpenPerPlayer: cfg.OpenChallenges})
 	s.games.SetLobby(s.lobby.Signal)
 	s.analysis = analysis.New(api, s.pool, cfg.AnalysisTime)
+	s.puzzles = puzzles.New(api)
 	s.players = players.New(st, api, s.ids)
 	s.h = cfg.Proxies.Middleware(s.ids.Middleware(s.routes()))
 
@@ -201,7 +204,7 @@ func New(st *store.Store, cfg Config) *Server {
 func (s *Server) routes() *http.ServeMux {
 	mux := http.NewServeMux()
 	mux.Handle("GET /static/", http.StripPrefix("/static/", web.Static()))
-	for _, p := range []string{"GET /{$}", "GET /g/{id}", "GET /rules/{game}", "GET /learn/{game}", "GET /learn/{game}/{step}", "GET /analysis", "GET /analysis/{id}",
+	for _, p := range []string{"GET /{$}", "GET /g/{id}", "GET /rules/{game}", "GET /learn/{game}", "GET /learn/{game}/{step}", "GET /analysis", "GET /analysis/{id}", "GET /puzzles",
 		"GET /account", "GET /@/{name}", "GET /leaderboard"} {
 		mux.HandleFunc(p, s.page)
 	}
@@ -214,6 +217,7 @@ func (s *Server) routes() *http.ServeMux {
 	s.ids.Routes(mux)
 	s.players.Routes(mux)
 	s.analysis.Routes(mux)
+	s.puzzles.Routes(mux)
 	if s.cfg.Reports != "" {
 		// http.Dir keeps requests inside the folder.
 		mux.Handle("GET /reports/", http.StripPrefix("/reports/", http.FileServer(http.Dir(s.cfg.Reports))))

@@ -15,6 +15,7 @@ import (
 	"github.com/muster-games/muster/game"
 	"github.com/muster-games/muster/lanrick"
 	"github.com/muster-games/muster/lanrick/endgame"
+	"github.com/muster-games/muster/lanrick/puzzle"
 	"github.com/muster-games/muster/search"
 )
 
@@ -30,6 +31,7 @@ func init() {
 		},
 		Oracle:  oracle,
 		Prepare: prepare,
+		Puzzles: puzzles,
 	})
 }
 
@@ -90,6 +92,13 @@ func prepare(ctx context.Context, dir string, logf func(string, ...any)) error {
 	return nil
 }
 
+// SetEndgameDir sets EndgameDir while agents may be reading it.
+func SetEndgameDir(dir string) {
+	tablesMu.Lock()
+	defer tablesMu.Unlock()
+	EndgameDir = dir
+}
+
 // tables returns the tables in EndgameDir, shared by every agent (each
 // table is loaded once, 7.6 MB in memory).
 func tables() *endgame.Tables {
@@ -99,6 +108,17 @@ func tables() *endgame.Tables {
 		shared = &endgame.Tables{Dir: EndgameDir, NoBuild: true}
 	}
 	return shared
+}
+
+// puzzles draws Lanrick puzzles from the endgame tables on disk.
+func puzzles(n int, seed uint64) ([]agent.Puzzle, error) {
+	ts := tables()
+	ps, err := puzzle.Generate(ts, puzzle.Lines(ts.Dir), n, seed)
+	out := make([]agent.Puzzle, len(ps))
+	for i, p := range ps {
+		out[i] = agent.Puzzle{ID: p.ID, Spec: p.Spec, Position: p.Position, Side: p.Side, Turns: p.Turns, Rating: p.Rating, Context: p.Context}
+	}
+	return out, err
 }
 
 // oracle plays the final rendezvous (two men a side, the 3-square line)

@@ -17,6 +17,7 @@ import { Lobby } from "./lobby.js";
 import { Chat } from "./chat.js";
 import { recordField } from "./record.js";
 import { settingsMenu } from "./settings.js";
+import { puzzlesPage, puzzleOf, startPuzzle, markSolved } from "./puzzles.js";
 
 const app = document.getElementById("app");
 
@@ -208,6 +209,8 @@ class GameView {
   constructor(id, lesson) {
     this.id = id;
     this.lesson = lesson || null;
+    // A puzzle's game: its words beside the board, each turn checked.
+    this.puzzle = lesson ? null : puzzleOf(id);
     this.view = null;
     this.selected = null;
     this.showPly = null; // null: the latest
@@ -301,7 +304,7 @@ class GameView {
     this.conn = h("p", { class: "conn", id: "connection", role: "status" }, "Connecting…");
     this.banner = h("div", { class: "banner", id: "viewing" });
     this.ending = h("div", { class: "ending", id: "ending", "aria-live": "polite" });
-    this.lessonBox = this.lesson ? this.lessonPanel() : "";
+    this.lessonBox = this.lesson ? this.lessonPanel() : this.puzzle ? this.puzzlePanel() : "";
     setInterval(() => this.tick(), 250);
     this.info = h("dl", { class: "facts", id: "info" });
     this.choices = h("div", { class: "choices", id: "choices" });
@@ -328,11 +331,11 @@ class GameView {
     this.controls = h("div", { id: "controls" });
     this.chat = new Chat(this.id, () => { const p = this.mySeat(); return p >= 0 ? this.secret(p) : ""; });
     this.invite = h("div", { class: "invite", id: "invite" });
-    app.replaceChildren(h("div", { class: "play" + (this.lesson ? " lesson-page" : "") }, this.lessonBox, this.boardBox,
+    app.replaceChildren(h("div", { class: "play" + (this.lesson || this.puzzle ? " lesson-page" : "") }, this.lessonBox, this.boardBox,
       h("div", { class: "side" }, this.ending, this.banner, this.status, this.choices, this.err, this.events, this.you, this.conn, this.players, this.clock, this.info, this.controls, this.invite,
         h("h3", {}, "Moves"), this.moves,
         h("p", {}, h("a", { href: `/api/games/${this.id}/record`, id: "export" }, "Export the record"), " · ", h("a", { href: "/" }, "New game")),
-        this.lesson ? null : this.chat.el)));
+        this.lesson || this.puzzle ? null : this.chat.el)));
   }
 
   // steps are the buttons through the moves, under the board where they
@@ -431,6 +434,7 @@ class GameView {
     this.received = Date.now();
     if (moved) { this.selected = null; this.past = null; this.showPly = null; this.pending = null; }
     if (this.lesson) this.checkLesson(v);
+    if (this.puzzle) this.checkPuzzle(before, v);
     this.draw(moved && before && v.ply > before.ply ? this.othersMoves(v, before.ply) : []);
     if (this.premove && this.myTurn()) this.playPremove();
     else if (v.status !== "playing") { this.premove = null; this.preFrom = null; }
@@ -529,6 +533,61 @@ class GameView {
       this.lessonResult.replaceChildren(h("p", { class: "error" }, "Not this time: your turn has passed."),
         h("a", { class: "button", id: "try-again", href: location.pathname }, "Try again"));
     }
+  }
+
+  // puzzlePanel shows the puzzle: what to do, then after each of the
+  // solver's turns whether the win is still there.
+  puzzlePanel() {
+    const p = this.puzzle;
+    this.puzzleTurns = 0;
+    this.puzzleResult = h("div", { class: "lesson-result", id: "puzzle-result", "aria-live": "polite" });
+    return h("section", { class: "lesson", id: "puzzle" },
+      h("div", { class: "step-of" }, h("span", { class: "muted" }, `Puzzle · rating ${p.rating}`), h("span", { class: "tools" }, h("a", { href: "/puzzles" }, "All puzzles"))),
+      h("h2", {}, `Win in ${p.turns} turn${p.turns > 1 ? "s" : ""}`),
+      h("p", { class: "task", id: "task" }, p.context),
+      this.puzzleResult);
+  }
+
+  // checkPuzzle, each time one of the solver's turns is over, asks the
+  // server for the exact verdict of the position: the win must still be
+  // there, in the turns left. Every winning turn counts, not one stored
+  // line. Views may come after the computer has answered too: the
+  // verdict is then for the solver to move.
+  async checkPuzzle(before, v) {
+    if (this.puzzleOver) return;
+    const me = this.mySeat();
+    const turns = v.turns || [];
+    const done = turns.filter((t, i) => t.player === me && (i < turns.length - 1 || v.to_act !== me || v.status === "over")).length;
+    if (done <= this.puzzleTurns) return;
+    this.puzzleTurns = done;
+    const p = this.puzzle;
+    const again = h("button", { id: "puzzle-again", onclick: () => startPuzzle(p) }, "Try again");
+    const next = h("a", { class: "button", href: "/puzzles", id: "puzzle-next" }, "Other puzzles");
+    let verdict;
+    try { verdict = await api("POST", "/api/puzzles/verdict", { spec: v.spec, position: v.position }); } catch (e) { this.err.textContent = e.message; return; }
+    if (this.puzzleOver) return;
+    const mine = v.traits.players[me].name;
+    if (verdict.over) {
+      this.puzzleOver = true;
+      if (verdict.result === mine) {
+        markSolved(p.id);
+        this.puzzleResult.replaceChildren(h("p", { class: "well-done", id: "puzzle-solved" }, "Solved: the win, in the turns given."), next);
+      } else this.puzzleResult.replaceChildren(h("p", { class: "error" }, "Not this time: the game is lost."), again, next);
+      return;
+    }
+    // The solver's turns left: from his move, a win in T turns (his
+    // first); from his opponent's, a loss for him in T (the solver's
+    // last).
+    const myMove = verdict.to_act === me;
+    const winning = verdict.decided && verdict.outcome === (myMove ? "win" : "loss");
+    const left = winning ? (myMove ? Math.ceil(verdict.turns / 2) : verdict.turns / 2) : Infinity;
+    if (done + left <= p.turns) {
+      this.puzzleResult.replaceChildren(h("p", { class: "well-done", id: "puzzle-good" }, `Good: still a win, in ${left} more turn${left > 1 ? "s" : ""} of yours.`));
+      return;
+    }
+    this.puzzleOver = true;
+    const why = !verdict.decided ? "the tables no longer decide it" : winning ? `the win now takes ${left} more turns of yours, beyond the ${p.turns} given` : "the win is gone with best play";
+    this.puzzleResult.replaceChildren(h("p", { class: "error", id: "puzzle-failed" }, `Not the best turn: ${why}.`), again, next);
   }
 
   // sounds plays the sound of what just happened: a capture or removal, a
@@ -932,6 +991,7 @@ async function route() {
     else if (path.startsWith("/rules/")) await rules(path.slice(7));
     else if (path.startsWith("/learn/")) await learn(...path.slice(7).split("/"));
     else if (path === "/analysis" || path.startsWith("/analysis/")) await analysis(app, path.slice(10));
+    else if (path === "/puzzles") await puzzlesPage(app);
     else await home();
   } catch (e) {
     app.replaceChildren(h("p", { class: "error" }, e.message));

@@ -1,0 +1,135 @@
+package e2e
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/muster-games/muster/agent"
+	"github.com/muster-games/muster/game"
+	"github.com/muster-games/muster/lanrick/ai"
+	"github.com/muster-games/muster/lanrick/endgame/endgametest"
+)
+
+// TestPuzzleSolvedByClicks: with an endgame table on disk, /puzzles lists
+// Lanrick puzzles; the easiest is solved by clicks (the tables choose the
+// moves, the browser clicks them) against the computer's perfect defence,
+// each turn checked; a spoiling turn in another is told at once; and the
+// analysis board says a puzzle's position exactly (issue 25, item 5).
+func TestPuzzleSolvedByClicks(t *testing.T) {
+	ai.SetEndgameDir(endgametest.Dir(t))
+	a := startApp(t, "", "")
+	ctx, cancel := browser(t)
+	defer cancel()
+	if err := chromedp.Do(ctx, chromedp.Navigate(a.url("/puzzles")), chromedp.WaitVisible(chromedp.CSS(`#puzzles button[data-puzzle="0"]`))); err != nil {
+		t.Fatal(err)
+	}
+	var list struct {
+		Puzzles []agent.Puzzle `json:"puzzles"`
+	}
+	fetchJSON(t, ctx, "/api/puzzles", &list)
+	shot(t, ctx, "puzzles")
+	solve := func(i int, spoil bool) {
+		t.Helper()
+		p := list.Puzzles[i]
+		if err := chromedp.Do(ctx, chromedp.Navigate(a.url("/puzzles")), chromedp.Click(chromedp.CSS(fmt.Sprintf(`#puzzles button[data-puzzle="%d"]`, i)))); err != nil {
+			t.Fatal(err)
+		}
+		poll(t, ctx, "the puzzle's game", `location.pathname.startsWith("/g/") && !!document.getElementById("puzzle") && document.getElementById("task").textContent !== ""`)
+		deadline := time.Now().Add(time.Minute)
+		spoiled := false
+		for time.Now().Before(deadline) {
+			if failed, _ := chromedp.Run(ctx, chromedp.Evaluate[bool](`!!document.getElementById("puzzle-failed")`)); failed {
+				break
+			}
+			v := waitMyTurn(t, ctx, p.Side)
+			if v.Status == "over" {
+				break
+			}
+			g, _ := game.Load(v.Spec)
+			s, err := g.ParseState(v.Pos)
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, ok := agent.Verdict(s)
+			text := ""
+			if ok && res.Action != 0 || ok && len(res.PV) > 0 {
+				text = s.ActionString(res.Action)
+			} else {
+				text = v.Legal[0].Text // Rule 7's conversion: any
+			}
+			if spoil && !spoiled {
+				// A first action that lets the win go, then the rest of
+				// the turn as the tables would play it.
+				for _, b := range s.LegalActions(nil) {
+					c := s.Clone()
+					c.Apply(b)
+					if w, ok := agent.Verdict(c); ok && c.ToAct() == s.ToAct() && w.Proven != 1 {
+						text, spoiled = s.ActionString(b), true
+						break
+					}
+				}
+			}
+			clickAction(t, ctx, v, text)
+			waitPast(t, ctx, v.Ply)
+		}
+		if spoil {
+			// Told once the spoilt turn is over (the game may go on).
+			poll(t, ctx, "the spoiling turn told", `!!document.getElementById("puzzle-failed")`)
+			return
+		}
+		poll(t, ctx, "the puzzle solved", `!!document.getElementById("puzzle-solved")`)
+		shot(t, ctx, fmt.Sprintf("puzzle-%d-solved", i))
+	}
+	solve(0, false)
+	if err := chromedp.Do(ctx, chromedp.Navigate(a.url("/puzzles")), chromedp.WaitVisible(chromedp.CSS("#puzzles"))); err != nil {
+		t.Fatal(err)
+	}
+	if got := text(t, ctx, "#puzzles li"); !strings.Contains(got, "Solved.") {
+		t.Fatalf("the first puzzle after solving it: %q", got)
+	}
+	// A spoiling first action in a puzzle that has one.
+	for i, p := range list.Puzzles {
+		g, _ := game.Load(p.Spec)
+		s, _ := g.ParseState(p.Position)
+		has := false
+		for _, b := range s.LegalActions(nil) {
+			c := s.Clone()
+			c.Apply(b)
+			if w, ok := agent.Verdict(c); ok && c.ToAct() == s.ToAct() && w.Proven != 1 {
+				has = true
+			}
+		}
+		if has {
+			solve(i, true)
+			shot(t, ctx, "puzzle-failed")
+			break
+		}
+	}
+	// The analysis board says a puzzle's position exactly.
+	p := list.Puzzles[0]
+	if err := chromedp.Do(ctx, chromedp.Navigate(a.url("/analysis?spec="+p.Spec+"&position="+strings.ReplaceAll(p.Position, " ", "%20"))), chromedp.WaitVisible(chromedp.CSS("#engine"))); err != nil {
+		t.Fatal(err)
+	}
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#engine")), chromedp.WaitVisible(chromedp.CSS("#eval-text"))); err != nil {
+		t.Fatal(err)
+	}
+	poll(t, ctx, "the tables' verdict", `document.getElementById("eval-text").textContent.includes("with best play")`)
+}
+
+// fetchJSON reads an API answer through the page.
+func fetchJSON(t *testing.T, ctx context.Context, path string, out any) {
+	t.Helper()
+	raw, err := chromedp.Run(ctx, chromedp.Evaluate[string](fmt.Sprintf(`fetch(%q).then(r => r.text())`, path), chromedp.EvalAwaitPromise))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal([]byte(raw), out); err != nil {
+		t.Fatalf("%s: %v", raw, err)
+	}
+}
