@@ -178,3 +178,6 @@ func Verdict(s game.State) (res search.Result, ok bool) {
 	}
 	return o(s)
 }
+
+// HasPuzzles reports whether the game named draws puzzles.
+func HasPuzzles(name string) bool { return supportNamed(name).Puzzles != nil }

@@ -26,7 +26,8 @@ func TestPuzzleSolvedByClicks(t *testing.T) {
 	a := startApp(t, "", "")
 	ctx, cancel := browser(t)
 	defer cancel()
-	if err := chromedp.Do(ctx, chromedp.Navigate(a.url("/puzzles")), chromedp.WaitVisible(chromedp.CSS(`#puzzles button[data-puzzle="0"]`))); err != nil {
+	// From the home page's Lanrick card.
+	if err := chromedp.Do(ctx, chromedp.Navigate(a.url("/")), chromedp.Click(chromedp.CSS("#puzzles-lanrick")), chromedp.WaitVisible(chromedp.CSS(`#puzzles button[data-puzzle="0"]`))); err != nil {
 		t.Fatal(err)
 	}
 	var list struct {

@@ -16,14 +16,18 @@ func (s *Server) catalogue(w http.ResponseWriter, r *http.Request) error {
 	// Each game's start under its default ruleset, for the home page to
 	// draw.
 	starts := map[string]startView{}
+	puzzles := []string{}
 	for _, n := range game.Names() {
 		info, _ := game.Lookup(n)
 		games = append(games, info)
+		if agent.HasPuzzles(n) {
+			puzzles = append(puzzles, n)
+		}
 		if g, err := game.Load(n); err == nil {
 			starts[n] = startView{Traits: g.Traits(), Board: g.NewState().View()}
 		}
 	}
-	return s.api.JSON(w, http.StatusOK, map[string]any{"games": games, "starts": starts, "levels": agent.Levels, "reports": s.cfg.Reports != ""})
+	return s.api.JSON(w, http.StatusOK, map[string]any{"games": games, "starts": starts, "puzzles": puzzles, "levels": agent.Levels, "reports": s.cfg.Reports != ""})
 }
 
 // startView is a game's start, drawn as a board.

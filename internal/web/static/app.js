@@ -120,6 +120,7 @@ async function home() {
         h("p", { class: "card-actions" },
           g.Lessons && g.Lessons.length ? learnLink(g) : "",
           h("button", { id: `quick-${g.Name}`, onclick: () => quick(g) }, "Play the computer"),
+          (cat.puzzles || []).includes(g.Name) ? h("a", { href: "/puzzles", id: `puzzles-${g.Name}` }, "Puzzles") : "",
           h("a", { href: `/rules/${g.Name}` }, "The rules"))));
   };
   app.replaceChildren(
