@@ -504,8 +504,14 @@ func TestLessonBoardsInNoList(t *testing.T) {
 	if h.call("GET", "/api/me", nil, &me); me.YourTurn != 1 {
 		t.Fatalf("a game at one screen: %d waiting, want 1", me.YourTurn)
 	}
+	// A puzzle's board, against the computer, is in no list either; a
+	// lesson against a friend is refused.
+	h.create(createRequest{Game: "tablut", Opponent: "ai", Level: "easy", Side: "attackers", Lesson: true})
+	if h.call("GET", "/api/me", nil, &me); me.YourTurn != 1 {
+		t.Fatalf("a puzzle's board counts as a game waiting: %d waiting, want 1", me.YourTurn)
+	}
 	var e struct{ Error string }
-	if code := h.call("POST", "/api/games", createRequest{Game: "tablut", Opponent: "ai", Lesson: true}, &e); code != http.StatusBadRequest {
-		t.Fatalf("a lesson against the computer: %d %q", code, e.Error)
+	if code := h.call("POST", "/api/games", createRequest{Game: "tablut", Opponent: "friend", Lesson: true}, &e); code != http.StatusBadRequest {
+		t.Fatalf("a lesson with a friend: %d %q", code, e.Error)
 	}
 }

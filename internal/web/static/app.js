@@ -632,6 +632,9 @@ class GameView {
     const turn = this.showPly === null ? this.sinceMine(live) || this.turnAt(live, shown) : this.turnAt(live, shown);
     this.board.render(v.board, v.traits, { selected: this.selected || this.preFrom, targets: this.pending ? [] : this.targets(), asked, trail: turn ? turn.squares : [], animate: animate || [],
       premove: this.premove || [] });
+    // A square tapped once to see what it makes stays shown.
+    const previewing = this.previewed && this.legal().find((x) => x.preview && x.squares && x.squares[0] === this.previewed);
+    if (previewing) this.board.showPreview(previewing.preview);
     // What is drawn, for tests and assistive tools: the live game's ply,
     // its player to act and status, and whether this browser acts now.
     Object.assign(document.body.dataset, { ply: live.ply, toAct: live.to_act, status: live.status, myTurn: this.myTurn() && !this.past ? "yes" : "no" });
@@ -772,6 +775,7 @@ class GameView {
     const live = this.view;
     if (this.past || this.lessonOver) return "";
     if (live.status === "over") return ""; // the ending panel tells it
+    if (this.previewed && this.myTurn()) return `The rendezvous of a mark on ${this.previewed} is shown: tap ${this.previewed} again to set it there, or another square.`;
     if (this.myTurn()) return `Your turn (${this.title(live.to_act)}): ${live.prompt.text}`;
     const thinking = live.thinking ? `${this.title(live.to_act)}: the computer is thinking…` : `${this.title(live.to_act)} to play.`;
     if (this.premove) return `${thinking} Your next move, ${this.premove[0]} to ${this.premove[1]}, is chosen ahead: it is played as soon as your turn comes (Escape or a click takes it back).`;
@@ -876,8 +880,7 @@ class GameView {
     const shows = how && how.pointer === "touch" && legal.find((x) => x.preview && x.squares && x.squares.length === 1 && x.squares[0] === sq);
     if (shows && this.previewed !== sq) {
       this.previewed = sq;
-      this.board.showPreview(shows.preview);
-      this.status.textContent = `The rendezvous of a mark on ${sq} is shown: tap ${sq} again to set it there, or another square.`;
+      this.draw();
       return;
     }
     this.previewed = null;

@@ -38,8 +38,8 @@ export async function puzzlesPage(app) {
   const done = solved();
   const err = h("p", { class: "error", role: "alert" });
   app.replaceChildren(
-    h("h1", {}, "Lanrick puzzles"),
-    h("p", { class: "game-intro" }, "Positions of the last rendezvous, which Muster's endgame tables decide exactly: you are to move, and you win with best play. Any turn that keeps the win in the turns given counts; the computer defends as well as it can be done."),
+    h("h1", {}, "Puzzles"),
+    h("p", { class: "game-intro" }, "Positions that Muster's endgame tables decide exactly: you are to move, and you win with best play. Any turn that keeps the win in the turns given counts; the computer defends as well as it can be done."),
     res.note ? h("p", { class: "muted", id: "puzzles-note" }, res.note) : "",
     err,
     h("ol", { class: "puzzles", id: "puzzles" }, res.puzzles.map((p, i) => h("li", { "data-rating": p.rating },
