@@ -86,6 +86,14 @@ func TestPuzzleSolvedByClicks(t *testing.T) {
 		}
 		poll(t, ctx, "the puzzle solved", `!!document.getElementById("puzzle-solved")`)
 		shot(t, ctx, fmt.Sprintf("puzzle-%d-solved", i))
+		// Stepping back to the start, the end panel gives the tables'
+		// verdict of the position shown.
+		poll(t, ctx, "the end panel", `document.body.dataset.status === "over" && !!document.getElementById("rematch")`)
+		if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#first"))); err != nil {
+			t.Fatal(err)
+		}
+		poll(t, ctx, "the tables' verdict at the start", `((document.getElementById("verdict") || {}).textContent || "").includes("with best play")`)
+		shot(t, ctx, "puzzle-verdict")
 	}
 	solve(0, false)
 	if err := chromedp.Do(ctx, chromedp.Navigate(a.url("/puzzles")), chromedp.WaitVisible(chromedp.CSS("#puzzles"))); err != nil {

@@ -737,7 +737,23 @@ class GameView {
     parts.push(h("a", { class: "button", id: "graph-link", href: `/analysis/${this.id}?graph=1` }, "Graph of the game"));
     parts.push(h("a", { href: "/", class: "new-game" }, "New game"));
     if (!this.past) parts.push(h("p", { class: "muted" }, "Step back through the moves to play the computer from any position."));
+    // A past position the endgame tables decide: their verdict, exact.
+    const verdict = h("p", { id: "verdict", class: "verdict" });
+    if (this.past) this.tellVerdict(this.past, verdict);
+    parts.push(verdict);
     this.ending.replaceChildren(...parts);
+  }
+
+  // tellVerdict writes into el what the server knows exactly of view v's
+  // position (the endgame tables), if anything.
+  async tellVerdict(v, el) {
+    try {
+      const r = await api("POST", "/api/puzzles/verdict", { spec: v.spec, position: v.position });
+      if (!r.decided || r.over || r.to_act < 0) return;
+      const who = this.title(r.to_act), other = this.title(1 - r.to_act);
+      const turns = `in ${r.turns} turn${r.turns === 1 ? "" : "s"} (both sides' turns) with best play`;
+      el.textContent = "Endgame tables: " + (r.outcome === "win" ? `${who}, to move, win ${turns}.` : r.outcome === "loss" ? `${other} win ${turns}.` : "a draw with best play.");
+    } catch { /* nothing exact to say */ }
   }
 
   // playFrom starts a game against the computer from a shown position,
