@@ -224,6 +224,7 @@ func TestPhoneWidth(t *testing.T) {
 		{"learn-lanrick", "/learn/lanrick/2", "#lesson"},
 		{"analysis", "/analysis?spec=lanrick(1893)", "#tree"},
 		{"analysis-setup", "/analysis", "#setup-open"},
+		{"puzzles", "/puzzles", "h1"},
 	}
 	for _, p := range pages {
 		if err := chromedp.Do(ctx, chromedp.Navigate(a.url(p.path)), chromedp.WaitVisible(chromedp.CSS(p.ready))); err != nil {
