@@ -137,6 +137,9 @@ type ActionInfo struct {
 	// Note says what the action costs or does, where actions on the same
 	// squares differ ("2 squares", "1 square, along the border").
 	Note string `json:"note,omitempty"`
+	// Path are the squares a piece passes, from its start to its end, for
+	// a move that is not along one line (a slide round a corner).
+	Path []string `json:"path,omitempty"`
 	// Preview are squares the action would make a region of (the
 	// rendezvous a mark would make), for a page to show before it is
 	// chosen.
@@ -228,6 +231,9 @@ type Turn struct {
 	// Squares are the squares each action picked (a man and where he
 	// went, a square marked), for a page to show the whole turn.
 	Squares [][]string `json:"squares"`
+	// Paths are the squares each action's piece passed where not along
+	// one line (ActionInfo.Path), else nil.
+	Paths [][]string `json:"paths,omitempty"`
 	// Events are what the turn's actions did, in order.
 	Events []Event `json:"events,omitempty"`
 }
@@ -255,6 +261,7 @@ func Turns(start State, actions []Action) []Turn {
 		out[cur].Actions = append(out[cur].Actions, s.ActionString(a))
 		out[cur].Labels = append(out[cur].Labels, info.Label)
 		out[cur].Squares = append(out[cur].Squares, info.Squares)
+		out[cur].Paths = append(out[cur].Paths, info.Path)
 		open = !info.EndsTurn
 		s.Apply(a)
 		out[cur].Events = append(out[cur].Events, s.Events()...)

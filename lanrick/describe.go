@@ -172,6 +172,7 @@ func (s *State) Describe(a game.Action) game.ActionInfo {
 		info.Note = squareCount(chebyshev(Square(x), Square(y)))
 	case kSlide:
 		info.Note = squareCount(s.slideCost(Square(x), Square(y)))
+		info.Path = slidePath(Square(x), Square(y))
 	}
 	if k != kRoll {
 		c := s.Copy()
@@ -183,6 +184,22 @@ func (s *State) Describe(a game.Action) game.ActionInfo {
 		}
 	}
 	return info
+}
+
+// slidePath lists the border squares a slide passes, from its start to
+// its end, the shorter way round the ring (Rule 6).
+func slidePath(a, b Square) []string {
+	i, j := int(ringIndex[a]), int(ringIndex[b])
+	k := (j - i + 28) % 28
+	dir := 1
+	if k > 14 {
+		k, dir = 28-k, -1
+	}
+	out := make([]string, 0, k+1)
+	for n := 0; n <= k; n++ {
+		out = append(out, ring[(i+dir*n+28)%28].String())
+	}
+	return out
 }
 
 // picks are the squares a click picks for an action: the square of a man

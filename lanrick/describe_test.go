@@ -223,6 +223,19 @@ func TestChoiceCostsAndMarkPreview(t *testing.T) {
 	if notes["a3-c1"] != "2 squares" || notes["a3~c1"] != "1 square" {
 		t.Errorf("the two ways from a3 to c1 say %q", notes)
 	}
+	// The slide goes round the corner a1; the line move has no path.
+	for _, d := range game.DescribeLegal(s) {
+		switch d.Text {
+		case "a3~c1":
+			if !slices.Equal(d.Path, []string{"a3", "a2", "a1", "b1", "c1"}) {
+				t.Errorf("the slide a3~c1 passes %v", d.Path)
+			}
+		case "a3-c1":
+			if d.Path != nil {
+				t.Errorf("the line move a3-c1 has a path %v", d.Path)
+			}
+		}
+	}
 	start := g.Start()
 	for _, d := range game.DescribeLegal(start) {
 		if d.Text == "mark d5" {

@@ -130,7 +130,7 @@ func TestAnalysisArrowsAndGraph(t *testing.T) {
 	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#engine")), chromedp.WaitVisible(chromedp.CSS("#eval-text"))); err != nil {
 		t.Fatal(err)
 	}
-	poll(t, ctx, "the computer's arrow", `!!document.querySelector("line.arrow.engine[data-arrow]")`)
+	poll(t, ctx, "the computer's arrow", `!!document.querySelector(".arrow.engine[data-arrow]")`)
 	// A right-drag from a1 to a3 draws the player's arrow.
 	box, err := chromedp.Run(ctx, chromedp.Evaluate[[]float64](`(() => { const r = (q) => document.querySelector('rect[data-sq="' + q + '"]').getBoundingClientRect();
 		const a = r("a1"), b = r("a3"); return [a.x + a.width / 2, a.y + a.height / 2, b.x + b.width / 2, b.y + b.height / 2]; })()`))
@@ -142,6 +142,6 @@ func TestAnalysisArrowsAndGraph(t *testing.T) {
 		chromedp.MouseEvent("mouseReleased", box[2], box[3], chromedp.ButtonRight)); err != nil {
 		t.Fatal(err)
 	}
-	poll(t, ctx, "the player's arrow", `!!document.querySelector('line.arrow.mine[data-arrow="a1-a3"]')`)
+	poll(t, ctx, "the player's arrow", `!!document.querySelector('.arrow.mine[data-arrow="a1-a3"]')`)
 	shot(t, ctx, "analysis-arrows-graph")
 }

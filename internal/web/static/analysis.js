@@ -24,7 +24,7 @@ class Node {
     if (!step) { this.ply = 0; this.turn = 0; return; }
     this.text = step.text;
     this.label = step.label;
-    this.squares = step.squares || [];
+    this.squares = step.path || step.squares || [];
     this.player = step.player;
     this.endsTurn = step.ends_turn;
     this.ply = parent.ply + 1;

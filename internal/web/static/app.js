@@ -462,7 +462,7 @@ class GameView {
     let i = turns.length;
     while (i > 0 && turns[i - 1].player !== mine[0]) i--;
     const others = turns.slice(i);
-    return { squares: others.flatMap((t) => t.squares || []), events: others.flatMap((t) => t.events || []) };
+    return { squares: others.flatMap(withPaths), events: others.flatMap((t) => t.events || []) };
   }
 
   // turnAt is the turn that holds the action before ply (the turn shown
@@ -471,7 +471,7 @@ class GameView {
     for (const t of live.turns || []) {
       const n = ply - t.first;
       if (n > 0 && n <= t.actions.length) {
-        const cut = { ...t, squares: (t.squares || []).slice(0, n) };
+        const cut = { ...t, squares: withPaths(t).slice(0, n) };
         // A turn cut short shows only the events of the actions shown.
         if (n < t.actions.length) cut.events = null;
         return cut;
@@ -961,6 +961,12 @@ class GameView {
       this.update(await api("POST", `/api/games/${this.id}/${what}`, body));
     } catch (e) { this.err.textContent = e.message; }
   }
+}
+
+// withPaths are a turn's actions' squares, each move's full path where it
+// turned a corner.
+function withPaths(t) {
+  return (t.squares || []).map((sq, i) => (t.paths && t.paths[i]) || sq);
 }
 
 // learned are the steps of a game's walkthrough this browser has done.

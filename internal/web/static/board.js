@@ -66,7 +66,7 @@ export class Board {
     }
     // The turn shown: every square a man left or reached, and the last
     // action's squares.
-    const moved = new Set(trail.flat().filter(Boolean));
+    const moved = new Set(trail.flatMap((m) => m && m.length ? [m[0], m[m.length - 1]] : []));
     for (const q of board.last || []) moved.add(q);
     const taken = new Set([...(board.captured || []), ...(board.removed || [])]);
     const converted = new Set(board.converted || []);
@@ -151,12 +151,14 @@ export class Board {
     if (selected) ring(selected, "selected", { "data-selected": selected });
     // A move chosen ahead: its squares ringed, an arrow between them.
     for (const q of premove) ring(q, "premove", { "data-premove": q });
-    if (premove.length === 2) this.arrow(svg, premove[0], premove[1], "arrow premove", 0, { "data-premove-arrow": premove.join("-") });
+    if (premove.length === 2) this.arrow(svg, premove, "arrow premove", 0, { "data-premove-arrow": premove.join("-") });
     for (const c of converted) ring(c, "converted", { "data-converted": c });
     // The turn's moves, numbered where a turn has several.
-    const moves = trail.filter((m) => m && m.length === 2 && m[0] !== m[1]);
-    moves.forEach((m, i) => this.arrow(svg, m[0], m[1], "trail", moves.length > 1 ? i + 1 : 0, { "data-trail": m.join("-") }));
-    for (const a of arrows) this.arrow(svg, a.from, a.to, "arrow " + (a.kind || ""), 0, { "data-arrow": `${a.from}-${a.to}` });
+    // A move's arrow follows its path where it turned a corner (a slide
+    // along the border).
+    const moves = trail.filter((m) => m && m.length >= 2 && m[0] !== m[m.length - 1]);
+    moves.forEach((m, i) => this.arrow(svg, m, "trail", moves.length > 1 ? i + 1 : 0, { "data-trail": `${m[0]}-${m[m.length - 1]}` }));
+    for (const a of arrows) this.arrow(svg, [a.from, a.to], "arrow " + (a.kind || ""), 0, { "data-arrow": `${a.from}-${a.to}` });
     for (const t of tset) {
       const [x, y] = pos(t);
       if (pieces.has(t)) el("circle", { cx: x + cell / 2, cy: y + cell / 2, r: cell * 0.44, class: "target-ring", "pointer-events": "none", "data-target": t }, svg);
@@ -207,18 +209,26 @@ export class Board {
     }
   }
 
-  // arrow draws an arrow from one square's centre to another's, with n,
-  // if not 0, at its tail (the order of a turn's moves).
-  arrow(svg, from, to, cls, n, attrs) {
-    const [x1, y1] = this.pos(from), [x2, y2] = this.pos(to);
-    const ax = x1 + cell / 2, ay = y1 + cell / 2, bx = x2 + cell / 2, by = y2 + cell / 2;
+  // arrow draws an arrow through the centres of squares (two for a
+  // straight move, more for one round a corner), with n, if not 0, at its
+  // tail (the order of a turn's moves).
+  arrow(svg, squares, cls, n, attrs) {
+    const pts = squares.map((q) => { const [x, y] = this.pos(q); return [x + cell / 2, y + cell / 2]; });
+    // Keep the corners only: the points where the direction changes.
+    const keep = pts.filter((p, i) => {
+      if (i === 0 || i === pts.length - 1) return true;
+      const [a, b] = [pts[i - 1], pts[i + 1]];
+      return (p[0] - a[0]) * (b[1] - p[1]) !== (p[1] - a[1]) * (b[0] - p[0]);
+    });
+    const [ax, ay] = keep[keep.length - 2], [bx, by] = keep[keep.length - 1];
     const len = Math.hypot(bx - ax, by - ay) || 1;
-    const ex = bx - (bx - ax) / len * 14, ey = by - (by - ay) / len * 14;
+    keep[keep.length - 1] = [bx - (bx - ax) / len * 14, by - (by - ay) / len * 14];
     const kind = cls.split(" ").find((k) => ["trail", "mine", "engine"].includes(k)) || "arrow";
-    el("line", { x1: ax, y1: ay, x2: ex, y2: ey, class: cls, "marker-end": `url(#head-${kind})`, "pointer-events": "none", ...attrs }, svg);
+    const d = keep.map(([x, y], i) => `${i ? "L" : "M"}${x} ${y}`).join(" ");
+    el("path", { d, class: cls + " arrow-path", "marker-end": `url(#head-${kind})`, "pointer-events": "none", ...attrs }, svg);
     if (n) {
-      el("circle", { cx: ax, cy: ay, r: 10, class: "trail-n", "pointer-events": "none" }, svg);
-      el("text", { x: ax, y: ay + 5, "text-anchor": "middle", class: "trail-n-text", "pointer-events": "none" }, svg).textContent = String(n);
+      el("circle", { cx: pts[0][0], cy: pts[0][1], r: 10, class: "trail-n", "pointer-events": "none" }, svg);
+      el("text", { x: pts[0][0], y: pts[0][1] + 5, "text-anchor": "middle", class: "trail-n-text", "pointer-events": "none" }, svg).textContent = String(n);
     }
   }
 
