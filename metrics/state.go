@@ -1,6 +1,8 @@
 package metrics
 
 import (
+	"encoding/json"
+	"io"
 	"math"
 	"runtime"
 	"sort"
@@ -27,9 +29,9 @@ import (
 // every player's value; the winners; and for each position where a player
 // acts, the mover's value after each of his legal actions.
 type Trace struct {
-	Evals   [][]float64
-	Winners []int
-	Moves   [][]float64
+	Evals   [][]float64 `json:"evals"`
+	Winners []int       `json:"winners"`
+	Moves   [][]float64 `json:"moves"`
 }
 
 // TraceOf replays a game's record and evaluates it with eval (the game's
@@ -100,6 +102,26 @@ func TraceOf(l arena.Line, eval func(game.State, game.Player) float64) (Trace, b
 		}
 	}
 	return t, len(t.Evals) > 0
+}
+
+// tracedGame is one game's trace as WriteTraces writes it.
+type tracedGame struct {
+	Spec  string `json:"spec"`
+	Index int    `json:"index"`
+	Trace
+}
+
+// WriteTraces writes, as one JSON array, the trace of every game whose
+// record replays (its spec, index, values, winners and move values), and
+// returns how many.
+func WriteTraces(w io.Writer, ls []arena.Line) (int, error) {
+	var out []tracedGame
+	for _, l := range ls {
+		if t, ok := TraceOf(l, nil); ok {
+			out = append(out, tracedGame{Spec: l.Spec, Index: l.Index, Trace: t})
+		}
+	}
+	return len(out), json.NewEncoder(w).Encode(out)
 }
 
 // StateMetrics are the per-game values of the state metrics, one slice

@@ -29,6 +29,9 @@ over the games with its 95% interval. Each is defined in the report; with plots
 (SVG) of the outcome shares with intervals, game lengths, the winner's value
 through the game, and win rate against search effort, written next to the
 --html or --md file. Without --html or --md it prints the Markdown report.
+--traces FILE writes instead, as JSON, what the state metrics read of each game
+(every player's value before each action, the winners, the mover's value after
+each legal action), for another tool to be checked on the same values.
 
 --rendezvous (Lanrick) replays every record and prints, per game string and
 agents, who won each of the first rendezvous — by colour (black acts first: he
@@ -44,6 +47,7 @@ func runReport(env *Env, args []string) error {
 	htmlOut := fs.String("html", "", "write an HTML report here")
 	mdOut := fs.String("md", "", "write a Markdown report here")
 	byRendezvous := fs.Bool("rendezvous", false, "Lanrick: who won each rendezvous, replayed from the records")
+	tracesOut := fs.String("traces", "", "write the per-position values the state metrics read (JSON) here, for another tool to check them on")
 	files, err := flags(fs, args)
 	if err != nil {
 		return err
@@ -60,6 +64,21 @@ func runReport(env *Env, args []string) error {
 	}
 	if *byRendezvous {
 		return rendezvousReport(env, lines)
+	}
+	if *tracesOut != "" {
+		f, err := os.Create(*tracesOut)
+		if err != nil {
+			return err
+		}
+		n, err := metrics.WriteTraces(f, lines)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(env.Stdout, "wrote the values of %d games to %s\n", n, *tracesOut)
+		return nil
 	}
 	groups := metrics.Summarize(lines)
 	write := func(path string, html bool) error {
