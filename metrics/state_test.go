@@ -3,6 +3,7 @@ package metrics
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"math"
 	"strings"
 	"testing"
@@ -103,6 +104,23 @@ func TestStateMetricsInTheReport(t *testing.T) {
 		if l.WinnerAgent != "" && DecisivenessThreshold(tr) >= 1 {
 			t.Errorf("%s game %d: the loser reached the top value", l.Spec, l.Index)
 		}
+	}
+	// The traces written for another tool read back as the same values.
+	var js bytes.Buffer
+	n, err := WriteTraces(&js, lines)
+	if err != nil || n != len(lines) {
+		t.Fatalf("traces of %d games: %v", n, err)
+	}
+	var back []struct {
+		Spec  string `json:"spec"`
+		Index int    `json:"index"`
+		Trace
+	}
+	if err := json.Unmarshal(js.Bytes(), &back); err != nil || len(back) != n {
+		t.Fatalf("the traces read back: %d, %v", len(back), err)
+	}
+	if first, _ := TraceOf(lines[0], nil); LeadChange(back[0].Trace) != LeadChange(first) || len(back[0].Moves) != len(first.Moves) {
+		t.Error("the first game's trace read back differs")
 	}
 	groups := Summarize(lines)
 	var md bytes.Buffer
