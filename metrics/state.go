@@ -252,14 +252,18 @@ func Drama(t Trace) []float64 {
 }
 
 // ClarityVariance is Ludii's: the mean, over the positions where a player
-// acts, of the variance of his values after each legal action.
+// acts, of the variance of his values after each legal action — the
+// sample variance (n − 1), as Ludii's Stats.varn gives it, 0 for a single
+// action.
 func ClarityVariance(t Trace) float64 {
 	sum, n := 0.0, 0
 	for _, m := range t.Moves {
 		if len(m) == 0 {
 			continue
 		}
-		sum += variance(m)
+		if len(m) > 1 {
+			sum += variance(m) * float64(len(m)) / float64(len(m)-1)
+		}
 		n++
 	}
 	if n == 0 {

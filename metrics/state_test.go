@@ -65,10 +65,11 @@ func TestStateMetricsByHand(t *testing.T) {
 	if !near(agg["change line of best fit"], -0.34) {
 		t.Errorf("drama's slope %v, want -0.34", agg["change line of best fit"])
 	}
-	// Clarity over the three positions with moves: variances 0.10667,
-	// 0.1875, 0.01; narrowness: above 0.5+0.75·0.4=0.8 is 1 of 3; above
-	// 0.25+0.75·0.75=0.8125 is 1 of 4; above 0.3+0.075 is 1 of 2.
-	if got, w := ClarityVariance(trace), (0.32/3+0.1875+0.01)/3; !near(got, w) {
+	// Clarity over the three positions with moves: sample variances (n −
+	// 1, as Ludii's Stats) 0.16, 0.25, 0.02; narrowness: above
+	// 0.5+0.75·0.4=0.8 is 1 of 3; above 0.25+0.75·0.75=0.8125 is 1 of 4;
+	// above 0.3+0.075 is 1 of 2.
+	if got, w := ClarityVariance(trace), (0.16+0.25+0.02)/3; !near(got, w) {
 		t.Errorf("clarity variance %v, want %v", got, w)
 	}
 	if got, w := ClarityNarrowness(trace), (1.0/3+1.0/4+1.0/2)/3; !near(got, w) {
