@@ -165,13 +165,10 @@ func Puzzles(name string, n int, seed uint64) ([]Puzzle, error) {
 }
 
 // Verdict is the exact value of s for the player to act where the game's
-// Oracle decides it (Lanrick's endgame tables): Proven +1 or -1 and the
-// Turns to the end with best play; or, for a finished game, its result.
-// ok is false where nothing exact is known.
+// Oracle decides it (Lanrick's endgame tables): Proven +1 or -1, the
+// Turns to the end with best play and the best action. ok is false where
+// nothing exact is known (a finished game says its result itself).
 func Verdict(s game.State) (res search.Result, ok bool) {
-	if s.IsTerminal() {
-		return search.Result{}, true
-	}
 	o := supportOf(s.Game()).Oracle
 	if o == nil {
 		return search.Result{}, false

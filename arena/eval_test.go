@@ -31,6 +31,24 @@ func evalLines(t *testing.T, data []byte) []Line {
 	return out
 }
 
+// sameGames fails unless two runs' results hold the same n games, line
+// for line (but for the time taken), and returns them.
+func sameGames(t *testing.T, want, got []byte, n int) []Line {
+	t.Helper()
+	a, b := evalLines(t, want), evalLines(t, got)
+	if len(a) != n || len(b) != n {
+		t.Fatalf("%d and %d games, want %d", len(a), len(b), n)
+	}
+	for i := range a {
+		ja, _ := json.Marshal(a[i])
+		jb, _ := json.Marshal(b[i])
+		if !bytes.Equal(ja, jb) {
+			t.Fatalf("game %d differs:\n%s\n%s", i, ja, jb)
+		}
+	}
+	return a
+}
+
 var testEval = EvalConfig{Specs: []string{"tablut(linnaeus)", "tablut(walker)"}, Agents: [2]string{"random", "alphabeta(depth=1)"}, Games: 6, Seed: 9, Workers: 2, Opening: 2}
 
 // TestShardsUnion: the shards' lines together are the unsharded run's.
@@ -47,17 +65,7 @@ func TestShardsUnion(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	a, b := evalLines(t, all.Bytes()), evalLines(t, merged.Bytes())
-	if len(a) != 12 || len(b) != 12 {
-		t.Fatalf("%d and %d lines, want 12", len(a), len(b))
-	}
-	for i := range a {
-		ja, _ := json.Marshal(a[i])
-		jb, _ := json.Marshal(b[i])
-		if !bytes.Equal(ja, jb) {
-			t.Fatalf("line %d differs:\n%s\n%s", i, ja, jb)
-		}
-	}
+	a := sameGames(t, all.Bytes(), merged.Bytes(), 12)
 	for _, l := range a {
 		if l.Length == 0 || l.Record == "" || l.Branching <= 0 || (l.WinnerAgent == "" && l.Winner != "draw") {
 			t.Fatalf("incomplete line %+v", l)

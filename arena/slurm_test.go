@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"crypto/rand"
-	"encoding/json"
 	"fmt"
 	"net"
 	"os"
@@ -61,17 +60,7 @@ func TestSlurmArrayJob(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, b := evalLines(t, want), evalLines(t, merged.Bytes())
-	if len(a) != 16 || len(b) != 16 {
-		t.Fatalf("%d games unsharded, %d from the cluster; want 16", len(a), len(b))
-	}
-	for i := range a {
-		ja, _ := json.Marshal(a[i])
-		jb, _ := json.Marshal(b[i])
-		if !bytes.Equal(ja, jb) {
-			t.Fatalf("game %d differs:\n%s\n%s", i, ja, jb)
-		}
-	}
+	sameGames(t, want, merged.Bytes(), 16)
 	mergedPath := filepath.Join(dir, "results.jsonl")
 	os.WriteFile(mergedPath, merged.Bytes(), 0o644)
 	if out, err := exec.Command(muster, "report", mergedPath).CombinedOutput(); err != nil || !strings.Contains(string(out), "tablut(linnaeus)") {

@@ -132,11 +132,7 @@ func TestAnalysisArrowsAndGraph(t *testing.T) {
 	}
 	poll(t, ctx, "the computer's arrow", `!!document.querySelector(".arrow.engine[data-arrow]")`)
 	// A right-drag from a1 to a3 draws the player's arrow.
-	box, err := chromedp.Run(ctx, chromedp.Evaluate[[]float64](`(() => { const r = (q) => document.querySelector('rect[data-sq="' + q + '"]').getBoundingClientRect();
-		const a = r("a1"), b = r("a3"); return [a.x + a.width / 2, a.y + a.height / 2, b.x + b.width / 2, b.y + b.height / 2]; })()`))
-	if err != nil {
-		t.Fatal(err)
-	}
+	box := centres(t, ctx, "a1", "a3")
 	if err := chromedp.Do(ctx, chromedp.MouseEvent("mousePressed", box[0], box[1], chromedp.ButtonRight),
 		chromedp.MouseEvent("mouseMoved", box[2], box[3], chromedp.ButtonRight),
 		chromedp.MouseEvent("mouseReleased", box[2], box[3], chromedp.ButtonRight)); err != nil {

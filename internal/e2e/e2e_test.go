@@ -6,6 +6,8 @@ package e2e
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -72,4 +74,17 @@ func save(t *testing.T, name string, buf []byte) {
 	if err := os.WriteFile(path, buf, 0o644); err == nil {
 		t.Logf("screenshot: %s", path)
 	}
+}
+
+// centres are the page coordinates of the centres of the squares named,
+// x then y for each, for mouse events on the board.
+func centres(t *testing.T, ctx context.Context, squares ...string) []float64 {
+	t.Helper()
+	js, _ := json.Marshal(squares)
+	out, err := chromedp.Run(ctx, chromedp.Evaluate[[]float64](fmt.Sprintf(`%s.flatMap((q) => {
+		const r = document.querySelector('rect[data-sq="' + q + '"]').getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; })`, js)))
+	if err != nil || len(out) != 2*len(squares) {
+		t.Fatalf("the centres of %v: %v %v", squares, out, err)
+	}
+	return out
 }

@@ -150,10 +150,7 @@ func (w *walker) preview(v pageView, text string) {
 		if a.Text != text || len(a.Preview) == 0 || w.phone {
 			continue
 		}
-		box, err := chromedp.Run(w.ctx, chromedp.Evaluate[[]float64](fmt.Sprintf(`(() => { const r = document.querySelector('rect[data-sq="%s"]').getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; })()`, a.Squares[0])))
-		if err != nil {
-			w.t.Fatal(err)
-		}
+		box := centres(w.t, w.ctx, a.Squares[0])
 		if err := chromedp.Do(w.ctx, chromedp.MouseEvent("mouseMoved", box[0], box[1])); err != nil {
 			w.t.Fatal(err)
 		}
@@ -485,11 +482,7 @@ func TestDragAndTouchPreview(t *testing.T) {
 	defer cancel()
 	newGame(t, ctx, a, "tablut", "linnaeus", "ai", "easy", "attackers")
 	v := waitMyTurn(t, ctx, "attackers")
-	box, err := chromedp.Run(ctx, chromedp.Evaluate[[]float64](`(() => { const r = (q) => document.querySelector('rect[data-sq="' + q + '"]').getBoundingClientRect();
-		const a = r("a4"), b = r("a2"); return [a.x + a.width / 2, a.y + a.height / 2, b.x + b.width / 2, b.y + b.height / 2]; })()`))
-	if err != nil {
-		t.Fatal(err)
-	}
+	box := centres(t, ctx, "a4", "a2")
 	steps := []chromedp.Action[chromedp.Void]{chromedp.MouseEvent("mousePressed", box[0], box[1], chromedp.ButtonLeft)}
 	for i := 1; i <= 5; i++ {
 		f := float64(i) / 5

@@ -11,8 +11,10 @@ export function settingsMenu() {
   const root = document.documentElement;
   const select = (id, options, value, set) => h("select", { id, onchange: (e) => set(e.target.value) },
     options.map(([v, label]) => h("option", { value: v, selected: v === value }, label)));
-  const look = select("theme", looks, root.dataset.theme || "auto", (v) => {
-    if (v === "auto") { delete root.dataset.theme; localStorage.removeItem("muster-theme"); } else { root.dataset.theme = v; localStorage.setItem("muster-theme", v); }
+  // theme.js turns the choice (or the system's look) into data-theme.
+  const look = select("theme", looks, localStorage.getItem("muster-theme") || "auto", (v) => {
+    if (v === "auto") localStorage.removeItem("muster-theme"); else localStorage.setItem("muster-theme", v);
+    root.dispatchEvent(new Event("muster-theme"));
   });
   const board = select("board-theme", boards, root.dataset.board || "wood", (v) => {
     if (v === "wood") { delete root.dataset.board; localStorage.removeItem("muster-board"); } else { root.dataset.board = v; localStorage.setItem("muster-board", v); }
