@@ -242,7 +242,13 @@ func newMCTS(spec string, set map[string]string, g game.Game, seed uint64) (Agen
 	if !threadsGiven {
 		cfg.Threads = 1
 	}
-	if err := st.done("time, iterations, threads, c, playout, endgame"); err != nil {
+	evalName, evalSet := set["eval"]
+	delete(set, "eval")
+	if err := st.done("time, iterations, threads, c, playout, eval, endgame"); err != nil {
+		return nil, err
+	}
+	eval, err := evaluation(spec, g, evalName, evalSet)
+	if err != nil {
 		return nil, err
 	}
 	if cfg.Threads == 0 {
@@ -252,7 +258,7 @@ func newMCTS(spec string, set map[string]string, g game.Game, seed uint64) (Agen
 		lim.Iterations = 2000
 	}
 	sup := supportOf(g)
-	cfg.Eval = sup.Eval
+	cfg.Eval = eval
 	if cfg.PlayoutLimit == 0 {
 		cfg.PlayoutLimit = cmp.Or(sup.PlayoutLimit, 30)
 	}
@@ -309,11 +315,15 @@ func newAlphaBeta(spec string, set map[string]string, g game.Game) (Agent, error
 		return nil, fmt.Errorf("agent: %s: hash=%g: the table is %g to %d MiB", spec, hash, MinHash, MaxHash)
 	}
 	sup := supportOf(g)
-	if evalSet && !slices.Contains(sup.Evals, evalName) {
-		if len(sup.Evals) == 0 {
-			return nil, fmt.Errorf("agent: %s: %s has one evaluation; eval= chooses nothing", spec, g.Name())
+	eval := sup.Eval
+	if sup.Position == nil || sup.Evaluations != nil {
+		// The generic adapter: its evaluation is chosen as MCTS's is.
+		var err error
+		if eval, err = evaluation(spec, g, evalName, evalSet); err != nil {
+			return nil, err
 		}
-		return nil, fmt.Errorf("agent: %s: eval=%q: unknown evaluation (known: %s)", spec, evalName, strings.Join(sup.Evals, ", "))
+	} else if err := checkEval(spec, g, evalName, evalSet); err != nil {
+		return nil, err
 	}
 	if threadsSet && lim.Threads == 0 {
 		lim.Threads = runtime.NumCPU()
@@ -321,7 +331,35 @@ func newAlphaBeta(spec string, set map[string]string, g game.Game) (Agent, error
 	if lim.Time == 0 && lim.Depth == 0 && lim.Nodes == 0 {
 		lim.Depth = 4
 	}
-	return &abAgent{spec: spec, lim: lim, entries: int(hash * (1 << 20) / float64(alphabeta.EntryBytes)), position: sup.Position, evalName: evalName, opt: opt, eval: sup.Eval}, nil
+	return &abAgent{spec: spec, lim: lim, entries: int(hash * (1 << 20) / float64(alphabeta.EntryBytes)), position: sup.Position, evalName: evalName, opt: opt, eval: eval}, nil
+}
+
+// checkEval checks an eval= setting against the names g's support offers.
+func checkEval(spec string, g game.Game, name string, set bool) error {
+	sup := supportOf(g)
+	if !set || slices.Contains(sup.Evals, name) {
+		return nil
+	}
+	if len(sup.Evals) == 0 {
+		return fmt.Errorf("agent: %s: %s has one evaluation; eval= chooses nothing", spec, g.Name())
+	}
+	return fmt.Errorf("agent: %s: eval=%q: unknown evaluation (known: %s)", spec, name, strings.Join(sup.Evals, ", "))
+}
+
+// evaluation returns the evaluation an agent's eval= setting names: g's
+// Eval where it is not set.
+func evaluation(spec string, g game.Game, name string, set bool) (func(game.State, game.Player) float64, error) {
+	sup := supportOf(g)
+	if !set {
+		return sup.Eval, nil
+	}
+	if err := checkEval(spec, g, name, set); err != nil {
+		return nil, err
+	}
+	if f := sup.Evaluations[name]; f != nil {
+		return f, nil
+	}
+	return nil, fmt.Errorf("agent: %s: eval=%q: only alpha-beta reads %s's evaluations by name", spec, name, g.Name())
 }
 
 // DefaultHash is an alpha-beta agent's table in MiB where hash= is not

@@ -31,6 +31,10 @@ type Support struct {
 	// Evals name the evaluations Position offers, the default first;
 	// alpha-beta's eval setting picks one (to compare them in matches).
 	Evals []string
+	// Evaluations, if set, are Eval's alternatives by name (Evals' names,
+	// the first being Eval itself) for MCTS's and the generic alpha-beta's
+	// eval setting.
+	Evaluations map[string]func(s game.State, p game.Player) float64
 	// Tuning, if set, lets muster tune fit the evaluation's weights.
 	Tuning *Tuning
 	// Oracle, if set, plays perfectly where it can (endgame tables) and
@@ -77,6 +81,11 @@ type Tuning struct {
 	// File is where the game keeps its weights, from the repository's
 	// root (the default for muster tune --out).
 	File string
+	// Symmetric says the features change sign when the players swap
+	// colours (and Player's result becomes the other's): every sample
+	// then counts once more mirrored, so that the fit favours neither
+	// colour but through the features.
+	Symmetric bool
 }
 
 // TuningOf returns the tuning support of g's game, or an error naming the

@@ -6,12 +6,33 @@ import (
 	"github.com/muster-games/muster/game"
 )
 
-// Evaluate scores a state for player p in [-1, 1], after Carroll's Hints:
+// Evaluate scores a state for player p in [-1, 1]: 2·P(p wins) − 1 as the
+// weights fitted for its family of versions (weights.json) predict it
+// from the state's Features, or EvaluateHand where no fit exists. It
+// implements mcts.Evaluator.
+func Evaluate(gs game.State, p game.Player) float64 {
+	s := gs.(*State)
+	if s.over {
+		return s.Returns()[p]
+	}
+	w := fitted[s.g.Rules.Family()]
+	if w == nil {
+		return EvaluateHand(gs, p)
+	}
+	v := w.White(s.Features())
+	if p == Black {
+		return -v
+	}
+	return v
+}
+
+// EvaluateHand scores a state for player p in [-1, 1], after Carroll's Hints:
 // men count most (a side is lost at one man, or at four taken); then how
 // far each man has to go to the rendezvous; holding the central square of
 // a close rendezvous; and having men beside the enemy's furthest man (the
-// "guard of honour" that keeps him out). It implements mcts.Evaluator.
-func Evaluate(gs game.State, p game.Player) float64 {
+// "guard of honour" that keeps him out), with weights chosen by hand
+// (eval=hand in the agents' settings).
+func EvaluateHand(gs game.State, p game.Player) float64 {
 	s := gs.(*State)
 	if s.over {
 		return s.Returns()[p]

@@ -176,6 +176,11 @@ type Entry struct {
 	// and a draw is worth what an even position is. Entries written
 	// before it was fitted read as 0.
 	Constant int `json:"constant"`
+	// Scale is the fit's weight of the unit feature in logits: the
+	// evaluation times Scale/100 is the logit of the chance to win, for
+	// a game whose evaluation is read as one (Lanrick's). Entries written
+	// before it was kept read as 0.
+	Scale float64 `json:"scale,omitempty"`
 	// Command is the command that made the entry; Data says where its
 	// games came from.
 	Command string `json:"command"`

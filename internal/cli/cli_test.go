@@ -14,7 +14,7 @@ import (
 
 	"github.com/muster-games/muster/arena"
 	"github.com/muster-games/muster/game"
-	_ "github.com/muster-games/muster/lanrick"
+	"github.com/muster-games/muster/lanrick"
 	_ "github.com/muster-games/muster/lanrick/ai"
 	"github.com/muster-games/muster/lanrick/endgame/endgametest"
 	_ "github.com/muster-games/muster/tablut"
@@ -466,6 +466,35 @@ func TestSolve(t *testing.T) {
 	}
 }
 
+// TestSolveConvert: muster solve convert plays won starts of the final
+// rendezvous against the tables' defence; an agent that reads the same
+// tables converts every one in the tables' number of turns, and one that
+// searches a little is counted as it plays.
+func TestSolveConvert(t *testing.T) {
+	dir := t.TempDir()
+	endgametest.Seed(t, dir)
+	out, errOut, code := run(t, "solve", "convert", "--agent", "mcts(iterations=50,endgame=yes)", "--tables", dir, "--sample", "8", "--min-turns", "2", "--seed", "4")
+	if code != 0 || !strings.Contains(out, "converted 8 of 8 won starts") || !strings.Contains(out, "; 8 in the tables' number of turns") {
+		t.Fatalf("exit %d\n%s%s", code, out, errOut)
+	}
+	if strings.Contains(out, "won in 1 turn ") {
+		t.Errorf("--min-turns 2 drew a start won in one turn:\n%s", out)
+	}
+	out, errOut, code = run(t, "solve", "convert", "--agent", "mcts(iterations=50)", "--tables", dir, "--sample", "6", "--seed", "4")
+	if code != 0 || !strings.Contains(out, "lanrick(1893), mcts(iterations=50): converted ") || !strings.Contains(out, " of 6 won starts") {
+		t.Fatalf("exit %d\n%s%s", code, out, errOut)
+	}
+	for _, args := range [][]string{
+		{"solve", "convert", "--tables", t.TempDir()},
+		{"solve", "convert", "--tables", dir, "--agent", "mcts(bogus=1)"},
+		{"solve", "convert", "--tables", dir, "--ruleset", "1881"},
+	} {
+		if _, errOut, code := run(t, args...); code == 0 || errOut == "" {
+			t.Errorf("%v: exit %d, stderr %q: want an error", args, code, errOut)
+		}
+	}
+}
+
 // TestReportRendezvous: report --rendezvous replays Lanrick records and
 // tallies who won each rendezvous and, under 1893, how many of the loser's
 // men were outside when the winner got all in (Rule 7, Q9).
@@ -594,7 +623,7 @@ func TestTune(t *testing.T) {
 		printed := ""
 		if _, rest, ok := strings.Cut(out, fam+": "); ok {
 			if _, rest, ok = strings.Cut(rest, "; constant "); ok {
-				printed, _, _ = strings.Cut(rest, "\n")
+				printed, _, _ = strings.Cut(rest, ";")
 			}
 		}
 		switch {
@@ -607,10 +636,52 @@ func TestTune(t *testing.T) {
 	if out, _, code := run(t, "tune", res, "--out", weights, "--min-games", "100", "--dry-run"); code == 0 || !strings.Contains(out, "not fitted") {
 		t.Errorf("too few games: %d %s", code, out)
 	}
-	if _, errOut, code := run(t, "tune", res, "--game", "lanrick"); code == 0 || !strings.Contains(errOut, "tunable: tablut") {
-		t.Errorf("lanrick: %d %s", code, errOut)
+	if _, errOut, code := run(t, "tune", res, "--game", "lanrick", "--out", filepath.Join(dir, "lanrick.json"), "--min-games", "20"); code == 0 || !strings.Contains(errOut, "no family had 20 games") {
+		t.Errorf("lanrick on tablut's games: %d %s", code, errOut)
 	}
 	if _, errOut, code := run(t, "tune"); code != 2 || !strings.Contains(errOut, "results files") {
 		t.Errorf("no files: %d %s", code, errOut)
+	}
+}
+
+// TestTuneLanrick fits Lanrick's evaluation to a few games of 1893 and
+// reads the weights back as the game reads weights.json: the round trip of
+// a fit.
+func TestTuneLanrick(t *testing.T) {
+	dir := t.TempDir()
+	res := filepath.Join(dir, "results.jsonl")
+	if _, errOut, code := run(t, "eval", "--game", "lanrick", "--rulesets", "1893", "--agents", "mcts(iterations=100),mcts(iterations=20)", "--games", "24", "--opening", "4", "--out", res, "--workers", "2"); code != 0 {
+		t.Fatalf("eval: %d %s", code, errOut)
+	}
+	weights := filepath.Join(dir, "weights.json")
+	out, errOut, code := run(t, "tune", res, "--game", "lanrick", "--out", weights, "--min-games", "10", "--skip", "2")
+	if code != 0 {
+		t.Fatalf("tune: %d %s", code, errOut)
+	}
+	for _, want := range []string{"1893-1899: ", "games (lanrick(1893))", "men 100", "logits per men", "wrote " + weights} {
+		if !strings.Contains(out, want) {
+			t.Errorf("tune printed no %q:\n%s", want, out)
+		}
+	}
+	data, err := os.ReadFile(weights)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fams, err := lanrick.ReadWeights(data)
+	if err != nil {
+		t.Fatalf("the fit does not read back: %v\n%s", err, data)
+	}
+	w := fams[lanrick.Family1893]
+	if w == nil || w.Feature[lanrick.FMen] != 100 || w.Scale <= 0 || w.Constant != 0 {
+		t.Fatalf("1893-1899: %+v\n%s", w, data)
+	}
+	// A man more for white is better for white; the colours swapped, the
+	// same for black (the samples were mirrored: no constant).
+	var f [lanrick.NumFeatures]int
+	f[lanrick.FMen] = 1
+	up := w.White(f)
+	f[lanrick.FMen] = -1
+	if down := w.White(f); !(up > 0 && down == -up) {
+		t.Errorf("a man up is worth %v, a man down %v", up, down)
 	}
 }

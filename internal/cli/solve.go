@@ -51,7 +51,16 @@ const solveHelp = `Solves positions exactly.
       Game." For every position in which the final rendezvous can begin (the four men
       on the squares of the 4-square rendezvous just filled, the player who lost a man
       setting the mark) and N random positions of two men a side, it prints how often
-      the setter wins, loses or draws with his best mark, without and with Rule 5.`
+      the setter wins, loses or draws with his best mark, without and with Rule 5.
+
+  muster solve convert --agent SPEC [--ruleset 1893|1899] [--tables DIR] [--sample N] [--min-turns T] [--seed S] [--workers W]
+      How well a computer player finishes the game: from N random starts of the final
+      rendezvous (any line whose table is on disk, two men a side, none in yet) that the player to move wins
+      with best play in T or more of his turns (default 1), the agent plays the winning
+      side and the tables the other, perfectly. It prints how many it won (with the 95%
+      interval) and how many in the tables' number of turns, by the tables' count. Give
+      an agent without endgame=yes to measure its search alone. The tables must be on
+      disk (muster solve tables).`
 
 func runSolve(env *Env, args []string) error {
 	fs := flag.NewFlagSet("solve", flag.ContinueOnError)
@@ -62,10 +71,13 @@ func runSolve(env *Env, args []string) error {
 	seconds := fs.Float64("seconds", 0, "stop the search after this many seconds (0: no limit)")
 	dir := fs.String("tables", endgame.DefaultDir(), "directory of the Lanrick endgame tables")
 	check := fs.Int("check", 0, "tables: prove this many positions of each table by search")
-	sample := fs.Int("sample", 0, "final: also this many random positions")
-	seed := fs.Uint64("seed", 1, "final, selector: seed of the random positions")
+	sample := fs.Int("sample", 0, "final: also this many random positions; convert: the starts (default 100)")
+	seed := fs.Uint64("seed", 1, "final, selector, convert: seed of the random positions")
 	men := fs.String("men", "1,1", "selector: the selector's men and the other's")
 	bySearch := fs.Bool("search", false, "prove by search even where the tables answer (to check them)")
+	spec := fs.String("agent", "mcts(iterations=10000)", "convert: the agent that plays the won side")
+	minTurns := fs.Int("min-turns", 1, "convert: the fewest turns of his own the winner needs with best play")
+	workers := fs.Int("workers", 0, "convert: games at once (0: one per core)")
 	pos, err := flags(fs, args)
 	if err != nil {
 		return err
@@ -91,6 +103,20 @@ func runSolve(env *Env, args []string) error {
 			rs = "1880-12"
 		}
 		return solveSelector(env, rs, *men, *sample, *seed, search.Limits{Depth: *depth, Nodes: *nodes})
+	}
+	if len(pos) == 1 && pos[0] == "convert" {
+		rs := gf.ruleset
+		if rs == "" {
+			rs = "1893"
+		}
+		if rs != "1893" && rs != "1899" {
+			return fmt.Errorf("%w: solve convert takes --ruleset 1893 or 1899, not %q", errUsage, rs)
+		}
+		n := *sample
+		if n == 0 {
+			n = 100
+		}
+		return solveConvert(env, ts, rs, *spec, n, max(*minTurns, 1), *workers, *seed)
 	}
 	if len(pos) == 1 && pos[0] == "final" {
 		rs := gf.ruleset

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io/fs"
+	"math"
 	"os"
 	"slices"
 	"sort"
@@ -20,9 +21,11 @@ const tuneHelp = `Fits the weights of a game's evaluation to the results of fini
 JSON lines of muster eval): a logistic regression of each game's result on the
 evaluation's features in its quiet positions (no capture or win to be had at
 once), at most --per-game of them a game, after the first --skip plies. Each
-family of rulesets (Tablut: camps, encirclement, strong_king, plain) is fitted
-on its own games. The weights are scaled to hundredths of the unit feature (a
-defender), with the fit's intercept as a constant added to every position (so
+family of rulesets (Tablut: camps, encirclement, strong_king, plain; Lanrick:
+1893-1899, 1880-1881, 1879) is fitted on its own games. Lanrick's positions are
+those at the start of a turn, each counted also with the colours swapped (its
+features are white's less black's). The weights are scaled to hundredths of
+the unit feature (Tablut: a defender; Lanrick: a man), with the fit's intercept as a constant added to every position (so
 that an evaluation of 0 is even chances, what a draw is worth), and written
 into --out with the command, the games and the losses, replacing the entries
 of the families fitted and keeping the others; the game embeds that file, so
@@ -97,7 +100,11 @@ func runTune(env *Env, args []string) error {
 	fitted := 0
 	for _, name := range names {
 		fam := fams[name]
-		fmt.Fprintf(w, "%s: %d games (%s), %d quiet positions\n", name, fam.games, strings.Join(fam.specs, ", "), len(fam.samples))
+		positions := len(fam.samples)
+		if tn.Symmetric {
+			positions /= 2
+		}
+		fmt.Fprintf(w, "%s: %d games (%s), %d quiet positions\n", name, fam.games, strings.Join(fam.specs, ", "), positions)
 		if fam.games < *minGames {
 			fmt.Fprintf(w, "  not fitted: fewer than --min-games %d games\n", *minGames)
 			continue
@@ -120,14 +127,15 @@ func runTune(env *Env, args []string) error {
 		for _, f := range tn.Features {
 			fmt.Fprintf(w, " %s %d", f, weights[f])
 		}
-		fmt.Fprintf(w, "; constant %d\n", constant)
+		fmt.Fprintf(w, "; constant %d; %.4f logits per %s\n", constant, fit.Weights[slices.Index(tn.Features, tn.Unit)], tn.Unit)
 		table.Families[name] = &tune.Entry{
 			Weights:   weights,
 			Constant:  constant,
+			Scale:     math.Round(fit.Weights[slices.Index(tn.Features, tn.Unit)]*1e6) / 1e6,
 			Command:   "muster tune " + strings.Join(args, " "),
 			Data:      fam.data(),
 			Games:     fam.games,
-			Positions: len(fam.samples),
+			Positions: positions,
 			Loss:      round4(fit.Loss),
 			Base:      round4(fit.Base),
 		}
@@ -224,7 +232,15 @@ func tuneSamples(tn *agent.Tuning, name string, lines []arena.Line, skip, perGam
 		}
 		f.agents[l.Agents[0]+" v "+l.Agents[1]]++
 		for i := range min(len(xs), perGame) {
-			f.samples = append(f.samples, tune.Sample{X: xs[i*len(xs)/min(len(xs), perGame)], Y: y})
+			x := xs[i*len(xs)/min(len(xs), perGame)]
+			f.samples = append(f.samples, tune.Sample{X: x, Y: y})
+			if tn.Symmetric {
+				neg := make([]float64, len(x))
+				for j, v := range x {
+					neg[j] = -v
+				}
+				f.samples = append(f.samples, tune.Sample{X: neg, Y: 1 - y})
+			}
 		}
 	}
 	return fams, nil

@@ -32,7 +32,48 @@ func init() {
 		Oracle:  oracle,
 		Prepare: prepare,
 		Puzzles: puzzles,
+		Evals:   []string{evalFitted, evalHand},
+		Evaluations: map[string]func(game.State, game.Player) float64{
+			evalFitted: lanrick.Evaluate,
+			evalHand:   lanrick.EvaluateHand,
+		},
+		Tuning: &agent.Tuning{
+			Features: lanrick.FeatureNames[:],
+			Unit:     lanrick.FeatureNames[lanrick.FMen],
+			Player:   lanrick.White,
+			Family: func(g game.Game) string {
+				if lg, ok := g.(*lanrick.Game); ok {
+					return lg.Rules.Family()
+				}
+				return ""
+			},
+			Sample:    sample,
+			File:      "lanrick/weights.json",
+			Symmetric: true,
+		},
 	})
+}
+
+// The evaluations an agent may choose with eval=: the weights fitted for
+// the version's family (the default), or Carroll's hints weighed by hand.
+const (
+	evalFitted = "fitted"
+	evalHand   = "hand"
+)
+
+// sample returns the features of a position at the start of a turn of
+// man-moves, as numbers.
+func sample(s game.State) ([]float64, bool) {
+	ls, ok := s.(*lanrick.State)
+	if !ok || !ls.TurnStart() {
+		return nil, false
+	}
+	f := ls.Features()
+	x := make([]float64, len(f))
+	for i, v := range f {
+		x[i] = float64(v)
+	}
+	return x, true
 }
 
 // EndgameDir is where agents with endgame=yes read Lanrick's endgame

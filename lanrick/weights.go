@@ -1,0 +1,96 @@
+package lanrick
+
+import (
+	_ "embed"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/muster-games/muster/tune"
+)
+
+// Families of versions share fitted evaluation weights: the versions of a
+// family play the same kind of game.
+const (
+	Family1893 = "1893-1899" // the 1893 rules and 1899's reprint: shrinking rendezvous, Rules 5–8
+	Family1880 = "1880-1881" // 3×3 rendezvous, relocation of the loser's wanderers
+	Family1879 = "1879"      // the first two versions: budgets by the last rendezvous (January), dice and scores (March)
+)
+
+// Families lists the families, for the tuner.
+var Families = []string{Family1893, Family1880, Family1879}
+
+// Family names the family of versions these rules belong to.
+func (r *Rules) Family() string {
+	switch {
+	case r.Version >= V1893:
+		return Family1893
+	case r.Version >= V1880Oct:
+		return Family1880
+	}
+	return Family1879
+}
+
+// weightsJSON holds the weights fitted for each family by muster tune,
+// with the command that made them.
+//
+//go:embed weights.json
+var weightsJSON []byte
+
+// fitted are the weights read from weightsJSON, by family.
+var fitted = func() map[string]*Weights {
+	w, err := ReadWeights(weightsJSON)
+	if err != nil {
+		panic(fmt.Sprintf("lanrick: weights.json: %v", err))
+	}
+	return w
+}()
+
+// Weights are a fitted evaluation: the logit of white's chance to win is
+// Scale·(Constant + Σ Feature[i]·x[i])/100.
+type Weights struct {
+	Feature  [NumFeatures]float64
+	Constant float64
+	Scale    float64
+}
+
+// White returns 2·P(white wins) − 1 for features f.
+func (w *Weights) White(f [NumFeatures]int) float64 {
+	z := w.Constant
+	for i, x := range f {
+		z += w.Feature[i] * float64(x)
+	}
+	return math.Tanh(w.Scale * z / 200)
+}
+
+// ReadWeights reads a table of fitted weights (weights.json, or what
+// muster tune writes) by family.
+func ReadWeights(data []byte) (map[string]*Weights, error) {
+	t, err := tune.Parse(data, FeatureNames[:])
+	if err != nil {
+		return nil, err
+	}
+	if t.Unit != FeatureNames[FMen] {
+		return nil, fmt.Errorf("unit %q, want %q", t.Unit, FeatureNames[FMen])
+	}
+	out := map[string]*Weights{}
+	for name, e := range t.Families {
+		if !slices.Contains(Families, name) {
+			return nil, fmt.Errorf("unknown family %q (known: %s)", name, strings.Join(Families, ", "))
+		}
+		if e.Scale <= 0 {
+			return nil, fmt.Errorf("family %s has no scale", name)
+		}
+		w := Weights{Constant: float64(e.Constant), Scale: e.Scale}
+		for i, f := range FeatureNames {
+			w.Feature[i] = float64(e.Weights[f])
+		}
+		out[name] = &w
+	}
+	return out, nil
+}
+
+// WeightsOf returns the fitted weights of a family, or nil where none
+// were fitted (the evaluation is then EvaluateHand).
+func WeightsOf(family string) *Weights { return fitted[family] }
