@@ -239,12 +239,15 @@ func newMCTS(spec string, set map[string]string, g game.Game, seed uint64) (Agen
 	st := &settings{spec: spec, set: set}
 	lim := search.Limits{Time: st.duration("time"), Iterations: st.int("iterations")}
 	cfg := mcts.Config{C: st.float("c"), Threads: st.int("threads"), Seed: seed, MAST: true, PlayoutLimit: st.int("playout"), Prior: 3}
+	if _, ok := set["prior"]; ok {
+		cfg.Prior = st.float("prior")
+	}
 	if !threadsGiven {
 		cfg.Threads = 1
 	}
 	evalName, evalSet := set["eval"]
 	delete(set, "eval")
-	if err := st.done("time, iterations, threads, c, playout, eval, endgame"); err != nil {
+	if err := st.done("time, iterations, threads, c, playout, prior, eval, endgame"); err != nil {
 		return nil, err
 	}
 	eval, err := evaluation(spec, g, evalName, evalSet)

@@ -81,6 +81,12 @@ type Tuning struct {
 	// File is where the game keeps its weights, from the repository's
 	// root (the default for muster tune --out).
 	File string
+	// Episode, if set, labels each sample by the episode it stands in
+	// rather than by the whole game (Lanrick: the rendezvous): called after
+	// every action of a replayed game, it reports whether that action ended
+	// an episode and who won it. Samples of an episode that never ended
+	// are dropped.
+	Episode func(s game.State) (winner game.Player, ended bool)
 	// Symmetric says the features change sign when the players swap
 	// colours (and Player's result becomes the other's): every sample
 	// then counts once more mirrored, so that the fit favours neither

@@ -6,9 +6,16 @@ import (
 	"github.com/muster-games/muster/game"
 )
 
-// Evaluate scores a state for player p in [-1, 1]: 2·P(p wins) − 1 as the
-// weights fitted for its family of versions (weights.json) predict it
-// from the state's Features, or EvaluateHand where no fit exists. It
+// Evaluate scores a state for player p in [-1, 1]: 2·P(p wins) − 1. A
+// game of Lanrick is a series of rendezvous, each won by the first player
+// to get all his men in, and each costing the loser a man (converted or
+// removed) until one side is beaten. So the chance of winning the game is
+// the chance of winning the rendezvous under way, as the weights fitted
+// for the version's family (weights.json) predict it from the state's
+// Features, times the chance of winning the game from the men each side
+// will then have, and the same for losing it; the chance from a count of
+// men is that of a fair coin tossed for every later rendezvous
+// (MenValue). Where no weights were fitted it is EvaluateHand. It
 // implements mcts.Evaluator.
 func Evaluate(gs game.State, p game.Player) float64 {
 	s := gs.(*State)
@@ -19,11 +26,88 @@ func Evaluate(gs game.State, p game.Player) float64 {
 	if w == nil {
 		return EvaluateHand(gs, p)
 	}
-	v := w.White(s.Features())
+	pw := 0.5 // white wins the rendezvous under way
+	switch {
+	case s.pendingWinner() >= 0:
+		pw = float64(s.pendingWinner())
+	case s.rdv != 0 && (s.phase == PhaseMove || s.phase == PhaseInterchange || s.phase == PhaseSwap):
+		pw = w.Rendezvous(s.Features())
+	}
+	v := pw*s.valueAfter(White) + (1-pw)*s.valueAfter(Black)
+	v = 2*v - 1
 	if p == Black {
 		return -v
 	}
 	return v
+}
+
+// pendingWinner returns the player who has just won the rendezvous and
+// whose man is yet to be taken (Rule 7's conversion, or the loser's own
+// removal in 1879-01), or -1.
+func (s *State) pendingWinner() int {
+	if s.phase != PhaseRemove {
+		return -1
+	}
+	if s.g.Rules.old() {
+		return int(1 - s.lastLoser)
+	}
+	return int(s.toAct)
+}
+
+// valueAfter is white's chance to win the game once q has won the
+// rendezvous under way: the loser loses a man (1893: to q, where two or
+// more of his are outside, Rule 7; else it is removed, Rule 8), and every
+// later rendezvous is a fair toss.
+func (s *State) valueAfter(q int) float64 {
+	men := [2]int{s.men[Black].count(), s.men[White].count()}
+	loser := 1 - q
+	if !s.g.Rules.old() && s.phase != PhaseRemove && (s.men[loser]&^s.rdv).count() >= 2 {
+		men[q]++
+	}
+	if s.phase == PhaseRemove && !s.g.Rules.old() {
+		men[q]++ // Rule 7's conversion is under way
+	}
+	men[loser]--
+	return MenValue(&s.g.Rules, men[White], men[Black])
+}
+
+// MenValue is white's chance to win the game when a rendezvous is about
+// to begin, white having w men and black b, if each rendezvous were a
+// fair toss: the gambler's ruin of the men. 1893 and 1899 move a man
+// from the loser to the winner (Rule 7) until one side has one man left,
+// (w−1)/(w+b−2); the earlier versions remove one of the loser's men until
+// he has none (1879-01, 1880), one (1881) or two, where the round is
+// scored (1879-03).
+func MenValue(r *Rules, w, b int) float64 {
+	end := 1
+	switch r.Version {
+	case V1879Jan, V1880Oct, V1880Dec:
+		end = 0
+	case V1879Mar:
+		end = 2
+	}
+	switch {
+	case b <= end:
+		return 1
+	case w <= end:
+		return 0
+	}
+	if !r.old() {
+		return float64(w-1) / float64(w+b-2)
+	}
+	return raceChance(w-end, b-end)
+}
+
+// raceChance is the chance that white wins b tosses of a fair coin before
+// black wins w of them.
+func raceChance(w, b int) float64 {
+	if w <= 0 {
+		return 0
+	}
+	if b <= 0 {
+		return 1
+	}
+	return (raceChance(w, b-1) + raceChance(w-1, b)) / 2
 }
 
 // EvaluateHand scores a state for player p in [-1, 1], after Carroll's Hints:

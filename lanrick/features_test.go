@@ -164,3 +164,47 @@ func TestEvaluateBothSides(t *testing.T) {
 		}
 	}
 }
+
+// TestMenValue: the chance to win from a count of men, every rendezvous a
+// fair toss, by the rules that take a man from the loser.
+func TestMenValue(t *testing.T) {
+	for _, c := range []struct {
+		version string
+		w, b    int
+		want    float64
+	}{
+		{"1893", 5, 5, 0.5},
+		{"1893", 3, 2, 2.0 / 3},  // the gambler's ruin: (w−1)/(w+b−2)
+		{"1893", 6, 4, 5.0 / 8},  // the first rendezvous won: a man converted
+		{"1893", 2, 1, 1},        // one man left: beaten
+		{"1880-12", 2, 1, 0.75},  // removals to none: white needs one win before black wins two
+		{"1880-12", 1, 1, 0.5},   // one toss left
+		{"1881", 2, 2, 0.5},      // to one man
+		{"1881", 3, 2, 0.75},     // white two wins to black's one
+		{"1879-03", 3, 3, 0.5},   // the round scored at two men
+		{"1879-03", 4, 3, 0.75},  // black one more loss, white two
+		{"1879-01", 3, 1, 0.875}, // black one loss from none, white three
+	} {
+		g := MustLoad(c.version)
+		if got := MenValue(&g.Rules, c.w, c.b); math.Abs(got-c.want) > 1e-12 {
+			t.Errorf("%s, white %d men, black %d: %v, want %v", c.version, c.w, c.b, got, c.want)
+		}
+	}
+}
+
+// TestEvaluateWonRendezvous: once white has got all his men in and is
+// converting (Rule 7), the rendezvous is his whatever the features say:
+// white's value is what the men will be worth after it.
+func TestEvaluateWonRendezvous(t *testing.T) {
+	g := MustLoad("1893")
+	// The 4-square rendezvous a1, a7, g1, h8 (the mark on d4): five men,
+	// white's three all in, black's two outside.
+	s, err := g.Parse("board=7w/8/8/8/8/b1b5/8/w5w1 to=white phase=remove rdv=3 size=4 mark=d4 setter=black budget=0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// After the conversion white has 4 men and black 1: the game is won.
+	if v := Evaluate(s, White); v != 1 {
+		t.Errorf("white's value %v, want 1", v)
+	}
+}

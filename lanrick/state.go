@@ -430,3 +430,7 @@ func (s *State) Budget() int { return int(s.budget) }
 
 // Setter returns the player who set the current mark, or -1.
 func (s *State) Setter() int { return int(s.setter) }
+
+// RendezvousWinner returns the player who won a rendezvous by the last
+// action, or -1 where it won none.
+func (s *State) RendezvousWinner() int { return int(s.wonBy) - 1 }

@@ -47,21 +47,22 @@ var fitted = func() map[string]*Weights {
 	return w
 }()
 
-// Weights are a fitted evaluation: the logit of white's chance to win is
-// Scale·(Constant + Σ Feature[i]·x[i])/100.
+// Weights are a fitted evaluation: the logit of white's chance to win the
+// rendezvous under way is Scale·(Constant + Σ Feature[i]·x[i])/100.
 type Weights struct {
 	Feature  [NumFeatures]float64
 	Constant float64
 	Scale    float64
 }
 
-// White returns 2·P(white wins) − 1 for features f.
-func (w *Weights) White(f [NumFeatures]int) float64 {
+// Rendezvous returns the chance that white wins the rendezvous under way
+// in a position of features f.
+func (w *Weights) Rendezvous(f [NumFeatures]int) float64 {
 	z := w.Constant
 	for i, x := range f {
 		z += w.Feature[i] * float64(x)
 	}
-	return math.Tanh(w.Scale * z / 200)
+	return 1 / (1 + math.Exp(-w.Scale*z/100))
 }
 
 // ReadWeights reads a table of fitted weights (weights.json, or what
@@ -71,8 +72,8 @@ func ReadWeights(data []byte) (map[string]*Weights, error) {
 	if err != nil {
 		return nil, err
 	}
-	if t.Unit != FeatureNames[FMen] {
-		return nil, fmt.Errorf("unit %q, want %q", t.Unit, FeatureNames[FMen])
+	if t.Unit != FeatureNames[FIn] {
+		return nil, fmt.Errorf("unit %q, want %q", t.Unit, FeatureNames[FIn])
 	}
 	out := map[string]*Weights{}
 	for name, e := range t.Families {

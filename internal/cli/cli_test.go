@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math"
 	"net"
 	"os"
 	"path/filepath"
@@ -658,7 +659,7 @@ func TestTuneLanrick(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("tune: %d %s", code, errOut)
 	}
-	for _, want := range []string{"1893-1899: ", "games (lanrick(1893))", "men 100", "logits per men", "wrote " + weights} {
+	for _, want := range []string{"1893-1899: ", "games (lanrick(1893))", "in 100", "the unit (in) is ", "wrote " + weights} {
 		if !strings.Contains(out, want) {
 			t.Errorf("tune printed no %q:\n%s", want, out)
 		}
@@ -672,16 +673,16 @@ func TestTuneLanrick(t *testing.T) {
 		t.Fatalf("the fit does not read back: %v\n%s", err, data)
 	}
 	w := fams[lanrick.Family1893]
-	if w == nil || w.Feature[lanrick.FMen] != 100 || w.Scale <= 0 || w.Constant != 0 {
+	if w == nil || w.Feature[lanrick.FIn] != 100 || w.Scale <= 0 || w.Constant != 0 {
 		t.Fatalf("1893-1899: %+v\n%s", w, data)
 	}
-	// A man more for white is better for white; the colours swapped, the
-	// same for black (the samples were mirrored: no constant).
+	// A man more in the rendezvous is better for white; the colours
+	// swapped, as much for black (the samples were mirrored: no constant).
 	var f [lanrick.NumFeatures]int
-	f[lanrick.FMen] = 1
-	up := w.White(f)
-	f[lanrick.FMen] = -1
-	if down := w.White(f); !(up > 0 && down == -up) {
-		t.Errorf("a man up is worth %v, a man down %v", up, down)
+	f[lanrick.FIn] = 1
+	up := w.Rendezvous(f)
+	f[lanrick.FIn] = -1
+	if down := w.Rendezvous(f); !(up > 0.5 && math.Abs(up+down-1) < 1e-12) {
+		t.Errorf("a man more in: white wins the rendezvous %v of the time; a man fewer %v", up, down)
 	}
 }

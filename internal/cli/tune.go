@@ -127,7 +127,7 @@ func runTune(env *Env, args []string) error {
 		for _, f := range tn.Features {
 			fmt.Fprintf(w, " %s %d", f, weights[f])
 		}
-		fmt.Fprintf(w, "; constant %d; %.4f logits per %s\n", constant, fit.Weights[slices.Index(tn.Features, tn.Unit)], tn.Unit)
+		fmt.Fprintf(w, "; constant %d; the unit (%s) is %.4f logits\n", constant, tn.Unit, fit.Weights[slices.Index(tn.Features, tn.Unit)])
 		table.Families[name] = &tune.Entry{
 			Weights:   weights,
 			Constant:  constant,
@@ -200,25 +200,35 @@ func tuneSamples(tn *agent.Tuning, name string, lines []arena.Line, skip, perGam
 		seen[key] = true
 		s := g.NewState()
 		var xs [][]float64
+		var ys []float64
+		var pending [][]float64 // the samples of the episode under way
 		for i, text := range rec.Actions {
 			if i >= skip {
 				if x, ok := tn.Sample(s); ok {
-					xs = append(xs, x)
+					pending = append(pending, x)
 				}
 			}
 			if err := game.ApplyNotation(s, []string{text}); err != nil {
 				return nil, fmt.Errorf("%s game %d: %w", l.Spec, l.Index, err)
 			}
+			if tn.Episode == nil {
+				continue
+			}
+			if w, ended := tn.Episode(s); ended {
+				for _, x := range pending {
+					xs, ys = append(xs, x), append(ys, resultFor(w, tn.Player))
+				}
+				pending = pending[:0]
+			}
 		}
-		if !s.IsTerminal() {
-			continue
-		}
-		y := 0.5
-		switch w := s.Result().Winner; {
-		case w == tn.Player:
-			y = 1
-		case w >= 0:
-			y = 0
+		if tn.Episode == nil {
+			if !s.IsTerminal() {
+				continue
+			}
+			y := resultFor(s.Result().Winner, tn.Player)
+			for _, x := range pending {
+				xs, ys = append(xs, x), append(ys, y)
+			}
 		}
 		fam := tn.Family(g)
 		f := fams[fam]
@@ -232,7 +242,8 @@ func tuneSamples(tn *agent.Tuning, name string, lines []arena.Line, skip, perGam
 		}
 		f.agents[l.Agents[0]+" v "+l.Agents[1]]++
 		for i := range min(len(xs), perGame) {
-			x := xs[i*len(xs)/min(len(xs), perGame)]
+			j := i * len(xs) / min(len(xs), perGame)
+			x, y := xs[j], ys[j]
 			f.samples = append(f.samples, tune.Sample{X: x, Y: y})
 			if tn.Symmetric {
 				neg := make([]float64, len(x))
@@ -244,6 +255,18 @@ func tuneSamples(tn *agent.Tuning, name string, lines []arena.Line, skip, perGam
 		}
 	}
 	return fams, nil
+}
+
+// resultFor is a result for player p: 1 won by p, 0 by the other, ½ a
+// draw (winner < 0).
+func resultFor(winner, p game.Player) float64 {
+	switch {
+	case winner == p:
+		return 1
+	case winner >= 0:
+		return 0
+	}
+	return 0.5
 }
 
 // lossOf is the log loss on the samples of weights scored as one feature,

@@ -39,7 +39,7 @@ func init() {
 		},
 		Tuning: &agent.Tuning{
 			Features: lanrick.FeatureNames[:],
-			Unit:     lanrick.FeatureNames[lanrick.FMen],
+			Unit:     lanrick.FeatureNames[lanrick.FIn],
 			Player:   lanrick.White,
 			Family: func(g game.Game) string {
 				if lg, ok := g.(*lanrick.Game); ok {
@@ -50,6 +50,10 @@ func init() {
 			Sample:    sample,
 			File:      "lanrick/weights.json",
 			Symmetric: true,
+			Episode: func(s game.State) (game.Player, bool) {
+				w := s.(*lanrick.State).RendezvousWinner()
+				return game.Player(w), w >= 0
+			},
 		},
 	})
 }
