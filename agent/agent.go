@@ -242,12 +242,13 @@ func newMCTS(spec string, set map[string]string, g game.Game, seed uint64) (Agen
 	if _, ok := set["prior"]; ok {
 		cfg.Prior = st.float("prior")
 	}
+	cfg.Contempt = st.float("contempt")
 	if !threadsGiven {
 		cfg.Threads = 1
 	}
 	evalName, evalSet := set["eval"]
 	delete(set, "eval")
-	if err := st.done("time, iterations, threads, c, playout, prior, eval, endgame"); err != nil {
+	if err := st.done("time, iterations, threads, c, playout, prior, contempt, eval, endgame"); err != nil {
 		return nil, err
 	}
 	eval, err := evaluation(spec, g, evalName, evalSet)

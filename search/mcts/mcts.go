@@ -42,6 +42,11 @@ type Config struct {
 	Seed uint64
 	// MaxActions stops a playout that has not ended (a safety net).
 	MaxActions int
+	// Contempt is what a draw costs the player to act at the root (and
+	// gives the other), as chess engines' contempt: a searcher that
+	// expects to outplay its opponent avoids the draws it can avoid. 0
+	// scores a draw as even.
+	Contempt float64
 	// Prior gives a new node this many visits at the value Eval gives
 	// its state (progressive bias; 0 for none). It steers small searches
 	// toward good actions from the start.
@@ -101,6 +106,8 @@ type tree struct {
 	mast    [2]map[game.Action][2]float64 // per player: sum, count
 	path    []*node
 	played  []mastEntry
+	// me is the player at the root, whom a draw costs Contempt.
+	me game.Player
 }
 
 type mastEntry struct {
@@ -140,6 +147,10 @@ func (m *Searcher) Search(ctx context.Context, s game.State, lim search.Limits) 
 
 // run searches one tree.
 func (t *tree) run(ctx context.Context, s game.State, iterations int) {
+	if t.cfg.Contempt != 0 && t.me != s.ToAct() {
+		t.root = nil // its values count draws for the other player
+	}
+	t.me = s.ToAct()
 	t.reuse(s)
 	if t.mast[0] == nil {
 		t.mast = [2]map[game.Action][2]float64{{}, {}}
@@ -225,12 +236,12 @@ func (t *tree) iterate(root game.State) {
 	switch {
 	case s.IsTerminal():
 		t.solve(n, s)
-		r := s.Returns()
-		values = [2]float64{r[0], r[1]}
+		values = t.returns(s)
 	case n.proven == 1 || n.proven == 2:
 		w := n.proven - 1
 		values[w], values[1-w] = 1, -1
 	case n.proven == 3:
+		values = t.drawn()
 	default:
 		values = t.playout(s)
 	}
@@ -389,8 +400,7 @@ func (t *tree) playout(s game.State) [2]float64 {
 	var v [2]float64
 	switch {
 	case s.IsTerminal():
-		r := s.Returns()
-		v = [2]float64{r[0], r[1]}
+		v = t.returns(s)
 	case t.cfg.Eval != nil:
 		x := t.cfg.Eval(s, 0)
 		v = [2]float64{x, -x}
@@ -398,6 +408,24 @@ func (t *tree) playout(s game.State) [2]float64 {
 	for _, e := range t.played {
 		st := t.mast[e.p][e.a]
 		t.mast[e.p][e.a] = [2]float64{st[0] + v[e.p], st[1] + 1}
+	}
+	return v
+}
+
+// returns are the values of a finished game, a draw at the contempt.
+func (t *tree) returns(s game.State) [2]float64 {
+	if s.Result().Winner < 0 {
+		return t.drawn()
+	}
+	r := s.Returns()
+	return [2]float64{r[0], r[1]}
+}
+
+// drawn are the values of a draw: what Contempt says.
+func (t *tree) drawn() [2]float64 {
+	var v [2]float64
+	if c := t.cfg.Contempt; c != 0 && (t.me == 0 || t.me == 1) {
+		v[t.me], v[1-t.me] = -c, c
 	}
 	return v
 }

@@ -94,3 +94,86 @@ func TestTreeReuse(t *testing.T) {
 }
 
 func nil2() *rand.Rand { return rand.New(rand.NewPCG(1, 2)) }
+
+// gamble is a game of one choice: the first player takes a draw ("safe")
+// or a toss that he wins 45 times in 100 ("risk"), worth −0.1 to him.
+// Only what the search calls is implemented.
+type gamble struct {
+	game.State
+	history []game.Action
+	winner  game.Player
+}
+
+const (
+	safe game.Action = iota
+	risk
+	won
+	lost
+)
+
+func (g *gamble) Game() game.Game { return nil }
+func (g *gamble) ToAct() game.Player {
+	switch {
+	case g.IsTerminal():
+		return game.Terminal
+	case len(g.history) == 1:
+		return game.Chance
+	}
+	return 0
+}
+func (g *gamble) LegalActions(dst []game.Action) []game.Action {
+	if g.ToAct() != 0 {
+		return dst
+	}
+	return append(dst, safe, risk)
+}
+func (g *gamble) ChanceOutcomes(dst []game.Outcome) []game.Outcome {
+	if g.ToAct() != game.Chance {
+		return dst
+	}
+	return append(dst, game.Outcome{Action: won, Prob: 0.45}, game.Outcome{Action: lost, Prob: 0.55})
+}
+func (g *gamble) Apply(a game.Action) {
+	g.history = append(g.history, a)
+	switch a {
+	case safe:
+		g.winner = -1
+	case won:
+		g.winner = 0
+	case lost:
+		g.winner = 1
+	}
+}
+func (g *gamble) Clone() game.State {
+	c := *g
+	c.history = append([]game.Action(nil), g.history...)
+	return &c
+}
+func (g *gamble) IsTerminal() bool {
+	return len(g.history) > 0 && g.history[0] == safe || len(g.history) == 2
+}
+func (g *gamble) Result() game.Result { return game.Result{Winner: g.winner} }
+func (g *gamble) Returns() []float64 {
+	switch {
+	case !g.IsTerminal() || g.winner < 0:
+		return []float64{0, 0}
+	case g.winner == 0:
+		return []float64{1, -1}
+	}
+	return []float64{-1, 1}
+}
+func (g *gamble) History() []game.Action { return g.history }
+
+// TestContempt: a searcher takes the draw where the toss is worse than
+// even, and the toss where a draw costs it more than the toss's −0.1.
+func TestContempt(t *testing.T) {
+	for _, c := range []struct {
+		contempt float64
+		want     game.Action
+	}{{0, safe}, {0.3, risk}} {
+		m := mcts.New(mcts.Config{Seed: 3, Contempt: c.contempt})
+		if res := m.Search(context.Background(), &gamble{}, search.Limits{Iterations: 4000}); res.Action != c.want {
+			t.Errorf("contempt %v: chose %d, want %d (value %v)", c.contempt, res.Action, c.want, res.Value)
+		}
+	}
+}
