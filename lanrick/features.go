@@ -11,6 +11,9 @@ const (
 	FTurns          // turns needed to get all in: each man moves once a turn, at most the cap of three squares (Rule 3), all of them at most the turn's budget
 	FRace           // +1 where white's men, counted so, get all in first (the player to move first where the turns are equal), −1 where black's do; 0 with no rendezvous
 	FFar            // turns the furthest man needs on his own
+	FEnter          // men outside with a clear way into an empty square of the rendezvous in one move of at most the cap
+	FFinish         // every man outside has such a way, all of them within one turn's budget: he could get all in by his next turn's end, unless stopped
+	FFinishNow      // the same for the player to move, in what is left of his turn: he may win the rendezvous now
 	FCentre         // the central square of a close rendezvous (the mark) held
 	FGuards         // men beside enemy men outside: Carroll's "guard of honour"
 	FToMove         // +1 white moves, −1 black moves
@@ -20,7 +23,7 @@ const (
 )
 
 // FeatureNames name the features, in order, for weights.json.
-var FeatureNames = [NumFeatures]string{"men", "in", "squares", "turns", "race", "far", "centre", "guards", "to_move", "setter", "score"}
+var FeatureNames = [NumFeatures]string{"men", "in", "squares", "turns", "race", "far", "enter", "finish", "finish_now", "centre", "guards", "to_move", "setter", "score"}
 
 // Features returns the features of s (see FMen …); every one is 0 after
 // the game is over.
@@ -44,6 +47,7 @@ func (s *State) Features() [NumFeatures]int {
 			per[q][FSquares] = r.squares
 			per[q][FTurns] = r.turns
 			per[q][FFar] = r.far
+			per[q][FEnter], per[q][FFinish] = s.entering(q)
 			turns[q] = r.turns
 			if s.shape.Size%2 == 1 && s.men[q].has(s.mark) {
 				per[q][FCentre] = 1
@@ -64,6 +68,9 @@ func (s *State) Features() [NumFeatures]int {
 				winner = mover
 			}
 			per[winner][FRace] = 1
+			if per[mover][FFinish] == 1 && per[mover][FSquares] <= int(s.budget) {
+				per[mover][FFinishNow] = 1
+			}
 		}
 	}
 	if s.toAct == Black || s.toAct == White {
@@ -136,6 +143,83 @@ func (s *State) race(q int) raceOf {
 		res.turns = 1 + max(res.far-1, (max(res.squares-left, 0)+budget-1)/budget)
 	}
 	return res
+}
+
+// entering counts q's men outside that could move into an empty square
+// of the rendezvous at once: along a line of empty squares, at most the
+// cap (three, or the budget for a lone man or before 1893), or, in an
+// open rendezvous, sliding round the border into the first square of it
+// met (Rule 6).
+// finish is 1 where every one of them can, within one turn's budget.
+func (s *State) entering(q int) (n, finish int) {
+	r := &s.g.Rules
+	budget := int(s.turnBudget(q))
+	if r.old() {
+		budget = s.oldBudget(q)
+	}
+	out := s.men[q] &^ s.rdv
+	c := min(3, budget)
+	if out.count() == 1 || r.old() {
+		c = budget
+	}
+	occ := s.all()
+	open := s.shape.Size%2 == 0
+	squares := 0
+	for w := out; w != 0; w &= w - 1 {
+		m := Square(trailing(w))
+		k := s.enterCost(m, c, occ)
+		if open && Border.has(m) && s.canSlideIn(m, occ) {
+			k = 1
+		}
+		if k > 0 {
+			n++
+			squares += k
+		}
+	}
+	if out != 0 && n == out.count() && squares <= budget {
+		finish = 1
+	}
+	return n, finish
+}
+
+// enterCost returns the fewest squares in which the man on m reaches an
+// empty square of the rendezvous along a line of empty squares, at most
+// c, or 0 where he cannot.
+func (s *State) enterCost(m Square, c int, occ Bitboard) int {
+	best := 0
+	for d := 0; d < 8; d++ {
+		t := m
+		for k := 1; k <= c && (best == 0 || k < best); k++ {
+			t = step[t][d]
+			if t < 0 || occ.has(t) {
+				break
+			}
+			if s.rdv.has(t) {
+				best = k
+				break
+			}
+		}
+	}
+	return best
+}
+
+// canSlideIn reports whether the man on the border square m slides round
+// the border into an empty square of an open rendezvous (Rule 6: one
+// square to the first square of it met).
+func (s *State) canSlideIn(m Square, occ Bitboard) bool {
+	i := int(ringIndex[m])
+	for _, dir := range [2]int{1, -1} {
+		for k := 1; k < 28; k++ {
+			t := ring[(i+dir*k+28*2)%28]
+			if occ.has(t) {
+				break
+			}
+			if s.rdv.has(t) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // oldBudget is the squares a turn of the 1879–1881 versions gives q.

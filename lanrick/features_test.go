@@ -28,6 +28,7 @@ func TestFeaturesOfARace(t *testing.T) {
 		FTurns:   3 - 2,
 		FRace:    -1, // black gets in first
 		FFar:     2 - 1,
+		FEnter:   0 - 2, // black's both can move in; white's neither (d4 is 4 squares from h8)
 		FToMove:  -1,
 		FSetter:  1,
 	}
@@ -36,9 +37,9 @@ func TestFeaturesOfARace(t *testing.T) {
 	}
 	// White on d7 instead of h8 (straight down, 2 squares): white needs
 	// 6 squares, 2 turns, and black, to move, still gets in first; with
-	// white to move white does.
+	// white to move white does. White's d7 can move in at once.
 	s, _ = g.Parse("board=b7/3w4/8/8/8/8/8/3b3w to=black phase=move rdv=5 size=3 mark=d4 line=n setter=white budget=3")
-	if f := s.Features(); f[FTurns] != 0 || f[FRace] != -1 || f[FSquares] != 1 {
+	if f := s.Features(); f[FTurns] != 0 || f[FRace] != -1 || f[FSquares] != 1 || f[FEnter] != -1 {
 		t.Errorf("black to move: %v", f)
 	}
 	s, _ = g.Parse("board=b7/3w4/8/8/8/8/8/3b3w to=white phase=move rdv=5 size=3 mark=d4 line=n setter=black budget=3")
@@ -206,5 +207,26 @@ func TestEvaluateWonRendezvous(t *testing.T) {
 	// After the conversion white has 4 men and black 1: the game is won.
 	if v := Evaluate(s, White); v != 1 {
 		t.Errorf("white's value %v, want 1", v)
+	}
+}
+
+// TestFeaturesFinish: a player whose men outside can all move in, within
+// his budget, may win the rendezvous this turn.
+func TestFeaturesFinish(t *testing.T) {
+	g := MustLoad("1893")
+	// The line d3–d5: black's d1 (2 squares) and d7 (2) could both move in,
+	// 4 squares, but the budget is 3; white's c2 (1 square, diagonally
+	// to d3) and e6 (1, to d5): 2 squares.
+	s, err := g.Parse("board=8/3b4/4w3/8/8/8/2w5/3b4 to=white phase=move rdv=5 size=3 mark=d4 line=n setter=black budget=3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := s.Features()
+	if f[FEnter] != 0 || f[FFinish] != 1 || f[FFinishNow] != 1 {
+		t.Errorf("white to move: enter %d, finish %d, finish now %d; want 0, 1, 1", f[FEnter], f[FFinish], f[FFinishNow])
+	}
+	s, _ = g.Parse("board=8/3b4/4w3/8/8/8/2w5/3b4 to=black phase=move rdv=5 size=3 mark=d4 line=n setter=white budget=3")
+	if f := s.Features(); f[FFinish] != 1 || f[FFinishNow] != 0 {
+		t.Errorf("black to move: finish %d, finish now %d; want 1 (white's), 0", f[FFinish], f[FFinishNow])
 	}
 }
