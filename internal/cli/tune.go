@@ -24,7 +24,9 @@ once), at most --per-game of them a game, after the first --skip plies. Each
 family of rulesets (Tablut: camps, encirclement, strong_king, plain; Lanrick:
 1893-1899, 1880-1881, 1879) is fitted on its own games. Lanrick's positions are
 those at the start of a turn, each counted also with the colours swapped (its
-features are white's less black's). The weights are scaled to hundredths of
+features are white's less black's), and what is fitted is who wins the
+rendezvous under way rather than the game (the evaluation weighs the men each
+side will have after it; see docs/strength.md). The weights are scaled to hundredths of
 the unit feature (Tablut: a defender; Lanrick: a man), with the fit's intercept as a constant added to every position (so
 that an evaluation of 0 is even chances, what a draw is worth), and written
 into --out with the command, the games and the losses, replacing the entries

@@ -22,12 +22,14 @@ import (
 func init() {
 	agent.Register(lanrick.Info.Name, agent.Support{
 		Eval:         lanrick.Evaluate,
-		PlayoutLimit: 24,
+		// Playouts of two actions, then the fitted evaluation: longer
+		// random playouts only blur it (docs/strength.md).
+		PlayoutLimit: 2,
 		Levels: map[string]string{
 			"easy":   "mcts(iterations=200)",
 			"medium": "mcts(iterations=2000)",
-			"hard":   "mcts(iterations=10000,endgame=yes)",
-			"max":    "mcts(iterations=60000,threads=0,endgame=yes)",
+			"hard":   "mcts(iterations=10000,contempt=0.3,endgame=yes)",
+			"max":    "mcts(iterations=60000,threads=0,contempt=0.3,endgame=yes)",
 		},
 		Oracle:  oracle,
 		Prepare: prepare,

@@ -14,7 +14,10 @@ import (
 
 // BenchmarkIterations reports MCTS iterations per second from the start of
 // Tablut and of Lanrick 1893 (mark d5 set, no interchange), with one and
-// two threads.
+// two threads: Lanrick with its fitted evaluation and the levels' 2-action
+// playouts, with the fitted evaluation and the 24-action playouts the
+// levels had before, and with the hand evaluation and those (the search
+// as it was).
 func BenchmarkIterations(b *testing.B) {
 	l := lanrick.MustLoad("1893").NewState()
 	for _, a := range []string{"mark d5", "no-interchange"} {
@@ -28,7 +31,9 @@ func BenchmarkIterations(b *testing.B) {
 		limit int
 	}{
 		{"tablut", tablut.MustLoad("linnaeus").NewState(), tablut.Value, 40},
-		{"lanrick-1893", l, lanrick.Evaluate, 24},
+		{"lanrick-1893", l, lanrick.Evaluate, 2},
+		{"lanrick-1893-playout24", l, lanrick.Evaluate, 24},
+		{"lanrick-1893-hand-playout24", l, lanrick.EvaluateHand, 24},
 	}
 	for _, c := range cases {
 		for _, threads := range []int{1, 2} {
