@@ -1,7 +1,9 @@
 // Package ai gives Muster's agents what they need of Lanrick beyond the
-// game contract: Carroll's hints as an evaluation, and the endgame tables
-// as an oracle of the final rendezvous (1893, 1899). It registers them
-// with the agent package when imported.
+// game contract: the evaluation fitted to self-play (and Carroll's hints
+// weighed by hand, eval=hand), the features muster tune fits it on, the
+// endgame tables as an oracle of the final rendezvous (1893, 1899) and
+// puzzles drawn from them. It registers them with the agent package when
+// imported.
 package ai
 
 import (

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/muster-games/muster/agent"
+	"github.com/muster-games/muster/game"
 	"github.com/muster-games/muster/lanrick"
 	"github.com/muster-games/muster/lanrick/endgame"
 	"github.com/muster-games/muster/lanrick/endgame/endgametest"
@@ -70,4 +71,32 @@ func TestEndgameTables(t *testing.T) {
 		t.Fatalf("with tables: %s, proven %d; the tables: %s, %v (err %v)", s.ActionString(res.Action), res.Proven, s.ActionString(best), v, err)
 	}
 	t.Logf("%s: %s, %v", s, s.ActionString(best), v)
+}
+
+// TestEvalSetting: eval= chooses the evaluation MCTS reads: the fitted one
+// by default, the hand-weighed one with eval=hand; seeded searches of one
+// thread agree with themselves and differ between the two.
+func TestEvalSetting(t *testing.T) {
+	g := lanrick.MustLoad("1893")
+	s := g.Start()
+	for _, a := range []string{"mark d5", "no-interchange", "a1-c3"} {
+		if err := game.ApplyNotation(s, []string{a}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	value := func(spec string) float64 {
+		a, err := agent.New(spec, g, 7)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := a.Act(context.Background(), s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res.Value
+	}
+	def, fitted, hand := value("mcts(iterations=400)"), value("mcts(iterations=400,eval=fitted)"), value("mcts(iterations=400,eval=hand)")
+	if def != fitted || fitted == hand {
+		t.Errorf("root values: default %v, fitted %v, hand %v", def, fitted, hand)
+	}
 }
