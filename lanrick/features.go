@@ -5,20 +5,20 @@ package lanrick
 // black's, so that a position with the colours swapped has the features
 // negated: a feature counts for white when positive.
 const (
-	FMen     = iota // men on the board
-	FIn             // men in the rendezvous
-	FSquares        // squares the men outside must move to get in, the cheapest way for each
-	FTurns          // turns needed to get all in: each man moves once a turn, at most the cap of three squares (Rule 3), all of them at most the turn's budget
-	FRace           // +1 where white's men, counted so, get all in first (the player to move first where the turns are equal), −1 where black's do; 0 with no rendezvous
-	FFar            // turns the furthest man needs on his own
-	FEnter          // men outside with a clear way into an empty square of the rendezvous in one move of at most the cap
-	FFinish         // every man outside has such a way, all of them within one turn's budget: he could get all in by his next turn's end, unless stopped
-	FFinishNow      // the same for the player to move, in what is left of his turn: he may win the rendezvous now
-	FCentre         // the central square of a close rendezvous (the mark) held
-	FGuards         // men beside enemy men outside: Carroll's "guard of honour"
-	FToMove         // +1 white moves, −1 black moves
-	FSetter         // +1 white set the mark (and moves second), −1 black
-	FScore          // 1879-03: marks scored
+	FMen       = iota // men on the board
+	FIn               // men in the rendezvous
+	FSquares          // squares the men outside must move to get in, the cheapest way for each
+	FTurns            // turns needed to get all in: each man moves once a turn, at most the cap of three squares (Rule 3), all of them at most the turn's budget
+	FRace             // +1 where white's men, counted so, get all in first (the player to move first where the turns are equal), −1 where black's do; 0 with no rendezvous
+	FFar              // turns the furthest man needs on his own
+	FEnter            // men outside with a clear way into an empty square of the rendezvous in one move of at most the cap
+	FFinish           // every man outside has such a way, all of them within one turn's budget: he could get all in by his next turn's end, unless stopped
+	FFinishNow        // the same for the player to move, in what is left of his turn: he may win the rendezvous now
+	FCentre           // the central square of a close rendezvous (the mark) held
+	FGuards           // men beside enemy men outside: Carroll's "guard of honour"
+	FToMove           // +1 white moves, −1 black moves
+	FSetter           // +1 white set the mark (and moves second), −1 black
+	FScore            // 1879-03: marks scored
 	NumFeatures
 )
 

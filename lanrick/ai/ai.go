@@ -23,7 +23,7 @@ import (
 
 func init() {
 	agent.Register(lanrick.Info.Name, agent.Support{
-		Eval:         lanrick.Evaluate,
+		Eval: lanrick.Evaluate,
 		// Playouts of two actions, then the fitted evaluation: longer
 		// random playouts only blur it (docs/strength.md).
 		PlayoutLimit: 2,
