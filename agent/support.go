@@ -10,6 +10,7 @@ import (
 	"github.com/muster-games/muster/game"
 	"github.com/muster-games/muster/search"
 	"github.com/muster-games/muster/search/alphabeta"
+	"github.com/muster-games/muster/tune"
 )
 
 // Support is what a game gives the agents beyond the game contract. Each
@@ -87,6 +88,11 @@ type Tuning struct {
 	// an episode and who won it. Samples of an episode that never ended
 	// are dropped.
 	Episode func(s game.State) (winner game.Player, ended bool)
+	// Exact, if set, draws n positions whose value is known exactly
+	// (Lanrick: the final rendezvous, from the endgame tables on disk)
+	// with their features and result, for a family of their own; seed
+	// makes the draw repeatable.
+	Exact func(n int, seed uint64) (family string, samples []tune.Sample, err error)
 	// Symmetric says the features change sign when the players swap
 	// colours (and Player's result becomes the other's): every sample
 	// then counts once more mirrored, so that the fit favours neither

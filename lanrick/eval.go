@@ -22,7 +22,7 @@ func Evaluate(gs game.State, p game.Player) float64 {
 	if s.over {
 		return s.Returns()[p]
 	}
-	w := fitted[s.g.Rules.Family()]
+	w := weightsFor(s)
 	if w == nil {
 		return EvaluateHand(gs, p)
 	}

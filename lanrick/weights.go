@@ -16,10 +16,14 @@ const (
 	Family1893 = "1893-1899" // the 1893 rules and 1899's reprint: shrinking rendezvous, Rules 5–8
 	Family1880 = "1880-1881" // 3×3 rendezvous, relocation of the loser's wanderers
 	Family1879 = "1879"      // the first two versions: budgets by the last rendezvous (January), dice and scores (March)
+	// FamilyFinal is the final rendezvous of 1893 and 1899 (two men a
+	// side, the 3-square line), fitted on positions whose value the
+	// endgame tables know, for play where the tables are not on disk.
+	FamilyFinal = "1893-1899-final"
 )
 
 // Families lists the families, for the tuner.
-var Families = []string{Family1893, Family1880, Family1879}
+var Families = []string{Family1893, Family1880, Family1879, FamilyFinal}
 
 // Family names the family of versions these rules belong to.
 func (r *Rules) Family() string {
@@ -72,8 +76,8 @@ func ReadWeights(data []byte) (map[string]*Weights, error) {
 	if err != nil {
 		return nil, err
 	}
-	if t.Unit != FeatureNames[FIn] {
-		return nil, fmt.Errorf("unit %q, want %q", t.Unit, FeatureNames[FIn])
+	if t.Unit != FeatureNames[FEnter] {
+		return nil, fmt.Errorf("unit %q, want %q", t.Unit, FeatureNames[FEnter])
 	}
 	out := map[string]*Weights{}
 	for name, e := range t.Families {
@@ -90,6 +94,17 @@ func ReadWeights(data []byte) (map[string]*Weights, error) {
 		out[name] = &w
 	}
 	return out, nil
+}
+
+// weightsFor returns the fitted weights that evaluate s, or nil.
+func weightsFor(s *State) *Weights {
+	fam := s.g.Rules.Family()
+	if fam == Family1893 && s.shape.Size == 3 && s.men[Black].count() == 2 && s.men[White].count() == 2 {
+		if w := fitted[FamilyFinal]; w != nil {
+			return w
+		}
+	}
+	return fitted[fam]
 }
 
 // WeightsOf returns the fitted weights of a family, or nil where none

@@ -16,7 +16,8 @@ import (
 	"github.com/muster-games/muster/arena"
 	"github.com/muster-games/muster/game"
 	"github.com/muster-games/muster/lanrick"
-	_ "github.com/muster-games/muster/lanrick/ai"
+	"github.com/muster-games/muster/lanrick/ai"
+	"github.com/muster-games/muster/lanrick/endgame"
 	"github.com/muster-games/muster/lanrick/endgame/endgametest"
 	_ "github.com/muster-games/muster/tablut"
 	_ "github.com/muster-games/muster/tablut/ai"
@@ -659,7 +660,7 @@ func TestTuneLanrick(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("tune: %d %s", code, errOut)
 	}
-	for _, want := range []string{"1893-1899: ", "games (lanrick(1893))", "in 100", "the unit (in) is ", "wrote " + weights} {
+	for _, want := range []string{"1893-1899: ", "games (lanrick(1893))", "enter 100", "the unit (enter) is ", "wrote " + weights} {
 		if !strings.Contains(out, want) {
 			t.Errorf("tune printed no %q:\n%s", want, out)
 		}
@@ -673,16 +674,43 @@ func TestTuneLanrick(t *testing.T) {
 		t.Fatalf("the fit does not read back: %v\n%s", err, data)
 	}
 	w := fams[lanrick.Family1893]
-	if w == nil || w.Feature[lanrick.FIn] != 100 || w.Scale <= 0 || w.Constant != 0 {
+	if w == nil || w.Feature[lanrick.FEnter] != 100 || w.Scale <= 0 || w.Constant != 0 {
 		t.Fatalf("1893-1899: %+v\n%s", w, data)
 	}
-	// A man more in the rendezvous is better for white; the colours
+	// A man more with a clear line in is better for white; the colours
 	// swapped, as much for black (the samples were mirrored: no constant).
 	var f [lanrick.NumFeatures]int
-	f[lanrick.FIn] = 1
+	f[lanrick.FEnter] = 1
 	up := w.Rendezvous(f)
-	f[lanrick.FIn] = -1
+	f[lanrick.FEnter] = -1
 	if down := w.Rendezvous(f); !(up > 0.5 && math.Abs(up+down-1) < 1e-12) {
-		t.Errorf("a man more in: white wins the rendezvous %v of the time; a man fewer %v", up, down)
+		t.Errorf("a man more with a way in: white wins the rendezvous %v of the time; a man fewer %v", up, down)
+	}
+
+	// --exact fits the final rendezvous on positions the tables decide
+	// (the shared test table), beside the family fitted above.
+	tables := filepath.Join(dir, "tables")
+	endgametest.Seed(t, tables)
+	ai.SetEndgameDir(tables)
+	defer ai.SetEndgameDir(endgame.DefaultDir())
+	out, errOut, code = run(t, "tune", "--game", "lanrick", "--exact", "2000", "--out", weights)
+	if code != 0 || !strings.Contains(out, "1893-1899-final: 2000 positions of known value") {
+		t.Fatalf("tune --exact: %d %s%s", code, out, errOut)
+	}
+	data, _ = os.ReadFile(weights)
+	fams, err = lanrick.ReadWeights(data)
+	if err != nil || fams[lanrick.FamilyFinal] == nil || fams[lanrick.Family1893] == nil {
+		t.Fatalf("after --exact: %v\n%s", err, data)
+	}
+	// The tables' value is told well by the features: far better than a
+	// coin (0.693).
+	var e struct {
+		Families map[string]struct{ Loss float64 }
+	}
+	if err := json.Unmarshal(data, &e); err != nil || !(e.Families[lanrick.FamilyFinal].Loss < 0.5) {
+		t.Errorf("the final rendezvous' fit: log loss %v (%v)", e.Families[lanrick.FamilyFinal].Loss, err)
+	}
+	if _, errOut, code := run(t, "tune", "--game", "tablut", "--exact", "10"); code == 0 || !strings.Contains(errOut, "no positions of known value") {
+		t.Errorf("tablut --exact: %d %s", code, errOut)
 	}
 }

@@ -49,15 +49,17 @@ func runTune(env *Env, args []string) error {
 	ridge := fl.Float64("ridge", 1e-4, "ridge penalty on the weights (in logits)")
 	minGames := fl.Int("min-games", 200, "fewest games a family is fitted on")
 	dry := fl.Bool("dry-run", false, "print the fit but write nothing")
+	exact := fl.Int("exact", 0, "also fit the family of positions of known value the game offers, on this many of them (Lanrick: the final rendezvous, from the endgame tables on disk)")
+	seed := fl.Uint64("seed", 1, "seed of the --exact positions")
 	files, err := flags(fl, args)
 	if err != nil {
 		return err
 	}
-	if len(files) == 0 {
-		return fmt.Errorf("%w: give one or more results files of muster eval", errUsage)
+	if len(files) == 0 && *exact == 0 {
+		return fmt.Errorf("%w: give one or more results files of muster eval (or --exact N)", errUsage)
 	}
-	if *skip < 0 || *ridge < 0 || *minGames < 1 || *perGame < 1 {
-		return fmt.Errorf("%w: --skip and --ridge must not be negative, --min-games and --per-game at least 1", errUsage)
+	if *skip < 0 || *ridge < 0 || *minGames < 1 || *perGame < 1 || *exact < 0 {
+		return fmt.Errorf("%w: --skip, --ridge and --exact must not be negative, --min-games and --per-game at least 1", errUsage)
 	}
 	g, err := game.Load(*gameName)
 	if err != nil {
@@ -93,6 +95,20 @@ func runTune(env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
+	if *exact > 0 {
+		if tn.Exact == nil {
+			return fmt.Errorf("%s has no positions of known value to fit (--exact)", g.Name())
+		}
+		name, samples, err := tn.Exact(*exact, *seed)
+		if err != nil {
+			return err
+		}
+		f := &tuneFamily{exact: len(samples)}
+		for _, x := range samples {
+			f.add(tn, x.X, x.Y)
+		}
+		fams[name] = f
+	}
 	names := make([]string, 0, len(fams))
 	for name := range fams {
 		names = append(names, name)
@@ -106,8 +122,12 @@ func runTune(env *Env, args []string) error {
 		if tn.Symmetric {
 			positions /= 2
 		}
-		fmt.Fprintf(w, "%s: %d games (%s), %d quiet positions\n", name, fam.games, strings.Join(fam.specs, ", "), positions)
-		if fam.games < *minGames {
+		if fam.exact > 0 {
+			fmt.Fprintf(w, "%s: %d positions of known value\n", name, positions)
+		} else {
+			fmt.Fprintf(w, "%s: %d games (%s), %d quiet positions\n", name, fam.games, strings.Join(fam.specs, ", "), positions)
+		}
+		if fam.exact == 0 && fam.games < *minGames {
 			fmt.Fprintf(w, "  not fitted: fewer than --min-games %d games\n", *minGames)
 			continue
 		}
@@ -166,9 +186,27 @@ type tuneFamily struct {
 	specs   []string
 	agents  map[string]int
 	samples []tune.Sample
+	// exact counts the positions of known value the family holds instead
+	// of games.
+	exact int
+}
+
+// add adds a sample, and its mirror where the tuning is symmetric.
+func (f *tuneFamily) add(tn *agent.Tuning, x []float64, y float64) {
+	f.samples = append(f.samples, tune.Sample{X: x, Y: y})
+	if tn.Symmetric {
+		neg := make([]float64, len(x))
+		for j, v := range x {
+			neg[j] = -v
+		}
+		f.samples = append(f.samples, tune.Sample{X: neg, Y: 1 - y})
+	}
 }
 
 func (f *tuneFamily) data() string {
+	if f.exact > 0 {
+		return fmt.Sprintf("%d positions of known value drawn with --exact", f.exact)
+	}
 	var ag []string
 	for a, n := range f.agents {
 		ag = append(ag, fmt.Sprintf("%d games of %s", n, a))
@@ -245,15 +283,7 @@ func tuneSamples(tn *agent.Tuning, name string, lines []arena.Line, skip, perGam
 		f.agents[l.Agents[0]+" v "+l.Agents[1]]++
 		for i := range min(len(xs), perGame) {
 			j := i * len(xs) / min(len(xs), perGame)
-			x, y := xs[j], ys[j]
-			f.samples = append(f.samples, tune.Sample{X: x, Y: y})
-			if tn.Symmetric {
-				neg := make([]float64, len(x))
-				for j, v := range x {
-					neg[j] = -v
-				}
-				f.samples = append(f.samples, tune.Sample{X: neg, Y: 1 - y})
-			}
+			f.add(tn, xs[j], ys[j])
 		}
 	}
 	return fams, nil

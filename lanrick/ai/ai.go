@@ -8,6 +8,8 @@ package ai
 
 import (
 	"context"
+	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"sync"
@@ -19,6 +21,7 @@ import (
 	"github.com/muster-games/muster/lanrick/endgame"
 	"github.com/muster-games/muster/lanrick/puzzle"
 	"github.com/muster-games/muster/search"
+	"github.com/muster-games/muster/tune"
 )
 
 func init() {
@@ -43,7 +46,7 @@ func init() {
 		},
 		Tuning: &agent.Tuning{
 			Features: lanrick.FeatureNames[:],
-			Unit:     lanrick.FeatureNames[lanrick.FIn],
+			Unit:     lanrick.FeatureNames[lanrick.FEnter],
 			Player:   lanrick.White,
 			Family: func(g game.Game) string {
 				if lg, ok := g.(*lanrick.Game); ok {
@@ -52,6 +55,7 @@ func init() {
 				return ""
 			},
 			Sample:    sample,
+			Exact:     exact,
 			File:      "lanrick/weights.json",
 			Symmetric: true,
 			Episode: func(s game.State) (game.Player, bool) {
@@ -157,6 +161,51 @@ func tables() *endgame.Tables {
 		shared = &endgame.Tables{Dir: EndgameDir, NoBuild: true}
 	}
 	return shared
+}
+
+// exact draws n positions of the final rendezvous of 1893 at the start
+// of a turn (any line whose table is on disk, two men a side anywhere,
+// none of them all in) with their features and the tables' winner.
+func exact(n int, seed uint64) (string, []tune.Sample, error) {
+	ts := tables()
+	lines := puzzle.Lines(ts.Dir)
+	if len(lines) == 0 {
+		return "", nil, fmt.Errorf("lanrick: no endgame table in %s (muster solve tables builds them)", ts.Dir)
+	}
+	g := lanrick.MustLoad("1893")
+	r := rand.New(rand.NewPCG(seed, 0x66696e616c))
+	var out []tune.Sample
+	for len(out) < n {
+		l := lines[r.IntN(len(lines))]
+		black, white := endgame.RandomPosition(r)
+		side := r.IntN(2)
+		if black&^l.Squares == 0 || white&^l.Squares == 0 {
+			continue // a side all in: the rendezvous is over
+		}
+		v, err := ts.Value(black, white, l.Squares, side)
+		if err != nil {
+			return "", nil, err
+		}
+		s, err := g.Build(l.Setup(black, white, side, false))
+		if err != nil {
+			return "", nil, err
+		}
+		winner := side
+		if v.Outcome < 0 {
+			winner = 1 - side
+		}
+		f := s.Features()
+		x := make([]float64, len(f))
+		for i, v := range f {
+			x[i] = float64(v)
+		}
+		y := 0.0
+		if winner == lanrick.White {
+			y = 1
+		}
+		out = append(out, tune.Sample{X: x, Y: y})
+	}
+	return lanrick.FamilyFinal, out, nil
 }
 
 // puzzles draws Lanrick puzzles from the endgame tables on disk.
