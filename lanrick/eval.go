@@ -95,20 +95,26 @@ func MenValue(r *Rules, w, b int) float64 {
 	if !r.old() {
 		return float64(w-1) / float64(w+b-2)
 	}
-	return raceChance(w-end, b-end)
+	return raceChance[min(w-end, 10)][min(b-end, 10)]
 }
 
-// raceChance is the chance that white wins b tosses of a fair coin before
-// black wins w of them.
-func raceChance(w, b int) float64 {
-	if w <= 0 {
-		return 0
+// raceChance[w][b] is the chance that white wins b tosses of a fair coin
+// before black wins w of them.
+var raceChance = func() (t [11][11]float64) {
+	for w := range 11 {
+		for b := range 11 {
+			switch {
+			case w == 0:
+				t[w][b] = 0
+			case b == 0:
+				t[w][b] = 1
+			default:
+				t[w][b] = (t[w][b-1] + t[w-1][b]) / 2
+			}
+		}
 	}
-	if b <= 0 {
-		return 1
-	}
-	return (raceChance(w, b-1) + raceChance(w-1, b)) / 2
-}
+	return t
+}()
 
 // EvaluateHand scores a state for player p in [-1, 1], after Carroll's Hints:
 // men count most (a side is lost at one man, or at four taken); then how
