@@ -28,11 +28,12 @@ func init() {
 	agent.Register(lanrick.Info.Name, agent.Support{
 		Eval: lanrick.Evaluate,
 		// Playouts of two actions, then the fitted evaluation: longer
-		// random playouts only blur it (docs/strength.md).
+		// random playouts only blur it; and every level plays for a win
+		// rather than shuttle for a draw (docs/strength.md).
 		PlayoutLimit: 2,
 		Levels: map[string]string{
-			"easy":   "mcts(iterations=200)",
-			"medium": "mcts(iterations=2000)",
+			"easy":   "mcts(iterations=100,contempt=0.3)",
+			"medium": "mcts(iterations=2000,contempt=0.3)",
 			"hard":   "mcts(iterations=10000,contempt=0.3,endgame=yes)",
 			"max":    "mcts(iterations=60000,threads=0,contempt=0.3,endgame=yes)",
 		},
@@ -163,9 +164,11 @@ func tables() *endgame.Tables {
 	return shared
 }
 
-// exact draws n positions of the final rendezvous of 1893 at the start
-// of a turn (any line whose table is on disk, two men a side anywhere,
-// none of them all in) with their features and the tables' winner.
+// exact draws n positions of the final rendezvous of 1893 (any line whose
+// table is on disk, two men a side anywhere, none of them all in, either
+// player having set the mark) at the start of a turn or up to two actions
+// into it, with their features and the winner the tables give (looking
+// ahead to the end of the turn where it is under way).
 func exact(n int, seed uint64) (string, []tune.Sample, error) {
 	ts := tables()
 	lines := puzzle.Lines(ts.Dir)
@@ -175,24 +178,33 @@ func exact(n int, seed uint64) (string, []tune.Sample, error) {
 	g := lanrick.MustLoad("1893")
 	r := rand.New(rand.NewPCG(seed, 0x66696e616c))
 	var out []tune.Sample
+	var buf []game.Action
 	for len(out) < n {
 		l := lines[r.IntN(len(lines))]
 		black, white := endgame.RandomPosition(r)
-		side := r.IntN(2)
 		if black&^l.Squares == 0 || white&^l.Squares == 0 {
 			continue // a side all in: the rendezvous is over
 		}
-		v, err := ts.Value(black, white, l.Squares, side)
+		u := l.Setup(black, white, r.IntN(2), false)
+		u.Setter = r.IntN(2) // the tables' value does not depend on it; the features do
+		s, err := g.Build(u)
 		if err != nil {
 			return "", nil, err
 		}
-		s, err := g.Build(l.Setup(black, white, side, false))
+		for k := r.IntN(3); k > 0 && !s.IsTerminal(); k-- {
+			buf = s.LegalActions(buf[:0])
+			s.Apply(buf[r.IntN(len(buf))])
+		}
+		if !endgame.Applies(s) {
+			continue
+		}
+		_, v, err := ts.Act(s)
 		if err != nil {
 			return "", nil, err
 		}
-		winner := side
+		winner := int(s.ToAct())
 		if v.Outcome < 0 {
-			winner = 1 - side
+			winner = 1 - winner
 		}
 		f := s.Features()
 		x := make([]float64, len(f))
