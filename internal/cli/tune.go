@@ -26,10 +26,13 @@ family of rulesets (Tablut: camps, encirclement, strong_king, plain; Lanrick:
 those at the start of a turn, each counted also with the colours swapped (its
 features are white's less black's), and what is fitted is who wins the
 rendezvous under way rather than the game (the evaluation weighs the men each
-side will have after it; see docs/strength.md). The weights are scaled to hundredths of
-the unit feature (Tablut: a defender; Lanrick: a man), with the fit's intercept as a constant added to every position (so
-that an evaluation of 0 is even chances, what a draw is worth), and written
-into --out with the command, the games and the losses, replacing the entries
+side will have after it; see docs/strength.md). --exact N fits instead, as a
+family of its own, N positions whose value the game knows exactly (Lanrick:
+the final rendezvous, from the endgame tables on disk). The weights are scaled
+to hundredths of the unit feature (Tablut: a defender; Lanrick: a man outside
+with a clear line in), with the fit's intercept as a constant added to every
+position (so that an evaluation of 0 is even chances, what a draw is worth),
+and its unit's weight in logits as a scale, and written into --out with the command, the games and the losses, replacing the entries
 of the families fitted and keeping the others; the game embeds that file, so
 the next build plays with them. A family with fewer than --min-games games is
 left as it was.
@@ -38,7 +41,8 @@ It prints, per family, the games and positions, the mean log loss of the fit
 beside that of the win rate alone and of the weights --out held before, and the
 new weights and constant. Compare the new weights with the old in play before
 keeping them:
-  muster eval --game tablut --rulesets ashton --agents 'alphabeta(depth=4)','alphabeta(depth=4,eval=hand)' …`
+  muster eval --game tablut --rulesets ashton --agents 'alphabeta(depth=4)','alphabeta(depth=4,eval=hand)' …
+  muster match lanrick --agents 'mcts(iterations=2000)','mcts(iterations=2000,eval=hand)' …`
 
 func runTune(env *Env, args []string) error {
 	fl := flag.NewFlagSet("tune", flag.ContinueOnError)
