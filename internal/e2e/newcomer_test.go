@@ -267,14 +267,16 @@ func (w *walker) firstGame() {
 				w.screen(fmt.Sprintf("game-computer-turn-%d", seen))
 			}
 		}
-		w.play(v, choose(w.t, v, "mcts(iterations=3000)"))
+		// Contempt: the newcomer's stand-in plays for a win rather than a
+		// shuttle (two learned agents draw by repetition otherwise).
+		w.play(v, choose(w.t, v, "mcts(iterations=3000,contempt=0.3)"))
 		waitPast(w.t, w.ctx, v.Ply)
 	}
 	v = current(w.t, w.ctx)
 	if v.Status != "over" {
 		w.t.Fatalf("the first game is not over after 8 minutes: %v", v.History)
 	}
-	poll(w.t, w.ctx, "the end told", `document.getElementById("ending").textContent.includes("You won") || document.getElementById("ending").textContent.includes("You lost")`)
+	poll(w.t, w.ctx, "the end told", `["You won", "You lost", "Draw"].some((s) => document.getElementById("ending").textContent.includes(s))`)
 	w.screen("game-over")
 	turns := 0
 	for _, tu := range v.Turns {
