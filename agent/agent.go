@@ -255,6 +255,9 @@ func newMCTS(spec string, set map[string]string, g game.Game, seed uint64) (Agen
 	if err != nil {
 		return nil, err
 	}
+	if cfg.Contempt > 1 {
+		return nil, fmt.Errorf("agent: %s: contempt=%g: a draw costs 0 to 1 (a loss)", spec, cfg.Contempt)
+	}
 	if cfg.Threads == 0 {
 		cfg.Threads = runtime.NumCPU()
 	}
