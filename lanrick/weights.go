@@ -106,7 +106,3 @@ func weightsFor(s *State) *Weights {
 	}
 	return fitted[fam]
 }
-
-// WeightsOf returns the fitted weights of a family, or nil where none
-// were fitted (the evaluation is then EvaluateHand).
-func WeightsOf(family string) *Weights { return fitted[family] }

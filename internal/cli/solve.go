@@ -105,12 +105,9 @@ func runSolve(env *Env, args []string) error {
 		return solveSelector(env, rs, *men, *sample, *seed, search.Limits{Depth: *depth, Nodes: *nodes})
 	}
 	if len(pos) == 1 && pos[0] == "convert" {
-		rs := gf.ruleset
-		if rs == "" {
-			rs = "1893"
-		}
-		if rs != "1893" && rs != "1899" {
-			return fmt.Errorf("%w: solve convert takes --ruleset 1893 or 1899, not %q", errUsage, rs)
+		rs, err := finalRuleset(gf, "convert")
+		if err != nil {
+			return err
 		}
 		n := *sample
 		if n == 0 {
@@ -119,12 +116,9 @@ func runSolve(env *Env, args []string) error {
 		return solveConvert(env, ts, rs, *spec, n, max(*minTurns, 1), *workers, *seed)
 	}
 	if len(pos) == 1 && pos[0] == "final" {
-		rs := gf.ruleset
-		if rs == "" {
-			rs = "1893"
-		}
-		if rs != "1893" && rs != "1899" {
-			return fmt.Errorf("%w: solve final takes --ruleset 1893 or 1899, not %q", errUsage, rs)
+		rs, err := finalRuleset(gf, "final")
+		if err != nil {
+			return err
 		}
 		return solveFinal(env, ts, rs == "1899", *sample, *seed)
 	}
@@ -158,6 +152,18 @@ func runSolve(env *Env, args []string) error {
 		fmt.Fprintf(env.Stdout, "line: %s\n", strings.Join(game.Notation(s, res.PV), " "))
 	}
 	return nil
+}
+
+// finalRuleset is the ruleset of a command on the final rendezvous: 1893
+// (the default) or 1899, whose tables those are.
+func finalRuleset(gf gameFlags, cmd string) (string, error) {
+	switch gf.ruleset {
+	case "":
+		return "1893", nil
+	case "1893", "1899":
+		return gf.ruleset, nil
+	}
+	return "", fmt.Errorf("%w: solve %s takes --ruleset 1893 or 1899, not %q", errUsage, cmd, gf.ruleset)
 }
 
 func colour(p int) string { return [2]string{"black", "white"}[p] }

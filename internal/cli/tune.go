@@ -153,11 +153,12 @@ func runTune(env *Env, args []string) error {
 		for _, f := range tn.Features {
 			fmt.Fprintf(w, " %s %d", f, weights[f])
 		}
-		fmt.Fprintf(w, "; constant %d; the unit (%s) is %.4f logits\n", constant, tn.Unit, fit.Weights[slices.Index(tn.Features, tn.Unit)])
+		unit := fit.Weights[slices.Index(tn.Features, tn.Unit)]
+		fmt.Fprintf(w, "; constant %d; the unit (%s) is %.4f logits\n", constant, tn.Unit, unit)
 		table.Families[name] = &tune.Entry{
 			Weights:   weights,
 			Constant:  constant,
-			Scale:     math.Round(fit.Weights[slices.Index(tn.Features, tn.Unit)]*1e6) / 1e6,
+			Scale:     math.Round(unit*1e6) / 1e6,
 			Command:   "muster tune " + strings.Join(args, " "),
 			Data:      fam.data(),
 			Games:     fam.games,

@@ -81,12 +81,17 @@ func sample(s game.State) ([]float64, bool) {
 	if !ok || !ls.TurnStart() {
 		return nil, false
 	}
-	f := ls.Features()
+	return features(ls), true
+}
+
+// features returns s's features as numbers.
+func features(s *lanrick.State) []float64 {
+	f := s.Features()
 	x := make([]float64, len(f))
 	for i, v := range f {
 		x[i] = float64(v)
 	}
-	return x, true
+	return x
 }
 
 // EndgameDir is where agents with endgame=yes read Lanrick's endgame
@@ -206,16 +211,11 @@ func exact(n int, seed uint64) (string, []tune.Sample, error) {
 		if v.Outcome < 0 {
 			winner = 1 - winner
 		}
-		f := s.Features()
-		x := make([]float64, len(f))
-		for i, v := range f {
-			x[i] = float64(v)
-		}
 		y := 0.0
 		if winner == lanrick.White {
 			y = 1
 		}
-		out = append(out, tune.Sample{X: x, Y: y})
+		out = append(out, tune.Sample{X: features(s), Y: y})
 	}
 	return lanrick.FamilyFinal, out, nil
 }
