@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -25,7 +26,10 @@ const solveHelp = `Solves positions exactly.
       Rule 5's interchange; at the interchange, the value of each decision; within a turn,
       the best action, looking ahead to the next start of a turn. The tables
       are built on first use (about 25 seconds each, 24 in all) into --tables (by
-      default muster/lanrick-endgame in the user's cache folder).
+      default muster/lanrick-endgame in the user's cache folder). Three men against
+      two (the 4-square rendezvous, Rule 7's conversions included) are answered the
+      same way from the five-man tables where they are on disk (muster solve tables
+      --five), else by search.
       Any other position of any game (or any, with --search) is proved by exhaustive search to --depth actions
       (default 12): "win in n actions", "loss in n actions", or what could be said
       within the horizon. Endings decided by the game's history (repetition, turn
@@ -35,6 +39,18 @@ const solveHelp = `Solves positions exactly.
       Builds every table (in parallel on all cores), writes each compactly (gzip, with
       a CRC-32), reads it back and compares, and with --check N proves N
       positions of each table by search over the rules package's actions.
+
+  muster solve tables --five [--ruleset 1893|1899] [--shard I/N] [--workers W] [--check N] [--tables DIR]
+      Builds the five-man tables (three men against two in the 4-square open
+      rendezvous, one table for each of its 6 classes under the board's symmetries)
+      after the four-man ones, which value their ends. Each is a piece of its own:
+      one already on disk is read and skipped, so a killed build resumes where it
+      stopped, and --shard I/N builds only the classes whose number (1 to 6) is I
+      modulo N, for several machines. Each takes about 2.5 GB of memory while it is
+      built and an hour or more of CPU (see docs/carroll.md). 1893's and 1899's tables
+      differ only where the final rendezvous' values do; such tables are shared. With
+      --check N, N positions of each table are checked against the best end of their
+      turn as the rules package plays it, and the shortest of them proved by search.
 
   muster solve selector [--ruleset 1880-12|1880-10|1881] [--men S,O] [--sample N] [--depth N]
       Carroll's correspondent (March 1881): "When the game comes near the end, it seems
@@ -77,7 +93,9 @@ func runSolve(env *Env, args []string) error {
 	bySearch := fs.Bool("search", false, "prove by search even where the tables answer (to check them)")
 	spec := fs.String("agent", "mcts(iterations=10000)", "convert: the agent that plays the won side")
 	minTurns := fs.Int("min-turns", 1, "convert: the fewest turns of his own the winner needs with best play")
-	workers := fs.Int("workers", 0, "convert: games at once (0: one per core)")
+	workers := fs.Int("workers", 0, "convert: games at once; tables --five: threads (0: one per core)")
+	five := fs.Bool("five", false, "tables: build the five-man tables (three men against two) too")
+	shard := fs.String("shard", "1/1", "tables --five: build only the classes I modulo N (I/N)")
 	pos, err := flags(fs, args)
 	if err != nil {
 		return err
@@ -95,7 +113,14 @@ func runSolve(env *Env, args []string) error {
 		fmt.Fprintf(env.Stderr, "building the table of line %s (about 25 s) into %s\n", study.LineName(line), *dir)
 	}}
 	if len(pos) == 1 && pos[0] == "tables" {
-		return solveTables(env, ts, *check)
+		if err := solveTables(env, ts, *check); err != nil || !*five {
+			return err
+		}
+		rs, err := finalRuleset(gf, "tables")
+		if err != nil {
+			return err
+		}
+		return solveFive(env, ts, rs, *shard, *workers, *check)
 	}
 	if len(pos) == 1 && pos[0] == "selector" {
 		rs := gf.ruleset
@@ -132,7 +157,11 @@ func runSolve(env *Env, args []string) error {
 		return nil
 	}
 	if ls, ok := s.(*lanrick.State); ok && !*bySearch && endgame.Applies(ls) {
-		return printAnswer(env, ts, ls)
+		err := printAnswer(env, ts, ls)
+		if !endgame.AppliesFive(ls) || !errors.Is(err, endgame.ErrMissing) {
+			return err
+		}
+		fmt.Fprintf(env.Stdout, "the five-man tables are not on disk (muster solve tables --five builds them): searching\n")
 	}
 	lim := search.Limits{Depth: *depth, Nodes: *nodes, Time: time.Duration(*seconds * float64(time.Second))}
 	res, err := solve.Solve(context.Background(), s, lim)
@@ -176,6 +205,22 @@ func printAnswer(env *Env, ts *endgame.Tables, s *lanrick.State) error {
 	}
 	w, me := env.Stdout, int(s.ToAct())
 	switch {
+	case ans.Five:
+		how := ""
+		if ans.LookAhead {
+			how = ", looking ahead to the next start of a turn"
+		}
+		what := "the 4-square rendezvous about to be marked"
+		if ans.Phase != lanrick.PhaseMark {
+			what = "rendezvous " + study.RendezvousName(ans.Line)
+		}
+		fmt.Fprintf(w, "method: endgame tables (3 v 2, %s)%s\n", what, how)
+		fmt.Fprintf(w, "value: %s to act: %s\n", colour(me), ans.Value)
+		if ans.LookAhead {
+			fmt.Fprintf(w, "best action: %s\n", s.ActionString(ans.Best[0]))
+		} else {
+			fmt.Fprintf(w, "best turn: %s\n", strings.Join(game.Notation(s, ans.Best), " "))
+		}
 	case ans.LookAhead:
 		fmt.Fprintf(w, "method: endgame tables (2 v 2, line %s), looking ahead to the next start of a turn\n", study.LineName(ans.Line))
 		fmt.Fprintf(w, "value: %s to act: %s\n", colour(me), ans.Value)
@@ -237,6 +282,45 @@ func solveTables(env *Env, ts *endgame.Tables, check int) error {
 			return err
 		}
 		fmt.Fprintf(env.Stdout, "checked %d positions by search: all agree\n", n)
+	}
+	return nil
+}
+
+// solveFive builds the five-man tables of one shard.
+func solveFive(env *Env, ts *endgame.Tables, ruleset, shard string, workers, check int) error {
+	noOwnMan := ruleset == "1899"
+	var i, n int
+	if _, err := fmt.Sscanf(shard, "%d/%d", &i, &n); err != nil || n < 1 || i < 1 || i > n {
+		return fmt.Errorf("%w: --shard takes I/N with 1 <= I <= N, not %q", errUsage, shard)
+	}
+	for k, c := range endgame.FiveClasses() {
+		if (k+1-i)%n != 0 {
+			continue
+		}
+		name := study.RendezvousName(c)
+		fmt.Fprintf(env.Stderr, "five-man table %d of 6 (%s)\n", k+1, name)
+		start := time.Now()
+		b, err := ts.BuildFive(c, noOwnMan, workers, func(level, nodes int) {
+			fmt.Fprintf(env.Stderr, "  level %d: %d nodes, %.0f s\n", level, nodes, time.Since(start).Seconds())
+		})
+		if err != nil {
+			return err
+		}
+		state := fmt.Sprintf("built in %.0f s", b.Took.Seconds())
+		if b.Took == 0 {
+			fmt.Fprintf(env.Stdout, "rendezvous %s: on disk, %d bytes\n", name, b.Bytes)
+		} else {
+			st := b.Table.Stats()
+			fmt.Fprintf(env.Stdout, "rendezvous %s: three to move: wins %d losses %d draws %d; two to move: wins %d losses %d draws %d; longest %d turns  file %d bytes  %s\n",
+				name, st.Wins[0], st.Losses[0], st.Draws[0], st.Wins[1], st.Losses[1], st.Draws[1], st.Longest, b.Bytes, state)
+		}
+		if check > 0 {
+			n, p, err := study.CheckFive(ts, c, ruleset, check, 11)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(env.Stdout, "  checked %d positions against a turn's look-ahead by the rules, %d proved by search: all agree\n", n, p)
+		}
 	}
 	return nil
 }

@@ -28,13 +28,22 @@ var ErrMissing = errors.New("endgame: table not built (muster solve tables build
 // the rulings the tables assume (one move a man a turn, the 2-square
 // limit for the opening turn of a rendezvous, no award on starting), two
 // men a side, and the final rendezvous about to be marked, decided or in
-// play — at the start of a turn or within it.
+// play — at the start of a turn or within it; or three men against two,
+// and the 4-square rendezvous about to be marked, decided or in play
+// (the five-man tables, where they are on disk).
 func Applies(s *lanrick.State) bool {
+	return AppliesFour(s) || AppliesFive(s)
+}
+
+func rulesApply(s *lanrick.State) bool {
 	r := s.Game().(*lanrick.Game).Rules
-	if r.Version != lanrick.V1893 && r.Version != lanrick.V1899 || r.OpeningEachPlayer || r.AwardOnStart || r.MultiMove {
-		return false
-	}
-	if s.IsTerminal() || bits.OnesCount64(uint64(s.Men(0))) != 2 || bits.OnesCount64(uint64(s.Men(1))) != 2 {
+	return (r.Version == lanrick.V1893 || r.Version == lanrick.V1899) && !r.OpeningEachPlayer && !r.AwardOnStart && !r.MultiMove && !s.IsTerminal()
+}
+
+// AppliesFour reports whether the four-man tables decide a state (see
+// Applies).
+func AppliesFour(s *lanrick.State) bool {
+	if !rulesApply(s) || bits.OnesCount64(uint64(s.Men(0))) != 2 || bits.OnesCount64(uint64(s.Men(1))) != 2 {
 		return false
 	}
 	switch s.Phase() {
@@ -42,6 +51,26 @@ func Applies(s *lanrick.State) bool {
 		return true
 	case lanrick.PhaseInterchange, lanrick.PhaseSwap, lanrick.PhaseMove:
 		return bits.OnesCount64(uint64(s.RendezvousSquares())) == 3
+	}
+	return false
+}
+
+// AppliesFive reports whether the five-man tables decide a state (see
+// Applies): three men against two, the 4-square rendezvous about to be
+// marked, or marked and in play (its Rule 7 conversions included).
+func AppliesFive(s *lanrick.State) bool {
+	if !rulesApply(s) {
+		return false
+	}
+	nb, nw := bits.OnesCount64(uint64(s.Men(0))), bits.OnesCount64(uint64(s.Men(1)))
+	if !(nb == 3 && nw == 2 || nb == 2 && nw == 3) {
+		return false
+	}
+	switch s.Phase() {
+	case lanrick.PhaseMark:
+		return true
+	case lanrick.PhaseInterchange, lanrick.PhaseSwap, lanrick.PhaseMove, lanrick.PhaseRemove:
+		return bits.OnesCount64(uint64(s.RendezvousSquares())) == 4
 	}
 	return false
 }
@@ -55,7 +84,7 @@ func Applies(s *lanrick.State) bool {
 // action in the rules package's order.
 func (ts *Tables) Act(s *lanrick.State) (game.Action, Value, error) {
 	if !Applies(s) {
-		return 0, Value{}, fmt.Errorf("endgame: not a position of the final rendezvous with two men a side")
+		return 0, Value{}, fmt.Errorf("endgame: not a position of the final rendezvous with two men a side, nor of the 4-square one with three against two")
 	}
 	inTurn := 0
 	if s.Phase() == lanrick.PhaseMove {
@@ -107,11 +136,19 @@ func (ts *Tables) ahead(s *lanrick.State, me, inTurn int) (Value, error) {
 		}
 		return Value{Outcome: -1, Turns: inTurn}, nil
 	}
+	if AppliesFive(s) {
+		return ts.aheadFive(s, me, inTurn)
+	}
+	if s.Phase() == lanrick.PhaseMark && AppliesFour(s) && inTurn > 0 {
+		// Rule 8 ended a five-man rendezvous within the turn: the final
+		// mark's value, as the setter chooses it.
+		return ts.finalMark(s, me, inTurn)
+	}
 	if !s.TurnStart() {
 		_, v, err := ts.choose(s, me, inTurn)
 		return v, err
 	}
-	if !Applies(s) {
+	if !AppliesFour(s) {
 		return Value{}, fmt.Errorf("endgame: play left the final rendezvous: %s", s)
 	}
 	look := ts.Value
@@ -124,4 +161,58 @@ func (ts *Tables) ahead(s *lanrick.State, me, inTurn int) (Value, error) {
 		return v, err
 	}
 	return Value{Outcome: -v.Outcome, Turns: v.Turns + inTurn}, nil
+}
+
+// noOwnMan reports whether s is played under 1899's proviso on the mark.
+func noOwnMan(s *lanrick.State) bool { return s.Game().(*lanrick.Game).Rules.SetterNoOwnMan }
+
+// aheadFive values a five-man state for player me: the five-man table's
+// value at the start of an ordinary turn, else the value of the best
+// action (within a turn, at the 2-square opening turn, the mark, the
+// interchange, the men chosen, a Rule 7 conversion).
+func (ts *Tables) aheadFive(s *lanrick.State, me, inTurn int) (Value, error) {
+	if !s.TurnStart() || s.Opening() {
+		if s.TurnStart() {
+			// The opening turn counts as one for the player who plays it.
+			side := int(s.ToAct())
+			_, v, err := ts.choose(s, side, 1)
+			if err != nil || side == me || v.Outcome == 0 {
+				return v, err
+			}
+			return Value{Outcome: -v.Outcome, Turns: v.Turns + inTurn}, nil
+		}
+		_, v, err := ts.choose(s, me, inTurn)
+		return v, err
+	}
+	side := int(s.ToAct())
+	three, two := s.Men(0), s.Men(1)
+	if bits.OnesCount64(uint64(three)) == 2 {
+		three, two = two, three
+	}
+	v, err := ts.FiveValue(three, two, s.RendezvousSquares(), s.Men(side) == three, noOwnMan(s))
+	if err != nil || side == me || v.Outcome == 0 {
+		return v, err
+	}
+	return Value{Outcome: -v.Outcome, Turns: v.Turns + inTurn}, nil
+}
+
+// finalMark values for player me the setting of the final mark that Rule 8
+// has just made due, within a turn of inTurn turns: the setter's best mark
+// with Rule 5.
+func (ts *Tables) finalMark(s *lanrick.State, me, inTurn int) (Value, error) {
+	setter := int(s.ToAct())
+	ms, err := ts.Marks(s.Men(0), s.Men(1), setter, noOwnMan(s))
+	if err != nil {
+		return Value{}, err
+	}
+	c := Choose(ms)
+	if !c.Found {
+		return Value{}, fmt.Errorf("endgame: no final mark in %s", s)
+	}
+	v := c.With.Chosen()
+	if setter != me {
+		v.Outcome = -v.Outcome
+	}
+	v.Turns += inTurn
+	return v, nil
 }

@@ -31,6 +31,8 @@ type Tables struct {
 
 	mu     sync.Mutex
 	tables map[lanrick.Bitboard]*slot
+	fives  map[string]*fiveSlot
+	exits  map[fiveKey]Exits
 }
 
 type slot struct {

@@ -1,0 +1,435 @@
+package endgame
+
+import (
+	"fmt"
+	"math/bits"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/muster-games/muster/lanrick"
+)
+
+// fiveState is the rules package's position: the 4-square rendezvous of
+// mark, three men of one side and two of the other, side to move at the
+// start of an ordinary turn.
+func fiveState(t *testing.T, g *lanrick.Game, black, white lanrick.Bitboard, mark lanrick.Square, side int) *lanrick.State {
+	t.Helper()
+	s, err := g.Build(lanrick.Setup{Black: black, White: white, ToAct: side, Phase: lanrick.PhaseMove,
+		Rendezvous: 6, Setter: 1 - side, Mark: mark, Size: 4, Line: -1, Budget: 3, Opened: [2]bool{true, true}})
+	if err != nil {
+		t.Fatalf("%v %v mark %v side %d: %v", black, white, mark, side, err)
+	}
+	return s
+}
+
+// rulesFiveTurns plays every turn of the player to move by the rules
+// package's legal actions: the mover's men after each turn that goes on,
+// and after each man-move that ends the rendezvous' race (all his men in).
+func rulesFiveTurns(s *lanrick.State) (after, in map[lanrick.Bitboard]bool) {
+	after, in = map[lanrick.Bitboard]bool{}, map[lanrick.Bitboard]bool{}
+	mover := s.ToAct()
+	var walk func(s *lanrick.State)
+	walk = func(s *lanrick.State) {
+		for _, a := range s.LegalActions(nil) {
+			c := s.Copy()
+			if s.ActionString(a) == "end" {
+				after[c.Men(int(mover))] = true
+				continue
+			}
+			c.Apply(a)
+			switch {
+			case c.IsTerminal() || c.Phase() == lanrick.PhaseRemove || c.Phase() == lanrick.PhaseMark:
+				in[c.Men(int(mover))] = true
+			case c.ToAct() != mover:
+				after[c.Men(int(mover))] = true
+			default:
+				walk(c)
+			}
+		}
+	}
+	walk(s)
+	return after, in
+}
+
+// TestFiveManMovesMatchRules checks the five-man generator (Rules 1, 3 and
+// 6's border slides, and the race's end at all men in, Rules 7 and 8)
+// against the rules package on random positions and rendezvous.
+func TestFiveManMovesMatchRules(t *testing.T) {
+	g := lanrick.MustLoad("1893")
+	r := rand.New(rand.NewPCG(5, 6))
+	var marks []lanrick.Square
+	for m := lanrick.Square(0); m < 64; m++ {
+		if _, ok := openFour(m); ok {
+			marks = append(marks, m)
+		}
+	}
+	if len(marks) != 36 {
+		t.Fatalf("%d marks of a 4-square rendezvous, want 36 (the field)", len(marks))
+	}
+	checked, ins := 0, 0
+	for n := 0; n < 400; n++ {
+		mark := marks[r.IntN(len(marks))]
+		rdv, _ := openFour(mark)
+		sq := r.Perm(64)[:5]
+		// Men near the rendezvous' border squares, often: slides matter.
+		if n%2 == 0 {
+			var border []int
+			for s := 0; s < 64; s++ {
+				if ringAt[s] >= 0 {
+					border = append(border, s)
+				}
+			}
+			p := r.Perm(len(border))
+			for i := 0; i < 4; i++ {
+				sq[i] = border[p[i]]
+			}
+			if sq[4] == sq[0] || sq[4] == sq[1] || sq[4] == sq[2] || sq[4] == sq[3] {
+				continue
+			}
+		}
+		var three, two lanrick.Bitboard
+		for i, s := range sq {
+			if i < 3 {
+				three |= 1 << s
+			} else {
+				two |= 1 << s
+			}
+		}
+		if three&^rdv == 0 || two&^rdv == 0 {
+			continue
+		}
+		black, white := three, two
+		if n%3 == 0 {
+			black, white = two, three
+		}
+		side := r.IntN(2)
+		s := fiveState(t, g, black, white, mark, side)
+		wantAfter, wantIn := rulesFiveTurns(s)
+		mover, other := black, white
+		if side == 1 {
+			mover, other = white, black
+		}
+		var men []int8
+		for w := uint64(mover); w != 0; w &= w - 1 {
+			men = append(men, int8(bits.TrailingZeros64(w)))
+		}
+		gotAfter, gotIn := map[lanrick.Bitboard]bool{}, map[lanrick.Bitboard]bool{}
+		fiveTurn(men, uint64(other), 3, uint64(rdv), func(m []int8, in bool) {
+			b := lanrick.Bitboard(setOf(m))
+			if in {
+				gotIn[b] = true
+			} else {
+				gotAfter[b] = true
+			}
+		})
+		if err := sameSets(gotAfter, wantAfter); err != nil {
+			t.Fatalf("%s: after a turn: %v", s, err)
+		}
+		if err := sameSets(gotIn, wantIn); err != nil {
+			t.Fatalf("%s: all in: %v", s, err)
+		}
+		checked++
+		if len(wantIn) > 0 {
+			ins++
+		}
+	}
+	if checked < 250 || ins < 20 {
+		t.Fatalf("%d positions checked, %d with a turn that gets all in: too few", checked, ins)
+	}
+}
+
+func sameSets(got, want map[lanrick.Bitboard]bool) error {
+	for m := range want {
+		if !got[m] {
+			return fmt.Errorf("the rules reach %s, the generator does not", squares(m))
+		}
+	}
+	for m := range got {
+		if !want[m] {
+			return fmt.Errorf("the generator reaches %s, the rules do not", squares(m))
+		}
+	}
+	return nil
+}
+
+// testExit is a made-up value of Rule 8's end, for the two who filled the
+// rendezvous: wins and losses of various lengths, to test the solver's
+// handling of exits apart from the four-man tables.
+func testExit(duo, trio uint64) Value {
+	h := (duo*0x9e3779b97f4a7c15 ^ trio*0xc2b2ae3d27d4eb4f) >> 59
+	if h%3 == 0 {
+		return Value{Outcome: -1, Turns: 2 + int(h%4)}
+	}
+	return Value{Outcome: 1, Turns: 1 + int(h%5)}
+}
+
+// regionGraph is a five-man graph on part of the board, the other squares
+// walls: small enough to solve in a test, and to check by a solver that
+// knows nothing of nodes within a turn.
+func regionGraph(t *testing.T, mark lanrick.Square, region []string) *fiveGraph {
+	t.Helper()
+	rdv, ok := openFour(mark)
+	if !ok {
+		t.Fatalf("no 4-square rendezvous at %v", mark)
+	}
+	var reg uint64
+	for _, s := range region {
+		q, err := lanrick.ParseSquare(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		reg |= 1 << uint(q)
+	}
+	return &fiveGraph{ix: newFiveIndex(reg), rdv: uint64(rdv), exit: testExit, stuck: true}
+}
+
+// turnLevels solves the same graph turn by turn, with the whole-turn
+// generator: a position is won in L turns when one of its turns leads to a
+// position lost in L-1 (or ends the race with a win in L), lost in L when
+// every turn leads to a win for the other (or a losing end), the longest
+// taking L. It returns the value of every start of a turn (by node; the
+// zero Value for drawn ones).
+func turnLevels(g *fiveGraph) map[uint32]Value {
+	type option struct {
+		to   uint32 // a start of a turn, by its place in starts
+		exit Value
+	}
+	placings := len(g.ix.trios) * len(g.ix.duos)
+	at := func(n uint32) uint32 { return n/kinds*2 + n%kinds/duoKinds }
+	opts := make([][]option, 2*placings)
+	for p := 0; p < placings; p++ {
+		for _, k := range []int{startTrio, startDuo} {
+			n := node(p, k)
+			tr, du, _, ok := g.ix.decodeNode(n)
+			if !ok {
+				continue
+			}
+			trioMoves := k == startTrio
+			men := append([]int8(nil), du[:]...)
+			other := setOf(tr[:])
+			if trioMoves {
+				men, other = append([]int8(nil), tr[:]...), setOf(du[:])
+			}
+			var os []option
+			fiveTurn(men, other|g.ix.block, 3, g.rdv, func(m []int8, in bool) {
+				after := setOf(m)
+				switch {
+				case in && trioMoves:
+					os = append(os, option{exit: Value{Outcome: 1, Turns: 1}})
+				case in && bits.OnesCount64(other&g.rdv) == 2:
+					os = append(os, option{exit: g.exit(after, other&g.rdv)})
+				case in:
+					for _, c := range tr {
+						if g.rdv&bit(c) == 0 {
+							var rest [2]int8
+							j := 0
+							for _, o := range tr {
+								if o != c {
+									rest[j] = o
+									j++
+								}
+							}
+							os = append(os, option{to: at(node(g.ix.placing([3]int8{m[0], m[1], c}, rest), startDuo))})
+						}
+					}
+				case trioMoves:
+					os = append(os, option{to: at(node(g.ix.placing([3]int8{m[0], m[1], m[2]}, du), startDuo))})
+				default:
+					os = append(os, option{to: at(node(g.ix.placing(tr, [2]int8{m[0], m[1]}), startTrio))})
+				}
+			})
+			opts[at(n)] = os
+		}
+	}
+	val := make([]Value, len(opts))
+	for level := 1; level < 128; level++ {
+		var found []int
+		var vs []Value
+		for n, os := range opts {
+			if val[n].Outcome != 0 || len(os) == 0 {
+				continue
+			}
+			win, loss, all := 0, 0, true
+			for _, o := range os {
+				v := o.exit
+				if v.Outcome == 0 {
+					w := val[o.to]
+					if w.Outcome == 0 || w.Turns+1 > level {
+						all = false
+						continue
+					}
+					v = Value{Outcome: -w.Outcome, Turns: w.Turns + 1}
+				} else if v.Turns > level {
+					all = false
+					continue
+				}
+				if v.Outcome > 0 && (win == 0 || v.Turns < win) {
+					win = v.Turns
+				}
+				if v.Outcome < 0 && v.Turns > loss {
+					loss = v.Turns
+				}
+			}
+			switch {
+			case win > 0:
+				found, vs = append(found, n), append(vs, Value{Outcome: 1, Turns: win})
+			case all:
+				found, vs = append(found, n), append(vs, Value{Outcome: -1, Turns: loss})
+			}
+		}
+		for i, n := range found {
+			val[n] = vs[i]
+		}
+	}
+	out := map[uint32]Value{}
+	for p := 0; p < placings; p++ {
+		for _, k := range []int{startTrio, startDuo} {
+			n := node(p, k)
+			if _, _, _, ok := g.ix.decodeNode(n); ok {
+				out[n] = val[at(n)]
+			}
+		}
+	}
+	return out
+}
+
+// TestFiveSolvesLikeTurns solves small regions of the board both ways and
+// compares every position at the start of a turn.
+func TestFiveSolvesLikeTurns(t *testing.T) {
+	for _, c := range []struct {
+		mark   lanrick.Square
+		region []string
+	}{
+		// b2's rendezvous is a1 c1 a3 h8: all four squares, so Rule 8 ends.
+		{9, []string{"a1", "b1", "c1", "d1", "a2", "b2", "c2", "a3", "b3", "g8", "h8", "h7", "g7"}},
+		// c3's is a1 e1 a5 h8, h8 a wall: only Rule 7 and the three all in.
+		{18, []string{"a1", "b1", "c1", "d1", "e1", "f1", "a2", "b2", "c2", "a3", "a4", "a5", "b4"}},
+	} {
+		g := regionGraph(t, c.mark, c.region)
+		d, err := g.solve(2, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := turnLevels(g)
+		var won, lost, drawn int
+		for n, w := range want {
+			got := decodeFive(d[n])
+			if got != w {
+				tr, du, k, _ := g.ix.decodeNode(n)
+				t.Fatalf("mark %v: three %v two %v kind %d: man-move solver %v, turn solver %v", c.mark, tr, du, k, got, w)
+			}
+			switch w.Outcome {
+			case 1:
+				won++
+			case -1:
+				lost++
+			default:
+				drawn++
+			}
+		}
+		t.Logf("mark %v: %d won, %d lost, %d drawn", c.mark, won, lost, drawn)
+		if won == 0 || lost == 0 {
+			t.Fatalf("mark %v: %d won, %d lost: the test shows nothing", c.mark, won, lost)
+		}
+	}
+}
+
+type fiveEdge struct {
+	kind int
+	from uint32
+}
+
+// TestFiveEdgesReverse checks that the edges into a node, as backward
+// lists them, are exactly the edges out of every node into it, as forward
+// lists them, counted with their multiplicity: on the whole of a region,
+// and both ways round on samples of the board.
+func TestFiveEdgesReverse(t *testing.T) {
+	g := regionGraph(t, 9, []string{"a1", "b1", "c1", "d1", "a2", "b2", "c2", "a3", "b3", "g8", "h8", "h7", "g7"})
+	into := map[uint32]map[fiveEdge]int{}
+	var buf []manMove
+	for n := 0; n < g.ix.nodes(); n++ {
+		buf = g.forward(uint32(n), buf, func(kind int, to uint32, _ Value) {
+			if kind == edgeExit {
+				return
+			}
+			if into[to] == nil {
+				into[to] = map[fiveEdge]int{}
+			}
+			into[to][fiveEdge{kind, uint32(n)}]++
+		})
+	}
+	edges := 0
+	for n := 0; n < g.ix.nodes(); n++ {
+		got := map[fiveEdge]int{}
+		buf = g.backward(uint32(n), buf, func(kind int, from uint32) { got[fiveEdge{kind, from}]++ })
+		want := into[uint32(n)]
+		if len(got) != len(want) {
+			t.Fatalf("node %d: %d distinct edges in by backward, %d by forward", n, len(got), len(want))
+		}
+		for e, c := range want {
+			if got[e] != c {
+				t.Fatalf("node %d: edge %+v %d times by backward, %d by forward", n, e, got[e], c)
+			}
+			edges += c
+		}
+	}
+	if edges < 100000 {
+		t.Fatalf("%d edges: the region is too small to show anything", edges)
+	}
+
+	full := &fiveGraph{ix: newFiveIndex(^uint64(0)), exit: testExit}
+	r := rand.New(rand.NewPCG(7, 8))
+	for n := 0; n < 300; n++ {
+		mark := lanrick.Square(9 + 8*r.IntN(6) + r.IntN(6))
+		rdv, _ := openFour(mark)
+		full.rdv = uint64(rdv)
+		sq := r.Perm(64)
+		if n%2 == 0 {
+			// Near the rendezvous, where the race ends and turns round.
+			var near []int
+			for s := 0; s < 64; s++ {
+				if ringAt[s] >= 0 {
+					near = append(near, s)
+				}
+			}
+			p := r.Perm(len(near))
+			for i := range 5 {
+				sq[i] = near[p[i]]
+			}
+		}
+		p := full.ix.placing([3]int8{int8(sq[0]), int8(sq[1]), int8(sq[2])}, [2]int8{int8(sq[3]), int8(sq[4])})
+		q := node(p, r.IntN(kinds))
+		// Backward, then forward from each source found.
+		back := map[fiveEdge]int{}
+		buf = full.backward(q, buf, func(kind int, from uint32) { back[fiveEdge{kind, from}]++ })
+		for e, c := range back {
+			fw := 0
+			buf = full.forward(e.from, buf, func(kind int, to uint32, _ Value) {
+				if kind == e.kind && to == q {
+					fw++
+				}
+			})
+			if fw != c {
+				t.Fatalf("mark %v node %d: %d edges from %d by backward, %d by forward", mark, q, c, e.from, fw)
+			}
+		}
+		// Forward, then backward from each target found.
+		out := map[fiveEdge]int{}
+		buf = full.forward(q, buf, func(kind int, to uint32, _ Value) {
+			if kind != edgeExit {
+				out[fiveEdge{kind, to}]++
+			}
+		})
+		for e, c := range out {
+			bw := 0
+			buf = full.backward(e.from, buf, func(kind int, from uint32) {
+				if kind == e.kind && from == q {
+					bw++
+				}
+			})
+			if bw != c {
+				t.Fatalf("mark %v node %d: %d edges to %d by forward, %d by backward", mark, q, c, e.from, bw)
+			}
+		}
+	}
+}

@@ -1,0 +1,146 @@
+package endgame
+
+import "github.com/muster-games/muster/lanrick"
+
+// The five-man rendezvous: 1893's fourth, the 4-square open one (Def. 3:
+// the diagonal ray-ends of a mark on a field square), played by three men
+// against two. Both sides have fewer than four men, so every turn but the
+// rendezvous' opening one has 3 squares (Rule 3), and Rule 3's cap of 3
+// squares a man is never the binding limit. Men on the border may slide
+// along it (Rule 6).
+
+// ringSq lists the 28 border squares in order round the board; ringAt
+// inverts it (-1 off the border).
+var (
+	ringSq [28]int8
+	ringAt [64]int8
+)
+
+func init() {
+	for s := range ringAt {
+		ringAt[s] = -1
+	}
+	i := 0
+	add := func(f, r int) {
+		ringSq[i] = int8(r*8 + f)
+		ringAt[r*8+f] = int8(i)
+		i++
+	}
+	for r := 0; r < 8; r++ {
+		add(0, r)
+	}
+	for f := 1; f < 8; f++ {
+		add(f, 7)
+	}
+	for r := 6; r >= 0; r-- {
+		add(7, r)
+	}
+	for f := 6; f >= 1; f-- {
+		add(f, 0)
+	}
+}
+
+// manMove is one man's move: to square, its cost under Rules 3 and 6.
+type manMove struct {
+	to   int8
+	cost int8
+}
+
+// appendManMoves appends the moves of the man on from with at most budget
+// squares to spend, the men on occ (from included) in the way: Rule 1's
+// straight lines and, in an open rendezvous rdv, Rule 6's slides along
+// the border, which cost 1 up to and onto the first rendezvous square met
+// and every square beyond it. A slide and a straight move to the same
+// square are two moves, as they are two actions.
+//
+//go:norace
+func appendManMoves(dst []manMove, from int8, occ uint64, budget int, rdv uint64, open bool) []manMove {
+	occ &^= bit(from)
+	for d := 0; d < 8; d++ {
+		t := from
+		for k := 1; k <= budget; k++ {
+			t = step[t][d]
+			if t < 0 || occ&bit(t) != 0 {
+				break
+			}
+			dst = append(dst, manMove{to: t, cost: int8(k)})
+		}
+	}
+	p := ringAt[from]
+	if !open || p < 0 {
+		return dst
+	}
+	for _, dir := range [2]int8{1, 27} {
+		first := 0 // steps to the first rendezvous square, 0 before it is met
+		for k := 1; k < 28; k++ {
+			t := ringSq[(int(p)+k*int(dir))%28]
+			if occ&bit(t) != 0 {
+				break
+			}
+			cost := 1
+			if first != 0 {
+				cost = k
+			}
+			if cost > budget {
+				break
+			}
+			dst = append(dst, manMove{to: t, cost: int8(cost)})
+			if first == 0 && rdv&bit(t) != 0 {
+				first = k
+			}
+		}
+	}
+	return dst
+}
+
+// fiveTurn walks every turn of the mover's men (men, n of them; the
+// other's men on other) with budget squares, in rdv: each man moved at
+// most once (Rule 3), every sequence of man-moves a turn that may end
+// there, and a turn that brings all the mover's men in ending at once
+// (Rules 7 and 8). visit is called after every man-move with the mover's
+// men (in no order) and whether they are all in; a visit that reports all
+// in is not walked further.
+//
+//go:norace
+func fiveTurn(men []int8, other uint64, budget int, rdv uint64, visit func(men []int8, allIn bool)) {
+	var occ uint64
+	for _, m := range men {
+		occ |= bit(m)
+	}
+	var bufs [3][]manMove
+	var walk func(moved int, occ uint64, budget int)
+	walk = func(moved int, occ uint64, budget int) {
+		for i := range men {
+			if moved&(1<<i) != 0 {
+				continue
+			}
+			from := men[i]
+			depth := popcount(moved)
+			bufs[depth] = appendManMoves(bufs[depth][:0], from, occ|other, budget, rdv, true)
+			for _, mv := range bufs[depth] {
+				men[i] = mv.to
+				occ2 := occ&^bit(from) | bit(mv.to)
+				in := occ2&^rdv == 0
+				visit(men, in)
+				if !in && budget > int(mv.cost) && moved|1<<i != 1<<len(men)-1 {
+					walk(moved|1<<i, occ2, budget-int(mv.cost))
+				}
+			}
+			men[i] = from
+		}
+	}
+	walk(0, occ, budget)
+}
+
+func popcount(x int) int {
+	n := 0
+	for ; x != 0; x &= x - 1 {
+		n++
+	}
+	return n
+}
+
+// openLine returns the 4-square open rendezvous of a mark (Def. 3).
+func openFour(mark lanrick.Square) (lanrick.Bitboard, bool) {
+	return lanrick.Rendezvous(mark, lanrick.Shape{Size: 4, Line: -1})
+}
