@@ -44,8 +44,9 @@ type Support struct {
 	// Prepare, if set, does once the work that lets this game's agents
 	// play at full strength (Lanrick: build the endgame tables), keeping
 	// what it makes under dir ("" for the game's default folder) and
-	// reporting progress with logf. A server runs it in the background.
-	Prepare func(ctx context.Context, dir string, logf func(format string, args ...any)) error
+	// reporting progress with logf; deep asks also for what takes hours
+	// (Lanrick's five-man tables). A server runs it in the background.
+	Prepare func(ctx context.Context, dir string, deep bool, logf func(format string, args ...any)) error
 	// Puzzles, if set, draws n puzzles where the Oracle decides (Lanrick:
 	// from the endgame tables on disk); seed makes the draw repeatable.
 	Puzzles func(n int, seed uint64) ([]Puzzle, error)
@@ -132,8 +133,9 @@ func Register(name string, s Support) {
 }
 
 // Prepare runs every registered game's Prepare, one after another, and
-// returns the first error.
-func Prepare(ctx context.Context, dir string, logf func(format string, args ...any)) error {
+// returns the first error. deep asks also for what takes hours to build
+// (Lanrick's five-man tables).
+func Prepare(ctx context.Context, dir string, deep bool, logf func(format string, args ...any)) error {
 	supportMu.RLock()
 	var names []string
 	for name, s := range supports {
@@ -144,7 +146,7 @@ func Prepare(ctx context.Context, dir string, logf func(format string, args ...a
 	supportMu.RUnlock()
 	sort.Strings(names)
 	for _, name := range names {
-		if err := supportNamed(name).Prepare(ctx, dir, logf); err != nil {
+		if err := supportNamed(name).Prepare(ctx, dir, deep, logf); err != nil {
 			return fmt.Errorf("%s: %w", name, err)
 		}
 	}

@@ -452,9 +452,20 @@ func TestSolve(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "value: white to move: win in 5 turns") {
 		t.Fatalf("exit %d\n%s%s", code, out, errOut)
 	}
+	// Three men against two: without the five-man tables on disk, solve
+	// says so and searches (white's h4-h3 gets all three in; converting a
+	// black man leaves black one).
+	five := "board=8/8/8/4b3/3b3w/8/8/5w1w to=white phase=move rdv=6 size=4 mark=g2 line=- setter=black budget=3 opening=no opened=bw"
+	out, errOut, code = run(t, "solve", "lanrick", "--position", five, "--tables", dir, "--depth", "3")
+	if code != 0 || !strings.Contains(out, "five-man tables are not on disk") || !strings.Contains(out, "value: white to act: win in 2 actions") {
+		t.Fatalf("exit %d\n%s%s", code, out, errOut)
+	}
 	for _, args := range [][]string{
 		{"solve"},
 		{"solve", "chess"},
+		{"solve", "tables", "--five", "--shard", "3/2", "--tables", dir},
+		{"solve", "tables", "--five", "--shard", "x", "--tables", dir},
+		{"solve", "tables", "--five", "--ruleset", "1881", "--tables", dir},
 		{"solve", "final", "--ruleset", "1881"},
 		{"solve", "selector", "--ruleset", "1893"},
 		{"solve", "selector", "--men", "2,1"},

@@ -32,7 +32,10 @@ one server at a time, taken over by another when it stops (docs/web.md).
 In the background it prepares what the computer players need to play at
 full strength, while games go on: Lanrick's endgame tables (24 files, about 29 MB,
 about 10 minutes on one core, once), kept under --data; their progress goes
-to the log. --prepare=false skips it.`
+to the log. --prepare=false skips it. --prepare-five builds Lanrick's five-man
+tables (three men against two) after them, one core, one table at a time (6
+files of 168 MB, hours each; a stopped build starts its table again); the
+computer players use each as soon as it is there.`
 
 func runServe(env *Env, args []string) error {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
@@ -46,6 +49,7 @@ func runServe(env *Env, args []string) error {
 	reports := fs.String("reports", "", "a folder of reports (muster report --html) to show under /reports/")
 	data := fs.String("data", "", "folder for what the computer players build once, such as Lanrick's endgame tables (default: muster in the user's cache folder)")
 	prepare := fs.Bool("prepare", true, "build what the computer players need (Lanrick's endgame tables) in the background")
+	prepareFive := fs.Bool("prepare-five", false, "with --prepare, build Lanrick's five-man tables too (6 files of 168 MB; hours of CPU on one core)")
 	think := fs.Duration("analysis-time", server.DefaultConfig.AnalysisTime, "how long the analysis board's engine thinks on a position")
 	engines := fs.Int("engines", server.DefaultConfig.Engines, "the engine pool: cores shared by every search the server runs (the computer's moves, its thinking on a person's time, the analysis board); a search takes one per thread; the default is this machine's cores")
 	queue := fs.Int("engine-queue", server.DefaultConfig.EngineQueue, "searches that may wait for the engine pool; beyond it new games against the computer and analyses are refused (503) until it drains")
@@ -96,7 +100,7 @@ func runServe(env *Env, args []string) error {
 	if *prepare {
 		go func() {
 			logf := func(f string, args ...any) { fmt.Fprintf(env.Stderr, "muster: "+f+"\n", args...) }
-			if err := agent.Prepare(ctx, *data, logf); err != nil && ctx.Err() == nil {
+			if err := agent.Prepare(ctx, *data, *prepareFive, logf); err != nil && ctx.Err() == nil {
 				logf("preparing the computer players: %v", err)
 			}
 		}()

@@ -113,14 +113,18 @@ func runSolve(env *Env, args []string) error {
 		fmt.Fprintf(env.Stderr, "building the table of line %s (about 25 s) into %s\n", study.LineName(line), *dir)
 	}}
 	if len(pos) == 1 && pos[0] == "tables" {
-		if err := solveTables(env, ts, *check); err != nil || !*five {
-			return err
-		}
 		rs, err := finalRuleset(gf, "tables")
 		if err != nil {
 			return err
 		}
-		return solveFive(env, ts, rs, *shard, *workers, *check)
+		var i, n int
+		if _, err := fmt.Sscanf(*shard, "%d/%d", &i, &n); err != nil || n < 1 || i < 1 || i > n {
+			return fmt.Errorf("%w: --shard takes I/N with 1 <= I <= N, not %q", errUsage, *shard)
+		}
+		if err := solveTables(env, ts, *check); err != nil || !*five {
+			return err
+		}
+		return solveFive(env, ts, rs, i, n, *workers, *check)
 	}
 	if len(pos) == 1 && pos[0] == "selector" {
 		rs := gf.ruleset
@@ -287,12 +291,8 @@ func solveTables(env *Env, ts *endgame.Tables, check int) error {
 }
 
 // solveFive builds the five-man tables of one shard.
-func solveFive(env *Env, ts *endgame.Tables, ruleset, shard string, workers, check int) error {
+func solveFive(env *Env, ts *endgame.Tables, ruleset string, i, n, workers, check int) error {
 	noOwnMan := ruleset == "1899"
-	var i, n int
-	if _, err := fmt.Sscanf(shard, "%d/%d", &i, &n); err != nil || n < 1 || i < 1 || i > n {
-		return fmt.Errorf("%w: --shard takes I/N with 1 <= I <= N, not %q", errUsage, shard)
-	}
 	for k, c := range endgame.FiveClasses() {
 		if (k+1-i)%n != 0 {
 			continue

@@ -119,7 +119,7 @@ var buildTable = func(ts *endgame.Tables, c lanrick.Bitboard) error {
 	return err
 }
 
-func prepare(ctx context.Context, dir string, logf func(string, ...any)) error {
+func prepare(ctx context.Context, dir string, deep bool, logf func(string, ...any)) error {
 	tablesMu.Lock()
 	if dir != "" {
 		EndgameDir = filepath.Join(dir, "lanrick-endgame")
@@ -148,6 +148,35 @@ func prepare(ctx context.Context, dir string, logf func(string, ...any)) error {
 	if built == 0 {
 		logf("lanrick: the %d endgame tables are in %s", len(classes), ts.Dir)
 	}
+	if !deep {
+		return nil
+	}
+	return prepareFive(ctx, ts, logf)
+}
+
+// prepareFive builds, one after another on one core, every five-man table
+// of 1893 and 1899 not yet on disk (the two rulesets share the tables
+// whose ends they value alike).
+func prepareFive(ctx context.Context, ts *endgame.Tables, logf func(string, ...any)) error {
+	classes := endgame.FiveClasses()
+	for _, noOwnMan := range []bool{false, true} {
+		for i, c := range classes {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			b, err := ts.BuildFive(c, noOwnMan, 1, nil)
+			if err != nil {
+				return err
+			}
+			if b.Took > 0 {
+				logf("lanrick: five-man table %d of %d built in %.0f s into %s", i+1, len(classes), b.Took.Seconds(), ts.Dir)
+				tablesMu.Lock()
+				shared = nil // the agents look again, and find it
+				tablesMu.Unlock()
+			}
+		}
+	}
+	logf("lanrick: the five-man tables are in %s", ts.Dir)
 	return nil
 }
 

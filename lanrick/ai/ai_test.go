@@ -52,13 +52,13 @@ func TestEndgameTables(t *testing.T) {
 	dir := t.TempDir()
 	var logged []string
 	logf := func(f string, args ...any) { logged = append(logged, fmt.Sprintf(f, args...)) }
-	if err := agent.Prepare(context.Background(), dir, logf); err != nil {
+	if err := agent.Prepare(context.Background(), dir, false, logf); err != nil {
 		t.Fatal(err)
 	}
 	if EndgameDir != filepath.Join(dir, "lanrick-endgame") || len(logged) != 1 || !strings.Contains(logged[0], "table 1 of 1 built") {
 		t.Fatalf("prepare: dir %s, log %q", EndgameDir, logged)
 	}
-	if err := agent.Prepare(context.Background(), dir, logf); err != nil || !strings.Contains(logged[1], "tables are in") {
+	if err := agent.Prepare(context.Background(), dir, false, logf); err != nil || !strings.Contains(logged[1], "tables are in") {
 		t.Fatalf("prepare again: %v, log %q", err, logged)
 	}
 	ts := &endgame.Tables{Dir: EndgameDir, NoBuild: true}

@@ -1,10 +1,14 @@
 package endgame
 
 import (
+	"bytes"
+	"errors"
 	"fmt"
 	"math/bits"
 	"math/rand/v2"
+	"os"
 	"testing"
+	"time"
 
 	"github.com/muster-games/muster/lanrick"
 )
@@ -430,6 +434,195 @@ func TestFiveEdgesReverse(t *testing.T) {
 			if bw != c {
 				t.Fatalf("mark %v node %d: %d edges to %d by forward, %d by backward", mark, q, c, e.from, bw)
 			}
+		}
+	}
+}
+
+// TestFiveClasses checks the six classes of the 4-square rendezvous: every
+// one of the 36 maps into one of them, and each class is the smallest of
+// its images.
+func TestFiveClasses(t *testing.T) {
+	cs := FiveClasses()
+	if len(cs) != 6 {
+		t.Fatalf("%d classes, want 6", len(cs))
+	}
+	in := map[lanrick.Bitboard]bool{}
+	for _, c := range cs {
+		in[c] = true
+		if !isFour(c) {
+			t.Errorf("%s is not a 4-square rendezvous", squareNames(c))
+		}
+	}
+	for m := lanrick.Square(0); m < 64; m++ {
+		rdv, ok := openFour(m)
+		if !ok {
+			continue
+		}
+		c, s := canonical(rdv)
+		if !in[c] || transform(s, rdv) != c {
+			t.Errorf("mark %v: %s maps to %s, not a class", m, squareNames(rdv), squareNames(c))
+		}
+	}
+}
+
+// TestFiveFile writes a table (of made-up entries: a real one takes an
+// hour to build) and opens it again, and refuses damaged files.
+func TestFiveFile(t *testing.T) {
+	rdv := FiveClasses()[2]
+	ix := fullIndex()
+	tb := &FiveTable{Rdv: rdv, d: make([]uint8, 2*len(ix.trios)*len(ix.duos))}
+	for i := range tb.Exits {
+		tb.Exits[i] = Value{Outcome: 1, Turns: 7 + i%2}
+	}
+	r := rand.New(rand.NewPCG(3, 4))
+	for i := range tb.d {
+		tb.d[i] = uint8(r.IntN(256))
+	}
+	dir := t.TempDir()
+	name := dir + "/" + FiveFileName(rdv, tb.Exits)
+	f, err := os.Create(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := tb.Write(f); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	f, err = os.Open(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	back, err := OpenFive(f, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if back.Rdv != rdv || back.Exits != tb.Exits {
+		t.Fatalf("read back %s %v, wrote %s %v", squareNames(back.Rdv), back.Exits, squareNames(rdv), tb.Exits)
+	}
+	for n := 0; n < 1000; n++ {
+		sq := r.Perm(64)[:5]
+		three := lanrick.Bitboard(1)<<sq[0] | 1<<sq[1] | 1<<sq[2]
+		two := lanrick.Bitboard(1)<<sq[3] | 1<<sq[4]
+		toMove := n%2 == 0
+		want, err := tb.Value(three, two, toMove)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := back.Value(three, two, toMove)
+		if err != nil || got != want {
+			t.Fatalf("%s against %s: read %v (%v), wrote %v", squareNames(three), squareNames(two), got, err, want)
+		}
+	}
+	if _, err := back.Value(three(0, 1, 2), 1<<2|1<<5, true); !errors.Is(err, ErrFiveShape) {
+		t.Errorf("men on one square: %v, want ErrFiveShape", err)
+	}
+	// A damaged entry is caught by the check; a short file at once.
+	raw, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw[fiveHeader+12345] ^= 1
+	if _, err := OpenFive(bytesFile(raw), true); !errors.Is(err, ErrCorrupt) {
+		t.Errorf("a changed entry: %v, want ErrCorrupt", err)
+	}
+	if _, err := OpenFive(bytesFile(raw[:len(raw)-1]), false); !errors.Is(err, ErrCorrupt) {
+		t.Errorf("a short file: %v, want ErrCorrupt", err)
+	}
+	// Tables finds it under its rendezvous' 36 marks, through the
+	// symmetries, and says ErrMissing of the others.
+	ts := &Tables{Dir: dir, NoBuild: true}
+	ts.exits = map[fiveKey]Exits{{rdv, false}: tb.Exits}
+	for _, c := range FiveClasses() {
+		_, _, err := ts.Five(c, false)
+		if c == rdv && err != nil || c != rdv && !errors.Is(err, ErrMissing) {
+			t.Errorf("%s: %v", squareNames(c), err)
+		}
+	}
+}
+
+func three(a, b, c int) lanrick.Bitboard { return 1<<a | 1<<b | 1<<c }
+
+// bytesFile is a file held in memory, for OpenFive.
+type bytesFile []byte
+
+func (b bytesFile) ReadAt(p []byte, off int64) (int, error) {
+	return bytes.NewReader(b).ReadAt(p, off)
+}
+
+func (b bytesFile) Stat() (os.FileInfo, error) { return sizeInfo(len(b)), nil }
+
+type sizeInfo int
+
+func (s sizeInfo) Name() string       { return "table" }
+func (s sizeInfo) Size() int64        { return int64(s) }
+func (s sizeInfo) Mode() os.FileMode  { return 0 }
+func (s sizeInfo) ModTime() time.Time { return time.Time{} }
+func (s sizeInfo) IsDir() bool        { return false }
+func (s sizeInfo) Sys() any           { return nil }
+
+// FuzzOpenFive feeds OpenFive arbitrary bytes: it must return an error or
+// a table, never panic.
+func FuzzOpenFive(f *testing.F) {
+	f.Add([]byte(fiveMagic + "\x00\x00\x00\x00\x00\x00\x00\x00\x07\x07\x07\x07\x07\x07\x00\x00\x00\x00"))
+	f.Add([]byte("garbage"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if tb, err := OpenFive(bytesFile(data), true); err == nil && !isFour(tb.Rdv) {
+			t.Fatalf("accepted a table of %x", uint64(tb.Rdv))
+		}
+	})
+}
+
+// TestAppliesFive checks which positions the five-man tables answer.
+func TestAppliesFive(t *testing.T) {
+	g := lanrick.MustLoad("1893")
+	rdv := FiveClasses()[0]
+	r := rand.New(rand.NewPCG(9, 9))
+	three, two := randomFive(r, rdv)
+	s := fiveState(t, g, three, two, markOf(rdv), 0)
+	if !AppliesFive(s) || AppliesFour(s) || !Applies(s) {
+		t.Fatalf("%s: AppliesFive %v AppliesFour %v", s, AppliesFive(s), AppliesFour(s))
+	}
+	// Four men a side is the four-man tables' (their final rendezvous),
+	// and 1880-12 is no one's.
+	var l Line
+	for _, x := range Lines() {
+		if x.Squares&(three|two) == 0 {
+			l = x
+			break
+		}
+	}
+	b2, w2 := RandomPosition(r)
+	if s4 := state(t, g, b2, w2, l, 0, false); AppliesFive(s4) || !AppliesFour(s4) {
+		t.Errorf("%s: AppliesFive %v AppliesFour %v", s4, AppliesFive(s4), AppliesFour(s4))
+	}
+	if s80, err := lanrick.MustLoad("1880-12").Parse(lanrick.MustLoad("1880-12").NewState().String()); err != nil || Applies(s80) {
+		t.Errorf("1880-12's start: Applies %v (%v)", err == nil && Applies(s80), err)
+	}
+	// Without its table on disk, Act says ErrMissing (the agents then
+	// search), quickly: no file of the rendezvous, so its ends are not
+	// valued.
+	ts := &Tables{Dir: t.TempDir(), NoBuild: true}
+	if _, _, err := ts.Act(s); !errors.Is(err, ErrMissing) {
+		t.Errorf("Act without tables: %v, want ErrMissing", err)
+	}
+}
+
+func markOf(rdv lanrick.Bitboard) lanrick.Square {
+	for m := lanrick.Square(0); m < 64; m++ {
+		if r, ok := openFour(m); ok && r == rdv {
+			return m
+		}
+	}
+	return lanrick.NoSquare
+}
+
+func randomFive(r *rand.Rand, rdv lanrick.Bitboard) (three, two lanrick.Bitboard) {
+	for {
+		sq := r.Perm(64)[:5]
+		three, two = 1<<sq[0]|1<<sq[1]|1<<sq[2], 1<<sq[3]|1<<sq[4]
+		if three&^rdv != 0 && two&^rdv != 0 {
+			return three, two
 		}
 	}
 }
