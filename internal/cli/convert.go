@@ -13,22 +13,23 @@ import (
 	"github.com/muster-games/muster/lanrick/ai"
 	"github.com/muster-games/muster/lanrick/endgame"
 	"github.com/muster-games/muster/lanrick/puzzle"
+	"github.com/muster-games/muster/lanrick/study"
 	"github.com/muster-games/muster/metrics"
 )
 
-// convertStart is a start of the final rendezvous that the player to
+// convertStart is a start of an ordinary turn (of the final rendezvous,
+// or of the 4-square one with three men against two) that the player to
 // move wins with best play.
 type convertStart struct {
-	line         endgame.Line
-	black, white lanrick.Bitboard
-	side         int
-	value        endgame.Value
+	setup lanrick.Setup
+	side  int
+	value endgame.Value
 }
 
 // convertResult is how an agent played one start.
 type convertResult struct {
 	won   bool
-	turns int // the agent's turns played
+	turns int // the turns played, both sides', the first included
 }
 
 // drawWonStarts draws n random starts of the final rendezvous (any line
@@ -57,7 +58,49 @@ func drawWonStarts(ts *endgame.Tables, n, minTurns int, seed uint64) ([]convertS
 			return nil, err
 		}
 		if v.Outcome == 1 && (v.Turns+1)/2 >= minTurns {
-			out = append(out, convertStart{line: l, black: black, white: white, side: side, value: v})
+			out = append(out, convertStart{setup: l.Setup(black, white, side, false), side: side, value: v})
+		}
+	}
+	return out, nil
+}
+
+// drawWonFiveStarts draws n random starts of an ordinary turn in the
+// 4-square rendezvous (of a class whose five-man table is on disk), three
+// men against two of random colours, either to move, that the tables call
+// won for the player to move in at least minTurns turns of both sides'.
+func drawWonFiveStarts(ts *endgame.Tables, noOwnMan bool, n, minTurns int, seed uint64) ([]convertStart, error) {
+	r := rand.New(rand.NewPCG(seed, 0x66697665))
+	var classes []lanrick.Bitboard
+	for _, c := range endgame.FiveClasses() {
+		if _, _, err := ts.Five(c, noOwnMan); err == nil {
+			classes = append(classes, c)
+		}
+	}
+	if len(classes) == 0 {
+		return nil, fmt.Errorf("no five-man table in %s", ts.Dir)
+	}
+	var out []convertStart
+	for tries := 0; len(out) < n; tries++ {
+		if tries > 1000*n+1000 {
+			return nil, fmt.Errorf("only %d won starts of %d turns or more in %d tries", len(out), minTurns, tries)
+		}
+		c := classes[r.IntN(len(classes))]
+		three, two := study.RandomFive(r, c, 0.5)
+		black, white := three, two
+		if r.IntN(2) == 1 {
+			black, white = two, three
+		}
+		side := r.IntN(2)
+		men := black
+		if side == 1 {
+			men = white
+		}
+		v, err := ts.FiveValue(three, two, c, men == three, noOwnMan)
+		if err != nil {
+			return nil, err
+		}
+		if v.Outcome == 1 && v.Turns >= minTurns {
+			out = append(out, convertStart{setup: study.FiveSetup(black, white, c, side), side: side, value: v})
 		}
 	}
 	return out, nil
@@ -66,7 +109,7 @@ func drawWonStarts(ts *endgame.Tables, n, minTurns int, seed uint64) ([]convertS
 // convertGame plays one start: the agent of spec for the side that wins,
 // the tables for the other, until the game ends (or maxActions pass).
 func convertGame(ctx context.Context, ts *endgame.Tables, g *lanrick.Game, spec string, seed uint64, st convertStart) (convertResult, error) {
-	s, err := g.Build(st.line.Setup(st.black, st.white, st.side, false))
+	s, err := g.Build(st.setup)
 	if err != nil {
 		return convertResult{}, err
 	}
@@ -80,10 +123,10 @@ func convertGame(ctx context.Context, ts *endgame.Tables, g *lanrick.Game, spec 
 		if err := ctx.Err(); err != nil {
 			return res, err
 		}
+		if s.TurnStart() {
+			res.turns++
+		}
 		if int(s.ToAct()) == st.side {
-			if s.TurnStart() {
-				res.turns++
-			}
 			r, err := a.Act(ctx, s)
 			if err != nil {
 				return res, err
@@ -92,8 +135,8 @@ func convertGame(ctx context.Context, ts *endgame.Tables, g *lanrick.Game, spec 
 			continue
 		}
 		if !endgame.Applies(s) {
-			// The defender got in first and converts a man: the game is
-			// his whatever he chooses.
+			// The defender got all in with two men a side and converts a
+			// man: the game is his whatever he chooses.
 			s.Apply(s.LegalActions(nil)[0])
 			continue
 		}
@@ -108,8 +151,9 @@ func convertGame(ctx context.Context, ts *endgame.Tables, g *lanrick.Game, spec 
 }
 
 // solveConvert measures how often an agent converts won starts of the
-// final rendezvous against the tables' perfect defence.
-func solveConvert(env *Env, ts *endgame.Tables, ruleset, spec string, n, minTurns, workers int, seed uint64) error {
+// final rendezvous (men 4) or of three men against two (men 5) against the
+// tables' perfect defence.
+func solveConvert(env *Env, ts *endgame.Tables, ruleset, spec string, men, n, minTurns, workers int, seed uint64) error {
 	g, err := lanrick.Load(ruleset)
 	if err != nil {
 		return err
@@ -120,6 +164,11 @@ func solveConvert(env *Env, ts *endgame.Tables, ruleset, spec string, n, minTurn
 	ts.NoBuild = true
 	ai.SetEndgameDir(ts.Dir) // endgame=yes reads the same tables
 	starts, err := drawWonStarts(ts, n, minTurns, seed)
+	what := "the final rendezvous"
+	if men == 5 {
+		starts, err = drawWonFiveStarts(ts, g.Rules.SetterNoOwnMan, n, minTurns, seed)
+		what = "three men against two"
+	}
 	if err != nil {
 		return fmt.Errorf("%w (build the tables with muster solve tables)", err)
 	}
@@ -151,7 +200,7 @@ func solveConvert(env *Env, ts *endgame.Tables, ruleset, spec string, n, minTurn
 		if errs[i] != nil {
 			return errs[i]
 		}
-		want := (starts[i].value.Turns + 1) / 2
+		want := starts[i].value.Turns
 		t := byTurns[want]
 		if t == nil {
 			t = &tally{}
@@ -169,8 +218,8 @@ func solveConvert(env *Env, ts *endgame.Tables, ruleset, spec string, n, minTurn
 	}
 	w := env.Stdout
 	iv := metrics.Wilson(float64(all.won), float64(all.games))
-	fmt.Fprintf(w, "%s, %s: converted %d of %d won starts of the final rendezvous against the tables' defence (%.1f%%, 95%% interval %.1f–%.1f%%); %d in the tables' number of turns\n",
-		g.Spec(), spec, all.won, all.games, 100*float64(all.won)/float64(all.games), 100*iv.Lo, 100*iv.Hi, all.inTime)
+	fmt.Fprintf(w, "%s, %s: converted %d of %d won starts of %s against the tables' defence (%.1f%%, 95%% interval %.1f–%.1f%%); %d in the tables' number of turns\n",
+		g.Spec(), spec, all.won, all.games, what, 100*float64(all.won)/float64(all.games), 100*iv.Lo, 100*iv.Hi, all.inTime)
 	keys := make([]int, 0, len(byTurns))
 	for k := range byTurns {
 		keys = append(keys, k)
@@ -178,7 +227,7 @@ func solveConvert(env *Env, ts *endgame.Tables, ruleset, spec string, n, minTurn
 	sort.Ints(keys)
 	for _, k := range keys {
 		t := byTurns[k]
-		fmt.Fprintf(w, "  won in %s with best play: %d starts, converted %d, %d in time\n", plural(k, "turn", "turns"), t.games, t.won, t.inTime)
+		fmt.Fprintf(w, "  won in %s (both sides') with best play: %d starts, converted %d, %d in time\n", plural(k, "turn", "turns"), t.games, t.won, t.inTime)
 	}
 	return nil
 }

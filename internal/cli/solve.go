@@ -49,8 +49,9 @@ const solveHelp = `Solves positions exactly.
       modulo N, for several machines. Each takes about 2.5 GB of memory while it is
       built and an hour or more of CPU (see docs/carroll.md). 1893's and 1899's tables
       differ only where the final rendezvous' values do; such tables are shared. With
-      --check N, N positions of each table are checked against the best end of their
-      turn as the rules package plays it, and the shortest of them proved by search.
+      --check N, N positions of each five-man table (not the four-man ones) are checked
+      against the best end of their turn as the rules package plays it, and the
+      shortest of them proved by search.
 
   muster solve selector [--ruleset 1880-12|1880-10|1881] [--men S,O] [--sample N] [--depth N]
       Carroll's correspondent (March 1881): "When the game comes near the end, it seems
@@ -69,14 +70,17 @@ const solveHelp = `Solves positions exactly.
       setting the mark) and N random positions of two men a side, it prints how often
       the setter wins, loses or draws with his best mark, without and with Rule 5.
 
-  muster solve convert --agent SPEC [--ruleset 1893|1899] [--tables DIR] [--sample N] [--min-turns T] [--seed S] [--workers W]
+  muster solve convert --agent SPEC [--ruleset 1893|1899] [--convert-men 4|5] [--tables DIR] [--sample N] [--min-turns T] [--seed S] [--workers W]
       How well a computer player finishes the game: from N random starts of the final
       rendezvous (any line whose table is on disk, two men a side, none in yet) that the player to move wins
       with best play in T or more of his turns (default 1), the agent plays the winning
       side and the tables the other, perfectly. It prints how many it won (with the 95%
       interval) and how many in the tables' number of turns, by the tables' count. Give
       an agent without endgame=yes to measure its search alone. The tables must be on
-      disk (muster solve tables).`
+      disk (muster solve tables). --convert-men 5 draws the starts from the five-man
+      tables instead (three men against two in the 4-square rendezvous, of the classes
+      on disk; the game runs on through Rule 7's conversions and the final rendezvous),
+      --min-turns then counting both sides' turns.`
 
 func runSolve(env *Env, args []string) error {
 	fs := flag.NewFlagSet("solve", flag.ContinueOnError)
@@ -92,7 +96,8 @@ func runSolve(env *Env, args []string) error {
 	men := fs.String("men", "1,1", "selector: the selector's men and the other's")
 	bySearch := fs.Bool("search", false, "prove by search even where the tables answer (to check them)")
 	spec := fs.String("agent", "mcts(iterations=10000)", "convert: the agent that plays the won side")
-	minTurns := fs.Int("min-turns", 1, "convert: the fewest turns of his own the winner needs with best play")
+	minTurns := fs.Int("min-turns", 1, "convert: the fewest turns the winner needs with best play (his own with --men 4, both sides' with 5)")
+	menFlag := fs.Int("convert-men", 4, "convert: 4, starts of the final rendezvous; 5, three men against two (the five-man tables)")
 	workers := fs.Int("workers", 0, "convert: games at once; tables --five: threads (0: one per core)")
 	five := fs.Bool("five", false, "tables: build the five-man tables (three men against two) too")
 	shard := fs.String("shard", "1/1", "tables --five: build only the classes I modulo N (I/N)")
@@ -121,7 +126,11 @@ func runSolve(env *Env, args []string) error {
 		if _, err := fmt.Sscanf(*shard, "%d/%d", &i, &n); err != nil || n < 1 || i < 1 || i > n {
 			return fmt.Errorf("%w: --shard takes I/N with 1 <= I <= N, not %q", errUsage, *shard)
 		}
-		if err := solveTables(env, ts, *check); err != nil || !*five {
+		fourCheck := *check
+		if *five {
+			fourCheck = 0 // --check is the five-man tables' then
+		}
+		if err := solveTables(env, ts, fourCheck); err != nil || !*five {
 			return err
 		}
 		return solveFive(env, ts, rs, i, n, *workers, *check)
@@ -142,7 +151,10 @@ func runSolve(env *Env, args []string) error {
 		if n == 0 {
 			n = 100
 		}
-		return solveConvert(env, ts, rs, *spec, n, max(*minTurns, 1), *workers, *seed)
+		if *menFlag != 4 && *menFlag != 5 {
+			return fmt.Errorf("%w: convert --men takes 4 (the final rendezvous) or 5 (three against two), not %d", errUsage, *menFlag)
+		}
+		return solveConvert(env, ts, rs, *spec, *menFlag, n, max(*minTurns, 1), *workers, *seed)
 	}
 	if len(pos) == 1 && pos[0] == "final" {
 		rs, err := finalRuleset(gf, "final")

@@ -357,11 +357,20 @@ type fiveKey struct {
 // not on disk): building one takes many minutes (BuildFive).
 func (ts *Tables) Five(rdv lanrick.Bitboard, noOwnMan bool) (*FiveTable, int, error) {
 	c, t := canonical(rdv)
+	key := fiveKey{c, noOwnMan}
+	ts.mu.Lock()
+	sl := ts.fives[key]
+	ts.mu.Unlock()
+	if sl != nil {
+		sl.once.Do(func() {}) // wait for the load under way
+		return sl.t, t, sl.err
+	}
 	if ts.Dir == "" {
 		return nil, 0, ErrMissing
 	}
 	// No file of this rendezvous at all (the usual case): say so before
-	// valuing its exits, which reads the four-man tables.
+	// valuing its ends, which reads the four-man tables. Nothing is kept,
+	// so a table built later is found.
 	if m, _ := filepath.Glob(filepath.Join(ts.Dir, fmt.Sprintf("lanrick-3v2-%016x-*.tbl", uint64(c)))); len(m) == 0 {
 		return nil, 0, ErrMissing
 	}
@@ -372,12 +381,12 @@ func (ts *Tables) Five(rdv lanrick.Bitboard, noOwnMan bool) (*FiveTable, int, er
 	name := FiveFileName(c, e)
 	ts.mu.Lock()
 	if ts.fives == nil {
-		ts.fives = map[string]*fiveSlot{}
+		ts.fives = map[fiveKey]*fiveSlot{}
 	}
-	sl := ts.fives[name]
+	sl = ts.fives[key]
 	if sl == nil {
 		sl = &fiveSlot{}
-		ts.fives[name] = sl
+		ts.fives[key] = sl
 	}
 	ts.mu.Unlock()
 	sl.once.Do(func() {

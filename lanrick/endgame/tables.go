@@ -31,7 +31,7 @@ type Tables struct {
 
 	mu     sync.Mutex
 	tables map[lanrick.Bitboard]*slot
-	fives  map[string]*fiveSlot
+	fives  map[fiveKey]*fiveSlot
 	exits  map[fiveKey]Exits
 }
 
