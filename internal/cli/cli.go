@@ -43,7 +43,7 @@ func init() {
 		{"eval", "muster eval --game G [--rulesets R1,R2] [--options k=v,…] --agents A,B --games N [--workers W] [--seed S] [--shard i/n] --out results.jsonl", "self-play games across rulesets for rule studies, resumable and shardable", evalHelp, runEval},
 		{"report", "muster report results.jsonl… [--html report.html] [--md report.md]", "Ludii-style metrics and plots of self-play results", reportHelp, runReport},
 		{"tune", "muster tune results.jsonl… [--game tablut|lanrick] [--out FILE] [--skip N] [--per-game N] [--min-games N] [--exact N] [--dry-run]", "fit the evaluation's weights to the results of self-play games, per family of rulesets", tuneHelp, runTune},
-		{"solve", "muster solve GAME [--ruleset R] [--position P] [--moves M] [--depth N]  |  muster solve tables|final|selector|convert …", "solve positions exactly: Lanrick's final rendezvous from endgame tables, any position by exhaustive search", solveHelp, runSolve},
+		{"solve", "muster solve GAME [--ruleset R] [--position P] [--moves M] [--depth N]  |  muster solve tables|final|five|selector|convert …", "solve positions exactly: Lanrick's last two rendezvous from endgame tables, any position by exhaustive search", solveHelp, runSolve},
 		{"record", "muster record GAME [--ruleset R] --moves M  |  muster record --read FILE", "write a game record, or read and check one", recordHelp, runRecord},
 	}
 }

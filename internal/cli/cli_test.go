@@ -464,6 +464,8 @@ func TestSolve(t *testing.T) {
 		{"solve"},
 		{"solve", "chess"},
 		{"solve", "tables", "--five", "--shard", "3/2", "--tables", dir},
+		{"solve", "five", "--tables", dir},
+		{"solve", "five", "--ruleset", "1880-12", "--tables", dir},
 		{"solve", "tables", "--five", "--shard", "x", "--tables", dir},
 		{"solve", "tables", "--five", "--ruleset", "1881", "--tables", dir},
 		{"solve", "final", "--ruleset", "1881"},

@@ -70,6 +70,14 @@ const solveHelp = `Solves positions exactly.
       setting the mark) and N random positions of two men a side, it prints how often
       the setter wins, loses or draws with his best mark, without and with Rule 5.
 
+  muster solve five [--ruleset 1893|1899] [--tables DIR]
+      Who wins from five men: for each of the 360 positions in which three men against
+      two can begin (the five on the squares of the 5-square rendezvous just filled,
+      the side with two to set the 4-square mark, then Rule 5), the setter's best mark
+      and its value from the five-man tables, which must all be on disk (muster solve
+      tables --five); it prints how often the setter wins, loses or draws, and the
+      longest win.
+
   muster solve convert --agent SPEC [--ruleset 1893|1899] [--convert-men 4|5] [--tables DIR] [--sample N] [--min-turns T] [--seed S] [--workers W]
       How well a computer player finishes the game: from N random starts of the final
       rendezvous (any line whose table is on disk, two men a side, none in yet) that the player to move wins
@@ -155,6 +163,13 @@ func runSolve(env *Env, args []string) error {
 			return fmt.Errorf("%w: convert --men takes 4 (the final rendezvous) or 5 (three against two), not %d", errUsage, *menFlag)
 		}
 		return solveConvert(env, ts, rs, *spec, *menFlag, n, max(*minTurns, 1), *workers, *seed)
+	}
+	if len(pos) == 1 && pos[0] == "five" {
+		rs, err := finalRuleset(gf, "five")
+		if err != nil {
+			return err
+		}
+		return solveFiveStarts(env, ts, rs)
 	}
 	if len(pos) == 1 && pos[0] == "final" {
 		rs, err := finalRuleset(gf, "final")
@@ -334,6 +349,24 @@ func solveFive(env *Env, ts *endgame.Tables, ruleset string, i, n, workers, chec
 			fmt.Fprintf(env.Stdout, "  checked %d positions against a turn's look-ahead by the rules, %d proved by search: all agree\n", n, p)
 		}
 	}
+	return nil
+}
+
+// solveFiveStarts values the starts of three men against two.
+func solveFiveStarts(env *Env, ts *endgame.Tables, ruleset string) error {
+	ts.NoBuild = true
+	for _, c := range endgame.FiveClasses() {
+		if _, _, err := ts.Five(c, ruleset == "1899"); err != nil {
+			return fmt.Errorf("five-man table of rendezvous %s: %w (muster solve tables --five builds them)", study.RendezvousName(c), err)
+		}
+	}
+	start := time.Now()
+	r, err := study.Five(ts, ruleset, nil)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(env.Stdout, "%s, the 360 starts of three men against two (the two set the mark, the three decide Rule 5's interchange): %s; longest %d turns (%.0f s)\n",
+		ruleset, tallyText(r.Setter), r.Longest, time.Since(start).Seconds())
 	return nil
 }
 
