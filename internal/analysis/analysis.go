@@ -244,6 +244,9 @@ func judge(res search.Result, p game.Player, players []game.PlayerTraits) evalua
 	var ev evaluation
 	var forMe float64 // the balance for p, -1 to +1
 	switch {
+	case res.Proven == 0 && res.Proved() && res.Turns == 0 && res.Nodes == 0:
+		// An endgame table's draw: neither side can force his men in.
+		ev.Text = "A draw with best play: neither side can force his men in, and each can stop the other (the endgame tables)."
 	case res.Proven != 0:
 		winner := me
 		if res.Proven < 0 {

@@ -243,4 +243,11 @@ func TestVerdictFromTables(t *testing.T) {
 	if ev := judge(search.Result{Proven: 1}, 1, players); ev.Text != "White: a win by force." {
 		t.Errorf("a proof without tables: %+v", ev)
 	}
+	// Three men against two can be drawn: the tables say so exactly.
+	if ev := judge(search.Result{Exact: true}, 0, players); !strings.HasPrefix(ev.Text, "A draw with best play") || ev.Bar != 0 {
+		t.Errorf("a table's draw: %+v", ev)
+	}
+	if ev := judge(search.Result{Iterations: 100}, 0, players); strings.HasPrefix(ev.Text, "A draw") {
+		t.Errorf("MCTS's even position said as a draw: %+v", ev)
+	}
 }
