@@ -70,10 +70,12 @@ func New(spec string, g game.Game, seed uint64) (Agent, error) {
 	}
 	eg, egSet := set["endgame"]
 	delete(set, "endgame")
+	turns, turnsSet := set["turns"]
+	delete(set, "turns")
 	var a Agent
 	switch sp.Name {
 	case "random":
-		if len(set) > 0 || egSet {
+		if len(set) > 0 || egSet || turnsSet {
 			return nil, fmt.Errorf("agent: random takes no settings")
 		}
 		return &randomAgent{rng: rand.New(rand.NewPCG(seed, 0x72616e64))}, nil
@@ -84,8 +86,22 @@ func New(spec string, g game.Game, seed uint64) (Agent, error) {
 	default:
 		return nil, fmt.Errorf("agent: unknown agent %q (known: random, mcts, alphabeta, %s)", sp.Name, strings.Join(Levels, ", "))
 	}
-	if err != nil || !egSet {
-		return a, err
+	if err != nil {
+		return nil, err
+	}
+	if turnsSet {
+		n, err := strconv.Atoi(turns)
+		f := supportOf(g).Turns
+		switch {
+		case err != nil || n < 1 || n > 6:
+			return nil, fmt.Errorf("agent: %s: turns=%q: want a number of turns from 1 to 6", spec, turns)
+		case f == nil:
+			return nil, fmt.Errorf("agent: %s: turns=%s: %s has no turn-level search", spec, turns, g.Name())
+		}
+		a = withTurns{a, f, n}
+	}
+	if !egSet {
+		return a, nil
 	}
 	switch eg {
 	case "no":
@@ -123,6 +139,8 @@ func Limits(a Agent) search.Limits {
 	case named:
 		return Limits(a.Agent)
 	case withOracle:
+		return Limits(a.Agent)
+	case withTurns:
 		return Limits(a.Agent)
 	case *abAgent:
 		return a.lim
@@ -248,7 +266,7 @@ func newMCTS(spec string, set map[string]string, g game.Game, seed uint64) (Agen
 	}
 	evalName, evalSet := set["eval"]
 	delete(set, "eval")
-	if err := st.done("time, iterations, threads, c, playout, prior, contempt, eval, endgame"); err != nil {
+	if err := st.done("time, iterations, threads, c, playout, prior, contempt, eval, endgame, turns"); err != nil {
 		return nil, err
 	}
 	eval, err := evaluation(spec, g, evalName, evalSet)
@@ -312,7 +330,7 @@ func newAlphaBeta(spec string, set map[string]string, g game.Game) (Agent, error
 	opt := alphabeta.Options{NoNull: st.off("null"), NoExtend: st.off("extend")}
 	_, hashSet := set["hash"]
 	hash := st.float("hash")
-	if err := st.done("time, depth, nodes, threads, hash, eval, null, extend, endgame"); err != nil {
+	if err := st.done("time, depth, nodes, threads, hash, eval, null, extend, endgame, turns"); err != nil {
 		return nil, err
 	}
 	switch {
@@ -433,6 +451,9 @@ func Ponder(ctx context.Context, a Agent, s game.State) bool {
 			a = x.Agent
 			continue
 		case withOracle:
+			a = x.Agent
+			continue
+		case withTurns:
 			a = x.Agent
 			continue
 		case Ponderer:

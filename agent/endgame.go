@@ -21,3 +21,18 @@ func (w withOracle) Act(ctx context.Context, s game.State) (search.Result, error
 	}
 	return w.Agent.Act(ctx, s)
 }
+
+// withTurns plays from its game's turn-level search wherever that search
+// applies, and leaves every other position to its inner agent.
+type withTurns struct {
+	Agent
+	search func(game.State, int) (search.Result, bool)
+	depth  int
+}
+
+func (w withTurns) Act(ctx context.Context, s game.State) (search.Result, error) {
+	if res, ok := w.search(s, w.depth); ok {
+		return res, nil
+	}
+	return w.Agent.Act(ctx, s)
+}

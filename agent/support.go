@@ -47,6 +47,11 @@ type Support struct {
 	// reporting progress with logf; deep asks also for what takes hours
 	// (Lanrick's five-man tables). A server runs it in the background.
 	Prepare func(ctx context.Context, dir string, deep bool, logf func(format string, args ...any)) error
+	// Turns, if set, searches depth whole turns where the game's turns
+	// are several actions and a search over them is known (Lanrick: the
+	// final rendezvous, without the tables), reporting false elsewhere;
+	// agents with turns=N consult it.
+	Turns func(s game.State, depth int) (search.Result, bool)
 	// Puzzles, if set, draws n puzzles where the Oracle decides (Lanrick:
 	// from the endgame tables on disk); seed makes the draw repeatable.
 	Puzzles func(n int, seed uint64) ([]Puzzle, error)

@@ -38,6 +38,7 @@ func init() {
 			"max":    "mcts(iterations=60000,threads=0,contempt=0.3,endgame=yes)",
 		},
 		Oracle:  oracle,
+		Turns:   turnSearch,
 		Prepare: prepare,
 		Puzzles: puzzles,
 		Evals:   []string{evalFitted, evalHand},
@@ -277,4 +278,28 @@ func oracle(s game.State) (search.Result, bool) {
 	o := float64(v.Outcome)
 	return search.Result{Action: a, PV: []game.Action{a}, Value: o, Proven: v.Outcome, Turns: v.Turns,
 		Exact: true, Lo: o, Hi: o, Elapsed: time.Since(start)}, true
+}
+
+// turnSearch plays the final rendezvous (two men a side, the 3-square
+// line, in play) where the race search of package endgame, depth turns
+// deep and without the tables, finds a forced win; elsewhere it does not
+// apply.
+func turnSearch(s game.State, depth int) (search.Result, bool) {
+	ls, ok := s.(*lanrick.State)
+	if !ok || !endgame.AppliesFour(ls) || ls.Phase() != lanrick.PhaseMove {
+		return search.Result{}, false
+	}
+	start := time.Now()
+	a, score, err := endgame.RaceOf(ls.RendezvousSquares()).Act(ls, depth)
+	if err != nil {
+		return search.Result{}, false
+	}
+	// Only a win found within the horizon, which is forced, is played
+	// from here (Turns is left for the tables' exact counts); otherwise
+	// the race's values, which see no blocking beyond it, leave the
+	// choice to the inner search (docs/strength.md).
+	if score <= endgame.RaceWin-100 {
+		return search.Result{}, false
+	}
+	return search.Result{Action: a, PV: []game.Action{a}, Value: 1, Proven: 1, Depth: depth, Elapsed: time.Since(start)}, true
 }

@@ -100,3 +100,48 @@ func TestEvalSetting(t *testing.T) {
 		t.Errorf("root values: default %v, fitted %v, hand %v", def, fitted, hand)
 	}
 }
+
+// TestTurnsSetting: with turns=N an agent plays a forced win of the final
+// rendezvous that the race search finds within N turns, with no tables;
+// where it finds none, its own search plays.
+func TestTurnsSetting(t *testing.T) {
+	g := lanrick.MustLoad("1893")
+	// The line d4–f4: black's c5-d4 and g3-f4 get both men in at once.
+	won := "board=8/8/8/2b5/8/6b1/w7/w7 to=black phase=move rdv=6 size=3 mark=e4 line=e setter=white budget=3 opening=no opened=bw"
+	s, err := g.Parse(won)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := agent.New("mcts(iterations=1,turns=2)", g, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := a.Act(context.Background(), s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Proven != 1 {
+		t.Fatalf("%s: turns=2 did not find the forced win: %+v", won, res)
+	}
+	// The win is real: played on by the same agent against any defence
+	// (here the first legal action each time), black gets both men in.
+	for i := 0; i < 40 && !s.IsTerminal(); i++ {
+		if s.ToAct() == lanrick.Black {
+			res, err := a.Act(context.Background(), s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s.Apply(res.Action)
+			continue
+		}
+		s.Apply(s.LegalActions(nil)[0])
+	}
+	if !s.IsTerminal() || s.Result().Winner != lanrick.Black {
+		t.Fatalf("black did not win: %s", s)
+	}
+	// At the start of the game nothing applies: the inner search plays.
+	res, err = a.Act(context.Background(), g.Start())
+	if err != nil || res.Proven != 0 || res.Iterations == 0 {
+		t.Errorf("the start: %+v, %v", res, err)
+	}
+}

@@ -1,0 +1,280 @@
+package endgame
+
+import (
+	"fmt"
+	"math/bits"
+	"sort"
+	"sync"
+
+	"github.com/muster-games/muster/game"
+	"github.com/muster-games/muster/lanrick"
+)
+
+// Race searches the final rendezvous turn by turn, without the tables: a
+// computer player's search where the tables are not on disk. Each node is
+// the start of a turn; its moves are the turns (every sequence of
+// man-moves, as the tables' generator lists them, the same men after
+// them counted once); a turn that gets both men in wins. Positions the
+// search does not reach the end of are valued by the race each side would
+// run alone: the turns his two men need to get in on an empty board.
+type Race struct {
+	line uint64
+	// alone[p] is the turns the men on pair p need to get both into the
+	// line with no other man on the board (255 where they cannot).
+	alone [pairs]uint8
+}
+
+var (
+	racesMu sync.Mutex
+	races   = map[lanrick.Bitboard]*Race{}
+)
+
+// RaceOf returns the race search of a 3-square line, made once.
+func RaceOf(line lanrick.Bitboard) *Race {
+	racesMu.Lock()
+	defer racesMu.Unlock()
+	if r := races[line]; r != nil {
+		return r
+	}
+	r := &Race{line: uint64(line)}
+	r.measure()
+	races[line] = r
+	return r
+}
+
+// measure fills alone by a search backwards from the pairs in the line
+// (turns on an empty board are reversible: straight moves over empty
+// squares).
+func (r *Race) measure() {
+	for i := range r.alone {
+		r.alone[i] = 255
+	}
+	var front []int
+	for p := 0; p < pairs; p++ {
+		sq := pairSquares[p]
+		if (bit(sq[0])|bit(sq[1]))&^r.line == 0 {
+			r.alone[p] = 0
+			front = append(front, p)
+		}
+	}
+	var buf [][2]int8
+	for d := uint8(1); len(front) > 0; d++ {
+		var next []int
+		for _, p := range front {
+			sq := pairSquares[p]
+			buf = appendTurns(buf[:0], sq[0], sq[1], bit(sq[0])|bit(sq[1]), turnBudget)
+			for _, m := range buf {
+				q := int(pairIndex[m[0]][m[1]])
+				if r.alone[q] == 255 {
+					r.alone[q] = d
+					next = append(next, q)
+				}
+			}
+		}
+		front = next
+	}
+}
+
+// RaceWin is the score of a win found by the race search, less the turns
+// to it (both sides', the first included); a loss is its negation, and
+// anything else (the difference of the two races alone) lies far below.
+const RaceWin = 1000
+
+// eval values a position for the player to move (men mine, other's
+// theirs): the turns the other needs alone less his own, the mover half a
+// turn ahead.
+func (r *Race) eval(mine, theirs uint64) int {
+	a := int(r.alone[pairOf(mine)])
+	b := int(r.alone[pairOf(theirs)])
+	return 2*(b-a) + 1
+}
+
+func pairOf(men uint64) uint16 {
+	return pairIndex[bits.TrailingZeros64(men)][63-bits.LeadingZeros64(men)]
+}
+
+type raceEntry struct {
+	depth int8
+	flag  int8 // 0 exact, 1 lower bound, 2 upper bound
+	value int
+	best  uint64
+}
+
+// Best searches depth turns from the start of a turn (opening: Rule 3's
+// 2-square first turn) and returns the men of the player to move after
+// his best turn and its score for him: above RaceWin-100 a proved win
+// in RaceWin-score turns, below -(RaceWin-100) a proved loss.
+func (r *Race) Best(mine, theirs lanrick.Bitboard, depth int, opening bool) (after lanrick.Bitboard, score int) {
+	tt := map[[2]uint64]raceEntry{}
+	budget := turnBudget
+	if opening {
+		budget = openingBudget
+	}
+	var best uint64
+	for d := 1; d <= depth; d++ {
+		best, score = r.root(uint64(mine), uint64(theirs), d, budget, tt)
+		if score > RaceWin-100 || score < -(RaceWin-100) {
+			break
+		}
+	}
+	return lanrick.Bitboard(best), score
+}
+
+func (r *Race) root(mine, theirs uint64, depth, budget int, tt map[[2]uint64]raceEntry) (uint64, int) {
+	moves, won := r.turns(mine, theirs, budget)
+	if won != 0 {
+		return won, RaceWin - 1
+	}
+	best, bestV := moves[0], -2*RaceWin
+	alpha := -2 * RaceWin
+	for _, m := range moves {
+		v := -r.negamax(theirs, m, depth-1, -2*RaceWin, -alpha, 2, tt)
+		if v > bestV {
+			best, bestV = m, v
+		}
+		alpha = max(alpha, v)
+	}
+	return best, bestV
+}
+
+// turns lists the mover's men after each of his turns, each placing once,
+// nearest the line first; won is a placing with both in, if one is
+// reachable (the turn ends there, won).
+func (r *Race) turns(mine, theirs uint64, budget int) (moves []uint64, won uint64) {
+	m0, m1 := int8(bits.TrailingZeros64(mine)), int8(63-bits.LeadingZeros64(mine))
+	var buf [][2]int8
+	buf = appendTurns(buf, m0, m1, mine|theirs, budget)
+	seen := map[uint64]bool{}
+	for _, m := range buf {
+		b := bit(m[0]) | bit(m[1])
+		if b&^r.line == 0 {
+			return nil, b
+		}
+		if !seen[b] {
+			seen[b] = true
+			moves = append(moves, b)
+		}
+	}
+	sort.Slice(moves, func(i, j int) bool {
+		return r.alone[pairOf(moves[i])] < r.alone[pairOf(moves[j])] ||
+			r.alone[pairOf(moves[i])] == r.alone[pairOf(moves[j])] && moves[i] < moves[j]
+	})
+	return moves, 0
+}
+
+func (r *Race) negamax(mine, theirs uint64, depth, alpha, beta, ply int, tt map[[2]uint64]raceEntry) int {
+	key := [2]uint64{mine, theirs}
+	var hint uint64
+	if e, ok := tt[key]; ok {
+		hint = e.best
+		if int(e.depth) >= depth {
+			switch {
+			case e.flag == 0:
+				return e.value
+			case e.flag == 1 && e.value >= beta:
+				return e.value
+			case e.flag == 2 && e.value <= alpha:
+				return e.value
+			}
+		}
+	}
+	moves, won := r.turns(mine, theirs, turnBudget)
+	if won != 0 {
+		return RaceWin - ply
+	}
+	if depth <= 0 {
+		return r.eval(mine, theirs)
+	}
+	if hint != 0 {
+		for i, m := range moves {
+			if m == hint {
+				moves[0], moves[i] = moves[i], moves[0]
+				break
+			}
+		}
+	}
+	a0 := alpha
+	best, bestM := -2*RaceWin, moves[0]
+	for _, m := range moves {
+		v := -r.negamax(theirs, m, depth-1, -beta, -alpha, ply+1, tt)
+		if v > best {
+			best, bestM = v, m
+		}
+		if v > alpha {
+			alpha = v
+		}
+		if alpha >= beta {
+			break
+		}
+	}
+	flag := int8(0)
+	switch {
+	case best <= a0:
+		flag = 2
+	case best >= beta:
+		flag = 1
+	}
+	tt[key] = raceEntry{depth: int8(depth), flag: flag, value: best, best: bestM}
+	return best
+}
+
+// Act chooses the action of the player to move in the final rendezvous,
+// at the start of his turn or within it (AppliesFour, in play), by
+// searching depth turns: his own, played out action by action with the
+// rules package, then depth-1 more by the race search. It returns the
+// action and its score for him (see Best).
+func (r *Race) Act(s *lanrick.State, depth int) (game.Action, int, error) {
+	if !AppliesFour(s) || s.Phase() != lanrick.PhaseMove || uint64(s.RendezvousSquares()) != r.line {
+		return 0, 0, fmt.Errorf("endgame: not a turn of the final rendezvous on this line: %s", s)
+	}
+	me := int(s.ToAct())
+	theirs := uint64(s.Men(1 - me))
+	tt := map[[2]uint64]raceEntry{}
+	ends := map[uint64]int{} // the score of each end of the turn
+	var walk func(c *lanrick.State) int
+	walk = func(c *lanrick.State) int {
+		best := -2 * RaceWin
+		for _, a := range c.LegalActions(nil) {
+			n := c.Copy()
+			n.Apply(a)
+			best = max(best, r.after(n, me, theirs, depth, ends, tt, walk))
+		}
+		return best
+	}
+	var bestA game.Action
+	bestV := -2 * RaceWin
+	for _, a := range s.LegalActions(nil) {
+		n := s.Copy()
+		n.Apply(a)
+		if v := r.after(n, me, theirs, depth, ends, tt, walk); v > bestV {
+			bestA, bestV = a, v
+		}
+	}
+	if bestV == -2*RaceWin {
+		return 0, 0, fmt.Errorf("endgame: no legal action in %s", s)
+	}
+	return bestA, bestV, nil
+}
+
+// after scores, for player me, the state n reached by an action of his.
+func (r *Race) after(n *lanrick.State, me int, theirs uint64, depth int, ends map[uint64]int, tt map[[2]uint64]raceEntry, walk func(*lanrick.State) int) int {
+	switch {
+	case n.IsTerminal() || n.Phase() == lanrick.PhaseRemove:
+		if n.IsTerminal() && int(n.Result().Winner) != me {
+			return -RaceWin
+		}
+		return RaceWin - 1
+	case int(n.ToAct()) == me:
+		return walk(n)
+	}
+	mine := uint64(n.Men(me))
+	if v, ok := ends[mine]; ok {
+		return v
+	}
+	v := -r.eval(theirs, mine)
+	for d := 1; d < depth; d++ {
+		v = -r.negamax(theirs, mine, d, -2*RaceWin, 2*RaceWin, 2, tt)
+	}
+	ends[mine] = v
+	return v
+}
