@@ -25,8 +25,10 @@ search), prior=V gives each new node of MCTS V visits at its evaluation (default
 take 0.3), eval=hand plays the evaluation weighed by hand rather than the weights
 fitted by muster tune (MCTS: Lanrick only), null=no searches without null moves
 and extend=no without extending threats to Tablut's king; either with
-endgame=yes plays Lanrick's final rendezvous from the endgame tables where
-muster solve tables has built them (hard and max do). Games
+endgame=yes plays Lanrick's last two rendezvous from the endgame tables where
+muster solve tables has built them (hard and max do), and turns=N (1 to 6)
+plays Lanrick's final rendezvous by a search over N whole turns wherever that
+search proves a win, without the tables. Games
 run in parallel on --workers (default: one per core); each game is seeded from
 --seed and its number, so a match with iteration or depth limits is repeatable.
 Each pair of games opens with the same --opening uniformly random actions
