@@ -93,54 +93,7 @@ func appendManMoves(dst []manMove, from int8, occ uint64, budget int, rdv uint64
 	return dst
 }
 
-// fiveTurn walks every turn of the mover's men (men, n of them; the
-// other's men on other) with budget squares, in rdv: each man moved at
-// most once (Rule 3), every sequence of man-moves a turn that may end
-// there, and a turn that brings all the mover's men in ending at once
-// (Rules 7 and 8). visit is called after every man-move with the mover's
-// men (in no order) and whether they are all in; a visit that reports all
-// in is not walked further.
-//
-//go:norace
-func fiveTurn(men []int8, other uint64, budget int, rdv uint64, visit func(men []int8, allIn bool)) {
-	var occ uint64
-	for _, m := range men {
-		occ |= bit(m)
-	}
-	var bufs [3][]manMove
-	var walk func(moved int, occ uint64, budget int)
-	walk = func(moved int, occ uint64, budget int) {
-		for i := range men {
-			if moved&(1<<i) != 0 {
-				continue
-			}
-			from := men[i]
-			depth := popcount(moved)
-			bufs[depth] = appendManMoves(bufs[depth][:0], from, occ|other, budget, rdv, true)
-			for _, mv := range bufs[depth] {
-				men[i] = mv.to
-				occ2 := occ&^bit(from) | bit(mv.to)
-				in := occ2&^rdv == 0
-				visit(men, in)
-				if !in && budget > int(mv.cost) && moved|1<<i != 1<<len(men)-1 {
-					walk(moved|1<<i, occ2, budget-int(mv.cost))
-				}
-			}
-			men[i] = from
-		}
-	}
-	walk(0, occ, budget)
-}
-
-func popcount(x int) int {
-	n := 0
-	for ; x != 0; x &= x - 1 {
-		n++
-	}
-	return n
-}
-
-// openLine returns the 4-square open rendezvous of a mark (Def. 3).
+// openFour returns the 4-square open rendezvous of a mark (Def. 3).
 func openFour(mark lanrick.Square) (lanrick.Bitboard, bool) {
 	return lanrick.Rendezvous(mark, lanrick.Shape{Size: 4, Line: -1})
 }
