@@ -2,7 +2,7 @@ package endgame
 
 import "github.com/muster-games/muster/lanrick"
 
-// The five-man rendezvous: 1893's fourth, the 4-square open one (Def. 3:
+// The five-man rendezvous: 1893's sixth, the 4-square open one (Def. 3:
 // the diagonal ray-ends of a mark on a field square), played by three men
 // against two. Both sides have fewer than four men, so every turn but the
 // rendezvous' opening one has 3 squares (Rule 3), and Rule 3's cap of 3
