@@ -1,5 +1,11 @@
-// Package endgame solves the last rendezvous of Lanrick (1893 and 1899)
-// exactly, by retrograde analysis.
+// Package endgame solves the last two rendezvous of Lanrick (1893 and
+// 1899) exactly, by retrograde analysis: the final one, two men a side
+// (Table, below), and the one before it, three men against two in the
+// 4-square open rendezvous (FiveTable: see Five for how it is solved, over
+// man-moves, through Rule 7's conversions, which turn the race round
+// within the rendezvous, to Rule 8's end, valued by the four-man tables).
+// Race searches the final rendezvous turn by turn where the tables are
+// not on disk.
 //
 // With four men on the board, two a side, the rendezvous is Def. 2's
 // line of three squares, and each turn moves at most three squares
@@ -26,5 +32,6 @@
 // through its symmetry; Tables.Act plays any position of the final
 // rendezvous perfectly — within a turn, at Rule 5's interchange, and the
 // setting of the final mark — by looking ahead with the rules package's
-// actions to the next start of a turn and reading the tables there.
+// actions to the next start of a turn and reading the tables there; and
+// three men against two the same way, from the five-man tables on disk.
 package endgame
