@@ -305,9 +305,9 @@ func TestFiveSolvesLikeTurns(t *testing.T) {
 		region []string
 	}{
 		// b2's rendezvous is a1 c1 a3 h8: all four squares, so Rule 8 ends.
-		{9, []string{"a1", "b1", "c1", "d1", "a2", "b2", "c2", "a3", "b3", "g8", "h8", "h7", "g7"}},
+		{9, []string{"a1", "b1", "c1", "d1", "a2", "b2", "c2", "a3", "b3", "h8", "h7", "g7"}},
 		// c3's is a1 e1 a5 h8, h8 a wall: only Rule 7 and the three all in.
-		{18, []string{"a1", "b1", "c1", "d1", "e1", "f1", "a2", "b2", "c2", "a3", "a4", "a5", "b4"}},
+		{18, []string{"a1", "b1", "c1", "d1", "e1", "a2", "b2", "c2", "a3", "a4", "a5", "b4"}},
 	} {
 		g := regionGraph(t, c.mark, c.region)
 		d, err := g.solve(2, nil)
@@ -474,10 +474,10 @@ func TestFiveFile(t *testing.T) {
 	for i := range tb.Exits {
 		tb.Exits[i] = Value{Outcome: 1, Turns: 7 + i%2}
 	}
-	r := rand.New(rand.NewPCG(3, 4))
 	for i := range tb.d {
-		tb.d[i] = uint8(r.IntN(256))
+		tb.d[i] = uint8(uint32(i) * 2654435761 >> 24)
 	}
+	r := rand.New(rand.NewPCG(3, 4))
 	dir := t.TempDir()
 	name := dir + "/" + FiveFileName(rdv, tb.Exits)
 	f, err := os.Create(name)
