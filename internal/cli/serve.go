@@ -34,8 +34,9 @@ full strength, while games go on: Lanrick's endgame tables (24 files, about 29 M
 about 10 minutes on one core, once), kept under --data; their progress goes
 to the log. --prepare=false skips it. --prepare-five builds Lanrick's five-man
 tables (three men against two) after them, one core, one table at a time (6
-files of 168 MB, hours each; a stopped build starts its table again); the
-computer players use each as soon as it is there.`
+files of 168 MB, hours each, and up to 9 GB of memory while one is built; a
+stopped build starts its table again); the computer players use each as soon
+as it is there.`
 
 func runServe(env *Env, args []string) error {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)

@@ -46,8 +46,8 @@ const solveHelp = `Solves positions exactly.
       after the four-man ones, which value their ends. Each is a piece of its own:
       one already on disk is read and skipped, so a killed build resumes where it
       stopped, and --shard I/N builds only the classes whose number (1 to 6) is I
-      modulo N, for several machines. Each takes about 2.5 GB of memory while it is
-      built and an hour or more of CPU (see docs/carroll.md). 1893's and 1899's tables
+      modulo N, for several machines. Each takes up to 9 GB of memory while it is
+      built and an hour of CPU (see docs/carroll.md). 1893's and 1899's tables
       differ only where the final rendezvous' values do; such tables are shared. With
       --check N, N positions of each five-man table (not the four-man ones) are checked
       against the best end of their turn as the rules package plays it, and the

@@ -666,7 +666,7 @@ func (a packed) dec(i uint32) uint8 {
 // many turns to the end. Progress, if set, is told each level's count.
 //
 //go:norace
-func (g *fiveGraph) solve(workers int, progress func(level, nodes int)) ([]uint8, error) {
+func (g *fiveGraph) solve(workers int, progress func(level, nodes int)) (packed, error) {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
@@ -742,11 +742,7 @@ func (g *fiveGraph) solve(workers int, progress func(level, nodes int)) ([]uint8
 			progress(level, len(all))
 		}
 		if len(next) == 0 && !pending(pendWin[level+1:]) && !pending(pendLoss[level+1:]) {
-			out := make([]uint8, nn)
-			for i := range out {
-				out[i] = d.get(uint32(i))
-			}
-			return out, nil
+			return d, nil
 		}
 		if level+1 >= lossBit {
 			break

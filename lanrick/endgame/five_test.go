@@ -317,7 +317,7 @@ func TestFiveSolvesLikeTurns(t *testing.T) {
 		want := turnLevels(g)
 		var won, lost, drawn int
 		for n, w := range want {
-			got := decodeFive(d[n])
+			got := decodeFive(d.get(n))
 			if got != w {
 				tr, du, k, _ := g.ix.decodeNode(n)
 				t.Fatalf("mark %v: three %v two %v kind %d: man-move solver %v, turn solver %v", c.mark, tr, du, k, got, w)

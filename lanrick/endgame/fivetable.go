@@ -168,8 +168,8 @@ func BuildFive(rdv lanrick.Bitboard, exits Exits, workers int, progress func(lev
 	placings := len(g.ix.trios) * len(g.ix.duos)
 	t := &FiveTable{Rdv: rdv, Exits: exits, d: make([]uint8, 2*placings)}
 	for p := 0; p < placings; p++ {
-		t.d[2*p] = d[p*kinds+startTrio]
-		t.d[2*p+1] = d[p*kinds+startDuo]
+		t.d[2*p] = d.get(node(p, startTrio))
+		t.d[2*p+1] = d.get(node(p, startDuo))
 	}
 	return t, nil
 }
