@@ -12,6 +12,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"sort"
 	"sync"
 	"time"
 
@@ -250,10 +251,21 @@ func exact(n int, seed uint64) (string, []tune.Sample, error) {
 	return lanrick.FamilyFinal, out, nil
 }
 
-// puzzles draws Lanrick puzzles from the endgame tables on disk.
+// puzzles draws Lanrick puzzles from the endgame tables on disk: a
+// fifth of them three men against two where the five-man tables are
+// there.
 func puzzles(n int, seed uint64) ([]agent.Puzzle, error) {
 	ts := tables()
-	ps, err := puzzle.Generate(ts, puzzle.Lines(ts.Dir), n, seed)
+	var five []puzzle.Puzzle
+	if cs := puzzle.FiveClasses(ts); len(cs) > 0 {
+		var err error
+		if five, err = puzzle.GenerateFive(ts, cs, n/5, seed); err != nil {
+			return nil, err
+		}
+	}
+	ps, err := puzzle.Generate(ts, puzzle.Lines(ts.Dir), n-len(five), seed)
+	ps = append(ps, five...)
+	sort.SliceStable(ps, func(i, j int) bool { return ps[i].Rating < ps[j].Rating })
 	out := make([]agent.Puzzle, len(ps))
 	for i, p := range ps {
 		out[i] = agent.Puzzle{ID: p.ID, Spec: p.Spec, Position: p.Position, Side: p.Side, Turns: p.Turns, Rating: p.Rating, Context: p.Context}

@@ -121,15 +121,17 @@ func transform(t int, b lanrick.Bitboard) lanrick.Bitboard {
 	return out
 }
 
-// canonical returns the representative of a line's class under the
-// board's symmetries (the smallest image) and a symmetry taking the line
-// to it.
-// ClassOf is the line whose table holds line (one of Classes).
+// ClassOf is the line whose table holds line (one of Classes), or the
+// 4-square rendezvous whose five-man table holds a rendezvous (one of
+// FiveClasses): the smallest image under the board's symmetries.
 func ClassOf(line lanrick.Bitboard) lanrick.Bitboard {
 	c, _ := canonical(line)
 	return c
 }
 
+// canonical returns the representative of a line's class under the
+// board's symmetries (the smallest image) and a symmetry taking the line
+// to it.
 func canonical(line lanrick.Bitboard) (lanrick.Bitboard, int) {
 	best, bt := line, 0
 	for t := 1; t < 8; t++ {

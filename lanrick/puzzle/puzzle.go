@@ -1,6 +1,8 @@
 // Package puzzle draws Lanrick puzzles from the endgame tables: positions
-// of the final rendezvous (the three squares, two men a side) in which the
-// player to move wins, with best play, in one to four turns of his own.
+// of the final rendezvous (the three squares, two men a side), and of the
+// one before it where its tables are on disk (three men against two), in
+// which the player to move wins, with best play, in one to four turns of
+// his own.
 // The tables check a solver's turns: every turn that keeps a win within
 // the turns left counts, not one stored line.
 package puzzle
@@ -179,10 +181,110 @@ func Position(black, white []lanrick.Square, l endgame.Line, side, setter int) s
 }
 
 // lineWords says a 3-square rendezvous: its squares.
-func lineWords(l endgame.Line) string {
+func lineWords(l endgame.Line) string { return squareWords(l.Squares) }
+
+// FiveClasses are the classes of the 4-square rendezvous whose five-man
+// table (1893's) is on disk in ts.
+func FiveClasses(ts *endgame.Tables) []lanrick.Bitboard {
+	var out []lanrick.Bitboard
+	for _, c := range endgame.FiveClasses() {
+		if _, _, err := ts.Five(c, false); err == nil {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// GenerateFive draws n puzzles of three men against two from the
+// five-man tables of the given classes (each rendezvous of a class drawn
+// through the board's symmetries): positions at the start of a turn that
+// the player to move wins in one to four turns of his own, within the
+// rendezvous (the three all in, or Rule 7 turning the race round on the
+// way), not through the final rendezvous. It tries at most a hundred
+// positions a puzzle.
+func GenerateFive(ts *endgame.Tables, classes []lanrick.Bitboard, n int, seed uint64) ([]Puzzle, error) {
+	if len(classes) == 0 {
+		return nil, fmt.Errorf("puzzle: no five-man table on disk (muster solve tables --five builds them)")
+	}
+	var marks []lanrick.Square
+	for m := lanrick.Square(0); m < 64; m++ {
+		if rdv, ok := lanrick.Rendezvous(m, lanrick.Shape{Size: 4, Line: -1}); ok {
+			for _, c := range classes {
+				if endgame.ClassOf(rdv) == c {
+					marks = append(marks, m)
+				}
+			}
+		}
+	}
+	g := lanrick.MustLoad(Ruleset)
+	rng := rand.New(rand.NewPCG(seed, seed^0xf17e))
+	seen := map[string]bool{}
+	var out []Puzzle
+	for tries := 0; len(out) < n && tries < 100*n; tries++ {
+		mark := marks[rng.IntN(len(marks))]
+		rdv, _ := lanrick.Rendezvous(mark, lanrick.Shape{Size: 4, Line: -1})
+		p := rng.Perm(64)[:5]
+		three := lanrick.Bitboard(1)<<p[0] | 1<<p[1] | 1<<p[2]
+		two := lanrick.Bitboard(1)<<p[3] | 1<<p[4]
+		if three&^rdv == 0 || two&^rdv == 0 {
+			continue
+		}
+		black, white := three, two
+		if rng.IntN(2) == 1 {
+			black, white = two, three
+		}
+		side := rng.IntN(2)
+		pos := fivePosition(black, white, mark, side)
+		if seen[pos] {
+			continue
+		}
+		seen[pos] = true
+		s, err := g.Parse(pos)
+		if err != nil || s.IsTerminal() || !endgame.AppliesFive(s) {
+			continue
+		}
+		_, v, err := ts.Act(s)
+		// Seven turns at most: the final rendezvous, which a Rule 8 end
+		// leads to, takes more, so every win here stays in this one.
+		if err != nil || v.Outcome != 1 || v.Turns > 7 {
+			continue
+		}
+		turns := (v.Turns + 1) / 2
+		keep, all := keeping(ts, s, v)
+		rating := 900 + 250*(turns-1) + int(300*(1-float64(keep)/float64(max(1, all))))
+		name := [2]string{"Black", "White"}[side]
+		count := "three men against two"
+		if s.Men(side) == two {
+			count = "two men against three"
+		}
+		out = append(out, Puzzle{ID: pos, Position: pos, Spec: "lanrick(" + Ruleset + ")", Side: strings.ToLower(name), Turns: turns, Rating: rating,
+			Context: fmt.Sprintf("The 4-square rendezvous, %s (border men slide along the edge, Rule 6): %s to play with %s and win in %d turn%s.",
+				squareWords(rdv), name, count, turns, map[bool]string{true: "", false: "s"}[turns == 1])})
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Rating < out[j].Rating })
+	return out, nil
+}
+
+// fivePosition writes a position of the 4-square rendezvous of mark,
+// side to move at the start of an ordinary turn.
+func fivePosition(black, white lanrick.Bitboard, mark lanrick.Square, side int) string {
+	var b, w []lanrick.Square
+	for x := black; x != 0; x &= x - 1 {
+		b = append(b, lanrick.Square(bits.TrailingZeros64(uint64(x))))
+	}
+	for x := white; x != 0; x &= x - 1 {
+		w = append(w, lanrick.Square(bits.TrailingZeros64(uint64(x))))
+	}
+	board, _, _ := strings.Cut(Position(b, w, endgame.Line{}, side, 1-side), " ")
+	name := [2]string{"black", "white"}
+	return fmt.Sprintf("%s to=%s phase=move rdv=6 size=4 mark=%s line=- setter=%s budget=3 opening=no opened=bw",
+		board, name[side], mark, name[1-side])
+}
+
+func squareWords(b lanrick.Bitboard) string {
 	var sq []string
-	for b := uint64(l.Squares); b != 0; b &= b - 1 {
-		sq = append(sq, lanrick.Square(bits.TrailingZeros64(b)).String())
+	for x := uint64(b); x != 0; x &= x - 1 {
+		sq = append(sq, lanrick.Square(bits.TrailingZeros64(x)).String())
 	}
 	return strings.Join(sq, ", ")
 }

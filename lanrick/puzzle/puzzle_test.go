@@ -79,3 +79,22 @@ func TestPuzzlesFromTheTables(t *testing.T) {
 		t.Error("no puzzle has a first move that spoils it: the checks were never tried")
 	}
 }
+
+// TestNoFivePuzzlesWithoutTables: without five-man tables on disk there
+// are no classes to draw from, and GenerateFive says what builds them.
+func TestNoFivePuzzlesWithoutTables(t *testing.T) {
+	ts := &endgame.Tables{Dir: t.TempDir(), NoBuild: true}
+	cs := FiveClasses(ts)
+	if len(cs) != 0 {
+		t.Fatalf("%d classes in an empty folder", len(cs))
+	}
+	if _, err := GenerateFive(ts, cs, 3, 1); err == nil || !strings.Contains(err.Error(), "--five") {
+		t.Errorf("GenerateFive without tables: %v", err)
+	}
+	// A position of the 4-square rendezvous reads back as one.
+	pos := fivePosition(1<<3|1<<5|1<<60, 1<<9|1<<20, 9, 1)
+	s, err := lanrick.MustLoad(Ruleset).Parse(pos)
+	if err != nil || !endgame.AppliesFive(s) || s.ToAct() != lanrick.White {
+		t.Fatalf("%s: %v", pos, err)
+	}
+}
