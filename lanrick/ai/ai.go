@@ -29,14 +29,16 @@ func init() {
 	agent.Register(lanrick.Info.Name, agent.Support{
 		Eval: lanrick.Evaluate,
 		// Playouts of two actions, then the fitted evaluation: longer
-		// random playouts only blur it; and every level plays for a win
-		// rather than shuttle for a draw (docs/strength.md).
+		// random playouts only blur it; every level plays for a win
+		// rather than shuttle for a draw; hard and max read the endgame
+		// tables and, where they are missing, prove the final
+		// rendezvous' wins six turns deep (docs/strength.md).
 		PlayoutLimit: 2,
 		Levels: map[string]string{
 			"easy":   "mcts(iterations=100,contempt=0.3)",
 			"medium": "mcts(iterations=2000,contempt=0.3)",
-			"hard":   "mcts(iterations=10000,contempt=0.3,endgame=yes)",
-			"max":    "mcts(iterations=60000,threads=0,contempt=0.3,endgame=yes)",
+			"hard":   "mcts(iterations=10000,contempt=0.3,endgame=yes,turns=6)",
+			"max":    "mcts(iterations=60000,threads=0,contempt=0.3,endgame=yes,turns=6)",
 		},
 		Oracle:  oracle,
 		Turns:   turnSearch,
@@ -302,15 +304,11 @@ func turnSearch(s game.State, depth int) (search.Result, bool) {
 		return search.Result{}, false
 	}
 	start := time.Now()
-	a, score, err := endgame.RaceOf(ls.RendezvousSquares()).Act(ls, depth)
-	if err != nil {
-		return search.Result{}, false
-	}
 	// Only a win found within the horizon, which is forced, is played
-	// from here (Turns is left for the tables' exact counts); otherwise
-	// the race's values, which see no blocking beyond it, leave the
-	// choice to the inner search (docs/strength.md).
-	if score <= endgame.RaceWin-100 {
+	// from here (Turns is left for the tables' exact counts); elsewhere
+	// the inner search chooses (docs/strength.md).
+	a, _, found := endgame.RaceOf(ls.RendezvousSquares()).Prove(ls, depth)
+	if !found {
 		return search.Result{}, false
 	}
 	return search.Result{Action: a, PV: []game.Action{a}, Value: 1, Proven: 1, Depth: depth, Elapsed: time.Since(start)}, true

@@ -1,7 +1,6 @@
 package endgame
 
 import (
-	"fmt"
 	"math/bits"
 	"sort"
 	"sync"
@@ -218,63 +217,68 @@ func (r *Race) negamax(mine, theirs uint64, depth, alpha, beta, ply int, tt map[
 	return best
 }
 
-// Act chooses the action of the player to move in the final rendezvous,
-// at the start of his turn or within it (AppliesFour, in play), by
-// searching depth turns: his own, played out action by action with the
-// rules package, then depth-1 more by the race search. It returns the
-// action and its score for him (see Best).
-func (r *Race) Act(s *lanrick.State, depth int) (game.Action, int, error) {
+// Prove looks for a forced win of the player to move in the final
+// rendezvous, at the start of his turn or within it (AppliesFour, in
+// play), within depth turns: his own, played out action by action with
+// the rules package, then depth-1 more by the race search, shallowest
+// first. It returns the first action of the win and the turns to it (his
+// own turn counting as the first), or ok false where it finds none.
+func (r *Race) Prove(s *lanrick.State, depth int) (a game.Action, turns int, ok bool) {
 	if !AppliesFour(s) || s.Phase() != lanrick.PhaseMove || uint64(s.RendezvousSquares()) != r.line {
-		return 0, 0, fmt.Errorf("endgame: not a turn of the final rendezvous on this line: %s", s)
+		return 0, 0, false
 	}
 	me := int(s.ToAct())
 	theirs := uint64(s.Men(1 - me))
-	tt := map[[2]uint64]raceEntry{}
-	ends := map[uint64]int{} // the score of each end of the turn
-	var walk func(c *lanrick.State) int
-	walk = func(c *lanrick.State) int {
-		best := -2 * RaceWin
+	// The ends of the turn, each with an action that leads to it.
+	first := map[uint64]game.Action{}
+	var ends []uint64
+	var won game.Action
+	found := false
+	var walk func(c *lanrick.State, root game.Action)
+	walk = func(c *lanrick.State, root game.Action) {
 		for _, a := range c.LegalActions(nil) {
+			if found {
+				return
+			}
 			n := c.Copy()
 			n.Apply(a)
-			best = max(best, r.after(n, me, theirs, depth, ends, tt, walk))
+			ra := root
+			if c == s {
+				ra = a
+			}
+			switch {
+			case n.IsTerminal() || n.Phase() == lanrick.PhaseRemove:
+				if !n.IsTerminal() || int(n.Result().Winner) == me {
+					won, found = ra, true
+				}
+			case int(n.ToAct()) == me:
+				walk(n, ra)
+			default:
+				mine := uint64(n.Men(me))
+				if _, seen := first[mine]; !seen {
+					first[mine] = ra
+					ends = append(ends, mine)
+				}
+			}
 		}
-		return best
 	}
-	var bestA game.Action
-	bestV := -2 * RaceWin
-	for _, a := range s.LegalActions(nil) {
-		n := s.Copy()
-		n.Apply(a)
-		if v := r.after(n, me, theirs, depth, ends, tt, walk); v > bestV {
-			bestA, bestV = a, v
-		}
+	walk(s, 0)
+	if found {
+		return won, 1, true
 	}
-	if bestV == -2*RaceWin {
-		return 0, 0, fmt.Errorf("endgame: no legal action in %s", s)
-	}
-	return bestA, bestV, nil
-}
-
-// after scores, for player me, the state n reached by an action of his.
-func (r *Race) after(n *lanrick.State, me int, theirs uint64, depth int, ends map[uint64]int, tt map[[2]uint64]raceEntry, walk func(*lanrick.State) int) int {
-	switch {
-	case n.IsTerminal() || n.Phase() == lanrick.PhaseRemove:
-		if n.IsTerminal() && int(n.Result().Winner) != me {
-			return -RaceWin
-		}
-		return RaceWin - 1
-	case int(n.ToAct()) == me:
-		return walk(n)
-	}
-	mine := uint64(n.Men(me))
-	if v, ok := ends[mine]; ok {
-		return v
-	}
-	v := -r.eval(theirs, mine)
+	sort.Slice(ends, func(i, j int) bool {
+		return r.alone[pairOf(ends[i])] < r.alone[pairOf(ends[j])] ||
+			r.alone[pairOf(ends[i])] == r.alone[pairOf(ends[j])] && ends[i] < ends[j]
+	})
+	tt := map[[2]uint64]raceEntry{}
 	for d := 1; d < depth; d++ {
-		v = -r.negamax(theirs, mine, d, -2*RaceWin, 2*RaceWin, 2, tt)
+		for _, e := range ends {
+			// Only whether he wins matters: the other's window is that of
+			// a loss.
+			if v := -r.negamax(theirs, e, d, -RaceWin, -(RaceWin - 100), 2, tt); v > RaceWin-100 {
+				return first[e], RaceWin - v, true
+			}
+		}
 	}
-	ends[mine] = v
-	return v
+	return 0, 0, false
 }
