@@ -1,7 +1,7 @@
 // Package endgame solves the last two rendezvous of Lanrick (1893 and
 // 1899) exactly, by retrograde analysis: the final one, two men a side
 // (Table, below), and the one before it, three men against two in the
-// 4-square open rendezvous (FiveTable: see Five for how it is solved, over
+// 4-square open rendezvous (FiveTable: see it for how it is solved, over
 // man-moves, through Rule 7's conversions, which turn the race round
 // within the rendezvous, to Rule 8's end, valued by the four-man tables).
 // Race searches the final rendezvous turn by turn where the tables are

@@ -7,44 +7,11 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
-
-	"github.com/muster-games/muster/lanrick"
 )
 
-// Five is the solved five-man rendezvous of 1893 and 1899 for one 4-square
-// open rendezvous: three men against two (of either colour: the rules
-// treat the colours alike, so a table speaks of "the three" and "the two"),
-// every placing of them, either side to move, at the start of an ordinary
-// turn and at every point within one, valued as turns to the end of the
-// game under perfect play.
-//
-// Unlike the final rendezvous the race can turn round. When the two get
-// both their men in while two or more of the three are outside, Rule 7
-// converts one of those and ends the turn, and the same rendezvous goes on
-// with the sides reversed (three against two again). It ends when the
-// three get all theirs in (the two are left with one man, or lose the
-// outlying one: Rule 9 either way), or when the two fill it with one of
-// the three outside (Rule 8 removes him, and the final rendezvous, two men
-// a side, begins with the three's side setting its mark: that value comes
-// from the four-man tables, with Rule 5's interchange). A race that neither
-// side can force goes on for ever: drawn.
-//
-// A turn is several man-moves, so the table is solved over man-moves:
-// within a turn a node also holds the squares still to spend and the men
-// already moved (Rule 3: "After once playing a man … he may not move it
-// again in that turn"), 15 kinds of node for each placing. That keeps the
-// work to each node's few dozen man-moves rather than its thousands of
-// whole turns.
-type Five struct {
-	// Rdv is the rendezvous' four squares.
-	Rdv lanrick.Bitboard
-	// Ruleset is the ruleset whose final rendezvous values the exits
-	// ("1893" or "1899": 1899's setter may not have a man in his line).
-	Ruleset string
-
-	ix *fiveIndex
-	d  []uint8
-}
+// The solver of the five-man tables (FiveTable): the graph over
+// man-moves, its edges forwards and backwards, and the pass that values
+// its nodes level by level of turns to the end.
 
 // Node kinds: 0–9 the three to move, 10–14 the two. Each is a budget left
 // and the men already moved, as a mask over the mover's men in ascending
@@ -215,8 +182,8 @@ const (
 	edgeExit
 )
 
-// fiveGraph is the graph of one rendezvous: its squares, its placings and
-// the values of its exits.
+// fiveGraph is the man-move graph of one five-man rendezvous (see
+// FiveTable): its squares, its placings and the values of its exits.
 type fiveGraph struct {
 	ix  *fiveIndex
 	rdv uint64

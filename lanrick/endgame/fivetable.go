@@ -117,13 +117,35 @@ func encodeFive(v Value) uint8 {
 	return 0
 }
 
-// FiveTable is the solved five-man rendezvous for one 4-square
-// rendezvous: the value of every placing of three men and two at the start
-// of an ordinary turn, either side to move (see Five for the game it
-// solves). A table just built holds its entries in memory; one opened
-// from its file reads each entry from the file when asked (the operating
-// system caches what is read), so that six of them, 168 MB each, need no
-// memory of their own.
+// FiveTable is the solved five-man rendezvous of 1893 and 1899 for one
+// 4-square open rendezvous: three men against two (of either colour: the
+// rules treat the colours alike, so a table speaks of "the three" and
+// "the two"), every placing of them, either side to move, at the start of
+// an ordinary turn, valued as turns to the end of the game under perfect
+// play.
+//
+// Unlike the final rendezvous the race can turn round. When the two get
+// both their men in while two or more of the three are outside, Rule 7
+// converts one of those and ends the turn, and the same rendezvous goes on
+// with the sides reversed (three against two again). It ends when the
+// three get all theirs in (the two are left with one man, or lose the
+// outlying one: Rule 9 either way), or when the two fill it with one of
+// the three outside (Rule 8 removes him, and the final rendezvous, two men
+// a side, begins with the three's side setting its mark: that value comes
+// from the four-man tables, with Rule 5's interchange). A race that neither
+// side can force goes on for ever: drawn.
+//
+// A turn is several man-moves, so the table is solved over man-moves:
+// within a turn a node also holds the squares still to spend and the men
+// already moved (Rule 3: "After once playing a man … he may not move it
+// again in that turn"), 15 kinds of node for each placing. That keeps the
+// work to each node's few dozen man-moves rather than its thousands of
+// whole turns. Only the starts of turns are kept.
+//
+// A table just built holds its entries in memory; one opened from its
+// file reads each entry from the file when asked (the operating system
+// caches what is read), so that six of them, 168 MB each, need no memory
+// of their own.
 type FiveTable struct {
 	Rdv   lanrick.Bitboard
 	Exits Exits

@@ -3,6 +3,8 @@ package endgame
 import (
 	"math/rand/v2"
 	"testing"
+
+	"github.com/muster-games/muster/lanrick"
 )
 
 // TestRaceFindsTablesWins checks the turn-level race search against the
@@ -67,4 +69,61 @@ func BenchmarkRaceBest(b *testing.B) {
 			}
 		})
 	}
+}
+
+// TestRaceProves checks Prove against the tables: where the player to
+// move wins within its depth it finds a win, no sooner than the tables'
+// and whose first action keeps the win; where he does not, it finds none.
+func TestRaceProves(t *testing.T) {
+	tb := built(t)
+	g := lanrick.MustLoad("1893")
+	line := lineOfSquares(t, tb.Line)
+	race := RaceOf(tb.Line)
+	ts := &Tables{tables: map[lanrick.Bitboard]*slot{}}
+	sl := &slot{t: tb}
+	sl.once.Do(func() {})
+	ts.tables[tb.Line] = sl
+	r := rand.New(rand.NewPCG(8, 8))
+	const depth = 3
+	found, none := 0, 0
+	for n := 0; n < 3000 && (found < 12 || none < 8); n++ {
+		black, white := RandomPosition(r)
+		side := r.IntN(2)
+		v, _ := tb.Value(black, white, side)
+		if v.Outcome == 0 {
+			continue
+		}
+		s := state(t, g, black, white, line, side, false)
+		a, turns, ok := race.Prove(s, depth)
+		switch {
+		case v.Outcome == 1 && v.Turns <= depth:
+			if !ok || turns != v.Turns {
+				t.Fatalf("%s: the tables win in %d turns, Prove says %v in %d", s, v.Turns, ok, turns)
+			}
+			c := s.Copy()
+			c.Apply(a)
+			if w, err := ts.ahead(c, side, 1); err != nil || w.Outcome != 1 {
+				t.Fatalf("%s: Prove's %s leaves %v (%v)", s, s.ActionString(a), w, err)
+			}
+			found++
+		case v.Outcome == -1 || v.Turns > depth:
+			if ok {
+				t.Fatalf("%s: the tables say %v, Prove found a win in %d", s, v, turns)
+			}
+			none++
+		}
+	}
+	if found < 12 || none < 8 {
+		t.Fatalf("%d wins found, %d positions without: too few", found, none)
+	}
+}
+
+func lineOfSquares(t *testing.T, sq lanrick.Bitboard) Line {
+	for _, l := range Lines() {
+		if l.Squares == sq {
+			return l
+		}
+	}
+	t.Fatalf("no line %x", uint64(sq))
+	return Line{}
 }
