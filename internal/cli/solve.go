@@ -98,7 +98,7 @@ func runSolve(env *Env, args []string) error {
 	nodes := fs.Int64("nodes", 50_000_000, "stop the search after this many positions (0: no limit)")
 	seconds := fs.Float64("seconds", 0, "stop the search after this many seconds (0: no limit)")
 	dir := fs.String("tables", endgame.DefaultDir(), "directory of the Lanrick endgame tables")
-	check := fs.Int("check", 0, "tables: prove this many positions of each table by search")
+	check := fs.Int("check", 0, "tables: prove this many positions of each table by search (with --five: check this many of each five-man table)")
 	sample := fs.Int("sample", 0, "final: also this many random positions; convert: the starts (default 100)")
 	seed := fs.Uint64("seed", 1, "final, selector, convert: seed of the random positions")
 	men := fs.String("men", "1,1", "selector: the selector's men and the other's")
