@@ -17,12 +17,18 @@ func benchNodes(g *fiveGraph) []uint32 {
 	return ns
 }
 
-// BenchmarkFiveForward measures the edges out of one node of a full-board
-// five-man graph (b2's rendezvous), the work of the solver's first pass.
-func BenchmarkFiveForward(b *testing.B) {
+// benchGraph is a full-board five-man graph (d4's rendezvous) and 4,096
+// of its nodes.
+func benchGraph() (*fiveGraph, []uint32) {
 	rdv, _ := openFour(27)
-	g := &fiveGraph{ix: newFiveIndex(^uint64(0)), rdv: uint64(rdv), exit: testExit}
-	ns := benchNodes(g)
+	g := &fiveGraph{ix: fullIndex(), rdv: uint64(rdv), exit: testExit}
+	return g, benchNodes(g)
+}
+
+// BenchmarkFiveForward measures the edges out of one node of a full-board
+// five-man graph, the work of the solver's first pass.
+func BenchmarkFiveForward(b *testing.B) {
+	g, ns := benchGraph()
 	var buf []manMove
 	edges := 0
 	b.ResetTimer()
@@ -35,9 +41,7 @@ func BenchmarkFiveForward(b *testing.B) {
 // BenchmarkFiveBackward measures the edges into one node, the work of the
 // solver's second pass for each node it values.
 func BenchmarkFiveBackward(b *testing.B) {
-	rdv, _ := openFour(27)
-	g := &fiveGraph{ix: newFiveIndex(^uint64(0)), rdv: uint64(rdv), exit: testExit}
-	ns := benchNodes(g)
+	g, ns := benchGraph()
 	var buf []manMove
 	edges := 0
 	b.ResetTimer()

@@ -82,23 +82,35 @@ func Generate(ts *endgame.Tables, lines []endgame.Line, n int, seed uint64) ([]P
 			continue
 		}
 		seen[pos] = true
-		s, err := g.Parse(pos)
-		if err != nil || s.IsTerminal() || !endgame.Applies(s) {
+		s, turns, rating, ok := judge(ts, g, pos, 800)
+		if !ok || !endgame.AppliesFour(s) {
 			continue
 		}
-		_, v, err := ts.Act(s)
-		if err != nil || v.Outcome != 1 || v.Turns > 7 {
-			continue
-		}
-		turns := (v.Turns + 1) / 2
-		keep, all := keeping(ts, s, v)
-		rating := 800 + 250*(turns-1) + int(300*(1-float64(keep)/float64(max(1, all))))
 		name := [2]string{"Black", "White"}[side]
 		out = append(out, Puzzle{ID: pos, Position: pos, Spec: "lanrick(" + Ruleset + ")", Side: strings.ToLower(name), Turns: turns, Rating: rating,
 			Context: fmt.Sprintf("The last rendezvous, %s: %s to play and win in %d turn%s.", lineWords(l), name, turns, map[bool]string{true: "", false: "s"}[turns == 1])})
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Rating < out[j].Rating })
 	return out, nil
+}
+
+// judge reads a position and, where the tables say its player to move
+// wins in one to four turns of his own (seven of both sides'), returns it
+// with those turns and its rating: base, more for more turns and for
+// fewer first actions that keep the win.
+func judge(ts *endgame.Tables, g *lanrick.Game, pos string, base int) (s *lanrick.State, turns, rating int, ok bool) {
+	s, err := g.Parse(pos)
+	if err != nil || s.IsTerminal() || !endgame.Applies(s) {
+		return nil, 0, 0, false
+	}
+	_, v, err := ts.Act(s)
+	if err != nil || v.Outcome != 1 || v.Turns > 7 {
+		return nil, 0, 0, false
+	}
+	turns = (v.Turns + 1) / 2
+	keep, all := keeping(ts, s, v)
+	rating = base + 250*(turns-1) + int(300*(1-float64(keep)/float64(max(1, all))))
+	return s, turns, rating, true
 }
 
 // keeping counts the first actions that keep the win within the same
@@ -239,19 +251,12 @@ func GenerateFive(ts *endgame.Tables, classes []lanrick.Bitboard, n int, seed ui
 			continue
 		}
 		seen[pos] = true
-		s, err := g.Parse(pos)
-		if err != nil || s.IsTerminal() || !endgame.AppliesFive(s) {
+		// Seven turns at most (judge): the final rendezvous, which a Rule 8
+		// end leads to, takes more, so every win here stays in this one.
+		s, turns, rating, ok := judge(ts, g, pos, 900)
+		if !ok || !endgame.AppliesFive(s) {
 			continue
 		}
-		_, v, err := ts.Act(s)
-		// Seven turns at most: the final rendezvous, which a Rule 8 end
-		// leads to, takes more, so every win here stays in this one.
-		if err != nil || v.Outcome != 1 || v.Turns > 7 {
-			continue
-		}
-		turns := (v.Turns + 1) / 2
-		keep, all := keeping(ts, s, v)
-		rating := 900 + 250*(turns-1) + int(300*(1-float64(keep)/float64(max(1, all))))
 		name := [2]string{"Black", "White"}[side]
 		count := "three men against two"
 		if s.Men(side) == two {
