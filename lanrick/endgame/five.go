@@ -265,15 +265,7 @@ func (g *fiveGraph) forward(n uint32, buf []manMove, visit func(kind int, to uin
 						if g.rdv&bit(c) != 0 {
 							continue
 						}
-						var rest [2]int8
-						j := 0
-						for _, o := range other {
-							if o != c {
-								rest[j] = o
-								j++
-							}
-						}
-						np := g.ix.placing([3]int8{after[0], after[1], c}, rest)
+						np := g.ix.placing([3]int8{after[0], after[1], c}, others(other, c))
 						visit(edgeCross, node(np, startDuo), Value{})
 					}
 				}
@@ -455,14 +447,7 @@ func (g *fiveGraph) backward(n uint32, buf []manMove, visit func(kind int, from 
 	if c < 0 || bits.OnesCount64(duoSet&g.rdv) > 1 {
 		return buf
 	}
-	var dMen [2]int8
-	j := 0
-	for _, s := range t {
-		if s != c {
-			dMen[j] = s
-			j++
-		}
-	}
+	dMen := others(t[:], c)
 	oldTrio := [3]int8{d[0], d[1], c}
 	for _, y := range dMen {
 		buf = appendUnmoves(buf[:0], y, occ, 3, g.rdv)
@@ -512,6 +497,19 @@ func (g *fiveGraph) endingStates(trio bool, before []int8, from int8, cost int, 
 			f(k)
 		}
 	}
+}
+
+// others returns the two of three men not on square c.
+func others(three []int8, c int8) [2]int8 {
+	var rest [2]int8
+	j := 0
+	for _, o := range three {
+		if o != c {
+			rest[j] = o
+			j++
+		}
+	}
+	return rest
 }
 
 func indexOf(men []int8, s int8) int {

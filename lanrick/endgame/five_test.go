@@ -225,15 +225,7 @@ func turnLevels(g *fiveGraph) map[uint32]Value {
 				case in:
 					for _, c := range tr {
 						if g.rdv&bit(c) == 0 {
-							var rest [2]int8
-							j := 0
-							for _, o := range tr {
-								if o != c {
-									rest[j] = o
-									j++
-								}
-							}
-							os = append(os, option{to: at(node(g.ix.placing([3]int8{m[0], m[1], c}, rest), startDuo))})
+							os = append(os, option{to: at(node(g.ix.placing([3]int8{m[0], m[1], c}, others(tr[:], c)), startDuo))})
 						}
 					}
 				case trioMoves:
