@@ -28,7 +28,8 @@ func fiveState(t *testing.T, g *lanrick.Game, black, white lanrick.Bitboard, mar
 
 // rulesFiveTurns plays every turn of the player to move by the rules
 // package's legal actions: the mover's men after each turn that goes on,
-// and after each man-move that ends the rendezvous' race (all his men in).
+// and after each man-move that ends the rendezvous' race (all his men in),
+// with four men or five.
 func rulesFiveTurns(s *lanrick.State) (after, in map[lanrick.Bitboard]bool) {
 	after, in = map[lanrick.Bitboard]bool{}, map[lanrick.Bitboard]bool{}
 	mover := s.ToAct()
