@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/muster-games/muster/agent"
 	"github.com/muster-games/muster/game"
@@ -14,7 +15,10 @@ import (
 	"github.com/muster-games/muster/lanrick/endgame/endgametest"
 )
 
-var buildTableOnce = buildTable
+var (
+	buildTableOnce = buildTable
+	buildFiveOnce  = buildFive
+)
 
 // TestEndgameTables: with endgame=yes an agent plays the final rendezvous
 // from the tables where they are on disk — the tables' own best action,
@@ -60,6 +64,18 @@ func TestEndgameTables(t *testing.T) {
 	}
 	if err := agent.Prepare(context.Background(), dir, false, logf); err != nil || !strings.Contains(logged[1], "tables are in") {
 		t.Fatalf("prepare again: %v, log %q", err, logged)
+	}
+	// Only when asked (serve --prepare-five) does it go on to the five-man
+	// tables: each class for 1893, then for 1899 (which shares most).
+	var five []string
+	buildFive = func(ts *endgame.Tables, c lanrick.Bitboard, noOwnMan bool) (time.Duration, error) {
+		five = append(five, fmt.Sprintf("%x %v", uint64(c), noOwnMan))
+		return time.Second, nil
+	}
+	defer func() { buildFive = buildFiveOnce }()
+	if err := agent.Prepare(context.Background(), dir, true, logf); err != nil || len(five) != 12 || five[0] == five[6] ||
+		!strings.Contains(logged[len(logged)-2], "five-man table 6 of 6 built") || !strings.Contains(logged[len(logged)-1], "five-man tables are in") {
+		t.Fatalf("prepare the five-man tables: %v, built %q, log %q", err, five, logged)
 	}
 	ts := &endgame.Tables{Dir: EndgameDir, NoBuild: true}
 	best, v, err := ts.Act(s)
