@@ -87,8 +87,8 @@ func (ts *Tables) Act(s *lanrick.State) (game.Action, Value, error) {
 		return 0, Value{}, fmt.Errorf("endgame: not a position of the final rendezvous with two men a side, nor of the 4-square one with three against two")
 	}
 	inTurn := 0
-	if s.Phase() == lanrick.PhaseMove {
-		inTurn = 1
+	if s.Phase() == lanrick.PhaseMove || s.Phase() == lanrick.PhaseRemove {
+		inTurn = 1 // a Rule 7 conversion ends the turn under way
 	}
 	return ts.choose(s, int(s.ToAct()), inTurn)
 }
