@@ -90,15 +90,6 @@ func (ts *Tables) FiveExits(rdv lanrick.Bitboard, noOwnMan bool) (Exits, error) 
 	return e, nil
 }
 
-func (e Exits) value(rdv lanrick.Bitboard, duo uint64) Value {
-	for i, f := range fillings(rdv) {
-		if f == duo {
-			return e[i]
-		}
-	}
-	panic("endgame: a filling not of the rendezvous")
-}
-
 func (e Exits) bytes() []byte {
 	var b [6]byte
 	for i, v := range e {
@@ -182,7 +173,13 @@ func BuildFive(rdv lanrick.Bitboard, exits Exits, workers int, progress func(lev
 	if !isFour(rdv) {
 		return nil, fmt.Errorf("endgame: %s is not a 4-square rendezvous", squareNames(rdv))
 	}
-	g := &fiveGraph{ix: fullIndex(), rdv: uint64(rdv), exit: func(duo, _ uint64) Value { return exits.value(rdv, duo) }}
+	// The exits by filling, worked out once: the solver asks at every
+	// man-move that fills the rendezvous.
+	byFilling := map[uint64]Value{}
+	for i, f := range fillings(rdv) {
+		byFilling[f] = exits[i]
+	}
+	g := &fiveGraph{ix: fullIndex(), rdv: uint64(rdv), exit: func(duo, _ uint64) Value { return byFilling[duo] }}
 	d, err := g.solve(workers, progress)
 	if err != nil {
 		return nil, err

@@ -127,3 +127,41 @@ func lineOfSquares(t *testing.T, sq lanrick.Bitboard) Line {
 	t.Fatalf("no line %x", uint64(sq))
 	return Line{}
 }
+
+// Best (for the tests, which check the search's values with it) searches
+// depth turns from the start of a turn (opening: Rule 3's
+// 2-square first turn) and returns the men of the player to move after
+// his best turn and its score for him: above RaceWin-100 a proved win
+// in RaceWin-score turns, below -(RaceWin-100) a proved loss.
+func (r *Race) Best(mine, theirs lanrick.Bitboard, depth int, opening bool) (after lanrick.Bitboard, score int) {
+	tt := map[[2]uint64]raceEntry{}
+	budget := turnBudget
+	if opening {
+		budget = openingBudget
+	}
+	var best uint64
+	for d := 1; d <= depth; d++ {
+		best, score = r.root(uint64(mine), uint64(theirs), d, budget, tt)
+		if score > RaceWin-100 || score < -(RaceWin-100) {
+			break
+		}
+	}
+	return lanrick.Bitboard(best), score
+}
+
+func (r *Race) root(mine, theirs uint64, depth, budget int, tt map[[2]uint64]raceEntry) (uint64, int) {
+	moves, won := r.turns(mine, theirs, budget)
+	if won != 0 {
+		return won, RaceWin - 1
+	}
+	best, bestV := moves[0], -2*RaceWin
+	alpha := -2 * RaceWin
+	for _, m := range moves {
+		v := -r.negamax(theirs, m, depth-1, -2*RaceWin, -alpha, 2, tt)
+		if v > bestV {
+			best, bestV = m, v
+		}
+		alpha = max(alpha, v)
+	}
+	return best, bestV
+}

@@ -244,16 +244,15 @@ func lineOf(squares lanrick.Bitboard) endgame.Line {
 // RendezvousName names a 4-square rendezvous by its mark ("mark c3: a1 a5
 // e1 h8"), or in hexadecimal if it is not one.
 func RendezvousName(rdv lanrick.Bitboard) string {
-	for m := lanrick.Square(0); m < 64; m++ {
-		if r, ok := lanrick.Rendezvous(m, lanrick.Shape{Size: 4, Line: -1}); ok && r == rdv {
-			var sq []string
-			for w := rdv; w != 0; w &= w - 1 {
-				sq = append(sq, lanrick.Square(bits.TrailingZeros64(uint64(w))).String())
-			}
-			return "mark " + m.String() + ": " + strings.Join(sq, " ")
-		}
+	m := FiveMark(rdv)
+	if m == lanrick.NoSquare {
+		return fmt.Sprintf("%016x", uint64(rdv))
 	}
-	return fmt.Sprintf("%016x", uint64(rdv))
+	var sq []string
+	for w := rdv; w != 0; w &= w - 1 {
+		sq = append(sq, lanrick.Square(bits.TrailingZeros64(uint64(w))).String())
+	}
+	return "mark " + m.String() + ": " + strings.Join(sq, " ")
 }
 
 // FiveMark is a mark whose 4-square rendezvous is rdv, or NoSquare.
