@@ -365,10 +365,20 @@ func checkEval(spec string, g game.Game, name string, set bool) error {
 	if !set || slices.Contains(sup.Evals, name) {
 		return nil
 	}
+	if sup.EvalFile != nil && strings.HasSuffix(name, ".json") {
+		if err := sup.EvalFile(name); err != nil {
+			return fmt.Errorf("agent: %s: eval=%s: %w", spec, name, err)
+		}
+		return nil
+	}
 	if len(sup.Evals) == 0 {
 		return fmt.Errorf("agent: %s: %s has one evaluation; eval= chooses nothing", spec, g.Name())
 	}
-	return fmt.Errorf("agent: %s: eval=%q: unknown evaluation (known: %s)", spec, name, strings.Join(sup.Evals, ", "))
+	known := strings.Join(sup.Evals, ", ")
+	if sup.EvalFile != nil {
+		known += ", or a weights file as muster tune writes it (FILE.json)"
+	}
+	return fmt.Errorf("agent: %s: eval=%q: unknown evaluation (known: %s)", spec, name, known)
 }
 
 // evaluation returns the evaluation an agent's eval= setting names: g's

@@ -32,6 +32,11 @@ type Support struct {
 	// Evals name the evaluations Position offers, the default first;
 	// alpha-beta's eval setting picks one (to compare them in matches).
 	Evals []string
+	// EvalFile, if set, lets eval= name a weights file as muster tune
+	// writes it (a path ending in .json) besides Evals' names, to try a
+	// fit before it replaces the game's own: it reads and checks the
+	// file, and Position then evaluates by it.
+	EvalFile func(path string) error
 	// Evaluations, if set, are Eval's alternatives by name (Evals' names,
 	// the first being Eval itself) for MCTS's and the generic alpha-beta's
 	// eval setting.

@@ -21,11 +21,13 @@ const (
 	FKingFriend                // a defender next to the king
 	FKingMobile                // a square the king may move to
 	FEdgeNear                  // per square the king is closer to an edge
+	FKingRoom                  // an edge square the king could reach, move after move, past no attacker (at most 8)
+	FKingShut                  // the king can reach no edge square at all: the attackers' ring is closed
 	NumFeatures = iota
 )
 
 // FeatureNames are the features' names in the weights file, in order.
-var FeatureNames = [NumFeatures]string{"attacker", "defender", "escape_route", "escape_in_two", "king_attacker", "king_defender", "king_mobility", "king_edge"}
+var FeatureNames = [NumFeatures]string{"attacker", "defender", "escape_route", "escape_in_two", "king_attacker", "king_defender", "king_mobility", "king_edge", "king_room", "king_shut"}
 
 // Features are a position's feature counts.
 type Features [NumFeatures]int
@@ -85,7 +87,11 @@ func escapes(rm, fm uint16) int {
 // Evaluate scores the position for the defenders, in hundredths of a
 // defender: its features weighed by the weights of the rules' family, and
 // the family's constant.
-func (r *Rules) Evaluate(p *Position) int { return r.weights.score(r.Features(p)) }
+func (r *Rules) Evaluate(p *Position) int { return r.weights.score(r.features(p, r.weights.room())) }
+
+// room reports whether the weights weigh the king's room, the one feature
+// that costs a flood of the board: where they do not, it is not counted.
+func (w *Weights) room() bool { return w.Feature[FKingRoom] != 0 || w.Feature[FKingShut] != 0 }
 
 func (w *Weights) score(f Features) int {
 	s := w.Constant
@@ -98,7 +104,10 @@ func (w *Weights) score(f Features) int {
 // Features counts the evaluation's terms in a position: material, the
 // king's escape lines (immediate and in two moves), his freedom, his
 // nearness to the edge, and the men beside him.
-func (r *Rules) Features(p *Position) Features {
+func (r *Rules) Features(p *Position) Features { return r.features(p, true) }
+
+// features counts the terms, the king's room only where room is set.
+func (r *Rules) features(p *Position, room bool) Features {
 	var f Features
 	f[FAttacker] = bits.OnesCount64(p.men[Attackers].lo) + bits.OnesCount64(p.men[Attackers].hi)
 	f[FDefender] = bits.OnesCount64(p.men[Defenders].lo) + bits.OnesCount64(p.men[Defenders].hi) - 1
@@ -133,7 +142,53 @@ func (r *Rules) Features(p *Position) Features {
 		reach2 += r.edgeLinesFrom(p, k, Square(fl)+Square(bits.TrailingZeros16(m))*Size)
 	}
 	f[FReach2] = min(reach2, 8)
+	if room {
+		f[FKingRoom] = r.kingRoom(p)
+		if f[FKingRoom] == 0 {
+			f[FKingShut] = 1
+		}
+	}
 	return f
+}
+
+// roomCap is where kingRoom stops counting: beyond it the king is free.
+const roomCap = 8
+
+// kingRoom counts the edge squares the king could reach if he moved
+// again and again while the attackers stood still, at most roomCap: a
+// flood from his square through squares no attacker holds (his own men
+// are taken to stand aside), never into a camp, nor back into the castle
+// where he may not re-enter it. Attackers who build a ring round him
+// (Bologna's players do, and OpenTafl's encirclement needs one) bring it
+// down long before any line to the edge is shut.
+func (r *Rules) kingRoom(p *Position) int {
+	k := p.king
+	var seen squareSet
+	seen.add(k)
+	var queue [Squares]Square
+	queue[0] = k
+	n, room := 1, 0
+	for i := 0; i < n; i++ {
+		s := queue[i]
+		for d := 0; d < 4; d++ {
+			t := nb[s][d]
+			if t < 0 || seen.has(t) {
+				continue
+			}
+			seen.add(t)
+			if p.board[t] == Attacker || r.camps.has(t) || t == Castle && !r.KingReenter {
+				continue
+			}
+			if t.OnEdge() {
+				if room++; room == roomCap {
+					return room
+				}
+			}
+			queue[n] = t
+			n++
+		}
+	}
+	return room
 }
 
 // edgeLinesFrom counts the clear lines to the edge of a king that has
@@ -287,7 +342,7 @@ func (sp *SearchPosition) Threatened() bool {
 }
 
 func (sp *SearchPosition) Evaluate() int {
-	v := sp.w.score(sp.s.g.Rules.Features(&sp.s.pos))
+	v := sp.w.score(sp.s.g.Rules.features(&sp.s.pos, sp.w.room()))
 	if sp.s.pos.toMove == Attackers {
 		return -v
 	}

@@ -8,11 +8,12 @@ import (
 )
 
 // TestFeaturesAtTheStart counts the features of the start by hand: 16
-// attackers, 8 defenders, the king walled in on the castle by his own men.
+// attackers, 8 defenders, the king walled in on the castle by his own men
+// (who would stand aside: past them the edge is open to him).
 func TestFeaturesAtTheStart(t *testing.T) {
 	g := MustLoad("linnaeus")
 	p := g.Start().Position()
-	want := Features{FAttacker: 16, FDefender: 8, FKingFriend: 4}
+	want := Features{FAttacker: 16, FDefender: 8, FKingFriend: 4, FKingRoom: roomCap}
 	if got := g.Rules.Features(&p); got != want {
 		t.Errorf("features at the start %v, want %v", got, want)
 	}
@@ -34,8 +35,47 @@ func TestFeaturesOfTheKing(t *testing.T) {
 	// In two moves: from b3 to a3, b1 and b9; from a3 to a1 and a9; from
 	// c2 to a2, i2 and c1; from c1 to a1 and i1: ten, counted as eight.
 	want[FReach2] = 8
+	// Nothing rings him: he reaches the edge everywhere, counted as eight.
+	want[FKingRoom] = 8
 	if f != want {
 		t.Errorf("features %v, want %v", f, want)
+	}
+}
+
+// TestKingRoom: the edge squares the king could reach past the attackers,
+// his own men standing aside; a closed ring leaves him none.
+func TestKingRoom(t *testing.T) {
+	for _, c := range []struct {
+		ruleset, men string
+		room         int
+	}{
+		// A ring of eight round c3 (b2 to d4): shut in.
+		{"linnaeus", "K c3; A b2; A c2; A d2; A b3; A d3; A b4; A c4; A d4", 0},
+		// A diagonal ring: orthogonal steps cannot pass it.
+		{"linnaeus", "K c3; A c1; A b2; A d2; A a3; A e3; A b4; A d4; A c5", 0},
+		// The ring open at d3: out past it to the whole board's edge.
+		{"linnaeus", "K c3; A b2; A c2; A d2; A b3; A b4; A c4; A d4", roomCap},
+		// A corner walled off: a1 b1 a2 reached, nothing else (b2 free).
+		{"linnaeus", "K b2; A c1; A c2; A c3; A b3; A a3", 3},
+		// The king's own men do not shut him in.
+		{"linnaeus", "K b2; D c1; D c2; D c3; D b3; D a3; A h8", roomCap},
+		// Ashton's camps are walls to him: on b4, the west camp's a4 and
+		// b5 beside him, two attackers shut him in; without camps a4 is
+		// an edge square and the a-file is his.
+		{"ashton", "K b4; A c4; A b3", 0},
+		{"linnaeus", "K b4; A c4; A b3", roomCap},
+	} {
+		g := MustLoad(c.ruleset)
+		s := setup(t, g, c.men, Attackers)
+		p := s.Position()
+		f := g.Rules.Features(&p)
+		shut := 0
+		if c.room == 0 {
+			shut = 1
+		}
+		if f[FKingRoom] != c.room || f[FKingShut] != shut {
+			t.Errorf("%s %s: room %d shut %d, want %d %d", c.ruleset, c.men, f[FKingRoom], f[FKingShut], c.room, shut)
+		}
 	}
 }
 

@@ -46,12 +46,21 @@ var weightsJSON []byte
 var fitted = mustReadWeights(weightsJSON)
 
 func mustReadWeights(data []byte) map[string]*Weights {
-	t, err := tune.Parse(data, FeatureNames[:])
+	w, err := ReadWeights(data)
 	if err != nil {
 		panic(fmt.Sprintf("tablut: weights.json: %v", err))
 	}
+	return w
+}
+
+// ReadWeights reads a weights file as muster tune writes it, by family.
+func ReadWeights(data []byte) (map[string]*Weights, error) {
+	t, err := tune.Parse(data, FeatureNames[:])
+	if err != nil {
+		return nil, err
+	}
 	if t.Unit != FeatureNames[FDefender] {
-		panic(fmt.Sprintf("tablut: weights.json: unit %q, want %q", t.Unit, FeatureNames[FDefender]))
+		return nil, fmt.Errorf("unit %q, want %q", t.Unit, FeatureNames[FDefender])
 	}
 	out := map[string]*Weights{}
 	for name, e := range t.Families {
@@ -61,7 +70,7 @@ func mustReadWeights(data []byte) map[string]*Weights {
 		}
 		out[name] = &w
 	}
-	return out
+	return out, nil
 }
 
 // WeightsOf returns the evaluation weights of a family: the fitted ones,

@@ -590,7 +590,7 @@ func TestTune(t *testing.T) {
 		t.Fatalf("eval: %d %s", code, errOut)
 	}
 	weights := filepath.Join(dir, "weights.json")
-	kept := `{"unit": "defender", "families": {"camps": {"weights": {"attacker": -1, "defender": 100, "escape_route": 2, "escape_in_two": 3, "king_attacker": 4, "king_defender": 5, "king_mobility": 6, "king_edge": 7}, "command": "by hand"}}}`
+	kept := `{"unit": "defender", "families": {"camps": {"weights": {"attacker": -1, "defender": 100, "escape_route": 2, "escape_in_two": 3, "king_attacker": 4, "king_defender": 5, "king_mobility": 6, "king_edge": 7, "king_room": 8, "king_shut": 9}, "command": "by hand"}}}`
 	if err := os.WriteFile(weights, []byte(kept), 0o644); err != nil {
 		t.Fatal(err)
 	}

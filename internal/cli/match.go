@@ -18,12 +18,14 @@ the second in odd ones, and prints a line per game, then as its last line
 (A's wins first; the Elo difference is A's, with the half-width of its 95%
 interval). Agents: random; easy, medium, hard, max; mcts(iterations=N, time=D,
 threads=T, c=X, playout=L, prior=V, contempt=K, eval=fitted|hand); alphabeta(depth=N, time=D,
-nodes=N, threads=T, hash=MiB, eval=fitted|hand, null=no, extend=no), where hash
+nodes=N, threads=T, hash=MiB, eval=fitted|hand|FILE.json, null=no, extend=no), where hash
 sets the transposition table (1/64 to 4096 MiB, default 16, made at the first
 search), prior=V gives each new node of MCTS V visits at its evaluation (default
 3), contempt=K makes a draw cost the searching side K (0 to 1; Lanrick's levels
 take 0.3), eval=hand plays the evaluation weighed by hand rather than the weights
-fitted by muster tune (MCTS: Lanrick only), null=no searches without null moves
+fitted by muster tune (MCTS: Lanrick only) and, for Tablut's alpha-beta,
+eval=FILE.json the weights in a file of the working folder as muster tune
+writes it (to try a fit before it replaces the embedded one), null=no searches without null moves
 and extend=no without extending threats to Tablut's king; either with
 endgame=yes plays Lanrick's last two rendezvous from the endgame tables where
 muster solve tables has built them (hard and max do), and turns=N (1 to 6)

@@ -40,7 +40,10 @@ left as it was.
 It prints, per family, the games and positions, the mean log loss of the fit
 beside that of the win rate alone and of the weights --out held before, and the
 new weights and constant. Compare the new weights with the old in play before
-keeping them:
+keeping them (Tablut: write the fit to a file of its own, then eval=FILE.json
+plays it against the embedded weights):
+  cp tablut/weights.json try.json && muster tune games.jsonl --out try.json
+  muster eval --game tablut --rulesets ashton --agents 'alphabeta(time=0.25s,eval=try.json)','alphabeta(time=0.25s)' …
   muster eval --game tablut --rulesets ashton --agents 'alphabeta(depth=4)','alphabeta(depth=4,eval=hand)' …
   muster match lanrick --agents 'mcts(iterations=2000)','mcts(iterations=2000,eval=hand)' …`
 

@@ -5,6 +5,10 @@
 package ai
 
 import (
+	"os"
+	"strings"
+	"sync"
+
 	"github.com/muster-games/muster/agent"
 	"github.com/muster-games/muster/game"
 	"github.com/muster-games/muster/search/alphabeta"
@@ -29,12 +33,18 @@ var support = agent.Support{
 			return nil, false
 		}
 		var w *tablut.Weights
-		if eval == evalHand {
+		switch {
+		case eval == evalHand:
 			w = &tablut.HandWeights
+		case strings.HasSuffix(eval, ".json"):
+			if ws, ok := files.Load(eval); ok {
+				w = ws.(map[string]*tablut.Weights)[ts.Game().(*tablut.Game).Rules.Family()]
+			}
 		}
 		return position{tablut.NewSearchPosition(ts, w)}, true
 	},
-	Evals: []string{evalFitted, evalHand},
+	Evals:    []string{evalFitted, evalHand},
+	EvalFile: readEvalFile,
 	Tuning: &agent.Tuning{
 		Features: tablut.FeatureNames[:],
 		Unit:     tablut.FeatureNames[tablut.FDefender],
@@ -56,6 +66,27 @@ const (
 	evalFitted = "fitted"
 	evalHand   = "hand"
 )
+
+// files holds the weights files eval= has named, by path: each a map
+// from family to weights (a family the file lacks plays the game's own).
+var files sync.Map
+
+// readEvalFile reads and keeps a weights file named by eval=.
+func readEvalFile(path string) error {
+	if _, ok := files.Load(path); ok {
+		return nil
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	ws, err := tablut.ReadWeights(data)
+	if err != nil {
+		return err
+	}
+	files.Store(path, ws)
+	return nil
+}
 
 // sample returns the features of a quiet position, as numbers.
 func sample(s game.State) ([]float64, bool) {

@@ -1,7 +1,10 @@
 package ai
 
 import (
+	"encoding/json"
 	"math/rand/v2"
+	"os"
+	"strings"
 	"testing"
 
 	"github.com/muster-games/muster/agent"
@@ -54,5 +57,67 @@ func TestTuningSamples(t *testing.T) {
 	}
 	if tn.Family(g) != tablut.FamilyPlain || tn.Unit != "defender" {
 		t.Errorf("family %q unit %q", tn.Family(g), tn.Unit)
+	}
+}
+
+// TestEvalFile: eval= may name a weights file as muster tune writes it
+// (in the working folder: a spec's values have no slashes); alpha-beta
+// then evaluates by its family's weights there (the game's own for a
+// family the file lacks), and a missing or malformed file is an error
+// when the agent is made.
+func TestEvalFile(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	names := tablut.FeatureNames
+	weights := map[string]int{}
+	for i, n := range names {
+		weights[n] = 10 * (i + 1)
+	}
+	data, err := json.Marshal(map[string]any{"unit": "defender", "families": map[string]any{
+		tablut.FamilyCamps: map[string]any{"weights": weights, "constant": 7},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := "w.json"
+	if err := os.WriteFile(path, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := agent.New("alphabeta(depth=1,eval="+path+")", tablut.MustLoad("ashton"), 1); err != nil {
+		t.Fatal(err)
+	}
+	for _, g := range []*tablut.Game{tablut.MustLoad("ashton"), tablut.MustLoad("linnaeus")} {
+		s := g.Start()
+		rng := rand.New(rand.NewPCG(3, 4))
+		for range 9 {
+			s.Apply(s.RandomAction(rng))
+		}
+		p := s.Position()
+		f := g.Rules.Features(&p)
+		want := g.Rules.Evaluate(&p) // linnaeus: not in the file
+		if g.Rules.Family() == tablut.FamilyCamps {
+			want = 7
+			for i, x := range f {
+				want += 10 * (i + 1) * x
+			}
+		}
+		if s.ToMove() == tablut.Attackers {
+			want = -want
+		}
+		pos, _ := support.Position(s, path)
+		if got := pos.Evaluate(); got != want {
+			t.Errorf("%s: %d, want %d", g.Name(), got, want)
+		}
+	}
+	bad := "bad.json"
+	os.WriteFile(bad, []byte(`{"unit": "defender", "families": {"camps": {"weights": {"attacker": 1}}}}`), 0o600)
+	for _, c := range []struct{ file, err string }{
+		{"none.json", "no such file"},
+		{bad, "has no weight for"},
+	} {
+		_, err := agent.New("alphabeta(depth=1,eval="+c.file+")", tablut.MustLoad("ashton"), 1)
+		if err == nil || !strings.Contains(err.Error(), c.err) {
+			t.Errorf("eval=%s: %v, want an error with %q", c.file, err, c.err)
+		}
 	}
 }
