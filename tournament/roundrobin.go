@@ -25,8 +25,8 @@ func RoundRobin(n int) ([][]Pairing, error) {
 	if n < 2 {
 		return nil, fmt.Errorf("tournament: a round robin needs 2 or more players, not %d", n)
 	}
-	m := n + n%2 // with the phantom
-	k := m - 1   // players on the circle: 1..k, player m fixed
+	m := n + n%2             // with the phantom
+	k := m - 1               // players on the circle: 1..k, player m fixed
 	mod := func(x int) int { // into 1..k
 		x %= k
 		if x <= 0 {
