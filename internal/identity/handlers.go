@@ -24,6 +24,10 @@ func (s *Service) Routes(mux *http.ServeMux) {
 	mux.HandleFunc("POST /api/account/login", s.api.Func(s.login))
 	mux.HandleFunc("POST /api/account/logout", s.api.Func(s.logout))
 	mux.HandleFunc("POST /api/account/logout-everywhere", s.api.Func(s.logoutEverywhere))
+	mux.HandleFunc("POST /api/account/bot", s.api.Func(s.becomeBot))
+	mux.HandleFunc("GET /api/account/tokens", s.api.Func(s.tokens))
+	mux.HandleFunc("POST /api/account/tokens", s.api.Func(s.newToken))
+	mux.HandleFunc("DELETE /api/account/tokens/{id}", s.api.Func(s.revokeToken))
 }
 
 type credentials struct {
@@ -36,6 +40,8 @@ type View struct {
 	ID        string `json:"id"`
 	Username  string `json:"username,omitempty"`
 	Anonymous bool   `json:"anonymous"`
+	// Bot: the account is played by a program.
+	Bot bool `json:"bot,omitempty"`
 	// YourTurn counts the games waiting for this player's move.
 	YourTurn int `json:"your_turn"`
 }
@@ -48,7 +54,7 @@ func (s *Service) ViewOf(ctx context.Context, p *store.Player) (View, error) {
 	if p == nil {
 		return Nobody, nil
 	}
-	v := View{ID: p.ID, Username: p.Username, Anonymous: p.Anonymous()}
+	v := View{ID: p.ID, Username: p.Username, Anonymous: p.Anonymous(), Bot: p.Bot}
 	n, err := s.store.WaitingFor(ctx, p.ID)
 	if err != nil {
 		return v, httpx.Unavailable(err)

@@ -126,6 +126,9 @@ func (s *Service) Fresh(r *http.Request) (*store.Player, error) {
 }
 
 func (s *Service) lookup(r *http.Request) (*store.Player, error) {
+	if t, ok := BearerToken(r); ok {
+		return s.botLookup(r, t)
+	}
 	c, err := r.Cookie(Cookie)
 	if err != nil || len(c.Value) != 32 {
 		return nil, nil
@@ -165,6 +168,9 @@ func (s *Service) Identify(w http.ResponseWriter, r *http.Request) (*store.Playe
 	p, err := s.Me(r)
 	if err != nil || p != nil {
 		return p, err
+	}
+	if _, bot := BearerToken(r); bot {
+		return nil, errBadToken // a program is never made an anonymous player
 	}
 	p = &store.Player{ID: token.ID(), Address: httpx.Client(r)}
 	if err := s.store.CreatePlayer(r.Context(), p); err != nil {

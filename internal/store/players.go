@@ -25,6 +25,8 @@ type Player struct {
 	// SessionSeen is when the session that signed him in was last marked
 	// used (SessionPlayer only).
 	SessionSeen time.Time
+	// Bot: the account is played by a program, signed in by its tokens.
+	Bot bool
 }
 
 // Anonymous reports whether the player has no account.
@@ -44,19 +46,20 @@ var ErrNameTaken = errors.New("store: the username is taken")
 // already has one.
 var ErrRegistered = errors.New("store: the player already has an account")
 
-const playerColumns = `id, COALESCE(username, ''), password_hash, created, registered, address`
+const playerColumns = `id, COALESCE(username, ''), password_hash, created, registered, address, bot`
 
 func scanPlayer(row scanner) (*Player, error) {
 	var p Player
 	var created, registered int64
-	err := row.Scan(&p.ID, &p.Username, &p.PasswordHash, &created, &registered, &p.Address)
+	var bot int
+	err := row.Scan(&p.ID, &p.Username, &p.PasswordHash, &created, &registered, &p.Address, &bot)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, ErrNoPlayer
 	}
 	if err != nil {
 		return nil, fmt.Errorf("store: %w", err)
 	}
-	p.Created = time.UnixMilli(created)
+	p.Created, p.Bot = time.UnixMilli(created), bot != 0
 	if registered != 0 {
 		p.Registered = time.UnixMilli(registered)
 	}
@@ -134,16 +137,17 @@ func (s *Store) CreateSession(ctx context.Context, tokenHash, player string) err
 func (s *Store) SessionPlayer(ctx context.Context, tokenHash string) (*Player, error) {
 	var p Player
 	var created, registered, seen int64
-	err := s.queryRow(ctx, `SELECT p.id, COALESCE(p.username, ''), p.password_hash, p.created, p.registered, p.address, s.seen
+	var bot int
+	err := s.queryRow(ctx, `SELECT p.id, COALESCE(p.username, ''), p.password_hash, p.created, p.registered, p.address, p.bot, s.seen
 		FROM sessions s JOIN players p ON p.id = s.player_id WHERE s.token_hash = ?`, tokenHash).
-		Scan(&p.ID, &p.Username, &p.PasswordHash, &created, &registered, &p.Address, &seen)
+		Scan(&p.ID, &p.Username, &p.PasswordHash, &created, &registered, &p.Address, &bot, &seen)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, ErrNoSession
 	}
 	if err != nil {
 		return nil, fmt.Errorf("store: session: %w", err)
 	}
-	p.Created, p.SessionSeen = time.UnixMilli(created), time.UnixMilli(seen)
+	p.Created, p.SessionSeen, p.Bot = time.UnixMilli(created), time.UnixMilli(seen), bot != 0
 	if registered != 0 {
 		p.Registered = time.UnixMilli(registered)
 	}

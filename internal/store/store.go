@@ -278,6 +278,17 @@ var migrations = []migration{
 	{both: `CREATE INDEX players_created ON players(created)`},
 	{both: `CREATE INDEX challenges_target ON challenges(target)`},
 	{both: `CREATE INDEX chat_player ON chat(player)`},
+	// Bots: accounts played by programs, signed in by tokens (their
+	// hashes kept), each revocable on its own.
+	{both: `ALTER TABLE players ADD COLUMN bot INTEGER NOT NULL DEFAULT 0`},
+	{both: `CREATE TABLE bot_tokens (
+		id TEXT PRIMARY KEY,
+		token_hash TEXT NOT NULL UNIQUE,
+		player_id TEXT NOT NULL REFERENCES players(id),
+		created BIGINT NOT NULL,
+		used BIGINT NOT NULL DEFAULT 0
+	)`},
+	{both: `CREATE INDEX bot_tokens_player ON bot_tokens(player_id)`},
 }
 
 // migrate brings the schema up to date; on PostgreSQL under an advisory
