@@ -96,3 +96,75 @@ func (s *Sockets) drop(key, who string) {
 		delete(s.byKey, key)
 	}
 }
+
+var newline = []byte{'\n'}
+
+// StreamKeepAlive is how often a stream with nothing to say sends an
+// empty line, so that the client and any proxy know it is alive.
+var StreamKeepAlive = 7 * time.Second
+
+// ServeStream is Serve for programs without WebSockets: the messages go
+// out as newline-delimited JSON (application/x-ndjson), one a line,
+// flushed at once, with an empty line every StreamKeepAlive; counted
+// against the same limits. It ends when the client leaves, the server
+// stops, a line takes more than 10 seconds to send, or serve returns.
+func (s *Sockets) ServeStream(w http.ResponseWriter, r *http.Request, key string, perKey int, serve func(ctx context.Context, send func([]byte) error)) error {
+	who := Client(r)
+	if !s.take(key, who, perKey) {
+		return ErrTooManySockets
+	}
+	defer s.drop(key, who)
+	rc := http.NewResponseController(w)
+	rc.SetReadDeadline(time.Time{})
+	ctx, cancel := context.WithCancel(r.Context())
+	defer cancel()
+	stop := context.AfterFunc(s.Stop, cancel)
+	defer stop()
+	w.Header().Set("Content-Type", "application/x-ndjson")
+	w.Header().Set("Cache-Control", "no-store")
+	w.Header().Set("X-Accel-Buffering", "no")
+	w.WriteHeader(http.StatusOK)
+	var mu sync.Mutex // the keep-alive and serve's sends
+	write := func(line []byte) error {
+		mu.Lock()
+		defer mu.Unlock()
+		rc.SetWriteDeadline(time.Now().Add(10 * time.Second))
+		if _, err := w.Write(line); err != nil {
+			cancel()
+			return err
+		}
+		if _, err := w.Write(newline); err != nil {
+			cancel()
+			return err
+		}
+		if err := rc.Flush(); err != nil {
+			cancel()
+			return err
+		}
+		return nil
+	}
+	if write(nil) != nil { // the headers, at once
+		return nil
+	}
+	go func() {
+		t := time.NewTicker(StreamKeepAlive)
+		defer t.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+				if write(nil) != nil {
+					return
+				}
+			}
+		}
+	}()
+	serve(ctx, func(msg []byte) error {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return write(msg)
+	})
+	return nil
+}

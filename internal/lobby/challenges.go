@@ -20,6 +20,10 @@ var (
 	errNotYours      = httpx.NewError(http.StatusForbidden, "only its creator or the player challenged may cancel a challenge")
 	errChallengeGone = httpx.NewError(http.StatusNotFound, "this challenge is no longer open")
 	errTaken         = httpx.NewError(http.StatusConflict, "this challenge is no longer open")
+	// A bot never enters the people's lobby unasked: it plays those who
+	// challenge it by name, and challenges by name.
+	errBotOpen   = httpx.NewError(http.StatusForbidden, "a bot challenges players by name only, never the whole lobby")
+	errBotAccept = httpx.NewError(http.StatusForbidden, "a bot accepts only the challenges made to it by name")
 )
 
 // challengeRequest is the body of POST /api/challenges.
@@ -60,6 +64,9 @@ func (l *Lobby) createChallenge(w http.ResponseWriter, r *http.Request) error {
 	}
 	if req.Rated && me.Anonymous() {
 		return errRatedAccount
+	}
+	if me.Bot && req.Opponent == "" {
+		return errBotOpen
 	}
 	ctx := r.Context()
 	// Counted and made under the address's lock: challenges made at once
@@ -133,6 +140,15 @@ func (l *Lobby) acceptChallenge(w http.ResponseWriter, r *http.Request) error {
 		return httpx.WithCode(http.StatusForbidden, errors.New("this challenge is for another player"))
 	case c.Rated && me.Anonymous():
 		return errRatedAccount
+	case me.Bot && c.Target != me.ID:
+		return errBotAccept
+	}
+	creatorBot := false
+	switch creator, err := l.store.Player(ctx, c.Creator); {
+	case err == nil:
+		creatorBot = creator.Bot
+	case !errors.Is(err, store.ErrNoPlayer):
+		return httpx.Unavailable(err)
 	}
 	g, err := game.Load(c.Spec)
 	if err != nil {
@@ -144,8 +160,8 @@ func (l *Lobby) acceptChallenge(w http.ResponseWriter, r *http.Request) error {
 	}
 	secret := token.New(16)
 	rec := &store.Game{ID: token.ID(), Spec: g.Spec(), Owner: c.Address, DrawOffer: -1, TakebackOffer: -1, Rated: c.Rated, Seats: make([]store.Seat, 2)}
-	rec.Seats[creatorSeat] = store.Seat{Kind: store.SeatHuman, Player: c.Creator, Name: c.CreatorName, SecretHash: token.Hash(token.New(16))}
-	rec.Seats[1-creatorSeat] = store.Seat{Kind: store.SeatHuman, Player: me.ID, Name: me.Username, SecretHash: token.Hash(secret)}
+	rec.Seats[creatorSeat] = store.Seat{Kind: store.SeatHuman, Player: c.Creator, Name: c.CreatorName, SecretHash: token.Hash(token.New(16)), Bot: creatorBot}
+	rec.Seats[1-creatorSeat] = store.Seat{Kind: store.SeatHuman, Player: me.ID, Name: me.Username, SecretHash: token.Hash(secret), Bot: me.Bot}
 	if rec.Clock, err = play.ClockFor(c.Minutes, c.Increment, c.Days); err != nil {
 		return err
 	}

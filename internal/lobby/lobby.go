@@ -117,11 +117,13 @@ func (l *Lobby) Routes(mux *http.ServeMux) {
 
 // challengeView is a challenge as the lobby shows it.
 type challengeView struct {
-	ID      string  `json:"id"`
-	Spec    string  `json:"spec"`
-	Game    string  `json:"game"`
-	Creator string  `json:"creator"` // a username or "Anonymous"
-	Rating  float64 `json:"rating,omitempty"`
+	ID      string `json:"id"`
+	Spec    string `json:"spec"`
+	Game    string `json:"game"`
+	Creator string `json:"creator"` // a username or "Anonymous"
+	// CreatorBot: the creator is a bot.
+	CreatorBot bool    `json:"creator_bot,omitempty"`
+	Rating     float64 `json:"rating,omitempty"`
 	// Provisional marks a rating still uncertain.
 	Provisional bool    `json:"provisional,omitempty"`
 	Minutes     float64 `json:"minutes,omitempty"`
@@ -235,13 +237,19 @@ func (l *Lobby) challengeViews(ctx context.Context, cs []*store.Challenge) ([]ch
 	if err != nil {
 		return nil, httpx.Unavailable(err)
 	}
+	bots, err := l.store.BotsAmong(ctx, creators)
+	if err != nil {
+		return nil, httpx.Unavailable(err)
+	}
 	out := []challengeView{}
 	now := time.Now()
 	for _, c := range cs {
 		if c.Status == store.ChallengeOpen && c.Days == 0 && now.Sub(c.Created) > challengeLife {
 			continue
 		}
-		out = append(out, challengeViewOf(c, ratings[c.Creator], now))
+		cv := challengeViewOf(c, ratings[c.Creator], now)
+		cv.CreatorBot = bots[c.Creator]
+		out = append(out, cv)
 	}
 	return out, nil
 }

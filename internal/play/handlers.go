@@ -33,6 +33,7 @@ func (gs *Games) Routes(mux *http.ServeMux) {
 	mux.HandleFunc("POST /api/games/{id}/takeback", f(gs.seatRequestWhat((*room).takeback)))
 	mux.HandleFunc("POST /api/games/{id}/rematch", f(gs.rematchRequest))
 	mux.HandleFunc("GET /ws/games/{id}", f(gs.watch))
+	mux.HandleFunc("GET /api/games/{id}/stream", f(gs.stream))
 }
 
 // Opponents a game is created against.
@@ -524,19 +525,42 @@ func (gs *Games) holder(r *http.Request, secret string) (holder, error) {
 // lines ({"chat": line}) that the watcher may read. Clients send nothing
 // but pings; a larger message closes the connection.
 func (gs *Games) watch(w http.ResponseWriter, r *http.Request) error {
-	rm, err := gs.room(r.Context(), r.PathValue("id"))
+	rm, feed, err := gs.feed(r)
 	if err != nil {
 		return err
+	}
+	return gs.sockets.Serve(w, r, rm.id, gs.cfg.ConnsPerGame, feed)
+}
+
+// stream sends what watch sends, as newline-delimited JSON over plain
+// HTTP (a view a line, a chat line as {"chat": line}, an empty line now
+// and then to say it is alive): for programs, bots above all. It counts
+// against the same limits as the WebSocket.
+func (gs *Games) stream(w http.ResponseWriter, r *http.Request) error {
+	rm, feed, err := gs.feed(r)
+	if err != nil {
+		return err
+	}
+	return gs.sockets.ServeStream(w, r, rm.id, gs.cfg.ConnsPerGame, feed)
+}
+
+// feed returns the room a request watches and what it is sent: the view
+// at once and after every change, and the chat lines it may read, until
+// the room leaves memory (the client connects again).
+func (gs *Games) feed(r *http.Request) (*room, func(ctx context.Context, send func([]byte) error), error) {
+	rm, err := gs.room(r.Context(), r.PathValue("id"))
+	if err != nil {
+		return nil, nil, err
 	}
 	me, err := gs.ids.Me(r)
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
 	player := me != nil && len(seatsOf(rm.snap.Load().rec.Seats, me.ID)) > 0
-	return gs.sockets.Serve(w, r, rm.id, gs.cfg.ConnsPerGame, func(ctx context.Context, send func([]byte) error) {
+	return rm, func(ctx context.Context, send func([]byte) error) {
 		ch, err := rm.subscribe()
 		if err != nil {
-			return // the page connects again, to the room loaded anew
+			return
 		}
 		defer rm.unsubscribe(ch)
 		var lines <-chan []byte
@@ -561,7 +585,7 @@ func (gs *Games) watch(w http.ResponseWriter, r *http.Request) error {
 				return
 			}
 		}
-	})
+	}, nil
 }
 
 // SeatInfo is what a request's holder is in a game: his seat (-1: none,

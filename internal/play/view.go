@@ -101,6 +101,8 @@ type seatView struct {
 	Rating float64 `json:"rating,omitempty"`
 	// Provisional marks a rating still uncertain.
 	Provisional bool `json:"provisional,omitempty"`
+	// Bot: a program's account holds the seat.
+	Bot bool `json:"bot,omitempty"`
 }
 
 // snapshot is the room as a change left it: immutable once published,
@@ -214,7 +216,7 @@ func viewOf(rec *store.Game, s game.State, turns []game.Turn) View {
 	}
 	for _, seat := range rec.Seats {
 		v.Seats = append(v.Seats, seatView{Kind: seat.Kind, Agent: seat.Agent, Claimed: seat.SecretHash != "" || seat.Kind == store.SeatAI, Name: seat.Name,
-			Rating: seat.Rating, Provisional: seat.Rating != 0 && seat.RD > rating.ProvisionalRD})
+			Rating: seat.Rating, Provisional: seat.Rating != 0 && seat.RD > rating.ProvisionalRD, Bot: seat.Bot})
 	}
 	v.Rated, v.RatingChanges = rec.Rated, rec.Ratings
 	return v

@@ -51,6 +51,7 @@ type ratingView struct {
 // playerView is a player's page.
 type playerView struct {
 	Username string                `json:"username"`
+	Bot      bool                  `json:"bot,omitempty"`
 	Joined   int64                 `json:"joined"`
 	Ratings  map[string]ratingView `json:"ratings"`
 	Playing  []play.Summary        `json:"playing"`
@@ -67,7 +68,7 @@ func (p *Pages) player(w http.ResponseWriter, r *http.Request) error {
 	} else if err != nil {
 		return httpx.Unavailable(err)
 	}
-	v := playerView{Username: acct.Username, Joined: acct.Registered.UnixMilli(), Ratings: map[string]ratingView{}, Playing: []play.Summary{}, Finished: []play.Summary{}}
+	v := playerView{Username: acct.Username, Bot: acct.Bot, Joined: acct.Registered.UnixMilli(), Ratings: map[string]ratingView{}, Playing: []play.Summary{}, Finished: []play.Summary{}}
 	me, err := p.ids.Me(r)
 	if err != nil {
 		return err

@@ -53,6 +53,7 @@ type playerView struct {
 type challengeView struct {
 	ID          string  `json:"id"`
 	Creator     string  `json:"creator"`
+	CreatorBot  bool    `json:"creator_bot"`
 	Rating      float64 `json:"rating"`
 	Target      string  `json:"target"`
 	Side        string  `json:"side"`

@@ -23,6 +23,7 @@ import (
 	"time"
 
 	"github.com/muster-games/muster/internal/analysis"
+	"github.com/muster-games/muster/internal/bots"
 	"github.com/muster-games/muster/internal/bus"
 	"github.com/muster-games/muster/internal/chat"
 	"github.com/muster-games/muster/internal/engine"
@@ -157,6 +158,7 @@ type Server struct {
 	analysis *analysis.Board
 	puzzles  *puzzles.Board
 	players  *players.Pages
+	bots     *bots.Events
 }
 
 // New makes a server on a store; Close stops it.
@@ -182,6 +184,7 @@ func New(st *store.Store, cfg Config) *Server {
 	s.analysis = analysis.New(api, s.pool, cfg.AnalysisTime)
 	s.puzzles = puzzles.New(api)
 	s.players = players.New(st, api, s.ids)
+	s.bots = bots.New(st, api, s.ids, sockets, bots.Config{})
 	s.h = cfg.Proxies.Middleware(s.ids.Middleware(s.routes()))
 
 	// Idle games leave memory (loaded again when needed); overdue games
@@ -218,6 +221,7 @@ func (s *Server) routes() *http.ServeMux {
 	s.players.Routes(mux)
 	s.analysis.Routes(mux)
 	s.puzzles.Routes(mux)
+	s.bots.Routes(mux)
 	if s.cfg.Reports != "" {
 		// http.Dir keeps requests inside the folder.
 		mux.Handle("GET /reports/", http.StripPrefix("/reports/", http.FileServer(http.Dir(s.cfg.Reports))))

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -128,4 +129,29 @@ func (s *Store) TokenPlayer(ctx context.Context, tokenHash string) (*Player, err
 		return nil, ErrNoToken
 	}
 	return p, nil
+}
+
+// BotsAmong returns which of the players are bots.
+func (s *Store) BotsAmong(ctx context.Context, players []string) (map[string]bool, error) {
+	out := map[string]bool{}
+	if len(players) == 0 {
+		return out, nil
+	}
+	args := make([]any, len(players))
+	for i, p := range players {
+		args[i] = p
+	}
+	rows, err := s.query(ctx, `SELECT id FROM players WHERE bot = 1 AND id IN (?`+strings.Repeat(", ?", len(players)-1)+`)`, args...)
+	if err != nil {
+		return nil, fmt.Errorf("store: bots: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return nil, fmt.Errorf("store: bots: %w", err)
+		}
+		out[id] = true
+	}
+	return out, rows.Err()
 }

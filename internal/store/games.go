@@ -48,6 +48,8 @@ type Seat struct {
 	// Rating and RD are the player's rating when a rated game began.
 	Rating float64 `json:"rating,omitempty"`
 	RD     float64 `json:"rd,omitempty"`
+	// Bot: the player holding the seat is a bot (a program's account).
+	Bot bool `json:"bot,omitempty"`
 }
 
 // Game is a stored game.

@@ -80,9 +80,10 @@ export async function accountPage(app) {
   document.title = "Account — Muster";
   const me = await api("GET", "/api/me");
   if (me.username) {
-    app.replaceChildren(h("h1", {}, "Signed in as " + me.username),
+    app.replaceChildren(h("h1", {}, "Signed in as " + me.username, me.bot ? botBadge() : null),
       h("p", {}, h("a", { class: "button", href: "/@/" + me.username }, "Your page")),
-      h("button", { id: "logout", onclick: async () => { await api("POST", "/api/account/logout", {}); location.href = "/"; } }, "Sign out"));
+      h("button", { id: "logout", onclick: async () => { await api("POST", "/api/account/logout", {}); location.href = "/"; } }, "Sign out"),
+      await botSection(me));
     return;
   }
   const err = h("p", { class: "error", id: "account-error", role: "alert" });
@@ -111,6 +112,51 @@ export async function accountPage(app) {
       form("register", "Register", "/api/account/register", "The games you played in this browser become your account's. Usernames: 2 to 20 letters, digits, - or _; passwords: at least 8 characters.")));
 }
 
+// botBadge marks an account a program plays.
+export function botBadge() {
+  return h("span", { class: "bot-badge", title: "A program plays this account" }, "BOT");
+}
+
+// botSection lets an account become a bot, and a bot's owner make and
+// revoke its tokens (each shown once).
+async function botSection(me) {
+  const box = h("section", { id: "bot", class: "bot-section" });
+  const err = h("p", { class: "error", role: "alert" });
+  const fail = (x) => { err.textContent = x.message; };
+  if (!me.bot) {
+    box.replaceChildren(h("h2", {}, "A program's account"),
+      h("p", { class: "muted" }, "Make this account a bot to play it with a program (an engine of your own, Muster's, or OpenTafl's through muster bot). A bot is marked as one everywhere, plays only those who challenge it by name, and must be a new account: one that has played no game. This cannot be undone."),
+      err,
+      h("button", { id: "become-bot", onclick: async () => {
+        if (!confirm("Make " + me.username + " a bot, for good?")) return;
+        try { await api("POST", "/api/account/bot", {}); location.reload(); } catch (x) { fail(x); }
+      } }, "Make this account a bot"));
+    return box;
+  }
+  const list = h("ul", { id: "tokens", class: "tokens" });
+  const shown = h("p", { id: "new-token", class: "new-token" });
+  const draw = async () => {
+    const ts = await api("GET", "/api/account/tokens");
+    list.replaceChildren(...(ts.length ? ts.map((t) => h("li", { "data-token": t.id },
+      `Made ${new Date(t.created).toLocaleString()} · ${t.used ? "last used " + new Date(t.used).toLocaleDateString() : "never used"} `,
+      h("button", { class: "revoke", onclick: async () => {
+        try { await api("DELETE", "/api/account/tokens/" + t.id, {}); await draw(); } catch (x) { fail(x); }
+      } }, "Revoke"))) : [h("li", { class: "muted" }, "No token yet.")]));
+  };
+  await draw();
+  box.replaceChildren(h("h2", {}, "Bot tokens"),
+    h("p", { class: "muted" }, "A program signs in as this bot with a token: it sends Authorization: Bearer TOKEN with every request (see the bot API in the docs, or run muster bot --url URL --token TOKEN). A token is shown once, when it is made; revoke it here and it stops working at once. At most 5."),
+    err, shown, list,
+    h("button", { id: "make-token", class: "primary", onclick: async () => {
+      try {
+        const t = await api("POST", "/api/account/tokens", {});
+        shown.replaceChildren("New token (copy it now: it is not shown again): ", h("code", { id: "token-text" }, t.token));
+        await draw();
+      } catch (x) { fail(x); }
+    } }, "New token"));
+  return box;
+}
+
 // gameLine is a row of a list of games.
 export function gameLine(g) {
   const vs = g.players.map((p, i) => `${p} (${g.sides[i] || i})`).join(" vs ");
@@ -137,8 +183,8 @@ export async function playerPage(app, name) {
     }));
   const challenge = p.me ? notifyToggle() : h("a", { class: "button primary", id: "challenge-player", href: "/?opponent=" + encodeURIComponent(p.username) + "#new-game" }, "Challenge " + p.username);
   app.replaceChildren(
-    h("h1", {}, p.username),
-    h("p", { class: "muted" }, "Joined " + new Date(p.joined).toLocaleDateString() + (p.me ? " · this is you" : "")),
+    h("h1", {}, p.username, p.bot ? botBadge() : null),
+    h("p", { class: "muted" }, (p.bot ? "A bot: a program plays this account. " : "") + "Joined " + new Date(p.joined).toLocaleDateString() + (p.me ? " · this is you" : "")),
     challenge,
     h("h2", {}, "Ratings"), ratings,
     h("p", { class: "muted" }, "Glicko-2; a ? marks a provisional rating: about 10 rated games against established players settle it (deviation 110 or less), up to 22 against newcomers."),

@@ -12,7 +12,7 @@ import { h, cap } from "./dom.js";
 import { api, held, hold, playComputer, IDENTITY } from "./api.js";
 import { pick, targets, buttons } from "./pick.js";
 import { analysis } from "./analysis.js";
-import { identityBar, accountPage, playerPage, leaderboardPage, notifyToggle } from "./account.js";
+import { identityBar, accountPage, playerPage, leaderboardPage, notifyToggle, botBadge } from "./account.js";
 import { Lobby } from "./lobby.js";
 import { Chat } from "./chat.js";
 import { recordField } from "./record.js";
@@ -700,7 +700,7 @@ class GameView {
     const one = (i) => {
       const s = v.seats[i];
       const who = s.kind === "ai" ? `Computer (${s.agent})` : s.name ? h("a", { href: "/@/" + s.name }, s.name) : "Anonymous";
-      return h("span", { class: "player", "data-seat": i }, `${v.traits.players[i].title}: `, who, s.rating ? ` (${Math.round(s.rating)}${s.provisional ? "?" : ""})` : "");
+      return h("span", { class: "player", "data-seat": i }, `${v.traits.players[i].title}: `, who, s.bot ? botBadge() : "", s.rating ? ` (${Math.round(s.rating)}${s.provisional ? "?" : ""})` : "");
     };
     this.players.replaceChildren(one(0), " vs ", one(1), h("span", { class: "muted" }, v.rated ? " · rated" : " · casual"));
   }

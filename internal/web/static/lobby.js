@@ -8,7 +8,7 @@
 import { h, cap } from "./dom.js";
 import { api, hold } from "./api.js";
 import { Board } from "./board.js";
-import { ratingText, clockText, gameLine } from "./account.js";
+import { ratingText, clockText, gameLine, botBadge } from "./account.js";
 
 export class Lobby {
   constructor(onMe) {
@@ -77,7 +77,7 @@ export class Lobby {
   }
 
   row(c) {
-    const who = c.creator === "Anonymous" ? "Anonymous" : h("a", { href: "/@/" + c.creator }, c.creator);
+    const who = c.creator === "Anonymous" ? "Anonymous" : h("span", {}, h("a", { href: "/@/" + c.creator }, c.creator), c.creator_bot ? botBadge() : "");
     const rating = c.rating ? " " + ratingText(c.rating, c.provisional) : "";
     let act;
     if (c.mine) act = h("button", { class: "cancel", onclick: () => this.post(`/api/challenges/${c.id}/cancel`) }, "Cancel");

@@ -1,0 +1,199 @@
+package server
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/muster-games/muster/internal/bots"
+	"github.com/muster-games/muster/internal/play"
+)
+
+// newBot registers an account, makes it a bot from its browser and
+// returns a program signed in by one of its tokens (no cookies), and the
+// owner's browser.
+func (h *harness) newBot(name string) (program, owner *person) {
+	h.t.Helper()
+	owner = h.person()
+	owner.register(name)
+	if code := owner.call("POST", "/api/account/bot", struct{}{}, nil); code != http.StatusOK {
+		h.t.Fatalf("become a bot: %d", code)
+	}
+	var tok struct{ ID, Token string }
+	if code := owner.call("POST", "/api/account/tokens", struct{}{}, &tok); code != http.StatusCreated {
+		h.t.Fatalf("token: %d", code)
+	}
+	program = &person{h: h, c: &http.Client{}, hdr: map[string]string{"Authorization": "Bearer " + tok.Token}}
+	return program, owner
+}
+
+// lines opens a newline-delimited JSON stream and sends its non-empty
+// lines, until the test ends.
+func (p *person) lines(path string) <-chan []byte {
+	p.h.t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	p.h.t.Cleanup(cancel)
+	req, _ := http.NewRequestWithContext(ctx, "GET", p.h.http.URL+path, nil)
+	for k, v := range p.hdr {
+		req.Header.Set(k, v)
+	}
+	res, err := p.c.Do(req)
+	if err != nil {
+		p.h.t.Fatal(err)
+	}
+	if res.StatusCode != http.StatusOK || res.Header.Get("Content-Type") != "application/x-ndjson" {
+		p.h.t.Fatalf("%s: %d %s", path, res.StatusCode, res.Header.Get("Content-Type"))
+	}
+	out := make(chan []byte, 64)
+	go func() {
+		defer res.Body.Close()
+		sc := bufio.NewScanner(res.Body)
+		sc.Buffer(nil, 1<<22)
+		for sc.Scan() {
+			if len(sc.Bytes()) > 0 {
+				out <- append([]byte(nil), sc.Bytes()...)
+			}
+		}
+	}()
+	return out
+}
+
+// next waits for a line of a stream and decodes it.
+func next(t *testing.T, ch <-chan []byte, v any) {
+	t.Helper()
+	select {
+	case b := <-ch:
+		if err := json.Unmarshal(b, v); err != nil {
+			t.Fatalf("%s: %v", b, err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("nothing on the stream")
+	}
+}
+
+// TestBotPlaysAChallenge: a program with its bot's token hears of a
+// challenge to it on the event stream, accepts it, reads the game's
+// views from its stream (the bot marked on its seat), moves, and hears of
+// the game's end; it never acts for another account, and its revoked
+// token is refused.
+func TestBotPlaysAChallenge(t *testing.T) {
+	h := newHarness(t, "", testConfig())
+	bot, owner := h.newBot("robot")
+	alice, carol := h.person(), h.person()
+	alice.register("alice")
+	carol.register("carol")
+	events := bot.lines("/api/stream/event")
+
+	var cv challengeView
+	if code := alice.call("POST", "/api/challenges", challengeRequest{Game: "tablut", Side: "attackers", Opponent: "robot", Rated: true}, &cv); code != http.StatusCreated {
+		t.Fatalf("challenge the bot: %d", code)
+	}
+	var ev bots.Event
+	next(t, events, &ev)
+	if ev.Type != bots.EventChallenge || ev.Challenge.ID != cv.ID || ev.Challenge.From != "alice" || !ev.Challenge.Rated {
+		t.Fatalf("event %+v %+v", ev, ev.Challenge)
+	}
+	var acc struct {
+		ID   string `json:"id"`
+		Seat int    `json:"seat"`
+	}
+	if code := bot.call("POST", "/api/challenges/"+cv.ID+"/accept", struct{}{}, &acc); code != http.StatusCreated {
+		t.Fatalf("accept: %d", code)
+	}
+	next(t, events, &ev)
+	if ev.Type != bots.EventGameStart || ev.Game.ID != acc.ID || ev.Game.Seat != acc.Seat {
+		t.Fatalf("event %+v %+v, want the game %s seat %d", ev, ev.Game, acc.ID, acc.Seat)
+	}
+	game := bot.lines("/api/games/" + acc.ID + "/stream")
+	var v play.View
+	next(t, game, &v)
+	if !v.Seats[acc.Seat].Bot || v.Seats[1-acc.Seat].Bot || v.Seats[acc.Seat].Name != "robot" {
+		t.Errorf("seats %+v", v.Seats)
+	}
+	// Alice (the attackers) moves; the bot sees it and answers.
+	var av play.View
+	alice.call("GET", "/api/games/"+acc.ID, nil, &av)
+	if code := alice.call("POST", "/api/games/"+acc.ID+"/act", actRequest{Action: av.Legal[0].Text, Ply: at(0)}, &av); code != http.StatusOK {
+		t.Fatalf("alice's move: %d", code)
+	}
+	for v.Ply < 1 {
+		next(t, game, &v)
+	}
+	if code := bot.call("POST", "/api/games/"+acc.ID+"/act", actRequest{Action: v.Legal[0].Text, Ply: at(1)}, &v); code != http.StatusOK || v.Ply != 2 {
+		t.Fatalf("the bot's move: %d ply %d", code, v.Ply)
+	}
+	// Not for another: alice's move is hers, and a game of others' is
+	// not the bot's.
+	if code := bot.call("POST", "/api/games/"+acc.ID+"/act", actRequest{Action: v.Legal[0].Text, Ply: at(2)}, nil); code < 400 || code >= 500 {
+		t.Errorf("the bot moved for alice: %d", code)
+	}
+	var c2 challengeView
+	alice.call("POST", "/api/challenges", challengeRequest{Game: "tablut", Side: "attackers", Opponent: "carol"}, &c2)
+	var other struct{ ID string }
+	carol.call("POST", "/api/challenges/"+c2.ID+"/accept", struct{}{}, &other)
+	if code := bot.call("POST", "/api/games/"+other.ID+"/act", actRequest{Action: "a4-a3", Ply: at(0)}, nil); code != http.StatusForbidden {
+		t.Errorf("the bot acted in a game of others: %d", code)
+	}
+	// The end is told.
+	if code := alice.call("POST", "/api/games/"+acc.ID+"/resign", secretRequest{}, nil); code != http.StatusOK {
+		t.Fatalf("resign: %d", code)
+	}
+	next(t, events, &ev)
+	if ev.Type != bots.EventGameFinish || ev.Game.ID != acc.ID || ev.Game.Result == "" {
+		t.Fatalf("event %+v %+v", ev, ev.Game)
+	}
+	// Revoked, the token is refused everywhere.
+	var ts []struct{ ID string }
+	owner.call("GET", "/api/account/tokens", nil, &ts)
+	if code := owner.call("DELETE", "/api/account/tokens/"+ts[0].ID, struct{}{}, nil); code != http.StatusNoContent {
+		t.Fatalf("revoke: %d", code)
+	}
+	for _, c := range []struct{ method, path string }{{"GET", "/api/me"}, {"GET", "/api/stream/event"}, {"POST", "/api/games/" + acc.ID + "/chat"}} {
+		if code := bot.call(c.method, c.path, map[string]string{"text": "hi"}, nil); code != http.StatusUnauthorized {
+			t.Errorf("%s %s with a revoked token: %d", c.method, c.path, code)
+		}
+	}
+}
+
+// TestBotNeverJoinsThePoolUnasked: a bot accepts only challenges made to
+// it by name and challenges only by name: the people's lobby never
+// meets one unasked. Nobody signed in gets no event stream.
+func TestBotNeverJoinsThePoolUnasked(t *testing.T) {
+	h := newHarness(t, "", testConfig())
+	bot, _ := h.newBot("robot")
+	alice := h.person()
+	alice.register("alice")
+	var open challengeView
+	if code := alice.call("POST", "/api/challenges", challengeRequest{Game: "tablut", Side: "random", Rated: true}, &open); code != http.StatusCreated {
+		t.Fatal(code)
+	}
+	if code := bot.call("POST", "/api/challenges/"+open.ID+"/accept", struct{}{}, nil); code != http.StatusForbidden {
+		t.Errorf("a bot accepted an open rated challenge: %d", code)
+	}
+	if code := bot.call("POST", "/api/challenges", challengeRequest{Game: "tablut", Side: "random"}, nil); code != http.StatusForbidden {
+		t.Errorf("a bot made an open challenge: %d", code)
+	}
+	if code := bot.call("POST", "/api/challenges", challengeRequest{Game: "tablut", Side: "random", Opponent: "alice"}, nil); code != http.StatusCreated {
+		t.Errorf("a bot's challenge by name: %d", code)
+	}
+	var lv lobbyView
+	alice.call("GET", "/api/lobby", nil, &lv)
+	nbots := 0
+	for _, c := range lv.Challenges {
+		if c.CreatorBot != (c.Creator == "robot") {
+			t.Errorf("challenge %+v: creator_bot %v", c, c.CreatorBot)
+		}
+		if c.CreatorBot {
+			nbots++
+		}
+	}
+	if len(lv.Challenges) != 2 || nbots != 1 {
+		t.Errorf("alice's lobby: %+v", lv.Challenges)
+	}
+	if code := h.person().call("GET", "/api/stream/event", nil, nil); code != http.StatusUnauthorized {
+		t.Errorf("an event stream for nobody: %d", code)
+	}
+}
