@@ -18,13 +18,17 @@ import (
 type View struct {
 	ID string `json:"id"`
 	Described
-	Seats   []seatView   `json:"seats"`
-	Turns   []game.Turn  `json:"turns"`
-	History []string     `json:"history"`
-	Ply     int          `json:"ply"`
-	Status  store.Status `json:"status"`
-	Result  string       `json:"result,omitempty"`
-	Reason  string       `json:"reason,omitempty"`
+	Seats   []seatView  `json:"seats"`
+	Turns   []game.Turn `json:"turns"`
+	History []string    `json:"history"`
+	// Start is the position the game began from (the game's position
+	// text), where it is not the game's own start: with History, what a
+	// program needs to follow the game exactly, repetitions included.
+	Start  string       `json:"start,omitempty"`
+	Ply    int          `json:"ply"`
+	Status store.Status `json:"status"`
+	Result string       `json:"result,omitempty"`
+	Reason string       `json:"reason,omitempty"`
 	// DrawOffer is the seat offering a draw, or -1.
 	DrawOffer int        `json:"draw_offer"`
 	Thinking  bool       `json:"thinking"`
@@ -212,7 +216,7 @@ func betweenPeople(rec *store.Game) bool {
 func viewOf(rec *store.Game, s game.State, turns []game.Turn) View {
 	v := View{
 		ID: rec.ID, Described: Describe(s), Turns: turns, Ply: len(s.History()), Status: rec.Status,
-		Result: rec.Result, Reason: rec.Reason, DrawOffer: rec.DrawOffer, TakebackOffer: rec.TakebackOffer,
+		Result: rec.Result, Reason: rec.Reason, DrawOffer: rec.DrawOffer, TakebackOffer: rec.TakebackOffer, Start: rec.Start,
 	}
 	for _, seat := range rec.Seats {
 		v.Seats = append(v.Seats, seatView{Kind: seat.Kind, Agent: seat.Agent, Claimed: seat.SecretHash != "" || seat.Kind == store.SeatAI, Name: seat.Name,

@@ -4,10 +4,14 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"math/rand/v2"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/muster-games/muster/game"
+	"github.com/muster-games/muster/internal/bot"
 	"github.com/muster-games/muster/internal/bots"
 	"github.com/muster-games/muster/internal/play"
 )
@@ -195,5 +199,93 @@ func TestBotNeverJoinsThePoolUnasked(t *testing.T) {
 	}
 	if code := h.person().call("GET", "/api/stream/event", nil, nil); code != http.StatusUnauthorized {
 		t.Errorf("an event stream for nobody: %d", code)
+	}
+}
+
+// randomPlayer plays a legal action at random.
+type randomPlayer struct{ rng *rand.Rand }
+
+func (p randomPlayer) Act(ctx context.Context, s game.State, budget time.Duration) (string, error) {
+	as := s.LegalActions(nil)
+	return s.ActionString(as[p.rng.IntN(len(as))]), nil
+}
+
+// TestBotClientPlaysAGame: the bot package's client, on the bot's token,
+// accepts a casual challenge by name and plays the whole game against a
+// person moving through the API, and declines what its policy refuses.
+func TestBotClientPlaysAGame(t *testing.T) {
+	h := newHarness(t, "", testConfig())
+	prog, _ := h.newBot("robot")
+	tok := strings.TrimPrefix(prog.hdr["Authorization"], "Bearer ")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	c := &bot.Client{URL: h.http.URL, Token: tok, Player: randomPlayer{rand.New(rand.NewPCG(1, 2))}, Retry: 50 * time.Millisecond,
+		Accept: func(ch bot.Challenge) string {
+			if ch.Rated {
+				return "casual only"
+			}
+			return ""
+		}}
+	done := make(chan error, 1)
+	go func() { done <- c.Run(ctx) }()
+	alice := h.person()
+	alice.register("alice")
+	var rated challengeView
+	alice.call("POST", "/api/challenges", challengeRequest{Game: "tablut", Side: "defenders", Opponent: "robot", Rated: true}, &rated)
+	var cv challengeView
+	alice.call("POST", "/api/challenges", challengeRequest{Game: "tablut", Side: "defenders", Opponent: "robot"}, &cv)
+	// The bot accepts the casual one: the creator's lobby says so.
+	var id string
+	for deadline := time.Now().Add(10 * time.Second); id == ""; {
+		var lv struct {
+			Challenges []challengeView `json:"challenges"`
+			Mine       []play.Summary  `json:"mine"`
+		}
+		alice.call("GET", "/api/lobby", nil, &lv)
+		for _, g := range lv.Mine {
+			if g.Status == "playing" {
+				id = g.ID
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the bot never accepted: %+v", lv)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	var v play.View
+	for deadline := time.Now().Add(60 * time.Second); ; {
+		alice.call("GET", "/api/games/"+id, nil, &v)
+		if v.Status == "over" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the game stalled at ply %d, to act %d", v.Ply, v.ToAct)
+		}
+		if v.ToAct == 1 { // alice: the defenders
+			a := v.Legal[rng.IntN(len(v.Legal))].Text
+			if code := alice.call("POST", "/api/games/"+id+"/act", actRequest{Action: a, Ply: at(v.Ply)}, nil); code != http.StatusOK && code != http.StatusConflict {
+				t.Fatalf("alice's move %s: %d", a, code)
+			}
+			continue
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	attackerMoves := 0
+	for _, tn := range v.Turns {
+		if tn.Player == 0 {
+			attackerMoves++
+		}
+	}
+	if attackerMoves == 0 || v.Result == "" {
+		t.Errorf("the game: %d plies, the bot's %d, result %q", v.Ply, attackerMoves, v.Result)
+	}
+	got, err := h.st.Challenge(context.Background(), rated.ID)
+	if err != nil || got.Status != "cancelled" {
+		t.Errorf("the rated challenge: %+v %v, want declined", got, err)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Errorf("Run: %v", err)
 	}
 }
