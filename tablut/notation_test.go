@@ -430,3 +430,34 @@ func TestOTNMoveForms(t *testing.T) {
 		t.Errorf("a capture left out: %v", err)
 	}
 }
+
+// TestOTNRulesReadBack: the OTN rules Muster writes (in records, and to
+// OpenTafl engines) read back as the same play wherever OTN can state
+// the rules — the king's strength included: c on and beside the castle,
+// s everywhere, as OpenTafl's RulesSerializer reads them (its n is a king
+// taken by two even on the castle) — and OpenTafl's own "Tablut 9x9"
+// rules line reads as the opentafl ruleset.
+func TestOTNRulesReadBack(t *testing.T) {
+	for _, c := range []struct {
+		ruleset string
+		same    bool
+		ks      string
+	}{
+		{"opentafl", true, "ks:c"}, {"linnaeus", true, "ks:c"}, {"foteviken", true, "ks:s"},
+		{"ludii-smith", false, "ks:s"}, {"ashton", false, "ks:c"},
+	} {
+		g := MustLoad(c.ruleset)
+		text := g.OTNRules()
+		if !strings.Contains(text, " "+c.ks+" ") {
+			t.Errorf("%s: %s, want %s", c.ruleset, text, c.ks)
+		}
+		back, _, err := ReadOTNRules(text)
+		if got := err == nil && back.SamePlay(g); got != c.same {
+			t.Errorf("%s: read back %v (%v), want the same play %v", c.ruleset, back, err, c.same)
+		}
+	}
+	ot, _, err := ReadOTNRules("dim:9 name:Tablut esc:e atkf:y ks:c nj:n cor: cenp:tcnkTCNK cens: cenh: cenhe:tcnkTCNK linc:y start:/3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3/")
+	if err != nil || !ot.SamePlay(MustLoad("opentafl")) {
+		t.Errorf("OpenTafl's Tablut 9x9: %v %v", ot, err)
+	}
+}

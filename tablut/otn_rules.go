@@ -114,3 +114,14 @@ func expressible(kv map[string]string) error {
 	}
 	return nil
 }
+
+// SamePlay reports whether two games play by the same rules, whatever
+// their rulesets are called (linnaeus, and the opentafl ruleset with the
+// options that make it linnaeus, say).
+func (g *Game) SamePlay(o *Game) bool {
+	a, b := g.Rules, o.Rules
+	return a.First == b.First && a.CastleCross == b.CastleCross && a.KingReenter == b.KingReenter &&
+		a.CastleHost == b.CastleHost && a.Linnaean == b.Linnaean && a.Camps == b.Camps && a.KingArmed == b.KingArmed &&
+		a.KingCapture == b.KingCapture && a.Repetition == b.Repetition && a.NoMoves == b.NoMoves &&
+		a.Encirclement == b.Encirclement && a.TurnLimit == b.TurnLimit
+}

@@ -46,7 +46,11 @@ func (g *Game) OTNRules() string {
 	b.WriteString("dim:9 esc:e")
 	fmt.Fprintf(&b, " surf:%s atkf:%s", yn(r.Encirclement), yn(r.First == Attackers))
 	tfr := map[RepetitionMode]string{RepNone: "i", RepFirst: "d", RepThird: "d", RepAttackerVary: "l"}[r.Repetition]
-	fmt.Fprintf(&b, " tfr:%s ka:%s ks:%s", tfr, yn(r.KingArmed), yn(r.KingCapture == KingStrong))
+	// ks: s strong everywhere, c strong on and beside the castle only (as
+	// OpenTafl reads them; its n would be a king taken by two even on
+	// the castle).
+	ks := map[KingCaptureMode]string{KingStrong: "s", KingNearCastle: "c"}[r.KingCapture]
+	fmt.Fprintf(&b, " tfr:%s ka:%s ks:%s", tfr, yn(r.KingArmed), ks)
 	all := "tcnkTCNK"
 	pass, stop := "", ""
 	if r.CastleCross {

@@ -4,21 +4,24 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
 	"os/signal"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/muster-games/muster/agent"
 	"github.com/muster-games/muster/game"
 	"github.com/muster-games/muster/internal/bot"
+	"github.com/muster-games/muster/otep"
 )
 
 const botHelp = `Plays a bot account on a Muster server (muster serve) with one of Muster's
-agents. Make the account a bot and a token for it on the account page
+agents, or with any engine for OpenTafl's engine protocol (--otep). Make the account a bot and a token for it on the account page
 (/account), then run this with the token: in --token, or in the environment
 variable MUSTER_BOT_TOKEN, which other users of the machine cannot read in
 the process list.
@@ -31,7 +34,15 @@ view's history and sends the agent's action. On a live clock it gives a move
 at most a thirtieth of the time left and four fifths of the increment (the
 agent's own limit applies too). A dropped connection is made again after two
 seconds; stopped and started again, it takes up its games in play. It stops
-on Ctrl-C, or when the server refuses the token (revoked).`
+on Ctrl-C, or when the server refuses the token (revoked).
+
+--otep COMMAND plays with an OpenTafl engine instead — OpenTafl's own AI, or any
+engine written for OpenTafl: a process per game, run by the shell, to which
+Muster speaks as OpenTafl does (the rules in OpenTafl's notation, the
+opponent's moves with the position after each, a clock, "play"; the engine's
+"move" is sent to the server). Only tafl games whose rules that notation states
+exactly are accepted (not ashton's camps, say); --movetime is a move's time
+without a clock; --traffic FILE keeps every line to and from the engines.`
 
 func runBot(env *Env, args []string) error {
 	fs := flag.NewFlagSet("bot", flag.ContinueOnError)
@@ -41,6 +52,9 @@ func runBot(env *Env, args []string) error {
 	accept := fs.String("accept", "casual,rated", "challenges to accept: casual, rated, or both (comma-separated)")
 	games := fs.Int("games", 4, "games at once; challenges beyond are declined")
 	seed := fs.Uint64("seed", 1, "seed of the agents' random choices")
+	engine := fs.String("otep", "", "play with an OpenTafl engine instead: the command that runs it (OpenTafl's engine protocol); tafl games only")
+	moveTime := fs.Duration("movetime", 5*time.Second, "with --otep, a move's time in games without a clock")
+	traffic := fs.String("traffic", "", "with --otep, a file to append every line to and from the engine to")
 	pos, err := flags(fs, args)
 	if err != nil {
 		return err
@@ -63,20 +77,60 @@ func runBot(env *Env, args []string) error {
 	if *games < 1 {
 		return fmt.Errorf("%w: --games must be at least 1", errUsage)
 	}
-	// The agent's spec is checked on every game before the bot connects.
-	for _, name := range game.Names() {
-		g, err := game.Load(name)
+	var logw io.Writer
+	if *traffic != "" {
+		f, err := os.OpenFile(*traffic, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
 		if err != nil {
 			return err
 		}
-		if err := agent.Check(*spec, g); err != nil {
-			return fmt.Errorf("%w: --agent: %v", errUsage, err)
-		}
+		defer f.Close()
+		logw = &lockedWriter{w: f}
 	}
 	log := slog.New(slog.NewTextHandler(env.Stderr, nil))
 	var n atomic.Uint64
-	c := &bot.Client{URL: *url, Token: *tok, MaxGames: *games, Log: log,
-		NewPlayer: func(gameSpec string) (bot.Player, error) {
+	c := &bot.Client{URL: *url, Token: *tok, MaxGames: *games, Log: log}
+	policy := func(ch bot.Challenge) string {
+		if ch.Rated && !slices.Contains(kinds, "rated") {
+			return "this bot plays casual games only"
+		}
+		if !ch.Rated && !slices.Contains(kinds, "casual") {
+			return "this bot plays rated games only"
+		}
+		return ""
+	}
+	player := *spec
+	if *engine != "" {
+		player = "the engine " + *engine
+		c.NewPlayer = func(gameSpec string) (bot.Player, error) {
+			g, err := game.Load(gameSpec)
+			if err != nil {
+				return nil, err
+			}
+			return otep.StartHost(*engine, g, *moveTime, logw)
+		}
+		c.Accept = func(ch bot.Challenge) string {
+			g, err := game.Load(ch.Spec)
+			if err != nil {
+				return err.Error()
+			}
+			if err := otep.Playable(g); err != nil {
+				return err.Error()
+			}
+			return policy(ch)
+		}
+	} else {
+		// The agent's spec is checked on every game before the bot
+		// connects.
+		for _, name := range game.Names() {
+			g, err := game.Load(name)
+			if err != nil {
+				return err
+			}
+			if err := agent.Check(*spec, g); err != nil {
+				return fmt.Errorf("%w: --agent: %v", errUsage, err)
+			}
+		}
+		c.NewPlayer = func(gameSpec string) (bot.Player, error) {
 			g, err := game.Load(gameSpec)
 			if err != nil {
 				return nil, err
@@ -86,20 +140,25 @@ func runBot(env *Env, args []string) error {
 				return nil, err
 			}
 			return agentPlayer{a}, nil
-		},
-		Accept: func(ch bot.Challenge) string {
-			if ch.Rated && !slices.Contains(kinds, "rated") {
-				return "this bot plays casual games only"
-			}
-			if !ch.Rated && !slices.Contains(kinds, "casual") {
-				return "this bot plays rated games only"
-			}
-			return ""
-		}}
+		}
+		c.Accept = policy
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	fmt.Fprintf(env.Stderr, "bot: playing %s on %s with %s (Ctrl-C stops)\n", strings.Join(kinds, " and "), *url, *spec)
+	fmt.Fprintf(env.Stderr, "bot: playing %s on %s with %s (Ctrl-C stops)\n", strings.Join(kinds, " and "), *url, player)
 	return c.Run(ctx)
+}
+
+// lockedWriter lets several games' engines log to one file.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
 }
 
 // agentPlayer plays a bot's game with one of Muster's agents.
