@@ -138,6 +138,24 @@ func (h *Host) Act(ctx context.Context, s game.State, budget time.Duration) (str
 	}
 	pos := ts.Position()
 	side := pos.ToMove()
+	move, err := h.ask(ctx, side, budget)
+	if errors.Is(err, errNoAnswer) && ctx.Err() == nil {
+		// An engine that judges the game over by a rule it reads
+		// differently (OpenTafl counts a repeated position twice) says
+		// nothing: told the position afresh, without its history, it
+		// plays on.
+		p := h.s.Position()
+		h.send("position " + p.OTN())
+		move, err = h.ask(ctx, side, budget)
+	}
+	return move, err
+}
+
+// errNoAnswer is an engine silent past a move's time.
+var errNoAnswer = errors.New("otep: the engine sent no move in time")
+
+// ask sends a clock and "play", and reads the engine's move.
+func (h *Host) ask(ctx context.Context, side tablut.Side, budget time.Duration) (string, error) {
 	// The move's time as an overtime period the engine is in: it spends
 	// most of what is left of it (as OpenTafl's byo-yomi).
 	ms := budget.Milliseconds()
@@ -148,7 +166,7 @@ func (h *Host) Act(ctx context.Context, s game.State, budget time.Duration) (str
 	if err := h.send("play " + side.String()); err != nil {
 		return "", err
 	}
-	deadline := time.NewTimer(budget + 10*time.Second)
+	deadline := time.NewTimer(budget + 5*time.Second)
 	defer deadline.Stop()
 	for {
 		select {
@@ -156,7 +174,8 @@ func (h *Host) Act(ctx context.Context, s game.State, budget time.Duration) (str
 			h.send("stop")
 			return "", ctx.Err()
 		case <-deadline.C:
-			return "", fmt.Errorf("otep: the engine sent no move within %s", budget+10*time.Second)
+			h.send("stop")
+			return "", errNoAnswer
 		case line, ok := <-h.lines:
 			if !ok {
 				return "", errors.New("otep: the engine quit")

@@ -50,9 +50,9 @@ type Client struct {
 	// URL is the server's address (http://host:port), Token the bot's.
 	URL, Token string
 	// Player chooses the actions; NewPlayer, if set, makes one per game
-	// instead (an engine process each, say).
+	// instead (an engine process each, say), given the game's id and spec.
 	Player    Player
-	NewPlayer func(spec string) (Player, error)
+	NewPlayer func(id, spec string) (Player, error)
 	// Accept decides a challenge: "" to accept, else why it is declined.
 	// Nil accepts every challenge.
 	Accept func(c Challenge) string
@@ -207,7 +207,7 @@ func (c *Client) play(ctx context.Context, id string, seat int) {
 			log.Warn("reading the game", "err", err)
 			return
 		}
-		p, err := c.NewPlayer(v.Spec)
+		p, err := c.NewPlayer(id, v.Spec)
 		if err != nil {
 			log.Warn("starting the player", "err", err)
 			return
@@ -241,12 +241,19 @@ func (c *Client) play(ctx context.Context, id string, seat int) {
 		}
 	}()
 	done := -1 // the last ply acted at
+	var v view
+	tries := 0
 	for {
-		var v view
+		var retry <-chan time.Time
+		if tries > 0 && tries < maxTries {
+			retry = time.After(c.Retry)
+		}
 		select {
 		case <-ctx.Done():
 			return
 		case v = <-views:
+			tries = 0
+		case <-retry:
 		}
 		if v.Status == "over" {
 			log.Info("game over", "result", v.Result)
@@ -256,12 +263,17 @@ func (c *Client) play(ctx context.Context, id string, seat int) {
 			continue
 		}
 		if err := c.act(ctx, id, v, pl); err != nil {
-			log.Warn("acting", "ply", v.Ply, "err", err)
+			tries++
+			log.Warn("acting", "ply", v.Ply, "try", tries, "err", err)
 			continue
 		}
 		done = v.Ply
 	}
 }
+
+// maxTries bounds the attempts at one move (a player that fails, a
+// server that refuses): then the bot waits for the game to change.
+const maxTries = 3
 
 // act builds the game's state from a view and sends the player's action.
 func (c *Client) act(ctx context.Context, id string, v view, pl Player) error {

@@ -42,7 +42,8 @@ Muster speaks as OpenTafl does (the rules in OpenTafl's notation, the
 opponent's moves with the position after each, a clock, "play"; the engine's
 "move" is sent to the server). Only tafl games whose rules that notation states
 exactly are accepted (not ashton's camps, say); --movetime is a move's time
-without a clock; --traffic FILE keeps every line to and from the engines.`
+without a clock; --traffic FILE keeps every line to and from the engines
+(> to, < from), each marked with its game's id.`
 
 func runBot(env *Env, args []string) error {
 	fs := flag.NewFlagSet("bot", flag.ContinueOnError)
@@ -101,12 +102,16 @@ func runBot(env *Env, args []string) error {
 	player := *spec
 	if *engine != "" {
 		player = "the engine " + *engine
-		c.NewPlayer = func(gameSpec string) (bot.Player, error) {
+		c.NewPlayer = func(id, gameSpec string) (bot.Player, error) {
 			g, err := game.Load(gameSpec)
 			if err != nil {
 				return nil, err
 			}
-			return otep.StartHost(*engine, g, *moveTime, logw)
+			var w io.Writer
+			if logw != nil {
+				w = &prefixWriter{prefix: "[" + id + "] ", w: logw}
+			}
+			return otep.StartHost(*engine, g, *moveTime, w)
 		}
 		c.Accept = func(ch bot.Challenge) string {
 			g, err := game.Load(ch.Spec)
@@ -130,7 +135,7 @@ func runBot(env *Env, args []string) error {
 				return fmt.Errorf("%w: --agent: %v", errUsage, err)
 			}
 		}
-		c.NewPlayer = func(gameSpec string) (bot.Player, error) {
+		c.NewPlayer = func(_, gameSpec string) (bot.Player, error) {
 			g, err := game.Load(gameSpec)
 			if err != nil {
 				return nil, err
@@ -159,6 +164,25 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.w.Write(p)
+}
+
+// prefixWriter marks each line a game's engine logs with the game's id.
+type prefixWriter struct {
+	prefix string
+	w      io.Writer
+}
+
+func (p *prefixWriter) Write(b []byte) (int, error) {
+	var out []byte
+	for _, line := range strings.SplitAfter(string(b), "\n") {
+		if line != "" {
+			out = append(append(out, p.prefix...), line...)
+		}
+	}
+	if _, err := p.w.Write(out); err != nil {
+		return 0, err
+	}
+	return len(b), nil
 }
 
 // agentPlayer plays a bot's game with one of Muster's agents.
