@@ -6,6 +6,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"strings"
 	"time"
 
@@ -361,12 +363,31 @@ func solveFiveStarts(env *Env, ts *endgame.Tables, ruleset string) error {
 		}
 	}
 	start := time.Now()
-	r, err := study.Five(ts, ruleset, nil)
+	// How long each side's wins take, by turns (both sides').
+	byTurns := map[int][2]int{}
+	r, err := study.Five(ts, ruleset, func(_ study.FiveStart, v endgame.Value) {
+		c := byTurns[v.Turns]
+		switch v.Outcome {
+		case 1:
+			c[0]++
+		case -1:
+			c[1]++
+		}
+		byTurns[v.Turns] = c
+	})
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(env.Stdout, "%s, the 360 starts of three men against two (the two set the mark, the three decide Rule 5's interchange): %s; longest %d turns (%.0f s)\n",
 		ruleset, tallyText(r.Setter), r.Longest, time.Since(start).Seconds())
+	turns := slices.Sorted(maps.Keys(byTurns))
+	for _, n := range turns {
+		if n == 0 {
+			continue
+		}
+		c := byTurns[n]
+		fmt.Fprintf(env.Stdout, "  won in %s (both sides', with best play): the two (setter) %d, the three %d\n", plural(n, "turn", "turns"), c[0], c[1])
+	}
 	return nil
 }
 
