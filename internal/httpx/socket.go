@@ -1,6 +1,7 @@
 package httpx
 
 import (
+	"bytes"
 	"context"
 	"net/http"
 	"sync"
@@ -129,7 +130,7 @@ func (s *Sockets) ServeStream(w http.ResponseWriter, r *http.Request, key string
 		mu.Lock()
 		defer mu.Unlock()
 		rc.SetWriteDeadline(time.Now().Add(10 * time.Second))
-		if _, err := w.Write(line); err != nil {
+		if _, err := w.Write(bytes.TrimRight(line, "\n")); err != nil {
 			cancel()
 			return err
 		}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/muster-games/muster/internal/httpx"
 	"github.com/muster-games/muster/internal/store"
@@ -153,7 +154,7 @@ func (s *Service) newToken(w http.ResponseWriter, r *http.Request) error {
 	if err := s.store.CreateBotToken(r.Context(), p.ID, id, token.Hash(t)); err != nil {
 		return httpx.Unavailable(err)
 	}
-	return s.api.JSON(w, http.StatusCreated, tokenView{ID: id, Token: t})
+	return s.api.JSON(w, http.StatusCreated, tokenView{ID: id, Token: t, Created: time.Now().UnixMilli()})
 }
 
 // revokeToken revokes one of the bot's tokens at once.

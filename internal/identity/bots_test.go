@@ -57,7 +57,7 @@ func TestBotTokens(t *testing.T) {
 		t.Fatalf("become a bot: %d %+v", code, v)
 	}
 	var made tokenView
-	if code, _ := bot.call("POST", "/api/account/tokens", struct{}{}, &made); code != http.StatusCreated || !strings.HasPrefix(made.Token, tokenPrefix) {
+	if code, _ := bot.call("POST", "/api/account/tokens", struct{}{}, &made); code != http.StatusCreated || !strings.HasPrefix(made.Token, tokenPrefix) || made.Created == 0 {
 		t.Fatalf("new token: %d %+v", code, made)
 	}
 	// Stored as a hash only.
