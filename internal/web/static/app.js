@@ -376,7 +376,7 @@ class GameView {
         ? h("span", { class: "pips strip-pips", title: `${m.label}: ${m.left} of ${m.total}`, "aria-hidden": "true" }, ...Array.from({ length: m.total }, (_, i) => h("span", { class: i < m.left ? "pip on" : "pip" })))
         : "";
       strip.replaceChildren(h("span", { class: "who" }, h("span", { class: "to-act", "aria-hidden": "true" }), v.traits.players[seat].title,
-        who ? h("span", { class: "muted" }, " · " + who) : "", s.rating ? h("span", { class: "muted" }, ` (${Math.round(s.rating)}${s.provisional ? "?" : ""})`) : ""),
+        who ? h("span", { class: "muted" }, " · " + who) : "", s.bot ? botBadge() : "", s.rating ? h("span", { class: "muted" }, ` (${Math.round(s.rating)}${s.provisional ? "?" : ""})`) : ""),
       meter, v.clock ? h("span", { class: "clock clock-side", "data-seat": seat }) : "");
     });
     this.tick();
