@@ -23,6 +23,7 @@ import (
 	"github.com/muster-games/muster/internal/auth"
 	"github.com/muster-games/muster/internal/bus"
 	"github.com/muster-games/muster/internal/httpx"
+	"github.com/muster-games/muster/internal/moderation"
 	"github.com/muster-games/muster/internal/play"
 	"github.com/muster-games/muster/internal/store"
 )
@@ -143,6 +144,9 @@ func (c *Chat) post(w http.ResponseWriter, r *http.Request) error {
 	}
 	me, err := c.ids.Identify(w, r)
 	if err != nil {
+		return err
+	}
+	if err := moderation.Check(me, true); err != nil {
 		return err
 	}
 	if ok, retry := c.byPlayer.Allow(me.ID, time.Now()); !ok {

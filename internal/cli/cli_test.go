@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/muster-games/muster/arena"
 	"github.com/muster-games/muster/game"
+	"github.com/muster-games/muster/internal/store"
 	"github.com/muster-games/muster/lanrick"
 	"github.com/muster-games/muster/lanrick/ai"
 	"github.com/muster-games/muster/lanrick/endgame"
@@ -725,5 +727,42 @@ func TestTuneLanrick(t *testing.T) {
 	}
 	if _, errOut, code := run(t, "tune", "--game", "tablut", "--exact", "10"); code == 0 || !strings.Contains(errOut, "no positions of known value") {
 		t.Errorf("tablut --exact: %d %s", code, errOut)
+	}
+}
+
+// TestAdmin: muster admin marks an account an administrator in a
+// server's database, lists them and takes it back; an unknown account
+// and a bad command line are errors.
+func TestAdmin(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "muster.db")
+	st, err := store.Open(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if err := st.CreatePlayer(ctx, &store.Player{ID: "p1"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Register(ctx, "p1", "Judge", "judge", "hash"); err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	if out, errOut, code := run(t, "admin", "grant", "judge", "--db", db); code != 0 || !strings.Contains(out, "now an administrator") {
+		t.Fatalf("grant: %d %s %s", code, out, errOut)
+	}
+	if out, _, code := run(t, "admin", "list", "--db", db); code != 0 || strings.TrimSpace(out) != "Judge" {
+		t.Errorf("list: %d %q", code, out)
+	}
+	if _, _, code := run(t, "admin", "revoke", "judge", "--db", db); code != 0 {
+		t.Errorf("revoke: %d", code)
+	}
+	if out, _, _ := run(t, "admin", "list", "--db", db); !strings.Contains(out, "no administrator") {
+		t.Errorf("list after revoke: %q", out)
+	}
+	if _, errOut, code := run(t, "admin", "grant", "nobody", "--db", db); code != 1 || !strings.Contains(errOut, "no account is called") {
+		t.Errorf("an unknown account: %d %s", code, errOut)
+	}
+	if _, _, code := run(t, "admin", "grant", "--db", db); code != 2 {
+		t.Errorf("grant without a name: %d", code)
 	}
 }

@@ -42,6 +42,11 @@ type View struct {
 	Anonymous bool   `json:"anonymous"`
 	// Bot: the account is played by a program.
 	Bot bool `json:"bot,omitempty"`
+	// Admin: the account moderates; Muted and Banned: what moderation
+	// has done to it.
+	Admin  bool `json:"admin,omitempty"`
+	Muted  bool `json:"muted,omitempty"`
+	Banned bool `json:"banned,omitempty"`
 	// YourTurn counts the games waiting for this player's move.
 	YourTurn int `json:"your_turn"`
 }
@@ -54,7 +59,7 @@ func (s *Service) ViewOf(ctx context.Context, p *store.Player) (View, error) {
 	if p == nil {
 		return Nobody, nil
 	}
-	v := View{ID: p.ID, Username: p.Username, Anonymous: p.Anonymous(), Bot: p.Bot}
+	v := View{ID: p.ID, Username: p.Username, Anonymous: p.Anonymous(), Bot: p.Bot, Admin: p.Admin, Muted: p.Muted, Banned: p.Banned}
 	n, err := s.store.WaitingFor(ctx, p.ID)
 	if err != nil {
 		return v, httpx.Unavailable(err)

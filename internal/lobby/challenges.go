@@ -9,6 +9,7 @@ import (
 	"github.com/muster-games/muster/game"
 	"github.com/muster-games/muster/internal/auth"
 	"github.com/muster-games/muster/internal/httpx"
+	"github.com/muster-games/muster/internal/moderation"
 	"github.com/muster-games/muster/internal/play"
 	"github.com/muster-games/muster/internal/store"
 	"github.com/muster-games/muster/internal/token"
@@ -67,6 +68,9 @@ func (l *Lobby) createChallenge(w http.ResponseWriter, r *http.Request) error {
 	}
 	if me.Bot && req.Opponent == "" {
 		return errBotOpen
+	}
+	if err := moderation.Check(me, false); err != nil {
+		return err
 	}
 	ctx := r.Context()
 	// Counted and made under the address's lock: challenges made at once
@@ -142,6 +146,9 @@ func (l *Lobby) acceptChallenge(w http.ResponseWriter, r *http.Request) error {
 		return errRatedAccount
 	case me.Bot && c.Target != me.ID:
 		return errBotAccept
+	}
+	if err := moderation.Check(me, false); err != nil {
+		return err
 	}
 	creatorBot := false
 	switch creator, err := l.store.Player(ctx, c.Creator); {

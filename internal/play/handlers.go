@@ -14,6 +14,7 @@ import (
 	"github.com/muster-games/muster/agent"
 	"github.com/muster-games/muster/game"
 	"github.com/muster-games/muster/internal/httpx"
+	"github.com/muster-games/muster/internal/moderation"
 	"github.com/muster-games/muster/internal/store"
 	"github.com/muster-games/muster/internal/token"
 )
@@ -90,6 +91,11 @@ func (gs *Games) create(w http.ResponseWriter, r *http.Request) error {
 	me, err := gs.ids.Identify(w, r)
 	if err != nil {
 		return err
+	}
+	if req.Opponent == opponentFriend {
+		if err := moderation.Check(me, false); err != nil {
+			return err
+		}
 	}
 	resp, err := gs.newGame(r, me, g, req, req.Position, nil)
 	if err != nil {
@@ -403,6 +409,9 @@ func (gs *Games) join(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	if err := moderation.Check(me, false); err != nil {
+		return err
+	}
 	var seat int
 	var secret string
 	err = gs.with(r.Context(), r.PathValue("id"), func(rm *room) error {
@@ -498,6 +507,11 @@ func (gs *Games) seatHolder(w http.ResponseWriter, r *http.Request) (secretReque
 func (gs *Games) rematchRequest(w http.ResponseWriter, r *http.Request) error {
 	_, h, err := gs.seatHolder(w, r)
 	if err != nil {
+		return err
+	}
+	if me, err := gs.ids.Me(r); err != nil {
+		return err
+	} else if err := moderation.Check(me, false); err != nil {
 		return err
 	}
 	resp, err := gs.rematch(r.Context(), r.PathValue("id"), h, httpx.Client(r))

@@ -30,6 +30,7 @@ import (
 	"github.com/muster-games/muster/internal/httpx"
 	"github.com/muster-games/muster/internal/identity"
 	"github.com/muster-games/muster/internal/lobby"
+	"github.com/muster-games/muster/internal/moderation"
 	"github.com/muster-games/muster/internal/play"
 	"github.com/muster-games/muster/internal/players"
 	"github.com/muster-games/muster/internal/puzzles"
@@ -159,6 +160,7 @@ type Server struct {
 	puzzles  *puzzles.Board
 	players  *players.Pages
 	bots     *bots.Events
+	mod      *moderation.Moderation
 }
 
 // New makes a server on a store; Close stops it.
@@ -185,6 +187,7 @@ func New(st *store.Store, cfg Config) *Server {
 	s.puzzles = puzzles.New(api)
 	s.players = players.New(st, api, s.ids)
 	s.bots = bots.New(st, api, s.ids, sockets, bots.Config{})
+	s.mod = moderation.New(st, api, s.ids)
 	s.h = cfg.Proxies.Middleware(s.ids.Middleware(s.routes()))
 
 	// Idle games leave memory (loaded again when needed); overdue games
@@ -208,7 +211,7 @@ func (s *Server) routes() *http.ServeMux {
 	mux := http.NewServeMux()
 	mux.Handle("GET /static/", http.StripPrefix("/static/", web.Static()))
 	for _, p := range []string{"GET /{$}", "GET /g/{id}", "GET /rules/{game}", "GET /learn/{game}", "GET /learn/{game}/{step}", "GET /analysis", "GET /analysis/{id}", "GET /puzzles",
-		"GET /account", "GET /@/{name}", "GET /leaderboard"} {
+		"GET /account", "GET /@/{name}", "GET /leaderboard", "GET /reports"} {
 		mux.HandleFunc(p, s.page)
 	}
 	mux.HandleFunc("GET /docs/{name}", s.api.Func(s.doc))
@@ -222,6 +225,7 @@ func (s *Server) routes() *http.ServeMux {
 	s.analysis.Routes(mux)
 	s.puzzles.Routes(mux)
 	s.bots.Routes(mux)
+	s.mod.Routes(mux)
 	if s.cfg.Reports != "" {
 		// http.Dir keeps requests inside the folder.
 		mux.Handle("GET /reports/", http.StripPrefix("/reports/", http.FileServer(http.Dir(s.cfg.Reports))))

@@ -27,6 +27,10 @@ type Player struct {
 	SessionSeen time.Time
 	// Bot: the account is played by a program, signed in by its tokens.
 	Bot bool
+	// Admin: the account moderates (marked from the command line);
+	// Muted: its chat lines are refused; Banned: it may no longer start
+	// games with others, challenge, accept or chat.
+	Admin, Muted, Banned bool
 }
 
 // Anonymous reports whether the player has no account.
@@ -46,13 +50,13 @@ var ErrNameTaken = errors.New("store: the username is taken")
 // already has one.
 var ErrRegistered = errors.New("store: the player already has an account")
 
-const playerColumns = `id, COALESCE(username, ''), password_hash, created, registered, address, bot`
+const playerColumns = `id, COALESCE(username, ''), password_hash, created, registered, address, bot, admin, muted, banned`
 
 func scanPlayer(row scanner) (*Player, error) {
 	var p Player
 	var created, registered int64
-	var bot int
-	err := row.Scan(&p.ID, &p.Username, &p.PasswordHash, &created, &registered, &p.Address, &bot)
+	var bot, admin, muted, banned int
+	err := row.Scan(&p.ID, &p.Username, &p.PasswordHash, &created, &registered, &p.Address, &bot, &admin, &muted, &banned)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, ErrNoPlayer
 	}
@@ -60,6 +64,7 @@ func scanPlayer(row scanner) (*Player, error) {
 		return nil, fmt.Errorf("store: %w", err)
 	}
 	p.Created, p.Bot = time.UnixMilli(created), bot != 0
+	p.Admin, p.Muted, p.Banned = admin != 0, muted != 0, banned != 0
 	if registered != 0 {
 		p.Registered = time.UnixMilli(registered)
 	}
@@ -137,10 +142,10 @@ func (s *Store) CreateSession(ctx context.Context, tokenHash, player string) err
 func (s *Store) SessionPlayer(ctx context.Context, tokenHash string) (*Player, error) {
 	var p Player
 	var created, registered, seen int64
-	var bot int
-	err := s.queryRow(ctx, `SELECT p.id, COALESCE(p.username, ''), p.password_hash, p.created, p.registered, p.address, p.bot, s.seen
+	var bot, admin, muted, banned int
+	err := s.queryRow(ctx, `SELECT p.id, COALESCE(p.username, ''), p.password_hash, p.created, p.registered, p.address, p.bot, p.admin, p.muted, p.banned, s.seen
 		FROM sessions s JOIN players p ON p.id = s.player_id WHERE s.token_hash = ?`, tokenHash).
-		Scan(&p.ID, &p.Username, &p.PasswordHash, &created, &registered, &p.Address, &bot, &seen)
+		Scan(&p.ID, &p.Username, &p.PasswordHash, &created, &registered, &p.Address, &bot, &admin, &muted, &banned, &seen)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, ErrNoSession
 	}
@@ -148,6 +153,7 @@ func (s *Store) SessionPlayer(ctx context.Context, tokenHash string) (*Player, e
 		return nil, fmt.Errorf("store: session: %w", err)
 	}
 	p.Created, p.SessionSeen, p.Bot = time.UnixMilli(created), time.UnixMilli(seen), bot != 0
+	p.Admin, p.Muted, p.Banned = admin != 0, muted != 0, banned != 0
 	if registered != 0 {
 		p.Registered = time.UnixMilli(registered)
 	}

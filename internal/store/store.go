@@ -289,6 +289,26 @@ var migrations = []migration{
 		used BIGINT NOT NULL DEFAULT 0
 	)`},
 	{both: `CREATE INDEX bot_tokens_player ON bot_tokens(player_id)`},
+	// Moderation: administrators (marked from the command line), muted
+	// and banned players, and the reports of players and chat lines.
+	{both: `ALTER TABLE players ADD COLUMN admin INTEGER NOT NULL DEFAULT 0`},
+	{both: `ALTER TABLE players ADD COLUMN muted INTEGER NOT NULL DEFAULT 0`},
+	{both: `ALTER TABLE players ADD COLUMN banned INTEGER NOT NULL DEFAULT 0`},
+	{both: `CREATE TABLE reports (
+		id TEXT PRIMARY KEY,
+		reporter TEXT NOT NULL,
+		target TEXT NOT NULL,
+		game TEXT NOT NULL DEFAULT '',
+		line BIGINT NOT NULL DEFAULT 0,
+		quoted TEXT NOT NULL DEFAULT '',
+		reason TEXT NOT NULL,
+		created BIGINT NOT NULL,
+		status TEXT NOT NULL DEFAULT 'open',
+		resolution TEXT NOT NULL DEFAULT '',
+		closed_by TEXT NOT NULL DEFAULT ''
+	)`},
+	{both: `CREATE INDEX reports_status ON reports(status, created)`},
+	{both: `CREATE INDEX reports_reporter ON reports(reporter, created)`},
 }
 
 // migrate brings the schema up to date; on PostgreSQL under an advisory

@@ -81,7 +81,10 @@ export async function accountPage(app) {
   const me = await api("GET", "/api/me");
   if (me.username) {
     app.replaceChildren(h("h1", {}, "Signed in as " + me.username, me.bot ? botBadge() : null),
-      h("p", {}, h("a", { class: "button", href: "/@/" + me.username }, "Your page")),
+      me.banned ? h("p", { class: "error", id: "banned" }, "This account is banned: it can no longer challenge, accept, start games with others or chat.")
+        : me.muted ? h("p", { class: "error", id: "muted" }, "This account is muted: its chat messages are not accepted.") : null,
+      h("p", {}, h("a", { class: "button", href: "/@/" + me.username }, "Your page"),
+        me.admin ? h("a", { class: "button", id: "reports-link", href: "/reports" }, "Reports") : null),
       h("button", { id: "logout", onclick: async () => { await api("POST", "/api/account/logout", {}); location.href = "/"; } }, "Sign out"),
       await botSection(me));
     return;
@@ -157,6 +160,31 @@ async function botSection(me) {
   return box;
 }
 
+// reportsPage lists the open reports for an administrator, each closed
+// by dismissing it or by muting or banning the player.
+export async function reportsPage(app) {
+  document.title = "Reports — Muster";
+  const list = h("ol", { class: "reports", id: "reports" });
+  const err = h("p", { class: "error", role: "alert" });
+  const draw = async () => {
+    const rs = await api("GET", "/api/reports");
+    const act = (r, resolution) => h("button", { class: "resolve", "data-resolution": resolution, onclick: async () => {
+      try { await api("POST", `/api/reports/${r.id}/close`, { resolution }); await draw(); } catch (x) { err.textContent = x.message; }
+    } }, { dismissed: "Dismiss", muted: "Mute", banned: "Ban" }[resolution]);
+    list.replaceChildren(...(rs.length ? rs.map((r) => h("li", { "data-report": r.id },
+      h("p", {}, h("a", { href: "/@/" + r.target }, r.target), r.banned ? " (banned)" : r.muted ? " (muted)" : "",
+        h("span", { class: "muted" }, ` reported by ${r.reporter}, ${new Date(r.created).toLocaleString()}`)),
+      r.quoted ? h("blockquote", {}, r.quoted, " ", h("a", { href: "/g/" + r.game }, "(the game)")) : null,
+      h("p", {}, "Why: ", r.reason),
+      h("p", {}, act(r, "dismissed"), act(r, "muted"), act(r, "banned"))))
+      : [h("li", { class: "muted" }, "No open report.")]));
+  };
+  try { await draw(); } catch (x) { app.replaceChildren(h("h1", {}, "Reports"), h("p", { class: "error" }, x.message)); return; }
+  app.replaceChildren(h("h1", {}, "Reports"),
+    h("p", { class: "muted" }, "Reports of players and chat messages, the oldest first. Muting refuses the player's chat messages; banning stops him challenging, accepting, starting games with others and chatting (his games in play go on). muster admin makes administrators."),
+    err, list);
+}
+
 // gameLine is a row of a list of games.
 export function gameLine(g) {
   const vs = g.players.map((p, i) => `${p} (${g.sides[i] || i})`).join(" vs ");
@@ -182,10 +210,17 @@ export async function playerPage(app, name) {
         h("td", { class: "rating" }, r ? ratingText(r.rating, r.provisional) : "1500?"), h("td", {}, r ? String(r.games) : "0"));
     }));
   const challenge = p.me ? notifyToggle() : h("a", { class: "button primary", id: "challenge-player", href: "/?opponent=" + encodeURIComponent(p.username) + "#new-game" }, "Challenge " + p.username);
+  const reportNote = h("span", { class: "muted", id: "report-note", role: "status" });
+  const report = p.me ? null : h("button", { id: "report-player", onclick: async () => {
+    const reason = prompt(`Report ${p.username} to the moderators. Why?`);
+    if (!reason) return;
+    try { await api("POST", "/api/reports", { username: p.username, reason }); reportNote.textContent = " Reported: the moderators will look at it."; }
+    catch (x) { reportNote.textContent = " " + x.message; }
+  } }, "Report");
   app.replaceChildren(
     h("h1", {}, p.username, p.bot ? botBadge() : null),
     h("p", { class: "muted" }, (p.bot ? "A bot: a program plays this account. " : "") + "Joined " + new Date(p.joined).toLocaleDateString() + (p.me ? " · this is you" : "")),
-    challenge,
+    h("p", {}, challenge, report, reportNote),
     h("h2", {}, "Ratings"), ratings,
     h("p", { class: "muted" }, "Glicko-2; a ? marks a provisional rating: about 10 rated games against established players settle it (deviation 110 or less), up to 22 against newcomers."),
     h("h2", {}, `Playing now (${p.playing.length})`),

@@ -12,7 +12,7 @@ import { h, cap } from "./dom.js";
 import { api, held, hold, playComputer, IDENTITY } from "./api.js";
 import { pick, targets, buttons } from "./pick.js";
 import { analysis } from "./analysis.js";
-import { identityBar, accountPage, playerPage, leaderboardPage, notifyToggle, botBadge } from "./account.js";
+import { identityBar, accountPage, playerPage, leaderboardPage, notifyToggle, botBadge, reportsPage } from "./account.js";
 import { Lobby } from "./lobby.js";
 import { Chat } from "./chat.js";
 import { recordField } from "./record.js";
@@ -1014,6 +1014,7 @@ async function route() {
     else if (path === "/account") await accountPage(app);
     else if (path.startsWith("/@/")) await playerPage(app, decodeURIComponent(path.slice(3)));
     else if (path === "/leaderboard") await leaderboardPage(app);
+    else if (path === "/reports") await reportsPage(app);
     else if (path.startsWith("/rules/")) await rules(path.slice(7));
     else if (path.startsWith("/learn/")) await learn(...path.slice(7).split("/"));
     else if (path === "/analysis" || path.startsWith("/analysis/")) await analysis(app, path.slice(10));

@@ -61,7 +61,8 @@ export class Chat {
     const mute = muted();
     this.list.replaceChildren(...this.lines.filter((m) => !mute.has(m.name)).map((m) => h("li", { class: "chat-line " + m.room, "data-room": m.room },
       h("span", { class: "who" }, m.name), m.room === "spectators" ? h("span", { class: "muted" }, " (spectator)") : null, ": ",
-      h("span", { class: "text" }, m.text))));
+      h("span", { class: "text" }, m.text),
+      h("button", { class: "report-line link", title: "Report this message to the moderators", "aria-label": "report this message", onclick: () => this.report(m) }, "report"))));
     this.list.scrollTop = this.list.scrollHeight;
     const names = [...new Set(this.lines.map((m) => m.name))].filter((n) => !mute.has(n));
     this.muteSel.replaceChildren(...names.map((n) => h("option", { value: n }, n)));
@@ -74,6 +75,16 @@ export class Chat {
     s.add(name);
     localStorage.setItem(mutedKey, JSON.stringify([...s]));
     this.draw();
+  }
+
+  // report sends a line to the moderators, with the reader's reason.
+  async report(m) {
+    const reason = prompt(`Report ${m.name}'s message "${m.text}" to the moderators. Why?`);
+    if (!reason) return;
+    try {
+      await api("POST", "/api/reports", { game: this.id, line: m.id, reason });
+      this.err.textContent = "Reported: the moderators will look at it.";
+    } catch (e) { this.err.textContent = e.message; }
   }
 
   async send() {

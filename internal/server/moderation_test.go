@@ -1,0 +1,125 @@
+package server
+
+import (
+	"context"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/muster-games/muster/internal/auth"
+)
+
+// TestModeration: an account reports a chat line and a player; only an
+// administrator (made from the command line, here the store) reads the
+// reports and closes them; a muted player's chat is refused, a banned
+// player can no longer challenge, accept or chat, and reports are
+// limited.
+func TestModeration(t *testing.T) {
+	h := newHarness(t, "", testConfig())
+	alice, mallory, admin := h.person(), h.person(), h.person()
+	alice.register("alice")
+	mallory.register("mallory")
+	admin.register("judge")
+	// A game between alice and mallory, and mallory's rude line.
+	var cv challengeView
+	alice.call("POST", "/api/challenges", challengeRequest{Game: "tablut", Side: "attackers", Opponent: "mallory"}, &cv)
+	var g struct{ ID string }
+	if code := mallory.call("POST", "/api/challenges/"+cv.ID+"/accept", struct{}{}, &g); code != http.StatusCreated {
+		t.Fatalf("accept: %d", code)
+	}
+	var line struct{ ID int64 }
+	if code := mallory.call("POST", "/api/games/"+g.ID+"/chat", chatRequest{Text: "something rude"}, &line); code != http.StatusCreated {
+		t.Fatalf("chat: %d", code)
+	}
+	// Reports: of the line, of the player; anonymous and self refused.
+	if code := alice.call("POST", "/api/reports", map[string]any{"game": g.ID, "line": line.ID, "reason": "insults"}, nil); code != http.StatusCreated {
+		t.Fatalf("report the line: %d", code)
+	}
+	if code := alice.call("POST", "/api/reports", map[string]any{"username": "Mallory", "reason": "stalls every game"}, nil); code != http.StatusCreated {
+		t.Fatalf("report the player: %d", code)
+	}
+	for _, c := range []struct {
+		who  *person
+		body map[string]any
+		code int
+	}{
+		{h.person(), map[string]any{"username": "mallory", "reason": "x"}, http.StatusForbidden},
+		{alice, map[string]any{"username": "alice", "reason": "x"}, http.StatusBadRequest},
+		{alice, map[string]any{"username": "mallory", "reason": " "}, http.StatusBadRequest},
+		{alice, map[string]any{"username": "nobody", "reason": "x"}, http.StatusNotFound},
+		{alice, map[string]any{"game": g.ID, "line": 999, "reason": "x"}, http.StatusNotFound},
+	} {
+		if code := c.who.call("POST", "/api/reports", c.body, nil); code != c.code {
+			t.Errorf("report %v: %d, want %d", c.body, code, c.code)
+		}
+	}
+	// Only an administrator reads them.
+	for _, p := range []*person{alice, mallory, admin, h.person()} {
+		if code := p.call("GET", "/api/reports", nil, nil); code != http.StatusForbidden {
+			t.Errorf("reports read by a non-administrator: %d", code)
+		}
+	}
+	if err := h.st.SetAdmin(context.Background(), auth.UsernameKey("judge"), true); err != nil {
+		t.Fatal(err)
+	}
+	var rs []struct {
+		ID, Reporter, Target, Quoted, Reason string
+	}
+	if code := admin.call("GET", "/api/reports", nil, &rs); code != http.StatusOK || len(rs) != 2 {
+		t.Fatalf("the reports: %d %+v", code, rs)
+	}
+	if rs[0].Quoted == "" { // the line's report first (made in the same millisecond)
+		rs[0], rs[1] = rs[1], rs[0]
+	}
+	if rs[0].Quoted != "something rude" || rs[0].Target != "mallory" || rs[0].Reporter != "alice" || rs[1].Reason != "stalls every game" {
+		t.Fatalf("the reports: %+v", rs)
+	}
+	if code := alice.call("POST", "/api/reports/"+rs[0].ID+"/close", map[string]string{"resolution": "banned"}, nil); code != http.StatusForbidden {
+		t.Errorf("a report closed by its reporter: %d", code)
+	}
+	// Muted: the chat is refused, the rest goes on.
+	if code := admin.call("POST", "/api/reports/"+rs[0].ID+"/close", map[string]string{"resolution": "muted"}, nil); code != http.StatusOK {
+		t.Fatalf("close: %d", code)
+	}
+	var e map[string]string
+	if code := mallory.call("POST", "/api/games/"+g.ID+"/chat", chatRequest{Text: "again"}, &e); code != http.StatusForbidden || !strings.Contains(e["error"], "muted") {
+		t.Errorf("a muted player's chat: %d %v", code, e)
+	}
+	// Banned: no challenge, no acceptance, no chat.
+	if code := admin.call("POST", "/api/reports/"+rs[1].ID+"/close", map[string]string{"resolution": "banned"}, nil); code != http.StatusOK {
+		t.Fatalf("close: %d", code)
+	}
+	if code := mallory.call("POST", "/api/challenges", challengeRequest{Game: "tablut", Side: "random"}, &e); code != http.StatusForbidden || !strings.Contains(e["error"], "banned") {
+		t.Errorf("a banned player's challenge: %d %v", code, e)
+	}
+	var open challengeView
+	alice.call("POST", "/api/challenges", challengeRequest{Game: "tablut", Side: "random"}, &open)
+	if code := mallory.call("POST", "/api/challenges/"+open.ID+"/accept", struct{}{}, nil); code != http.StatusForbidden {
+		t.Errorf("a banned player accepted: %d", code)
+	}
+	var me meView
+	mallory.call("GET", "/api/me", nil, &me)
+	if !me.Banned || !me.Muted {
+		t.Errorf("mallory's view of himself: %+v", me)
+	}
+	if code := admin.call("GET", "/api/reports", nil, &rs); code != http.StatusOK || len(rs) != 0 {
+		t.Errorf("open reports after both closed: %+v", rs)
+	}
+	// The ban lifted by an administrator.
+	if code := admin.call("POST", "/api/admin/players/mallory", map[string]any{"banned": false, "muted": false}, nil); code != http.StatusOK {
+		t.Fatalf("lift: %d", code)
+	}
+	if code := mallory.call("POST", "/api/games/"+g.ID+"/chat", chatRequest{Text: "sorry"}, nil); code != http.StatusCreated {
+		t.Errorf("chat after the lift: %d", code)
+	}
+	if code := alice.call("POST", "/api/admin/players/mallory", map[string]any{"banned": true}, nil); code != http.StatusForbidden {
+		t.Errorf("a ban by a non-administrator: %d", code)
+	}
+	// At most 10 reports an hour.
+	for i := 0; i < 10; i++ {
+		code := alice.call("POST", "/api/reports", map[string]any{"username": "mallory", "reason": "again"}, nil)
+		if want := map[bool]int{true: http.StatusCreated, false: http.StatusTooManyRequests}[i < 8]; code != want {
+			t.Errorf("report %d: %d, want %d", i+3, code, want)
+		}
+	}
+}
