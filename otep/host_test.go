@@ -107,3 +107,48 @@ func TestHostRefuses(t *testing.T) {
 		t.Errorf("ashton: %v", err)
 	}
 }
+
+// FuzzHostEngineLines: whatever an engine answers to "play" — a move in
+// any form, garbage, an error, nothing — the host returns a legal move's
+// text or an error, and never panics.
+func FuzzHostEngineLines(f *testing.F) {
+	f.Add("move a4-a3")
+	f.Add("move a4-a3xb3 /9/9/9/9/9/9/9/9/9/")
+	f.Add("status thinking\nmove e1-e9")
+	f.Add("error -1 no")
+	f.Add("move")
+	f.Add("move \x00\xff")
+	f.Fuzz(func(t *testing.T, answer string) {
+		g := tablut.MustLoad("opentafl")
+		inR, inW := io.Pipe()
+		outR, outW := io.Pipe()
+		go func() {
+			defer outW.Close()
+			buf := make([]byte, 4096)
+			var seen string
+			for !strings.Contains(seen, "play ") {
+				n, err := inR.Read(buf)
+				if err != nil {
+					return
+				}
+				seen += string(buf[:n])
+			}
+			io.WriteString(outW, answer+"\n")
+			io.Copy(io.Discard, inR)
+		}()
+		h, err := NewHost(inW, outR, g, 10*time.Millisecond, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer h.Close()
+		ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+		defer cancel()
+		s := g.Start()
+		text, err := h.Act(ctx, s, 10*time.Millisecond)
+		if err == nil {
+			if _, perr := s.ParseAction(text); perr != nil {
+				t.Fatalf("answer %q: move %q is not legal: %v", answer, text, perr)
+			}
+		}
+	})
+}
