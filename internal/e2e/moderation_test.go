@@ -1,0 +1,72 @@
+package e2e
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/chromedp"
+
+	"github.com/muster-games/muster/internal/auth"
+)
+
+// answerPrompts answers every prompt the page opens with text.
+func answerPrompts(ctx context.Context, text string) {
+	dialogs := chromedp.Events(ctx, page.JavascriptDialogOpening)
+	go func() {
+		for _, err := range dialogs {
+			if err != nil {
+				return
+			}
+			chromedp.Call(ctx, page.HandleJavaScriptDialog, page.HandleJavaScriptDialogParams{Accept: true, PromptText: text})
+		}
+	}()
+}
+
+// TestReportAndBan: a player reports another from his page (the Report
+// button, a reason typed into the prompt); an administrator, made from
+// the command line (here the store), sees the report at /reports and bans
+// the player by its button; the banned player's account page says so.
+func TestReportAndBan(t *testing.T) {
+	t.Parallel()
+	a := startApp(t, "", "")
+	alice, cancel := browser(t)
+	defer cancel()
+	register(t, alice, a, "alice")
+	mallory, c2 := chromedp.NewContext(alice, chromedp.WithNewBrowserContext())
+	defer c2()
+	register(t, mallory, a, "mallory")
+	judge, c3 := chromedp.NewContext(alice, chromedp.WithNewBrowserContext())
+	defer c3()
+	register(t, judge, a, "judge")
+	if err := a.st.SetAdmin(context.Background(), auth.UsernameKey("judge"), true); err != nil {
+		t.Fatal(err)
+	}
+	answerPrompts(alice, "stalls every lost game")
+	if err := chromedp.Do(alice, chromedp.Navigate(a.url("/@/mallory")), chromedp.WaitVisible(chromedp.CSS("#report-player")), chromedp.Click(chromedp.CSS("#report-player"))); err != nil {
+		t.Fatal(err)
+	}
+	poll(t, alice, "the report said", `document.getElementById("report-note").textContent.includes("Reported")`)
+	if err := chromedp.Do(judge, chromedp.Navigate(a.url("/reports")), chromedp.WaitVisible(chromedp.CSS("#reports li[data-report]"))); err != nil {
+		t.Fatal(err)
+	}
+	if got := text(t, judge, "#reports"); !strings.Contains(got, "mallory") || !strings.Contains(got, "stalls every lost game") || !strings.Contains(got, "reported by alice") {
+		t.Fatalf("the reports page: %q", got)
+	}
+	fullShot(t, judge, "reports")
+	if err := chromedp.Do(judge, chromedp.Click(chromedp.CSS(`#reports button[data-resolution="banned"]`))); err != nil {
+		t.Fatal(err)
+	}
+	poll(t, judge, "the report closed", `document.querySelectorAll("#reports li[data-report]").length === 0`)
+	if err := chromedp.Do(mallory, chromedp.Navigate(a.url("/account")), chromedp.WaitVisible(chromedp.CSS("#banned"))); err != nil {
+		t.Fatal(err)
+	}
+	// Someone not an administrator sees no report.
+	if err := chromedp.Do(alice, chromedp.Navigate(a.url("/reports")), chromedp.WaitVisible(chromedp.CSS(".error"))); err != nil {
+		t.Fatal(err)
+	}
+	if got := text(t, alice, ".error"); !strings.Contains(got, "administrator") {
+		t.Fatalf("alice at /reports: %q", got)
+	}
+}
