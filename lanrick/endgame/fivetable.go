@@ -370,6 +370,10 @@ type fiveKey struct {
 	noOwnMan bool
 }
 
+// absentFor is how long a five-man class found missing is taken to be
+// missing without looking again.
+const absentFor = 10 * time.Second
+
 // Five returns the five-man table holding a 4-square rendezvous (any of
 // the 36) under a ruleset (noOwnMan for 1899), with the symmetry that maps
 // positions on rdv into it. It only reads tables (ErrMissing where one is
@@ -390,7 +394,19 @@ func (ts *Tables) Five(rdv lanrick.Bitboard, noOwnMan bool) (*FiveTable, int, er
 	// No file of this rendezvous at all (the usual case): say so before
 	// valuing its ends, which reads the four-man tables. Nothing is kept,
 	// so a table built later is found.
+	ts.mu.Lock()
+	seen, was := ts.absent[c]
+	ts.mu.Unlock()
+	if was && time.Since(seen) < absentFor {
+		return nil, 0, ErrMissing
+	}
 	if m, _ := filepath.Glob(filepath.Join(ts.Dir, fmt.Sprintf("lanrick-3v2-%016x-*.tbl", uint64(c)))); len(m) == 0 {
+		ts.mu.Lock()
+		if ts.absent == nil {
+			ts.absent = map[lanrick.Bitboard]time.Time{}
+		}
+		ts.absent[c] = time.Now()
+		ts.mu.Unlock()
 		return nil, 0, ErrMissing
 	}
 	e, err := ts.FiveExitsOf(c, noOwnMan)
@@ -520,6 +536,9 @@ func (ts *Tables) BuildFive(c lanrick.Bitboard, noOwnMan bool, workers int, prog
 	if err := os.Rename(tmp.Name(), path); err != nil {
 		return FiveBuilt{}, err
 	}
+	ts.mu.Lock()
+	delete(ts.absent, c) // found at once from now on
+	ts.mu.Unlock()
 	st, err := os.Stat(path)
 	if err != nil {
 		return FiveBuilt{}, err

@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"time"
 
 	"github.com/muster-games/muster/lanrick"
 )
@@ -33,6 +34,10 @@ type Tables struct {
 	tables map[lanrick.Bitboard]*slot
 	fives  map[fiveKey]*fiveSlot
 	exits  map[fiveKey]Exits
+	// absent remembers when a five-man class was last found missing, so
+	// that a search asking at every move looks at the folder at most once
+	// every absentFor (a table built meanwhile is found after that).
+	absent map[lanrick.Bitboard]time.Time
 }
 
 type slot struct {
