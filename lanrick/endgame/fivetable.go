@@ -537,7 +537,11 @@ func (ts *Tables) BuildFive(c lanrick.Bitboard, noOwnMan bool, workers int, prog
 		return FiveBuilt{}, err
 	}
 	ts.mu.Lock()
-	delete(ts.absent, c) // found at once from now on
+	// Found at once from now on: neither the class's absence nor a
+	// missing file of another ruleset's exits (1893's file, when 1899's
+	// was asked for before it was built) stays remembered.
+	delete(ts.absent, c)
+	delete(ts.fives, fiveKey{c, noOwnMan})
 	ts.mu.Unlock()
 	st, err := os.Stat(path)
 	if err != nil {
