@@ -35,6 +35,7 @@ import (
 	"github.com/muster-games/muster/internal/players"
 	"github.com/muster-games/muster/internal/puzzles"
 	"github.com/muster-games/muster/internal/store"
+	"github.com/muster-games/muster/internal/tournaments"
 	"github.com/muster-games/muster/internal/web"
 )
 
@@ -161,6 +162,7 @@ type Server struct {
 	players  *players.Pages
 	bots     *bots.Events
 	mod      *moderation.Moderation
+	tours    *tournaments.Service
 }
 
 // New makes a server on a store; Close stops it.
@@ -188,12 +190,15 @@ func New(st *store.Store, cfg Config) *Server {
 	s.players = players.New(st, api, s.ids)
 	s.bots = bots.New(st, api, s.ids, sockets, bots.Config{})
 	s.mod = moderation.New(st, api, s.ids)
+	s.tours = tournaments.New(st, api, s.ids, s.games)
 	s.h = cfg.Proxies.Middleware(s.ids.Middleware(s.routes()))
 
 	// Idle games leave memory (loaded again when needed); overdue games
 	// end.
 	s.wg.Go(func() { s.every(time.Minute, func() { s.games.Evict(cfg.IdleGame) }) })
 	s.wg.Go(func() { s.every(2*time.Second, func() { s.games.FlagOverdue() }) })
+	// Tournaments start, pair their rounds and end.
+	s.wg.Go(func() { s.every(2*time.Second, func() { s.tours.Tick(ctx) }) })
 	// Games nobody began are aborted after a day.
 	s.wg.Go(func() { s.every(10*time.Minute, func() { s.games.AbortUnbegun() }) })
 	// Anonymous identities that never played leave.
@@ -211,7 +216,7 @@ func (s *Server) routes() *http.ServeMux {
 	mux := http.NewServeMux()
 	mux.Handle("GET /static/", http.StripPrefix("/static/", web.Static()))
 	for _, p := range []string{"GET /{$}", "GET /g/{id}", "GET /rules/{game}", "GET /learn/{game}", "GET /learn/{game}/{step}", "GET /analysis", "GET /analysis/{id}", "GET /puzzles",
-		"GET /account", "GET /@/{name}", "GET /leaderboard", "GET /reports"} {
+		"GET /account", "GET /@/{name}", "GET /leaderboard", "GET /reports", "GET /tournaments", "GET /t/{id}"} {
 		mux.HandleFunc(p, s.page)
 	}
 	mux.HandleFunc("GET /docs/{name}", s.api.Func(s.doc))
@@ -226,6 +231,7 @@ func (s *Server) routes() *http.ServeMux {
 	s.puzzles.Routes(mux)
 	s.bots.Routes(mux)
 	s.mod.Routes(mux)
+	s.tours.Routes(mux)
 	if s.cfg.Reports != "" {
 		// http.Dir keeps requests inside the folder.
 		mux.Handle("GET /reports/", http.StripPrefix("/reports/", http.FileServer(http.Dir(s.cfg.Reports))))

@@ -309,6 +309,44 @@ var migrations = []migration{
 	)`},
 	{both: `CREATE INDEX reports_status ON reports(status, created)`},
 	{both: `CREATE INDEX reports_reporter ON reports(reporter, created)`},
+	// Tournaments: round robins and Swiss events, their players and the
+	// games of their rounds (results read from the games).
+	{both: `CREATE TABLE tournaments (
+		id TEXT PRIMARY KEY,
+		name TEXT NOT NULL,
+		kind TEXT NOT NULL,
+		spec TEXT NOT NULL,
+		minutes DOUBLE PRECISION NOT NULL DEFAULT 0,
+		increment DOUBLE PRECISION NOT NULL DEFAULT 0,
+		days INTEGER NOT NULL DEFAULT 0,
+		rated INTEGER NOT NULL DEFAULT 0,
+		rounds INTEGER NOT NULL DEFAULT 0,
+		max_players INTEGER NOT NULL,
+		creator TEXT NOT NULL,
+		creator_name TEXT NOT NULL,
+		created BIGINT NOT NULL,
+		starts BIGINT NOT NULL,
+		status TEXT NOT NULL DEFAULT 'open',
+		round INTEGER NOT NULL DEFAULT 0
+	)`},
+	{both: `CREATE INDEX tournaments_status ON tournaments(status, starts)`},
+	{both: `CREATE TABLE tournament_players (
+		tournament TEXT NOT NULL,
+		player TEXT NOT NULL,
+		name TEXT NOT NULL,
+		seed INTEGER NOT NULL,
+		withdrawn INTEGER NOT NULL DEFAULT 0,
+		joined BIGINT NOT NULL,
+		PRIMARY KEY (tournament, player)
+	)`},
+	{both: `CREATE TABLE tournament_games (
+		tournament TEXT NOT NULL,
+		round INTEGER NOT NULL,
+		white INTEGER NOT NULL,
+		black INTEGER NOT NULL,
+		game TEXT NOT NULL DEFAULT '',
+		PRIMARY KEY (tournament, round, white)
+	)`},
 }
 
 // migrate brings the schema up to date; on PostgreSQL under an advisory

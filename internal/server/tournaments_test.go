@@ -1,0 +1,186 @@
+package server
+
+import (
+	"context"
+	"net/http"
+	"testing"
+
+	"github.com/muster-games/muster/internal/tournaments"
+)
+
+// tick runs the tournaments' director once, as the server's sweep does.
+func (h *harness) tick() {
+	h.t.Helper()
+	if err := h.srv.tours.Tick(context.Background()); err != nil {
+		h.t.Fatalf("tick: %v", err)
+	}
+}
+
+// finishRound ends every game of the round in play: in each, the player
+// of the first seat resigns (so White, the first seat, loses every game).
+func (h *harness) finishRound(v tournaments.View, by map[string]*person) {
+	h.t.Helper()
+	round := v.Games[v.Round-1]
+	for _, b := range round {
+		if b.Result != "*" {
+			continue
+		}
+		if code := by[b.White].call("POST", "/api/games/"+b.Game+"/resign", secretRequest{}, nil); code != http.StatusOK {
+			h.t.Fatalf("round %d: %s resigns %s: %d", v.Round, b.White, b.Game, code)
+		}
+	}
+}
+
+// TestRoundRobinTournament: an account creates a correspondence round
+// robin, two more join; at its start the server seeds them and pairs
+// Berger's rounds (three players: a bye each round), starts each round's
+// games as the last ends — across a server restart — and the standings
+// follow the results, with Sonneborn-Berger.
+func TestRoundRobinTournament(t *testing.T) {
+	db := t.TempDir() + "/muster.db"
+	h := newHarness(t, db, testConfig())
+	by := map[string]*person{}
+	for _, n := range []string{"ann", "ben", "cat"} {
+		by[n] = h.person()
+		by[n].register(n)
+	}
+	var v tournaments.View
+	if code := by["ann"].call("POST", "/api/tournaments", map[string]any{"name": "Winter round robin", "kind": "roundrobin", "game": "tablut", "days": 1, "starts_in": 0}, &v); code != http.StatusCreated || !v.In {
+		t.Fatalf("create: %d %+v", code, v)
+	}
+	id := v.ID
+	for _, n := range []string{"ben", "cat"} {
+		if code := by[n].call("POST", "/api/tournaments/"+id+"/join", struct{}{}, &v); code != http.StatusOK {
+			t.Fatalf("%s joins: %d", n, code)
+		}
+	}
+	if code := h.person().call("POST", "/api/tournaments/"+id+"/join", struct{}{}, nil); code != http.StatusForbidden {
+		t.Errorf("an anonymous player joined: %d", code)
+	}
+	h.tick() // starts it and pairs round 1
+	by["ann"].call("GET", "/api/tournaments/"+id, nil, &v)
+	if v.Status != "running" || v.Round != 1 || v.Rounds != 3 || len(v.Games) != 1 || len(v.Games[0]) != 2 {
+		t.Fatalf("after the start: %+v", v)
+	}
+	late := h.person()
+	late.register("dan")
+	if code := late.call("POST", "/api/tournaments/"+id+"/join", struct{}{}, nil); code != http.StatusConflict {
+		t.Errorf("joined after the start: %d", code)
+	}
+	h.finishRound(v, by)
+	h.tick()
+	// A restart between rounds: the next round is paired by the new
+	// server from the store.
+	h.close()
+	h = newHarness(t, db, testConfig())
+	for n, p := range by {
+		p.h = h
+		_ = n
+	}
+	h.tick()
+	by["ann"].call("GET", "/api/tournaments/"+id, nil, &v)
+	if v.Round != 2 {
+		t.Fatalf("after a restart: round %d", v.Round)
+	}
+	h.finishRound(v, by)
+	h.tick()
+	by["ann"].call("GET", "/api/tournaments/"+id, nil, &v)
+	h.finishRound(v, by)
+	h.tick()
+	by["ann"].call("GET", "/api/tournaments/"+id, nil, &v)
+	if v.Status != "over" || len(v.Games) != 3 {
+		t.Fatalf("at the end: %s, %d rounds", v.Status, len(v.Games))
+	}
+	// Everyone met everyone once, each had one bye, and the second seat
+	// won every game: points follow the Black games and the bye.
+	met := map[[2]string]int{}
+	byes := map[string]int{}
+	blacks := map[string]int{}
+	for _, r := range v.Games {
+		for _, b := range r {
+			if b.Black == "" {
+				byes[b.White]++
+				continue
+			}
+			if b.Result != "0-1" {
+				t.Errorf("a game's result %q", b.Result)
+			}
+			met[[2]string{min(b.White, b.Black), max(b.White, b.Black)}]++
+			blacks[b.Black]++
+		}
+	}
+	if len(met) != 3 || byes["ann"] != 1 || byes["ben"] != 1 || byes["cat"] != 1 {
+		t.Errorf("pairings: met %v byes %v", met, byes)
+	}
+	total := 0.0
+	for _, l := range v.Standings {
+		if l.Points != float64(blacks[l.Name]+1) {
+			t.Errorf("%s: %g points, want %d", l.Name, l.Points, blacks[l.Name]+1)
+		}
+		total += l.Points
+	}
+	if total != 6 || v.Standings[0].Rank != 1 {
+		t.Errorf("standings %+v", v.Standings)
+	}
+}
+
+// TestSwissTournament: a Swiss of four players over three rounds pairs no
+// two players twice; creating is limited to accounts and to three a day.
+func TestSwissTournament(t *testing.T) {
+	h := newHarness(t, "", testConfig())
+	by := map[string]*person{}
+	for _, n := range []string{"ann", "ben", "cat", "dan"} {
+		by[n] = h.person()
+		by[n].register(n)
+	}
+	var v tournaments.View
+	if code := by["ann"].call("POST", "/api/tournaments", map[string]any{"name": "Swiss", "kind": "swiss", "rounds": 3, "game": "tablut", "minutes": 10, "increment": 5, "starts_in": 0}, &v); code != http.StatusCreated {
+		t.Fatalf("create: %d", code)
+	}
+	id := v.ID
+	for _, n := range []string{"ben", "cat", "dan"} {
+		by[n].call("POST", "/api/tournaments/"+id+"/join", struct{}{}, nil)
+	}
+	h.tick()
+	for round := 1; round <= 3; round++ {
+		by["ann"].call("GET", "/api/tournaments/"+id, nil, &v)
+		if v.Round != round || len(v.Games[round-1]) != 2 {
+			t.Fatalf("round %d: %+v", round, v.Games)
+		}
+		h.finishRound(v, by)
+		h.tick()
+	}
+	by["ann"].call("GET", "/api/tournaments/"+id, nil, &v)
+	if v.Status != "over" {
+		t.Fatalf("status %s", v.Status)
+	}
+	met := map[[2]string]int{}
+	for _, r := range v.Games {
+		for _, b := range r {
+			k := [2]string{min(b.White, b.Black), max(b.White, b.Black)}
+			if met[k]++; met[k] > 1 {
+				t.Errorf("%v met twice", k)
+			}
+		}
+	}
+	if len(met) != 6 {
+		t.Errorf("pairs met: %v", met)
+	}
+	if code := h.person().call("POST", "/api/tournaments", map[string]any{"name": "x", "kind": "swiss", "rounds": 3, "game": "tablut", "starts_in": 5}, nil); code != http.StatusForbidden {
+		t.Errorf("an anonymous creator: %d", code)
+	}
+	for i := 0; i < 3; i++ {
+		code := by["ben"].call("POST", "/api/tournaments", map[string]any{"name": "more", "kind": "roundrobin", "game": "lanrick", "starts_in": 60}, nil)
+		if want := map[bool]int{true: http.StatusCreated, false: http.StatusTooManyRequests}[i < 3]; code != want {
+			t.Errorf("tournament %d: %d, want %d", i+1, code, want)
+		}
+	}
+	if code := by["ben"].call("POST", "/api/tournaments", map[string]any{"name": "more", "kind": "roundrobin", "game": "lanrick", "starts_in": 60}, nil); code != http.StatusTooManyRequests {
+		t.Errorf("a fourth tournament in a day: %d", code)
+	}
+	var list map[string][]tournaments.Summary
+	h.person().call("GET", "/api/tournaments", nil, &list)
+	if len(list["open"]) != 3 || len(list["over"]) != 1 {
+		t.Errorf("the list: %d open, %d over", len(list["open"]), len(list["over"]))
+	}
+}

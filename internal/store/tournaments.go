@@ -1,0 +1,246 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// Tournament is a round robin or a Swiss of a fixed number of rounds.
+type Tournament struct {
+	ID, Name string
+	// Kind is "roundrobin" or "swiss".
+	Kind string
+	Spec string
+	// Minutes and Increment: a live clock; Days: correspondence.
+	Minutes, Increment float64
+	Days               int
+	Rated              bool
+	// Rounds is a Swiss's number of rounds (a round robin's follows from
+	// its players).
+	Rounds, MaxPlayers   int
+	Creator, CreatorName string
+	Created, Starts      time.Time
+	Status               string // open, running, over
+	Round                int    // the round being played (0 before the first)
+}
+
+// Tournament statuses.
+const (
+	TournamentOpen    = "open"
+	TournamentRunning = "running"
+	TournamentOver    = "over"
+)
+
+// TournamentPlayer is an entrant.
+type TournamentPlayer struct {
+	Player, Name string
+	// Seed is the player's number in the pairings (0 first), set at the
+	// start; -1 before.
+	Seed      int
+	Withdrawn bool
+	Joined    time.Time
+}
+
+// TournamentGame is a game of a round, by seeds; Game is its id (""
+// for a bye, Black then -1).
+type TournamentGame struct {
+	Round, White, Black int
+	Game                string
+}
+
+// ErrNoTournament is returned for an unknown tournament.
+var ErrNoTournament = errors.New("store: no such tournament")
+
+// ErrChanged is returned when a tournament moved on meanwhile (another
+// server did it).
+var ErrChanged = errors.New("store: the tournament has changed meanwhile")
+
+const tournamentColumns = `id, name, kind, spec, minutes, increment, days, rated, rounds, max_players, creator, creator_name, created, starts, status, round`
+
+func scanTournament(row scanner) (*Tournament, error) {
+	var t Tournament
+	var rated int
+	var created, starts int64
+	err := row.Scan(&t.ID, &t.Name, &t.Kind, &t.Spec, &t.Minutes, &t.Increment, &t.Days, &rated, &t.Rounds, &t.MaxPlayers, &t.Creator, &t.CreatorName, &created, &starts, &t.Status, &t.Round)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, ErrNoTournament
+	}
+	if err != nil {
+		return nil, fmt.Errorf("store: %w", err)
+	}
+	t.Rated, t.Created, t.Starts = rated != 0, time.UnixMilli(created), time.UnixMilli(starts)
+	return &t, nil
+}
+
+// CreateTournament stores an open tournament.
+func (s *Store) CreateTournament(ctx context.Context, t *Tournament) error {
+	t.Created, t.Status = time.Now(), TournamentOpen
+	_, err := s.exec(ctx, `INSERT INTO tournaments (`+tournamentColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		t.ID, t.Name, t.Kind, t.Spec, t.Minutes, t.Increment, t.Days, boolInt(t.Rated), t.Rounds, t.MaxPlayers, t.Creator, t.CreatorName,
+		t.Created.UnixMilli(), t.Starts.UnixMilli(), t.Status, t.Round)
+	if err != nil {
+		return fmt.Errorf("store: create tournament: %w", err)
+	}
+	return nil
+}
+
+// Tournament reads a tournament.
+func (s *Store) Tournament(ctx context.Context, id string) (*Tournament, error) {
+	return scanTournament(s.queryRow(ctx, `SELECT `+tournamentColumns+` FROM tournaments WHERE id = ?`, id))
+}
+
+// Tournaments lists the tournaments of a status, soonest to start first;
+// at most n.
+func (s *Store) Tournaments(ctx context.Context, status string, n int) ([]*Tournament, error) {
+	rows, err := s.query(ctx, `SELECT `+tournamentColumns+` FROM tournaments WHERE status = ? ORDER BY starts DESC, id LIMIT ?`, status, n)
+	if err != nil {
+		return nil, fmt.Errorf("store: tournaments: %w", err)
+	}
+	defer rows.Close()
+	var out []*Tournament
+	for rows.Next() {
+		t, err := scanTournament(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, t)
+	}
+	return out, rows.Err()
+}
+
+// TournamentsCreatedSince counts the tournaments a player made since t.
+func (s *Store) TournamentsCreatedSince(ctx context.Context, creator string, t time.Time) (int, error) {
+	var n int
+	err := s.queryRow(ctx, `SELECT COUNT(*) FROM tournaments WHERE creator = ? AND created >= ?`, creator, t.UnixMilli()).Scan(&n)
+	return n, err
+}
+
+// JoinTournament enters a player, or brings a withdrawn one back, while
+// the tournament is open.
+func (s *Store) JoinTournament(ctx context.Context, id, player, name string) error {
+	if _, err := s.exec(ctx, `UPDATE tournament_players SET withdrawn = 0 WHERE tournament = ? AND player = ?`, id, player); err != nil {
+		return fmt.Errorf("store: join: %w", err)
+	}
+	_, err := s.exec(ctx, `INSERT INTO tournament_players (tournament, player, name, seed, joined) VALUES (?, ?, ?, -1, ?)`, id, player, name, time.Now().UnixMilli())
+	if err != nil && !isUnique(err) {
+		return fmt.Errorf("store: join: %w", err)
+	}
+	return nil
+}
+
+// WithdrawTournament withdraws a player: before the start he leaves,
+// after it he is paired no more.
+func (s *Store) WithdrawTournament(ctx context.Context, id, player string, started bool) error {
+	q := `DELETE FROM tournament_players WHERE tournament = ? AND player = ?`
+	if started {
+		q = `UPDATE tournament_players SET withdrawn = 1 WHERE tournament = ? AND player = ?`
+	}
+	if _, err := s.exec(ctx, q, id, player); err != nil {
+		return fmt.Errorf("store: withdraw: %w", err)
+	}
+	return nil
+}
+
+// TournamentPlayers lists the entrants by seed (then by joining).
+func (s *Store) TournamentPlayers(ctx context.Context, id string) ([]TournamentPlayer, error) {
+	rows, err := s.query(ctx, `SELECT player, name, seed, withdrawn, joined FROM tournament_players WHERE tournament = ? ORDER BY seed, joined, player`, id)
+	if err != nil {
+		return nil, fmt.Errorf("store: tournament players: %w", err)
+	}
+	defer rows.Close()
+	var out []TournamentPlayer
+	for rows.Next() {
+		var p TournamentPlayer
+		var w int
+		var joined int64
+		if err := rows.Scan(&p.Player, &p.Name, &p.Seed, &w, &joined); err != nil {
+			return nil, err
+		}
+		p.Withdrawn, p.Joined = w != 0, time.UnixMilli(joined)
+		out = append(out, p)
+	}
+	return out, rows.Err()
+}
+
+// StartTournament moves an open tournament to running with the players'
+// seeds (player id → seed); ErrChanged if it is no longer open.
+func (s *Store) StartTournament(ctx context.Context, id string, seeds map[string]int, rounds int) error {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("store: start tournament: %w", err)
+	}
+	defer tx.Rollback()
+	res, err := tx.ExecContext(ctx, s.q(`UPDATE tournaments SET status = 'running', rounds = ? WHERE id = ? AND status = 'open'`), rounds, id)
+	if err != nil {
+		return fmt.Errorf("store: start tournament: %w", err)
+	}
+	if n, _ := res.RowsAffected(); n != 1 {
+		return ErrChanged
+	}
+	for p, seed := range seeds {
+		if _, err := tx.ExecContext(ctx, s.q(`UPDATE tournament_players SET seed = ? WHERE tournament = ? AND player = ?`), seed, id, p); err != nil {
+			return fmt.Errorf("store: start tournament: %w", err)
+		}
+	}
+	return tx.Commit()
+}
+
+// BeginRound records a round's games and moves the tournament from round
+// from to from+1, in one transaction: of two servers, one pairs it.
+func (s *Store) BeginRound(ctx context.Context, id string, from int, games []TournamentGame) error {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("store: begin round: %w", err)
+	}
+	defer tx.Rollback()
+	res, err := tx.ExecContext(ctx, s.q(`UPDATE tournaments SET round = ? WHERE id = ? AND round = ? AND status = 'running'`), from+1, id, from)
+	if err != nil {
+		return fmt.Errorf("store: begin round: %w", err)
+	}
+	if n, _ := res.RowsAffected(); n != 1 {
+		return ErrChanged
+	}
+	for _, g := range games {
+		if _, err := tx.ExecContext(ctx, s.q(`INSERT INTO tournament_games (tournament, round, white, black, game) VALUES (?, ?, ?, ?, ?)`), id, g.Round, g.White, g.Black, g.Game); err != nil {
+			return fmt.Errorf("store: begin round: %w", err)
+		}
+	}
+	return tx.Commit()
+}
+
+// TournamentGames lists a tournament's games, round by round.
+func (s *Store) TournamentGames(ctx context.Context, id string) ([]TournamentGame, error) {
+	rows, err := s.query(ctx, `SELECT round, white, black, game FROM tournament_games WHERE tournament = ? ORDER BY round, white`, id)
+	if err != nil {
+		return nil, fmt.Errorf("store: tournament games: %w", err)
+	}
+	defer rows.Close()
+	var out []TournamentGame
+	for rows.Next() {
+		var g TournamentGame
+		if err := rows.Scan(&g.Round, &g.White, &g.Black, &g.Game); err != nil {
+			return nil, err
+		}
+		out = append(out, g)
+	}
+	return out, rows.Err()
+}
+
+// FinishTournament ends a running tournament.
+func (s *Store) FinishTournament(ctx context.Context, id string) error {
+	if _, err := s.exec(ctx, `UPDATE tournaments SET status = 'over' WHERE id = ? AND status = 'running'`, id); err != nil {
+		return fmt.Errorf("store: finish tournament: %w", err)
+	}
+	return nil
+}
+
+// CancelTournament ends an open tournament that never began.
+func (s *Store) CancelTournament(ctx context.Context, id string) error {
+	if _, err := s.exec(ctx, `UPDATE tournaments SET status = 'over' WHERE id = ? AND status = 'open'`, id); err != nil {
+		return fmt.Errorf("store: cancel tournament: %w", err)
+	}
+	return nil
+}
