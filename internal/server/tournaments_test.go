@@ -184,3 +184,37 @@ func TestSwissTournament(t *testing.T) {
 		t.Errorf("the list: %d open, %d over", len(list["open"]), len(list["over"]))
 	}
 }
+
+// TestTournamentStartNow: only the creator starts an open tournament
+// early, and only with two players in; alone, at its time, it is called
+// off.
+func TestTournamentStartNow(t *testing.T) {
+	h := newHarness(t, "", testConfig())
+	ann, ben := h.person(), h.person()
+	ann.register("ann")
+	ben.register("ben")
+	var v tournaments.View
+	ann.call("POST", "/api/tournaments", map[string]any{"name": "Early", "kind": "roundrobin", "game": "tablut", "days": 2, "starts_in": 600}, &v)
+	if code := ann.call("POST", "/api/tournaments/"+v.ID+"/start", struct{}{}, nil); code != http.StatusConflict {
+		t.Errorf("started alone: %d", code)
+	}
+	ben.call("POST", "/api/tournaments/"+v.ID+"/join", struct{}{}, nil)
+	if code := ben.call("POST", "/api/tournaments/"+v.ID+"/start", struct{}{}, nil); code != http.StatusForbidden {
+		t.Errorf("started by another: %d", code)
+	}
+	if code := ann.call("POST", "/api/tournaments/"+v.ID+"/start", struct{}{}, &v); code != http.StatusOK || !v.Mine {
+		t.Fatalf("start now: %d", code)
+	}
+	h.tick()
+	ann.call("GET", "/api/tournaments/"+v.ID, nil, &v)
+	if v.Status != "running" || len(v.Games) != 1 {
+		t.Errorf("after the start: %s %+v", v.Status, v.Games)
+	}
+	var alone tournaments.View
+	ann.call("POST", "/api/tournaments", map[string]any{"name": "Alone", "kind": "swiss", "rounds": 2, "game": "tablut", "days": 2, "starts_in": 0}, &alone)
+	h.tick()
+	ann.call("GET", "/api/tournaments/"+alone.ID, nil, &alone)
+	if alone.Status != "over" || len(alone.Games) != 0 {
+		t.Errorf("a tournament of one at its time: %s", alone.Status)
+	}
+}

@@ -244,3 +244,16 @@ func (s *Store) CancelTournament(ctx context.Context, id string) error {
 	}
 	return nil
 }
+
+// StartNow brings an open tournament's start to now (its creator's
+// "start now"); the next sweep starts it.
+func (s *Store) StartNow(ctx context.Context, id string) error {
+	res, err := s.exec(ctx, `UPDATE tournaments SET starts = ? WHERE id = ? AND status = 'open'`, time.Now().UnixMilli(), id)
+	if err != nil {
+		return fmt.Errorf("store: start now: %w", err)
+	}
+	if n, _ := res.RowsAffected(); n != 1 {
+		return ErrChanged
+	}
+	return nil
+}

@@ -77,6 +77,38 @@ func (s *Service) Routes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /api/tournaments/{id}", s.api.Func(s.get))
 	mux.HandleFunc("POST /api/tournaments/{id}/join", s.api.Func(s.join))
 	mux.HandleFunc("POST /api/tournaments/{id}/withdraw", s.api.Func(s.withdraw))
+	mux.HandleFunc("POST /api/tournaments/{id}/start", s.api.Func(s.startNow))
+}
+
+// startNow lets the creator start his open tournament early, once two
+// players are in.
+func (s *Service) startNow(w http.ResponseWriter, r *http.Request) error {
+	me, err := s.player(r)
+	if err != nil {
+		return err
+	}
+	ctx := r.Context()
+	t, err := s.store.Tournament(ctx, r.PathValue("id"))
+	if err != nil {
+		return errGone
+	}
+	switch {
+	case t.Creator != me.ID:
+		return httpx.NewError(http.StatusForbidden, "only its creator may start a tournament early")
+	case t.Status != store.TournamentOpen:
+		return errStarted
+	}
+	ps, err := s.store.TournamentPlayers(ctx, t.ID)
+	if err != nil {
+		return httpx.Unavailable(err)
+	}
+	if len(ps) < 2 {
+		return httpx.NewError(http.StatusConflict, "a tournament needs two players to start")
+	}
+	if err := s.store.StartNow(ctx, t.ID); err != nil {
+		return errStarted
+	}
+	return s.answer(w, r, t.ID, http.StatusOK)
 }
 
 var (
@@ -289,8 +321,10 @@ type View struct {
 	Tiebreaks  []string  `json:"tiebreaks"`
 	Standings  []Line    `json:"standings"`
 	Games      [][]Board `json:"round_games"`
-	// In says the asking player has joined (and not withdrawn).
-	In bool `json:"in"`
+	// In says the asking player has joined (and not withdrawn); Mine
+	// that he created it.
+	In   bool `json:"in"`
+	Mine bool `json:"mine"`
 }
 
 // Line is a player's line of the standings.
@@ -344,6 +378,7 @@ func (s *Service) view(r *http.Request, id string) (View, error) {
 		v.Tiebreaks = append(v.Tiebreaks, string(tb))
 	}
 	me, _ := s.ids.Me(r)
+	v.Mine = me != nil && me.ID == t.Creator
 	for _, p := range st.players {
 		if me != nil && p.Player == me.ID && !p.Withdrawn {
 			v.In = true

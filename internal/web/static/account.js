@@ -41,7 +41,7 @@ export async function identityBar() {
           try { await api("POST", "/api/account/logout", {}); location.href = "/"; } catch (e) { alert(e.message); }
         } }, "Sign out")
       : null;
-    bar.replaceChildren(...[h("a", { href: "/leaderboard", class: "wide-only" }, "Leaderboard"), turn, who, out].filter(Boolean));
+    bar.replaceChildren(...[h("a", { href: "/tournaments", class: "wide-only", id: "tournaments-link" }, "Tournaments"), h("a", { href: "/leaderboard", class: "wide-only" }, "Leaderboard"), turn, who, out].filter(Boolean));
     const before = parseInt(bar.dataset.turn || "0", 10);
     bar.dataset.turn = String(me.your_turn);
     if (me.your_turn > before && before >= 0 && bar.dataset.ready && document.hidden) notify(`Muster: your turn in ${me.your_turn} game${me.your_turn > 1 ? "s" : ""}`);

@@ -14,6 +14,7 @@ import { pick, targets, buttons } from "./pick.js";
 import { analysis } from "./analysis.js";
 import { identityBar, accountPage, playerPage, leaderboardPage, notifyToggle, botBadge, reportsPage } from "./account.js";
 import { Lobby } from "./lobby.js";
+import { tournamentsPage, tournamentPage } from "./tournaments.js";
 import { Chat } from "./chat.js";
 import { recordField } from "./record.js";
 import { settingsMenu } from "./settings.js";
@@ -1015,6 +1016,8 @@ async function route() {
     else if (path.startsWith("/@/")) await playerPage(app, decodeURIComponent(path.slice(3)));
     else if (path === "/leaderboard") await leaderboardPage(app);
     else if (path === "/reports") await reportsPage(app);
+    else if (path === "/tournaments") await tournamentsPage(app);
+    else if (path.startsWith("/t/")) await tournamentPage(app, path.slice(3));
     else if (path.startsWith("/rules/")) await rules(path.slice(7));
     else if (path.startsWith("/learn/")) await learn(...path.slice(7).split("/"));
     else if (path === "/analysis" || path.startsWith("/analysis/")) await analysis(app, path.slice(10));

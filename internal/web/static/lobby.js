@@ -9,6 +9,7 @@ import { h, cap } from "./dom.js";
 import { api, hold } from "./api.js";
 import { Board } from "./board.js";
 import { ratingText, clockText, gameLine, botBadge } from "./account.js";
+import { startsText } from "./tournaments.js";
 
 export class Lobby {
   constructor(onMe) {
@@ -20,13 +21,26 @@ export class Lobby {
     this.seen = new Set(); // accepted challenges already followed
     this.conn = h("p", { class: "conn", id: "lobby-conn" }, "Connecting…");
     // el is the lobby proper, games the lists of games below it.
-    this.el = h("section", { class: "lobby", id: "lobby" }, h("h2", {}, "Lobby"), this.conn, this.err, this.challenges);
+    this.tours = h("div", { id: "lobby-tournaments" });
+    this.el = h("section", { class: "lobby", id: "lobby" }, h("h2", {}, "Lobby"), this.conn, this.err, this.challenges, this.tours);
     this.games = h("section", { class: "games-now" }, h("h2", {}, "Your games"), this.mine, h("h2", {}, "Being played now"), this.live);
   }
 
   async start() {
     this.update(await api("GET", "/api/lobby"));
     this.connect();
+    this.drawTournaments();
+    setInterval(() => this.drawTournaments(), 30000);
+  }
+
+  // drawTournaments lists the tournaments starting soon.
+  async drawTournaments() {
+    let list;
+    try { list = await api("GET", "/api/tournaments"); } catch { return; }
+    const open = list.open.slice(0, 5);
+    this.tours.replaceChildren(h("h3", {}, "Tournaments"), open.length
+      ? h("ul", { class: "tournaments" }, open.map((t) => h("li", { "data-tournament": t.id }, h("a", { href: "/t/" + t.id }, t.name), ` (${t.spec}, ${t.clock}, ${t.players} in) — `, h("span", { class: "muted" }, startsText(t.starts)))))
+      : h("p", { class: "muted" }, "None starting soon."), h("a", { href: "/tournaments" }, "All tournaments, or create one"));
   }
 
   // reconnect opens the lobby's socket again: the browser may have just
