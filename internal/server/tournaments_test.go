@@ -3,7 +3,9 @@ package server
 import (
 	"context"
 	"net/http"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/muster-games/muster/internal/tournaments"
 )
@@ -216,5 +218,101 @@ func TestTournamentStartNow(t *testing.T) {
 	ann.call("GET", "/api/tournaments/"+alone.ID, nil, &alone)
 	if alone.Status != "over" || len(alone.Games) != 0 {
 		t.Errorf("a tournament of one at its time: %s", alone.Status)
+	}
+}
+
+// TestArenaTournament: an arena pairs the free players at once, again and
+// again, never with their last opponent while another is free; a
+// latecomer joins while it runs; the points follow lichess's rules (2 a
+// win, doubled after two wins in a row); at its end nobody is paired and
+// it finishes.
+func TestArenaTournament(t *testing.T) {
+	h := newHarness(t, "", testConfig())
+	// The clock, moved by the test and read by the server's sweep too.
+	var clock atomic.Int64
+	clock.Store(time.Now().UnixNano())
+	h.srv.tours.Now = func() time.Time { return time.Unix(0, clock.Load()) }
+	by := map[string]*person{}
+	for _, n := range []string{"ann", "ben", "cat", "dan", "eve"} {
+		by[n] = h.person()
+		by[n].register(n)
+	}
+	var v tournaments.View
+	if code := by["ann"].call("POST", "/api/tournaments", map[string]any{"name": "Hourly arena", "kind": "arena", "duration": 30, "game": "tablut", "minutes": 3, "increment": 2, "starts_in": 0}, &v); code != http.StatusCreated {
+		t.Fatalf("create: %d", code)
+	}
+	id := v.ID
+	for _, n := range []string{"ben", "cat", "dan"} {
+		by[n].call("POST", "/api/tournaments/"+id+"/join", struct{}{}, nil)
+	}
+	h.tick()
+	by["ann"].call("GET", "/api/tournaments/"+id, nil, &v)
+	if v.Status != "running" || len(v.Games) != 1 || len(v.Games[0]) != 2 {
+		t.Fatalf("first wave: %s %+v", v.Status, v.Games)
+	}
+	// Eve joins while it runs.
+	if code := by["eve"].call("POST", "/api/tournaments/"+id+"/join", struct{}{}, nil); code != http.StatusOK {
+		t.Fatalf("a latecomer: %d", code)
+	}
+	wins := map[string][]bool{}
+	last := map[string]string{}
+	for wave := 0; wave < 4; wave++ {
+		h.tick() // pairs eve with whoever is free (nobody, at first)
+		by["ann"].call("GET", "/api/tournaments/"+id, nil, &v)
+		for _, r := range v.Games {
+			for _, b := range r {
+				if b.Result != "*" {
+					continue
+				}
+				if last[b.White] == b.Black && last[b.Black] == b.White {
+					t.Errorf("%s and %s paired twice running", b.White, b.Black)
+				}
+				last[b.White], last[b.Black] = b.Black, b.White
+				// The second seat wins every game.
+				by[b.White].call("POST", "/api/games/"+b.Game+"/resign", secretRequest{}, nil)
+				wins[b.White] = append(wins[b.White], false)
+				wins[b.Black] = append(wins[b.Black], true)
+			}
+		}
+		clock.Add(int64(time.Minute))
+	}
+	h.tick()
+	by["ann"].call("GET", "/api/tournaments/"+id, nil, &v)
+	for _, l := range v.Standings {
+		want, run := 0, 0
+		for _, w := range wins[l.Name] {
+			pts := 0
+			if w {
+				pts = 2
+				if run >= 2 {
+					pts = 4
+				}
+				run++
+			} else {
+				run = 0
+			}
+			want += pts
+		}
+		if l.Points != float64(want) || l.Played != len(wins[l.Name]) {
+			t.Errorf("%s: %g points in %d games, want %d in %d (%v)", l.Name, l.Points, l.Played, want, len(wins[l.Name]), l.Scores)
+		}
+	}
+	if len(wins["eve"]) == 0 {
+		t.Error("the latecomer was never paired")
+	}
+	// Its time up, the last games end it.
+	clock.Add(int64(time.Hour))
+	h.tick()
+	for _, r := range v.Games {
+		for _, b := range r {
+			if b.Result == "*" {
+				by[b.White].call("POST", "/api/games/"+b.Game+"/resign", secretRequest{}, nil)
+			}
+		}
+	}
+	h.tick()
+	by["ann"].call("GET", "/api/tournaments/"+id, nil, &v)
+	if v.Status != "over" {
+		t.Errorf("after its time: %s", v.Status)
 	}
 }

@@ -347,6 +347,8 @@ var migrations = []migration{
 		game TEXT NOT NULL DEFAULT '',
 		PRIMARY KEY (tournament, round, white)
 	)`},
+	// An arena's latecomers take the next seed: one each.
+	{both: `CREATE UNIQUE INDEX tournament_seeds ON tournament_players(tournament, seed) WHERE seed >= 0`},
 }
 
 // migrate brings the schema up to date; on PostgreSQL under an advisory

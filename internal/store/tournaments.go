@@ -131,6 +131,28 @@ func (s *Store) JoinTournament(ctx context.Context, id, player, name string) err
 	return nil
 }
 
+// JoinRunning enters a player in a running arena with the next seed (or
+// brings a withdrawn one back).
+func (s *Store) JoinRunning(ctx context.Context, id, player, name string) error {
+	res, err := s.exec(ctx, `UPDATE tournament_players SET withdrawn = 0 WHERE tournament = ? AND player = ?`, id, player)
+	if err != nil {
+		return fmt.Errorf("store: join: %w", err)
+	}
+	if n, _ := res.RowsAffected(); n == 1 {
+		return nil
+	}
+	for try := 0; ; try++ {
+		_, err := s.exec(ctx, `INSERT INTO tournament_players (tournament, player, name, seed, joined)
+			SELECT ?, ?, ?, COALESCE(MAX(seed), -1) + 1, ? FROM tournament_players WHERE tournament = ?`, id, player, name, time.Now().UnixMilli(), id)
+		if err == nil {
+			return nil
+		}
+		if !isUnique(err) || try == 3 {
+			return fmt.Errorf("store: join: %w", err)
+		}
+	}
+}
+
 // WithdrawTournament withdraws a player: before the start he leaves,
 // after it he is paired no more.
 func (s *Store) WithdrawTournament(ctx context.Context, id, player string, started bool) error {

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"time"
 
 	"github.com/muster-games/muster/game"
 	"github.com/muster-games/muster/internal/play"
@@ -103,7 +102,7 @@ func (s *Service) Tick(ctx context.Context) error {
 		return err
 	}
 	for _, t := range open {
-		if time.Now().Before(t.Starts) {
+		if s.now().Before(t.Starts) {
 			continue
 		}
 		keep(s.start(ctx, t))
@@ -176,6 +175,9 @@ func (s *Service) advance(ctx context.Context, t *store.Tournament) error {
 	st, err := s.state(ctx, t)
 	if err != nil {
 		return err
+	}
+	if t.Kind == Arena {
+		return s.advanceArena(ctx, t, st)
 	}
 	for _, tg := range st.games {
 		if tg.Black >= 0 && tg.Round == t.Round {

@@ -51,6 +51,7 @@ const (
 	MaxPlayers    = 32 // in a Swiss
 	MaxRoundRobin = 12 // in a round robin
 	MaxRounds     = 11 // of a Swiss
+	MaxArena      = 64 // in an arena
 	MaxStartsIn   = 7 * 24 * 60
 	maxName       = 60
 	listShown     = 30
@@ -58,6 +59,8 @@ const (
 
 // Service serves the tournaments and runs them.
 type Service struct {
+	// Now is the clock (tests move it).
+	Now   func() time.Time
 	store *store.Store
 	api   *httpx.API
 	log   *slog.Logger
@@ -67,8 +70,10 @@ type Service struct {
 
 // New returns the tournaments' service.
 func New(st *store.Store, api *httpx.API, ids Identity, games Games) *Service {
-	return &Service{store: st, api: api, log: api.Log, ids: ids, games: games}
+	return &Service{Now: time.Now, store: st, api: api, log: api.Log, ids: ids, games: games}
 }
+
+func (s *Service) now() time.Time { return s.Now() }
 
 // Routes adds the tournaments' routes to mux.
 func (s *Service) Routes(mux *http.ServeMux) {
@@ -131,6 +136,8 @@ type createRequest struct {
 	Rounds    int     `json:"rounds,omitempty"`
 	// MaxPlayers bounds the entrants (default: the kind's most).
 	MaxPlayers int `json:"max_players,omitempty"`
+	// Duration is an arena's minutes (10 to 720).
+	Duration int `json:"duration,omitempty"`
 	// StartsIn is the minutes until it starts (0, at once, to a week).
 	StartsIn int `json:"starts_in"`
 }
@@ -175,8 +182,17 @@ func (s *Service) create(w http.ResponseWriter, r *http.Request) error {
 		if req.Rounds < 1 || req.Rounds > MaxRounds {
 			return bad("a Swiss has 1 to %d rounds", MaxRounds)
 		}
+	case Arena:
+		most = MaxArena
+		if req.Duration < 10 || req.Duration > 720 {
+			return bad("an arena lasts 10 to 720 minutes")
+		}
+		if req.Minutes <= 0 || req.Days > 0 {
+			return bad("an arena is played on a live clock")
+		}
+		req.Rounds = req.Duration
 	default:
-		return bad("kind %q: %s or %s", req.Kind, RoundRobin, Swiss)
+		return bad("kind %q: %s, %s or %s", req.Kind, RoundRobin, Swiss, Arena)
 	}
 	switch {
 	case name == "" || utf8.RuneCountInString(name) > maxName || strings.ContainsFunc(name, func(c rune) bool { return c < ' ' }):
@@ -200,7 +216,7 @@ func (s *Service) create(w http.ResponseWriter, r *http.Request) error {
 	}
 	t := &store.Tournament{ID: token.ID(), Name: name, Kind: req.Kind, Spec: g.Spec(), Minutes: req.Minutes, Increment: req.Increment, Days: req.Days,
 		Rated: req.Rated, Rounds: req.Rounds, MaxPlayers: req.MaxPlayers, Creator: me.ID, CreatorName: me.Username,
-		Starts: time.Now().Add(time.Duration(req.StartsIn) * time.Minute)}
+		Starts: s.now().Add(time.Duration(req.StartsIn) * time.Minute)}
 	if err := s.store.CreateTournament(r.Context(), t); err != nil {
 		return httpx.Unavailable(err)
 	}
@@ -220,7 +236,8 @@ func (s *Service) join(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return errGone
 	}
-	if t.Status != store.TournamentOpen {
+	running := t.Kind == Arena && t.Status == store.TournamentRunning
+	if t.Status != store.TournamentOpen && !running {
 		return errStarted
 	}
 	ps, err := s.store.TournamentPlayers(ctx, t.ID)
@@ -230,7 +247,11 @@ func (s *Service) join(w http.ResponseWriter, r *http.Request) error {
 	if !slices.ContainsFunc(ps, func(p store.TournamentPlayer) bool { return p.Player == me.ID }) && len(ps) >= t.MaxPlayers {
 		return errFull
 	}
-	if err := s.store.JoinTournament(ctx, t.ID, me.ID, me.Username); err != nil {
+	join := s.store.JoinTournament
+	if running {
+		join = s.store.JoinRunning
+	}
+	if err := join(ctx, t.ID, me.ID, me.Username); err != nil {
 		return httpx.Unavailable(err)
 	}
 	return s.answer(w, r, t.ID, http.StatusOK)
@@ -325,6 +346,8 @@ type View struct {
 	// that he created it.
 	In   bool `json:"in"`
 	Mine bool `json:"mine"`
+	// Ends is when an arena ends (Unix ms).
+	Ends int64 `json:"ends,omitempty"`
 }
 
 // Line is a player's line of the standings.
@@ -335,6 +358,10 @@ type Line struct {
 	Tiebreaks []float64 `json:"tiebreaks"`
 	Played    int       `json:"played"`
 	Withdrawn bool      `json:"withdrawn,omitempty"`
+	// Scores are an arena player's points game by game; Fire says he is
+	// on a streak (his next win scores double).
+	Scores []int `json:"scores,omitempty"`
+	Fire   bool  `json:"fire,omitempty"`
 }
 
 // Board is a game of a round.
@@ -390,11 +417,22 @@ func (s *Service) view(r *http.Request, id string) (View, error) {
 		}
 		return v, nil
 	}
+	if t.Kind == Arena {
+		as, err := s.arena(ctx, t, st)
+		if err != nil {
+			return View{}, httpx.Unavailable(err)
+		}
+		v.Standings = arenaLines(st, as)
+		v.Ends = t.Starts.Add(time.Duration(t.Rounds) * time.Minute).UnixMilli()
+	}
 	lines, err := tournament.Standings(len(st.players), st.results, tiebreaks(t.Kind))
 	if err != nil {
 		return View{}, err
 	}
 	for _, l := range lines {
+		if t.Kind == Arena {
+			break
+		}
 		p := st.players[l.Player]
 		line := Line{Rank: l.Rank, Name: p.Name, Points: l.Points(), Played: l.Played, Withdrawn: p.Withdrawn}
 		for k, x := range l.Tiebreaks {
@@ -423,8 +461,12 @@ func (s *Service) view(r *http.Request, id string) (View, error) {
 	return v, nil
 }
 
-// tiebreaks are a kind's tie-breaks, in order.
+// tiebreaks are a kind's tie-breaks, in order (an arena: none, games
+// played fewer first).
 func tiebreaks(kind string) []tournament.Tiebreak {
+	if kind == Arena {
+		return nil
+	}
 	if kind == RoundRobin {
 		return []tournament.Tiebreak{tournament.SonnebornBerger, tournament.Wins, tournament.DirectEncounter}
 	}

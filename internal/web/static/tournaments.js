@@ -13,9 +13,13 @@ export function startsText(ms) {
   return "starting " + new Date(ms).toLocaleString();
 }
 
+function kindText(t) {
+  return t.kind === "swiss" ? `Swiss, ${t.rounds} rounds` : t.kind === "arena" ? `arena, ${t.rounds} minutes` : "round robin";
+}
+
 function line(t) {
-  const what = t.status === "open" ? startsText(t.starts) : t.status === "running" ? `round ${t.round} of ${t.rounds}` : "finished";
-  return h("li", { "data-tournament": t.id }, h("a", { href: "/t/" + t.id }, t.name), ` — ${t.kind === "swiss" ? `Swiss, ${t.rounds} rounds` : "round robin"}, ${t.spec}, ${t.clock}${t.rated ? ", rated" : ""}; ${t.players} player${t.players === 1 ? "" : "s"}; `,
+  const what = t.status === "open" ? startsText(t.starts) : t.status === "running" ? (t.kind === "arena" ? "under way" : `round ${t.round} of ${t.rounds}`) : "finished";
+  return h("li", { "data-tournament": t.id }, h("a", { href: "/t/" + t.id }, t.name), ` — ${kindText(t)}, ${t.spec}, ${t.clock}${t.rated ? ", rated" : ""}; ${t.players} player${t.players === 1 ? "" : "s"}; `,
     h("span", { class: "muted" }, what));
 }
 
@@ -27,27 +31,28 @@ export async function tournamentsPage(app) {
   const err = h("p", { class: "error", role: "alert", id: "tournament-error" });
   const field = (label, input) => h("label", {}, label + " ", input);
   const name = h("input", { id: "t-name", maxlength: 60, required: true, placeholder: "Winter round robin" });
-  const kind = h("select", { id: "t-kind" }, h("option", { value: "roundrobin" }, "Round robin"), h("option", { value: "swiss" }, "Swiss"));
+  const kind = h("select", { id: "t-kind" }, h("option", { value: "roundrobin" }, "Round robin"), h("option", { value: "swiss" }, "Swiss"), h("option", { value: "arena" }, "Arena (live clocks)"));
+  const duration = h("input", { id: "t-duration", type: "number", min: 10, max: 720, value: 60 });
   const rounds = h("input", { id: "t-rounds", type: "number", min: 1, max: 11, value: 5 });
   const gameSel = h("select", { id: "t-game" }, ...cat.games.flatMap((g) => g.Rulesets.map((r) => h("option", { value: `${g.Name}|${r.ID}`, selected: r.Default }, `${cap(g.Name)} — ${r.ID}`))));
   const clock = h("select", { id: "t-clock" }, ...[["5+3", "5 min + 3 s"], ["10+5", "10 min + 5 s"], ["30+20", "30 min + 20 s"], ["d1", "1 day a move"], ["d3", "3 days a move"]].map(([v, l]) => h("option", { value: v }, l)));
   const rated = h("input", { id: "t-rated", type: "checkbox" });
   const starts = h("input", { id: "t-starts", type: "number", min: 0, max: 10080, value: 10 });
   const form = h("form", { id: "new-tournament", class: "account-form" }, h("h2", {}, "New tournament"),
-    field("Name", name), field("Kind", kind), field("Rounds (Swiss)", rounds), field("Game", gameSel), field("Clock", clock),
+    field("Name", name), field("Kind", kind), field("Rounds (Swiss)", rounds), field("Minutes (arena)", duration), field("Game", gameSel), field("Clock", clock),
     h("label", {}, rated, " Rated"), field("Starts in (minutes)", starts), h("button", { class: "primary", type: "submit" }, "Create"));
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
     err.textContent = "";
     const [game, ruleset] = gameSel.value.split("|");
     const c = clock.value;
-    const body = { name: name.value, kind: kind.value, rounds: Number(rounds.value), game, ruleset, rated: rated.checked, starts_in: Number(starts.value) };
+    const body = { name: name.value, kind: kind.value, rounds: Number(rounds.value), duration: Number(duration.value), game, ruleset, rated: rated.checked, starts_in: Number(starts.value) };
     if (c.startsWith("d")) body.days = Number(c.slice(1)); else { const [m, i] = c.split("+"); body.minutes = Number(m); body.increment = Number(i); }
     try { const t = await api("POST", "/api/tournaments", body); location.href = "/t/" + t.id; } catch (x) { err.textContent = x.message; }
   });
   const section = (title, id, ts, none) => [h("h2", {}, title), ts.length ? h("ul", { class: "tournaments", id }, ts.map(line)) : h("p", { class: "muted" }, none)];
   app.replaceChildren(h("h1", {}, "Tournaments"),
-    h("p", { class: "muted" }, "Round robins (everyone meets everyone, by Berger's tables) and Swiss events (players on equal points meet, never twice), with live clocks or days a move. The server pairs each round as the last one ends; ties are broken by Sonneborn-Berger (round robins) or Buchholz (Swiss)."),
+    h("p", { class: "muted" }, "Round robins (everyone meets everyone, by Berger's tables) and Swiss events (players on equal points meet, never twice), with live clocks or days a move: the server pairs each round as the last one ends, and ties are broken by Sonneborn-Berger (round robins) or Buchholz (Swiss). Arenas last a fixed time on a live clock: you are paired again as soon as your game ends, 2 points a win, 1 a draw, double after two wins in a row (🔥)."),
     ...section("Starting soon", "open-tournaments", list.open, "None open: create one below."),
     ...section("Being played", "running-tournaments", list.running, "None now."),
     ...section("Finished", "finished-tournaments", list.over, "None yet."),
@@ -63,18 +68,21 @@ export async function tournamentPage(app, id) {
     const act = (label, path, bid) => h("button", { id: bid, class: label === "Join" ? "primary" : "", onclick: async () => {
       try { await api("POST", `/api/tournaments/${id}/${path}`, {}); await draw(); } catch (x) { err.textContent = x.message; }
     } }, label);
-    const buttons = t.status === "over" ? null : t.in ? act("Withdraw", "withdraw", "t-withdraw") : t.status === "open" ? act("Join", "join", "t-join") : null;
+    const arena = t.kind === "arena";
+    const buttons = t.status === "over" ? null : t.in ? act(arena && t.status === "running" ? "Pause" : "Withdraw", "withdraw", "t-withdraw") : t.status === "open" || arena ? act("Join", "join", "t-join") : null;
     const early = t.mine && t.status === "open" && t.players >= 2 ? act("Start now", "start", "t-start") : null;
-    const status = t.status === "open" ? startsText(t.starts) : t.status === "running" ? `Round ${t.round} of ${t.rounds}` : "Finished";
+    const left = Math.max(0, Math.round((t.ends - Date.now()) / 60000));
+    const status = t.status === "open" ? startsText(t.starts) : t.status === "running" ? (arena ? (left > 0 ? `Under way: ends in ${left} minute${left === 1 ? "" : "s"}` : "Time is up: the last games are ending") : `Round ${t.round} of ${t.rounds}`) : "Finished";
     const tbNames = { "sonneborn-berger": "SB", "wins": "Wins", "direct-encounter": "DE", "buchholz": "Buchholz", "buchholz-cut1": "Bh-1" };
     const table = h("table", { class: "standings", id: "standings" },
-      h("tr", {}, h("th", {}, "#"), h("th", {}, "Player"), h("th", {}, "Points"), ...(t.status === "open" ? [] : t.tiebreaks.map((n) => h("th", { title: n }, tbNames[n] || n)))),
+      h("tr", {}, h("th", {}, "#"), h("th", {}, "Player"), h("th", {}, "Points"), ...(t.status === "open" ? [] : arena ? [h("th", {}, "Games")] : (t.tiebreaks || []).map((n) => h("th", { title: n }, tbNames[n] || n)))),
       ...t.standings.map((l) => h("tr", {}, h("td", {}, t.status === "open" ? "" : String(l.rank)), h("td", {}, h("a", { href: "/@/" + l.name }, l.name), l.withdrawn ? h("span", { class: "muted" }, " (withdrew)") : ""),
-        h("td", {}, t.status === "open" ? "" : String(l.points)), ...(l.tiebreaks || []).map((x) => h("td", {}, String(x))))));
-    const rounds = t.round_games.map((r, i) => [h("h3", {}, `Round ${i + 1}`), h("ol", { class: "round", "data-round": i + 1 },
+        h("td", {}, t.status === "open" ? "" : String(l.points), l.fire ? h("span", { class: "fire", title: "on a streak: the next win scores double" }, " 🔥") : ""),
+        ...(arena && t.status !== "open" ? [h("td", { class: "scores" }, (l.scores || []).join(" "))] : (l.tiebreaks || []).map((x) => h("td", {}, String(x)))))));
+    const rounds = t.round_games.map((r, i) => [h("h3", {}, arena ? `Pairing ${i + 1}` : `Round ${i + 1}`), h("ol", { class: "round", "data-round": i + 1 },
       r.map((b) => h("li", {}, b.black ? [b.white, " – ", b.black, " ", b.game ? h("a", { href: "/g/" + b.game }, b.result === "*" ? "playing" : b.result) : b.result] : [b.white, h("span", { class: "muted" }, " has the bye")])))]).reverse();
     app.replaceChildren(h("h1", {}, t.name),
-      h("p", { class: "muted" }, `${t.kind === "swiss" ? `Swiss, ${t.rounds} rounds` : "Round robin"} · ${t.spec} · ${t.clock}${t.rated ? " · rated" : ""} · created by ${t.creator} · ${t.players} of at most ${t.max_players} players`),
+      h("p", { class: "muted" }, `${cap(kindText(t))} · ${t.spec} · ${t.clock}${t.rated ? " · rated" : ""} · created by ${t.creator} · ${t.players} of at most ${t.max_players} players`),
       h("p", { id: "t-status" }, status, " ", buttons, " ", early), err,
       h("h2", {}, t.status === "open" ? "Players" : "Standings"), table, ...rounds.flat());
     return t;
