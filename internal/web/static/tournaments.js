@@ -75,7 +75,7 @@ export async function tournamentPage(app, id) {
     const status = t.status === "open" ? startsText(t.starts) : t.status === "running" ? (arena ? (left > 0 ? `Under way: ends in ${left} minute${left === 1 ? "" : "s"}` : "Time is up: the last games are ending") : `Round ${t.round} of ${t.rounds}`) : "Finished";
     const tbNames = { "sonneborn-berger": "SB", "wins": "Wins", "direct-encounter": "DE", "buchholz": "Buchholz", "buchholz-cut1": "Bh-1" };
     const table = h("table", { class: "standings", id: "standings" },
-      h("tr", {}, h("th", {}, "#"), h("th", {}, "Player"), h("th", {}, "Points"), ...(t.status === "open" ? [] : arena ? [h("th", {}, "Games")] : (t.tiebreaks || []).map((n) => h("th", { title: n }, tbNames[n] || n)))),
+      h("tr", {}, h("th", {}, "#"), h("th", {}, "Player"), h("th", {}, "Points"), ...(t.status === "open" ? [] : arena ? [h("th", { title: "points game by game" }, "Scores")] : (t.tiebreaks || []).map((n) => h("th", { title: n }, tbNames[n] || n)))),
       ...t.standings.map((l) => h("tr", {}, h("td", {}, t.status === "open" ? "" : String(l.rank)), h("td", {}, h("a", { href: "/@/" + l.name }, l.name), l.withdrawn ? h("span", { class: "muted" }, " (withdrew)") : ""),
         h("td", {}, t.status === "open" ? "" : String(l.points), l.fire ? h("span", { class: "fire", title: "on a streak: the next win scores double" }, " 🔥") : ""),
         ...(arena && t.status !== "open" ? [h("td", { class: "scores" }, (l.scores || []).join(" "))] : (l.tiebreaks || []).map((x) => h("td", {}, String(x)))))));
