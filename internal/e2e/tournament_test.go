@@ -2,11 +2,25 @@ package e2e
 
 import (
 	"context"
+	"math/rand/v2"
+	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
+
+	"github.com/muster-games/muster/game"
+	"github.com/muster-games/muster/internal/bot"
 )
+
+// randomPlayer is a bot's player: a legal action at random.
+type randomPlayer struct{ rng *rand.Rand }
+
+func (p randomPlayer) Act(ctx context.Context, s game.State, budget time.Duration) (string, error) {
+	as := s.LegalActions(nil)
+	return s.ActionString(as[p.rng.IntN(len(as))]), nil
+}
 
 // TestTournamentInBrowser: a player creates a round robin with the
 // tournaments page's form; two more join on its page; the creator starts
@@ -55,19 +69,33 @@ func TestTournamentInBrowser(t *testing.T) {
 	}
 }
 
-// TestArenaInBrowser: four players in four browsers; an arena made with
-// the form, joined on its page, started early by its creator; the server
-// pairs them two games at a time; the first seat of each game resigns on
-// the game page, and the standings give each winner 2 points and show the
+// TestArenaInBrowser: three players in three browsers and a bot; an arena
+// open to bots made with the form, joined on its page (the bot through the
+// API with its token, played by the bot client), started early by its
+// creator; the server pairs them two games at a time; a person in each
+// game resigns, and the standings give each winner 2 points and show the
 // scores game by game, then pair the four again.
 func TestArenaInBrowser(t *testing.T) {
 	t.Parallel()
 	a := startApp(t, "", "")
 	first, cancel := browser(t)
 	defer cancel()
-	names := []string{"ann", "ben", "cat", "dan"}
+	names := []string{"ann", "ben", "cat"}
 	ctxs := map[string]context.Context{"ann": first}
 	register(t, first, a, "ann")
+	// The fourth player is a bot: an account made a bot in its browser,
+	// played by the bot client with random moves.
+	robot, rc := chromedp.NewContext(first, chromedp.WithNewBrowserContext())
+	defer rc()
+	register(t, robot, a, "robot")
+	tok, err := chromedp.Run(robot, chromedp.Evaluate[string](`fetch("/api/account/bot", {method: "POST", headers: {"Content-Type": "application/json"}, body: "{}"})
+		.then(() => fetch("/api/account/tokens", {method: "POST", headers: {"Content-Type": "application/json"}, body: "{}"})).then(r => r.json()).then(j => j.token)`, chromedp.EvalAwaitPromise))
+	if err != nil || tok == "" {
+		t.Fatalf("the bot's token: %v", err)
+	}
+	bctx, stopBot := context.WithCancel(context.Background())
+	defer stopBot()
+	go (&bot.Client{URL: "http://" + a.addr, Token: tok, Player: randomPlayer{rand.New(rand.NewPCG(1, 2))}, Retry: 100 * time.Millisecond}).Run(bctx)
 	for _, n := range names[1:] {
 		c, cc := chromedp.NewContext(first, chromedp.WithNewBrowserContext())
 		defer cc()
@@ -77,7 +105,7 @@ func TestArenaInBrowser(t *testing.T) {
 	ann := ctxs["ann"]
 	if err := chromedp.Do(ann, chromedp.Navigate(a.url("/tournaments")), chromedp.WaitVisible(chromedp.CSS("#new-tournament")),
 		chromedp.SendKeys(chromedp.CSS("#t-name"), "Evening arena"), chromedp.SetValue(chromedp.CSS("#t-kind"), "arena"),
-		chromedp.SetValue(chromedp.CSS("#t-clock"), "10+5"),
+		chromedp.SetValue(chromedp.CSS("#t-clock"), "10+5"), chromedp.Click(chromedp.CSS("#t-bots")),
 		chromedp.Click(chromedp.CSS(`#new-tournament button[type="submit"]`)), chromedp.WaitVisible(chromedp.CSS("#standings"))); err != nil {
 		t.Fatal(err)
 	}
@@ -87,18 +115,32 @@ func TestArenaInBrowser(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	id := url[strings.LastIndex(url, "/t/")+3:]
+	req, _ := http.NewRequest("POST", "http://"+a.addr+"/api/tournaments/"+id+"/join", strings.NewReader("{}"))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Authorization", "Bearer "+tok)
+	if res, err := http.DefaultClient.Do(req); err != nil || res.StatusCode != http.StatusOK {
+		t.Fatalf("the bot joins: %v %v", res, err)
+	}
 	if err := chromedp.Do(ann, chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS("#t-start")), chromedp.Click(chromedp.CSS("#t-start"))); err != nil {
 		t.Fatal(err)
 	}
 	poll(t, ann, "the first pairing", `document.querySelectorAll('.round[data-round="1"] li').length === 2`)
 	// Each game's first seat resigns, from his browser (before a move the
 	// game page offers Abort, which an arena scores as nothing).
-	games, err := chromedp.Run(ann, chromedp.Evaluate[[][]string](`[...document.querySelectorAll('.round[data-round="1"] li')].map(li => [li.textContent.split(" – ")[0], li.querySelector("a").getAttribute("href")])`))
+	games, err := chromedp.Run(ann, chromedp.Evaluate[[][]string](`[...document.querySelectorAll('.round[data-round="1"] li')].map(li => [...li.textContent.split(" ")[0].split(" – "), li.textContent.split(" – ")[1].split(" ")[0], li.querySelector("a").getAttribute("href")])`))
 	if err != nil || len(games) != 2 {
 		t.Fatalf("the games: %v %v", games, err)
 	}
 	winners := map[string]bool{}
 	for _, g := range games {
+		// The person of the first seat resigns; against the bot's first
+		// seat, the person of the second.
+		who := g[0]
+		if who == "robot" {
+			who = g[1]
+		}
+		g = []string{who, g[2]}
 		c := ctxs[g[0]]
 		if err := chromedp.Do(c, chromedp.Navigate(a.url(g[1])), chromedp.WaitVisible(chromedp.CSS("#board"))); err != nil {
 			t.Fatal(err)

@@ -316,3 +316,24 @@ func TestArenaTournament(t *testing.T) {
 		t.Errorf("after its time: %s", v.Status)
 	}
 }
+
+// TestTournamentBots: a bot joins only a tournament open to bots, and
+// creates none.
+func TestTournamentBots(t *testing.T) {
+	h := newHarness(t, "", testConfig())
+	robot, _ := h.newBot("robot")
+	ann := h.person()
+	ann.register("ann")
+	var closed, open tournaments.View
+	ann.call("POST", "/api/tournaments", map[string]any{"name": "People", "kind": "swiss", "rounds": 3, "game": "tablut", "days": 1, "starts_in": 60}, &closed)
+	ann.call("POST", "/api/tournaments", map[string]any{"name": "Bots welcome", "kind": "swiss", "rounds": 3, "game": "tablut", "days": 1, "starts_in": 60, "bots": true}, &open)
+	if code := robot.call("POST", "/api/tournaments/"+closed.ID+"/join", struct{}{}, nil); code != http.StatusForbidden {
+		t.Errorf("a bot joined a tournament closed to bots: %d", code)
+	}
+	if code := robot.call("POST", "/api/tournaments/"+open.ID+"/join", struct{}{}, &open); code != http.StatusOK || open.Players != 2 || !open.Bots {
+		t.Errorf("a bot joins one open to bots: %d %+v", code, open.Summary)
+	}
+	if code := robot.call("POST", "/api/tournaments", map[string]any{"name": "Mine", "kind": "swiss", "rounds": 3, "game": "tablut", "days": 1, "starts_in": 60, "bots": true}, nil); code != http.StatusForbidden {
+		t.Errorf("a bot created a tournament: %d", code)
+	}
+}

@@ -349,6 +349,8 @@ var migrations = []migration{
 	)`},
 	// An arena's latecomers take the next seed: one each.
 	{both: `CREATE UNIQUE INDEX tournament_seeds ON tournament_players(tournament, seed) WHERE seed >= 0`},
+	// Whether bot accounts may join.
+	{both: `ALTER TABLE tournaments ADD COLUMN bots INTEGER NOT NULL DEFAULT 0`},
 }
 
 // migrate brings the schema up to date; on PostgreSQL under an advisory

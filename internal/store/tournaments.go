@@ -25,6 +25,8 @@ type Tournament struct {
 	Created, Starts      time.Time
 	Status               string // open, running, over
 	Round                int    // the round being played (0 before the first)
+	// Bots: bot accounts may join (the people who join ask for them).
+	Bots bool
 }
 
 // Tournament statuses.
@@ -58,29 +60,29 @@ var ErrNoTournament = errors.New("store: no such tournament")
 // server did it).
 var ErrChanged = errors.New("store: the tournament has changed meanwhile")
 
-const tournamentColumns = `id, name, kind, spec, minutes, increment, days, rated, rounds, max_players, creator, creator_name, created, starts, status, round`
+const tournamentColumns = `id, name, kind, spec, minutes, increment, days, rated, rounds, max_players, creator, creator_name, created, starts, status, round, bots`
 
 func scanTournament(row scanner) (*Tournament, error) {
 	var t Tournament
-	var rated int
+	var rated, bots int
 	var created, starts int64
-	err := row.Scan(&t.ID, &t.Name, &t.Kind, &t.Spec, &t.Minutes, &t.Increment, &t.Days, &rated, &t.Rounds, &t.MaxPlayers, &t.Creator, &t.CreatorName, &created, &starts, &t.Status, &t.Round)
+	err := row.Scan(&t.ID, &t.Name, &t.Kind, &t.Spec, &t.Minutes, &t.Increment, &t.Days, &rated, &t.Rounds, &t.MaxPlayers, &t.Creator, &t.CreatorName, &created, &starts, &t.Status, &t.Round, &bots)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, ErrNoTournament
 	}
 	if err != nil {
 		return nil, fmt.Errorf("store: %w", err)
 	}
-	t.Rated, t.Created, t.Starts = rated != 0, time.UnixMilli(created), time.UnixMilli(starts)
+	t.Rated, t.Bots, t.Created, t.Starts = rated != 0, bots != 0, time.UnixMilli(created), time.UnixMilli(starts)
 	return &t, nil
 }
 
 // CreateTournament stores an open tournament.
 func (s *Store) CreateTournament(ctx context.Context, t *Tournament) error {
 	t.Created, t.Status = time.Now(), TournamentOpen
-	_, err := s.exec(ctx, `INSERT INTO tournaments (`+tournamentColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+	_, err := s.exec(ctx, `INSERT INTO tournaments (`+tournamentColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		t.ID, t.Name, t.Kind, t.Spec, t.Minutes, t.Increment, t.Days, boolInt(t.Rated), t.Rounds, t.MaxPlayers, t.Creator, t.CreatorName,
-		t.Created.UnixMilli(), t.Starts.UnixMilli(), t.Status, t.Round)
+		t.Created.UnixMilli(), t.Starts.UnixMilli(), t.Status, t.Round, boolInt(t.Bots))
 	if err != nil {
 		return fmt.Errorf("store: create tournament: %w", err)
 	}

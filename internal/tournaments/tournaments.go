@@ -88,7 +88,7 @@ func (s *Service) Routes(mux *http.ServeMux) {
 // startNow lets the creator start his open tournament early, once two
 // players are in.
 func (s *Service) startNow(w http.ResponseWriter, r *http.Request) error {
-	me, err := s.player(r)
+	me, err := s.player(r, false)
 	if err != nil {
 		return err
 	}
@@ -118,7 +118,7 @@ func (s *Service) startNow(w http.ResponseWriter, r *http.Request) error {
 
 var (
 	errAccount = httpx.NewError(http.StatusForbidden, "tournaments are for accounts: register or sign in first")
-	errBot     = httpx.NewError(http.StatusForbidden, "a bot plays only those who challenge it by name, not in tournaments")
+	errBot     = httpx.NewError(http.StatusForbidden, "a bot plays only those who ask for it: it joins only tournaments open to bots, and creates none")
 	errGone    = httpx.NewError(http.StatusNotFound, "no such tournament")
 	errStarted = httpx.NewError(http.StatusConflict, "the tournament has started: no one joins now")
 	errFull    = httpx.NewError(http.StatusConflict, "the tournament is full")
@@ -136,6 +136,8 @@ type createRequest struct {
 	Rounds    int     `json:"rounds,omitempty"`
 	// MaxPlayers bounds the entrants (default: the kind's most).
 	MaxPlayers int `json:"max_players,omitempty"`
+	// Bots lets bot accounts join.
+	Bots bool `json:"bots,omitempty"`
 	// Duration is an arena's minutes (10 to 720).
 	Duration int `json:"duration,omitempty"`
 	// StartsIn is the minutes until it starts (0, at once, to a week).
@@ -144,14 +146,14 @@ type createRequest struct {
 
 // player returns the request's account, refusing anonymous players,
 // bots and banned accounts.
-func (s *Service) player(r *http.Request) (*store.Player, error) {
+func (s *Service) player(r *http.Request, botsAllowed bool) (*store.Player, error) {
 	me, err := s.ids.Me(r)
 	switch {
 	case err != nil:
 		return nil, err
 	case me == nil || me.Anonymous():
 		return nil, errAccount
-	case me.Bot:
+	case me.Bot && !botsAllowed:
 		return nil, errBot
 	}
 	if err := moderation.Check(me, false); err != nil {
@@ -205,7 +207,7 @@ func (s *Service) create(w http.ResponseWriter, r *http.Request) error {
 	if req.StartsIn < 0 || req.StartsIn > MaxStartsIn {
 		return bad("it starts in 0 minutes to a week (%d minutes)", MaxStartsIn)
 	}
-	me, err := s.player(r)
+	me, err := s.player(r, false)
 	if err != nil {
 		return err
 	}
@@ -215,7 +217,7 @@ func (s *Service) create(w http.ResponseWriter, r *http.Request) error {
 		return httpx.WithCode(http.StatusTooManyRequests, fmt.Errorf("at most %d tournaments a day from one account", PerDay))
 	}
 	t := &store.Tournament{ID: token.ID(), Name: name, Kind: req.Kind, Spec: g.Spec(), Minutes: req.Minutes, Increment: req.Increment, Days: req.Days,
-		Rated: req.Rated, Rounds: req.Rounds, MaxPlayers: req.MaxPlayers, Creator: me.ID, CreatorName: me.Username,
+		Rated: req.Rated, Bots: req.Bots, Rounds: req.Rounds, MaxPlayers: req.MaxPlayers, Creator: me.ID, CreatorName: me.Username,
 		Starts: s.now().Add(time.Duration(req.StartsIn) * time.Minute)}
 	if err := s.store.CreateTournament(r.Context(), t); err != nil {
 		return httpx.Unavailable(err)
@@ -227,14 +229,14 @@ func (s *Service) create(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (s *Service) join(w http.ResponseWriter, r *http.Request) error {
-	me, err := s.player(r)
-	if err != nil {
-		return err
-	}
 	ctx := r.Context()
 	t, err := s.store.Tournament(ctx, r.PathValue("id"))
 	if err != nil {
 		return errGone
+	}
+	me, err := s.player(r, t.Bots)
+	if err != nil {
+		return err
 	}
 	running := t.Kind == Arena && t.Status == store.TournamentRunning
 	if t.Status != store.TournamentOpen && !running {
@@ -292,6 +294,7 @@ type Summary struct {
 	Rounds  int    `json:"rounds"`
 	Players int    `json:"players"`
 	Creator string `json:"creator"`
+	Bots    bool   `json:"bots,omitempty"`
 }
 
 func clockText(t *store.Tournament) string {
@@ -310,7 +313,7 @@ func (s *Service) summary(ctx context.Context, t *store.Tournament) (Summary, er
 		return Summary{}, err
 	}
 	return Summary{ID: t.ID, Name: t.Name, Kind: t.Kind, Spec: t.Spec, Clock: clockText(t), Rated: t.Rated, Starts: t.Starts.UnixMilli(),
-		Status: t.Status, Round: t.Round, Rounds: t.Rounds, Players: len(ps), Creator: t.CreatorName}, nil
+		Status: t.Status, Round: t.Round, Rounds: t.Rounds, Players: len(ps), Creator: t.CreatorName, Bots: t.Bots}, nil
 }
 
 // list answers the open tournaments (soonest first), those running, and

@@ -37,16 +37,17 @@ export async function tournamentsPage(app) {
   const gameSel = h("select", { id: "t-game" }, ...cat.games.flatMap((g) => g.Rulesets.map((r) => h("option", { value: `${g.Name}|${r.ID}`, selected: r.Default }, `${cap(g.Name)} — ${r.ID}`))));
   const clock = h("select", { id: "t-clock" }, ...[["5+3", "5 min + 3 s"], ["10+5", "10 min + 5 s"], ["30+20", "30 min + 20 s"], ["d1", "1 day a move"], ["d3", "3 days a move"]].map(([v, l]) => h("option", { value: v }, l)));
   const rated = h("input", { id: "t-rated", type: "checkbox" });
+  const bots = h("input", { id: "t-bots", type: "checkbox" });
   const starts = h("input", { id: "t-starts", type: "number", min: 0, max: 10080, value: 10 });
   const form = h("form", { id: "new-tournament", class: "account-form" }, h("h2", {}, "New tournament"),
     field("Name", name), field("Kind", kind), field("Rounds (Swiss)", rounds), field("Minutes (arena)", duration), field("Game", gameSel), field("Clock", clock),
-    h("label", {}, rated, " Rated"), field("Starts in (minutes)", starts), h("button", { class: "primary", type: "submit" }, "Create"));
+    h("label", {}, rated, " Rated"), h("label", {}, bots, " Open to bot accounts"), field("Starts in (minutes)", starts), h("button", { class: "primary", type: "submit" }, "Create"));
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
     err.textContent = "";
     const [game, ruleset] = gameSel.value.split("|");
     const c = clock.value;
-    const body = { name: name.value, kind: kind.value, rounds: Number(rounds.value), duration: Number(duration.value), game, ruleset, rated: rated.checked, starts_in: Number(starts.value) };
+    const body = { name: name.value, kind: kind.value, rounds: Number(rounds.value), duration: Number(duration.value), game, ruleset, rated: rated.checked, bots: bots.checked, starts_in: Number(starts.value) };
     if (c.startsWith("d")) body.days = Number(c.slice(1)); else { const [m, i] = c.split("+"); body.minutes = Number(m); body.increment = Number(i); }
     try { const t = await api("POST", "/api/tournaments", body); location.href = "/t/" + t.id; } catch (x) { err.textContent = x.message; }
   });
@@ -82,7 +83,7 @@ export async function tournamentPage(app, id) {
     const rounds = t.round_games.map((r, i) => [h("h3", {}, arena ? `Pairing ${i + 1}` : `Round ${i + 1}`), h("ol", { class: "round", "data-round": i + 1 },
       r.map((b) => h("li", {}, b.black ? [b.white, " – ", b.black, " ", b.game ? h("a", { href: "/g/" + b.game }, b.result === "*" ? "playing" : b.result) : b.result] : [b.white, h("span", { class: "muted" }, " has the bye")])))]).reverse();
     app.replaceChildren(h("h1", {}, t.name),
-      h("p", { class: "muted" }, `${cap(kindText(t))} · ${t.spec} · ${t.clock}${t.rated ? " · rated" : ""} · created by ${t.creator} · ${t.players} of at most ${t.max_players} players`),
+      h("p", { class: "muted" }, `${cap(kindText(t))} · ${t.spec} · ${t.clock}${t.rated ? " · rated" : ""}${t.bots ? " · open to bots" : ""} · created by ${t.creator} · ${t.players} of at most ${t.max_players} players`),
       h("p", { id: "t-status" }, status, " ", buttons, " ", early), err,
       h("h2", {}, t.status === "open" ? "Players" : "Standings"), table, ...rounds.flat());
     return t;
