@@ -22,10 +22,11 @@ func (p randomPlayer) Act(ctx context.Context, s game.State, budget time.Duratio
 	return s.ActionString(as[p.rng.IntN(len(as))]), nil
 }
 
-// TestTournamentInBrowser: a player creates a round robin with the
-// tournaments page's form; two more join on its page; the creator starts
-// it early; the server pairs the first round, and every page shows its
-// game and the bye, with the game opening on a click.
+// TestTournamentInBrowser: a player creates a correspondence round robin
+// with the tournaments page's form; two more join on its page; the
+// creator starts it early; the server pairs the first round, and every
+// page shows its game and the bye, with the game opening on a click; the
+// server restarts, the game ends, and the new server pairs round 2.
 func TestTournamentInBrowser(t *testing.T) {
 	t.Parallel()
 	a := startApp(t, "", "")
@@ -66,6 +67,26 @@ func TestTournamentInBrowser(t *testing.T) {
 	fullShot(t, ben, "tournament")
 	if err := chromedp.Do(ben, chromedp.Click(chromedp.CSS(`.round a[href^="/g/"]`)), chromedp.WaitVisible(chromedp.CSS("#board"))); err != nil {
 		t.Fatal(err)
+	}
+	// The server restarts; the round's game ends (its first seat resigns
+	// from his browser) and the new server pairs round 2.
+	db, addr := a.db, a.addr
+	a.stop()
+	a = startApp(t, db, addr)
+	pair, err := chromedp.Run(ben, chromedp.Evaluate[[]string](`fetch(location.pathname.replace("/g/", "/api/games/")).then(r => r.json()).then(v => [v.id, v.seats[0].name])`, chromedp.EvalAwaitPromise))
+	if err != nil || len(pair) != 2 {
+		t.Fatalf("the game after the restart: %v %v", pair, err)
+	}
+	white := map[string]context.Context{"ben": ben, "cat": cat}[pair[1]]
+	if code, err := chromedp.Run(white, chromedp.Evaluate[float64](`fetch("/api/games/`+pair[0]+`/resign", {method: "POST", headers: {"Content-Type": "application/json"}, body: "{}"}).then(r => r.status)`, chromedp.EvalAwaitPromise)); err != nil || code != 200 {
+		t.Fatalf("resign: %v %v", code, err)
+	}
+	if err := chromedp.Do(ann, chromedp.Navigate(url), chromedp.WaitVisible(chromedp.CSS("#standings"))); err != nil {
+		t.Fatal(err)
+	}
+	poll(t, ann, "round 2 after the restart", `document.getElementById("t-status").textContent.includes("Round 2 of 3")`)
+	if got := text(t, ann, "#standings"); !strings.Contains(got, "2") {
+		t.Fatalf("standings after round 1: %q", got)
 	}
 }
 
