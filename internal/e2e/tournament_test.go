@@ -88,6 +88,11 @@ func TestTournamentInBrowser(t *testing.T) {
 	if got := text(t, ann, "#standings"); !strings.Contains(got, "2") {
 		t.Fatalf("standings after round 1: %q", got)
 	}
+	// The crosstable has the game: the winner's 1 against the loser's 0.
+	cells, err := chromedp.Run(ann, chromedp.Evaluate[string](`[...document.querySelectorAll("#crosstable td")].map(td => td.textContent).join(",")`))
+	if err != nil || !strings.Contains(cells, "1") || !strings.Contains(cells, "0") || strings.Count(cells, "×") != 3 {
+		t.Fatalf("the crosstable: %q %v", cells, err)
+	}
 }
 
 // TestArenaInBrowser: three players in three browsers and a bot; an arena

@@ -82,10 +82,26 @@ export async function tournamentPage(app, id) {
         ...(arena && t.status !== "open" ? [h("td", { class: "scores" }, (l.scores || []).join(" "))] : (l.tiebreaks || []).map((x) => h("td", {}, String(x)))))));
     const rounds = t.round_games.map((r, i) => [h("h3", {}, arena ? `Pairing ${i + 1}` : `Round ${i + 1}`), h("ol", { class: "round", "data-round": i + 1 },
       r.map((b) => h("li", {}, b.black ? [b.white, " – ", b.black, " ", b.game ? h("a", { href: "/g/" + b.game }, b.result === "*" ? "playing" : b.result) : b.result] : [b.white, h("span", { class: "muted" }, " has the bye")])))]).reverse();
+    // A round robin's crosstable: each player's result against each, in
+    // the order of the standings.
+    let cross = null;
+    if (t.kind === "roundrobin" && t.status !== "open") {
+      const names = t.standings.map((l) => l.name);
+      const cell = {};
+      for (const r of t.round_games) for (const b of r) {
+        if (!b.black || b.result === "*") continue;
+        const [w, k] = { "1-0": ["1", "0"], "0-1": ["0", "1"] }[b.result] || ["½", "½"];
+        cell[b.white + "|" + b.black] = (cell[b.white + "|" + b.black] || "") + w;
+        cell[b.black + "|" + b.white] = (cell[b.black + "|" + b.white] || "") + k;
+      }
+      cross = [h("h2", {}, "Crosstable"), h("table", { class: "standings crosstable", id: "crosstable" },
+        h("tr", {}, h("th", {}, ""), ...names.map((_, i) => h("th", {}, String(i + 1)))),
+        ...names.map((a, i) => h("tr", {}, h("th", {}, `${i + 1}. ${a}`), ...names.map((b) => h("td", {}, a === b ? "×" : cell[a + "|" + b] || "")))))];
+    }
     app.replaceChildren(h("h1", {}, t.name),
       h("p", { class: "muted" }, `${cap(kindText(t))} · ${t.spec} · ${t.clock}${t.rated ? " · rated" : ""}${t.bots ? " · open to bots" : ""} · created by ${t.creator} · ${t.players} of at most ${t.max_players} players`),
       h("p", { id: "t-status" }, status, " ", buttons, " ", early), err,
-      h("h2", {}, t.status === "open" ? "Players" : "Standings"), table, ...rounds.flat());
+      h("h2", {}, t.status === "open" ? "Players" : "Standings"), table, ...(cross || []), ...rounds.flat());
     return t;
   };
   const t = await draw();
