@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"context"
+	"fmt"
 	"math/rand/v2"
 	"net/http"
 	"strings"
@@ -195,4 +196,66 @@ func TestArenaInBrowser(t *testing.T) {
 		t.Errorf("winners %v in %v", winners, rows)
 	}
 	fullShot(t, ann, "arena")
+}
+
+// TestSwissInBrowser: four players in four browsers play a Swiss of three
+// rounds made with the form; in each round the first seat of every game
+// resigns from his browser; the pages pair each round as the last ends,
+// and no two players meet twice.
+func TestSwissInBrowser(t *testing.T) {
+	t.Parallel()
+	a := startApp(t, "", "")
+	first, cancel := browser(t)
+	defer cancel()
+	ctxs := map[string]context.Context{"ann": first}
+	register(t, first, a, "ann")
+	for _, n := range []string{"ben", "cat", "dan"} {
+		c, cc := chromedp.NewContext(first, chromedp.WithNewBrowserContext())
+		defer cc()
+		register(t, c, a, n)
+		ctxs[n] = c
+	}
+	ann := ctxs["ann"]
+	if err := chromedp.Do(ann, chromedp.Navigate(a.url("/tournaments")), chromedp.WaitVisible(chromedp.CSS("#new-tournament")),
+		chromedp.SendKeys(chromedp.CSS("#t-name"), "Swiss of three rounds"), chromedp.SetValue(chromedp.CSS("#t-kind"), "swiss"),
+		chromedp.SetValue(chromedp.CSS("#t-rounds"), "3"), chromedp.SetValue(chromedp.CSS("#t-clock"), "d3"),
+		chromedp.Click(chromedp.CSS(`#new-tournament button[type="submit"]`)), chromedp.WaitVisible(chromedp.CSS("#standings"))); err != nil {
+		t.Fatal(err)
+	}
+	url, _ := chromedp.Run(ann, chromedp.Evaluate[string](`location.href`))
+	for _, n := range []string{"ben", "cat", "dan"} {
+		if err := chromedp.Do(ctxs[n], chromedp.Navigate(url), chromedp.WaitVisible(chromedp.CSS("#t-join")), chromedp.Click(chromedp.CSS("#t-join")), chromedp.WaitVisible(chromedp.CSS("#t-withdraw"))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := chromedp.Do(ann, chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS("#t-start")), chromedp.Click(chromedp.CSS("#t-start"))); err != nil {
+		t.Fatal(err)
+	}
+	met := map[string]bool{}
+	for round := 1; round <= 3; round++ {
+		sel := fmt.Sprintf(`.round[data-round="%d"] li`, round)
+		poll(t, ann, fmt.Sprintf("round %d", round), `document.querySelectorAll('`+sel+`').length === 2`)
+		games, err := chromedp.Run(ann, chromedp.Evaluate[[][]string](`[...document.querySelectorAll('`+sel+`')].map(li => [li.textContent.split(" – ")[0], li.textContent.split(" – ")[1].split(" ")[0], li.querySelector("a").getAttribute("href")])`))
+		if err != nil || len(games) != 2 {
+			t.Fatalf("round %d: %v %v", round, games, err)
+		}
+		for _, g := range games {
+			k := min(g[0], g[1]) + "-" + max(g[0], g[1])
+			if met[k] {
+				t.Fatalf("round %d: %s meet again", round, k)
+			}
+			met[k] = true
+			if code, err := chromedp.Run(ctxs[g[0]], chromedp.Evaluate[float64](`fetch("/api/games/`+strings.TrimPrefix(g[2], "/g/")+`/resign", {method: "POST", headers: {"Content-Type": "application/json"}, body: "{}"}).then(r => r.status)`, chromedp.EvalAwaitPromise)); err != nil || code != 200 {
+				t.Fatalf("round %d: %s resigns: %v %v", round, g[0], code, err)
+			}
+		}
+		if err := chromedp.Do(ann, chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS("#standings"))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	poll(t, ann, "the end", `document.getElementById("t-status").textContent.includes("Finished")`)
+	if len(met) != 6 {
+		t.Errorf("pairs met: %v", met)
+	}
+	fullShot(t, ann, "swiss")
 }

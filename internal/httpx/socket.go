@@ -126,9 +126,13 @@ func (s *Sockets) ServeStream(w http.ResponseWriter, r *http.Request, key string
 	w.Header().Set("X-Accel-Buffering", "no")
 	w.WriteHeader(http.StatusOK)
 	var mu sync.Mutex // the keep-alive and serve's sends
+	done := false     // set under mu once the handler returns: nothing more is written
 	write := func(line []byte) error {
 		mu.Lock()
 		defer mu.Unlock()
+		if done {
+			return context.Canceled
+		}
 		rc.SetWriteDeadline(time.Now().Add(10 * time.Second))
 		if _, err := w.Write(bytes.TrimRight(line, "\n")); err != nil {
 			cancel()
@@ -147,7 +151,19 @@ func (s *Sockets) ServeStream(w http.ResponseWriter, r *http.Request, key string
 	if write(nil) != nil { // the headers, at once
 		return nil
 	}
+	var alive sync.WaitGroup
+	defer func() {
+		// The response is the handler's until it returns: stop the
+		// keep-alive, and write nothing after.
+		cancel()
+		mu.Lock()
+		done = true
+		mu.Unlock()
+		alive.Wait()
+	}()
+	alive.Add(1)
 	go func() {
+		defer alive.Done()
 		t := time.NewTicker(StreamKeepAlive)
 		defer t.Stop()
 		for {

@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/muster-games/muster/internal/pgtest"
+	"github.com/muster-games/muster/internal/play"
 	"github.com/muster-games/muster/internal/tournaments"
 )
 
@@ -335,5 +337,61 @@ func TestTournamentBots(t *testing.T) {
 	}
 	if code := robot.call("POST", "/api/tournaments", map[string]any{"name": "Mine", "kind": "swiss", "rounds": 3, "game": "tablut", "days": 1, "starts_in": 60, "bots": true}, nil); code != http.StatusForbidden {
 		t.Errorf("a bot created a tournament: %d", code)
+	}
+}
+
+// TestTournamentTwoInstances: two servers on one PostgreSQL database run
+// the same round robin's director at once: the round is paired once and
+// its game made once; when A stops, B alone goes on to the next round.
+func TestTournamentTwoInstances(t *testing.T) {
+	dsn := pgtest.DSN(t)
+	a := newHarness(t, dsn, testConfig())
+	b := newHarness(t, dsn, testConfig())
+	by := map[string]*person{}
+	for _, n := range []string{"ann", "ben", "cat"} {
+		by[n] = a.person()
+		by[n].register(n)
+	}
+	var v tournaments.View
+	by["ann"].call("POST", "/api/tournaments", map[string]any{"name": "Shared", "kind": "roundrobin", "game": "tablut", "days": 1, "starts_in": 0}, &v)
+	for _, n := range []string{"ben", "cat"} {
+		by[n].call("POST", "/api/tournaments/"+v.ID+"/join", struct{}{}, nil)
+	}
+	// Both directors at once, several times over.
+	for i := 0; i < 5; i++ {
+		done := make(chan error, 2)
+		for _, h := range []*harness{a, b} {
+			go func() { done <- h.srv.tours.Tick(context.Background()) }()
+		}
+		<-done
+		<-done
+	}
+	by["ann"].call("GET", "/api/tournaments/"+v.ID, nil, &v)
+	if v.Status != "running" || v.Round != 1 || len(v.Games) != 1 || len(v.Games[0]) != 2 {
+		t.Fatalf("after both directors: %s round %d %+v", v.Status, v.Round, v.Games)
+	}
+	var game string
+	for _, bd := range v.Games[0] {
+		if bd.Black != "" {
+			game = bd.Game
+		}
+	}
+	if _, err := a.st.Get(context.Background(), game); err != nil {
+		t.Fatalf("the round's game: %v", err)
+	}
+	a.close()
+	for _, p := range by {
+		p.h = b
+	}
+	var g play.View
+	by["ann"].call("GET", "/api/games/"+game, nil, &g)
+	white := g.Seats[0].Name
+	if code := by[white].call("POST", "/api/games/"+game+"/resign", secretRequest{}, nil); code != http.StatusOK {
+		t.Fatalf("resign through B: %d", code)
+	}
+	b.tick()
+	by["ann"].call("GET", "/api/tournaments/"+v.ID, nil, &v)
+	if v.Round != 2 {
+		t.Errorf("B alone: round %d", v.Round)
 	}
 }
