@@ -31,15 +31,10 @@ func answerPrompts(ctx context.Context, text string) {
 func TestReportAndBan(t *testing.T) {
 	t.Parallel()
 	a := startApp(t, "", "")
-	alice, cancel := browser(t)
+	first, cancel := browser(t)
 	defer cancel()
-	register(t, alice, a, "alice")
-	mallory, c2 := chromedp.NewContext(alice, chromedp.WithNewBrowserContext())
-	defer c2()
-	register(t, mallory, a, "mallory")
-	judge, c3 := chromedp.NewContext(alice, chromedp.WithNewBrowserContext())
-	defer c3()
-	register(t, judge, a, "judge")
+	ctxs := people(t, first, a, "alice", "mallory", "judge")
+	alice, mallory, judge := ctxs["alice"], ctxs["mallory"], ctxs["judge"]
 	if err := a.st.SetAdmin(context.Background(), auth.UsernameKey("judge"), true); err != nil {
 		t.Fatal(err)
 	}

@@ -15,6 +15,40 @@ import (
 	"github.com/muster-games/muster/internal/bot"
 )
 
+// people registers the accounts, the first in first's browser, each other
+// in a browser context of its own (closed with the test).
+func people(t *testing.T, first context.Context, a *app, names ...string) map[string]context.Context {
+	t.Helper()
+	ctxs := map[string]context.Context{names[0]: first}
+	register(t, first, a, names[0])
+	for _, n := range names[1:] {
+		c, cancel := chromedp.NewContext(first, chromedp.WithNewBrowserContext())
+		t.Cleanup(cancel)
+		register(t, c, a, n)
+		ctxs[n] = c
+	}
+	return ctxs
+}
+
+// joinAt joins the tournament at url from the browser ctx.
+func joinAt(t *testing.T, ctx context.Context, url string) {
+	t.Helper()
+	if err := chromedp.Do(ctx, chromedp.Navigate(url), chromedp.WaitVisible(chromedp.CSS("#t-join")), chromedp.Click(chromedp.CSS("#t-join")), chromedp.WaitVisible(chromedp.CSS("#t-withdraw"))); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// resignFrom resigns the game (its path, /g/ID) from the browser ctx of
+// one of its players, through the API (before a move the game page offers
+// Abort instead).
+func resignFrom(t *testing.T, ctx context.Context, game string) {
+	t.Helper()
+	code, err := chromedp.Run(ctx, chromedp.Evaluate[float64](`fetch("/api/games/`+strings.TrimPrefix(game, "/g/")+`/resign", {method: "POST", headers: {"Content-Type": "application/json"}, body: "{}"}).then(r => r.status)`, chromedp.EvalAwaitPromise))
+	if err != nil || code != 200 {
+		t.Fatalf("resigning %s: %v %v", game, code, err)
+	}
+}
+
 // randomPlayer is a bot's player: a legal action at random.
 type randomPlayer struct{ rng *rand.Rand }
 
@@ -31,15 +65,10 @@ func (p randomPlayer) Act(ctx context.Context, s game.State, budget time.Duratio
 func TestTournamentInBrowser(t *testing.T) {
 	t.Parallel()
 	a := startApp(t, "", "")
-	ann, cancel := browser(t)
+	first, cancel := browser(t)
 	defer cancel()
-	register(t, ann, a, "ann")
-	ben, c2 := chromedp.NewContext(ann, chromedp.WithNewBrowserContext())
-	defer c2()
-	register(t, ben, a, "ben")
-	cat, c3 := chromedp.NewContext(ann, chromedp.WithNewBrowserContext())
-	defer c3()
-	register(t, cat, a, "cat")
+	ctxs := people(t, first, a, "ann", "ben", "cat")
+	ann, ben, cat := ctxs["ann"], ctxs["ben"], ctxs["cat"]
 	if err := chromedp.Do(ann, chromedp.Navigate(a.url("/tournaments")), chromedp.WaitVisible(chromedp.CSS("#new-tournament")),
 		chromedp.SendKeys(chromedp.CSS("#t-name"), "Friday round robin"), chromedp.SetValue(chromedp.CSS("#t-clock"), "d1"),
 		chromedp.Click(chromedp.CSS(`#new-tournament button[type="submit"]`)), chromedp.WaitVisible(chromedp.CSS("#standings"))); err != nil {
@@ -50,9 +79,7 @@ func TestTournamentInBrowser(t *testing.T) {
 		t.Fatalf("after creating: %q %v", url, err)
 	}
 	for _, c := range []context.Context{ben, cat} {
-		if err := chromedp.Do(c, chromedp.Navigate(url), chromedp.WaitVisible(chromedp.CSS("#t-join")), chromedp.Click(chromedp.CSS("#t-join")), chromedp.WaitVisible(chromedp.CSS("#t-withdraw"))); err != nil {
-			t.Fatal(err)
-		}
+		joinAt(t, c, url)
 	}
 	if err := chromedp.Do(ann, chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS("#t-start")), chromedp.Click(chromedp.CSS("#t-start"))); err != nil {
 		t.Fatal(err)
@@ -78,10 +105,7 @@ func TestTournamentInBrowser(t *testing.T) {
 	if err != nil || len(pair) != 2 {
 		t.Fatalf("the game after the restart: %v %v", pair, err)
 	}
-	white := map[string]context.Context{"ben": ben, "cat": cat}[pair[1]]
-	if code, err := chromedp.Run(white, chromedp.Evaluate[float64](`fetch("/api/games/`+pair[0]+`/resign", {method: "POST", headers: {"Content-Type": "application/json"}, body: "{}"}).then(r => r.status)`, chromedp.EvalAwaitPromise)); err != nil || code != 200 {
-		t.Fatalf("resign: %v %v", code, err)
-	}
+	resignFrom(t, ctxs[pair[1]], "/g/"+pair[0])
 	if err := chromedp.Do(ann, chromedp.Navigate(url), chromedp.WaitVisible(chromedp.CSS("#standings"))); err != nil {
 		t.Fatal(err)
 	}
@@ -108,8 +132,7 @@ func TestArenaInBrowser(t *testing.T) {
 	first, cancel := browser(t)
 	defer cancel()
 	names := []string{"ann", "ben", "cat"}
-	ctxs := map[string]context.Context{"ann": first}
-	register(t, first, a, "ann")
+	ctxs := people(t, first, a, names...)
 	// The fourth player is a bot: an account made a bot in its browser,
 	// played by the bot client with random moves.
 	robot, rc := chromedp.NewContext(first, chromedp.WithNewBrowserContext())
@@ -123,12 +146,6 @@ func TestArenaInBrowser(t *testing.T) {
 	bctx, stopBot := context.WithCancel(context.Background())
 	defer stopBot()
 	go (&bot.Client{URL: "http://" + a.addr, Token: tok, Player: randomPlayer{rand.New(rand.NewPCG(1, 2))}, Retry: 100 * time.Millisecond}).Run(bctx)
-	for _, n := range names[1:] {
-		c, cc := chromedp.NewContext(first, chromedp.WithNewBrowserContext())
-		defer cc()
-		register(t, c, a, n)
-		ctxs[n] = c
-	}
 	ann := ctxs["ann"]
 	if err := chromedp.Do(ann, chromedp.Navigate(a.url("/tournaments")), chromedp.WaitVisible(chromedp.CSS("#new-tournament")),
 		chromedp.SendKeys(chromedp.CSS("#t-name"), "Evening arena"), chromedp.SetValue(chromedp.CSS("#t-kind"), "arena"),
@@ -138,9 +155,7 @@ func TestArenaInBrowser(t *testing.T) {
 	}
 	url, _ := chromedp.Run(ann, chromedp.Evaluate[string](`location.href`))
 	for _, n := range names[1:] {
-		if err := chromedp.Do(ctxs[n], chromedp.Navigate(url), chromedp.WaitVisible(chromedp.CSS("#t-join")), chromedp.Click(chromedp.CSS("#t-join")), chromedp.WaitVisible(chromedp.CSS("#t-withdraw"))); err != nil {
-			t.Fatal(err)
-		}
+		joinAt(t, ctxs[n], url)
 	}
 	id := url[strings.LastIndex(url, "/t/")+3:]
 	req, _ := http.NewRequest("POST", "http://"+a.addr+"/api/tournaments/"+id+"/join", strings.NewReader("{}"))
@@ -172,10 +187,7 @@ func TestArenaInBrowser(t *testing.T) {
 		if err := chromedp.Do(c, chromedp.Navigate(a.url(g[1])), chromedp.WaitVisible(chromedp.CSS("#board"))); err != nil {
 			t.Fatal(err)
 		}
-		code, err := chromedp.Run(c, chromedp.Evaluate[float64](`fetch("/api/games/`+strings.TrimPrefix(g[1], "/g/")+`/resign", {method: "POST", headers: {"Content-Type": "application/json"}, body: "{}"}).then(r => r.status)`, chromedp.EvalAwaitPromise))
-		if err != nil || code != 200 {
-			t.Fatalf("%s resigns: %v %v", g[0], code, err)
-		}
+		resignFrom(t, c, g[1])
 	}
 	if err := chromedp.Do(ann, chromedp.Navigate(url), chromedp.WaitVisible(chromedp.CSS("#standings"))); err != nil {
 		t.Fatal(err)
@@ -207,14 +219,7 @@ func TestSwissInBrowser(t *testing.T) {
 	a := startApp(t, "", "")
 	first, cancel := browser(t)
 	defer cancel()
-	ctxs := map[string]context.Context{"ann": first}
-	register(t, first, a, "ann")
-	for _, n := range []string{"ben", "cat", "dan"} {
-		c, cc := chromedp.NewContext(first, chromedp.WithNewBrowserContext())
-		defer cc()
-		register(t, c, a, n)
-		ctxs[n] = c
-	}
+	ctxs := people(t, first, a, "ann", "ben", "cat", "dan")
 	ann := ctxs["ann"]
 	if err := chromedp.Do(ann, chromedp.Navigate(a.url("/tournaments")), chromedp.WaitVisible(chromedp.CSS("#new-tournament")),
 		chromedp.SendKeys(chromedp.CSS("#t-name"), "Swiss of three rounds"), chromedp.SetValue(chromedp.CSS("#t-kind"), "swiss"),
@@ -224,9 +229,7 @@ func TestSwissInBrowser(t *testing.T) {
 	}
 	url, _ := chromedp.Run(ann, chromedp.Evaluate[string](`location.href`))
 	for _, n := range []string{"ben", "cat", "dan"} {
-		if err := chromedp.Do(ctxs[n], chromedp.Navigate(url), chromedp.WaitVisible(chromedp.CSS("#t-join")), chromedp.Click(chromedp.CSS("#t-join")), chromedp.WaitVisible(chromedp.CSS("#t-withdraw"))); err != nil {
-			t.Fatal(err)
-		}
+		joinAt(t, ctxs[n], url)
 	}
 	if err := chromedp.Do(ann, chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS("#t-start")), chromedp.Click(chromedp.CSS("#t-start"))); err != nil {
 		t.Fatal(err)
@@ -245,9 +248,7 @@ func TestSwissInBrowser(t *testing.T) {
 				t.Fatalf("round %d: %s meet again", round, k)
 			}
 			met[k] = true
-			if code, err := chromedp.Run(ctxs[g[0]], chromedp.Evaluate[float64](`fetch("/api/games/`+strings.TrimPrefix(g[2], "/g/")+`/resign", {method: "POST", headers: {"Content-Type": "application/json"}, body: "{}"}).then(r => r.status)`, chromedp.EvalAwaitPromise)); err != nil || code != 200 {
-				t.Fatalf("round %d: %s resigns: %v %v", round, g[0], code, err)
-			}
+			resignFrom(t, ctxs[g[0]], g[2])
 		}
 		if err := chromedp.Do(ann, chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS("#standings"))); err != nil {
 			t.Fatal(err)

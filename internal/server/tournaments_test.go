@@ -77,9 +77,8 @@ func TestRoundRobinTournament(t *testing.T) {
 	// server from the store.
 	h.close()
 	h = newHarness(t, db, testConfig())
-	for n, p := range by {
+	for _, p := range by {
 		p.h = h
-		_ = n
 	}
 	h.tick()
 	by["ann"].call("GET", "/api/tournaments/"+id, nil, &v)

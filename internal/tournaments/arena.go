@@ -29,8 +29,8 @@ type arenaState struct {
 	whites map[int]int
 }
 
-// arena reads an arena's games.
-func (s *Service) arena(ctx context.Context, t *store.Tournament, st *state) (*arenaState, error) {
+// arena reads an arena's games from the state's.
+func arena(t *store.Tournament, st *state) *arenaState {
 	n := len(st.players)
 	as := &arenaState{games: make([][]tournament.ArenaGame, n), busy: make([]bool, n), last: make([]int, n), whites: map[int]int{}}
 	for i := range as.last {
@@ -51,16 +51,9 @@ func (s *Service) arena(ctx context.Context, t *store.Tournament, st *state) (*a
 		as.last[tg.White], as.last[tg.Black] = tg.Black, tg.White
 		as.whites[tg.White]++
 		as.whites[tg.Black]--
-		rec, err := s.store.Get(ctx, tg.Game)
-		if err != nil {
-			as.busy[tg.White], as.busy[tg.Black] = true, true // being made
-			continue
-		}
-		res, err := resultOf(rec)
-		if err != nil {
-			return nil, err
-		}
-		if res == tournament.Pending {
+		rec, made := st.recs[tg.Game]
+		res := st.result[tg.Game]
+		if !made || res == tournament.Pending { // playing, or being made
 			as.busy[tg.White], as.busy[tg.Black] = true, true
 			continue
 		}
@@ -82,7 +75,7 @@ func (s *Service) arena(ctx context.Context, t *store.Tournament, st *state) (*a
 		as.games[d.w] = append(as.games[d.w], tournament.ArenaGame{Outcome: wo, Moves: moves})
 		as.games[d.b] = append(as.games[d.b], tournament.ArenaGame{Outcome: bo, Moves: moves})
 	}
-	return as, nil
+	return as
 }
 
 // arenaLines are an arena's standings: points, then games played fewer
@@ -96,7 +89,7 @@ func arenaLines(st *state, as *arenaState) []Line {
 		order[i] = i
 		total, each, fire := tournament.ArenaPoints(as.games[i])
 		pts[i] = total
-		lines[i] = Line{Name: p.Name, Points: float64(total), Played: len(each), Withdrawn: p.Withdrawn, Scores: each, Fire: fire}
+		lines[i] = Line{Name: p.Name, Points: float64(total), Played: len(each), Withdrawn: p.Withdrawn, Scores: each, Fire: fire, player: i}
 	}
 	slices.SortStableFunc(order, func(a, b int) int {
 		if pts[a] != pts[b] {
@@ -118,10 +111,7 @@ func arenaLines(st *state, as *arenaState) []Line {
 // advanceArena pairs the free players while the arena lasts, and ends
 // it once its time is up and its last games are over.
 func (s *Service) advanceArena(ctx context.Context, t *store.Tournament, st *state) error {
-	as, err := s.arena(ctx, t, st)
-	if err != nil {
-		return err
-	}
+	as := arena(t, st)
 	for _, tg := range st.games {
 		if tg.Black >= 0 && as.busy[tg.White] {
 			if err := s.ensureGame(ctx, t, st, tg); err != nil {
@@ -138,11 +128,7 @@ func (s *Service) advanceArena(ctx context.Context, t *store.Tournament, st *sta
 	}
 	rank := map[int]int{}
 	for k, l := range arenaLines(st, as) {
-		for i, p := range st.players {
-			if p.Name == l.Name {
-				rank[i] = k + 1
-			}
-		}
+		rank[l.player] = k + 1
 	}
 	var waiting []tournament.Waiting
 	for i, p := range st.players {

@@ -24,6 +24,8 @@ type state struct {
 	result  map[string]tournament.Result
 	// pending counts the current round's games still playing.
 	pending int
+	// recs are the stored games by id (those made so far).
+	recs map[string]*store.Game
 }
 
 // resultOf reads a stored game's result for a tournament: the winner by
@@ -55,7 +57,7 @@ func (s *Service) state(ctx context.Context, t *store.Tournament) (*state, error
 	if err != nil {
 		return nil, err
 	}
-	st := &state{players: ps, games: gs, result: map[string]tournament.Result{}}
+	st := &state{players: ps, games: gs, result: map[string]tournament.Result{}, recs: map[string]*store.Game{}}
 	for _, tg := range gs {
 		if tg.Black < 0 {
 			st.results = append(st.results, tournament.Game{Round: tg.Round, White: tg.White, Black: tournament.Bye})
@@ -70,6 +72,7 @@ func (s *Service) state(ctx context.Context, t *store.Tournament) (*state, error
 		case err != nil:
 			return nil, err
 		default:
+			st.recs[tg.Game] = rec
 			if res, err = resultOf(rec); err != nil {
 				return nil, err
 			}

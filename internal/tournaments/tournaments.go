@@ -365,6 +365,8 @@ type Line struct {
 	// on a streak (his next win scores double).
 	Scores []int `json:"scores,omitempty"`
 	Fire   bool  `json:"fire,omitempty"`
+	// player is the line's player (his seed).
+	player int
 }
 
 // Board is a game of a round.
@@ -421,34 +423,10 @@ func (s *Service) view(r *http.Request, id string) (View, error) {
 		return v, nil
 	}
 	if t.Kind == Arena {
-		as, err := s.arena(ctx, t, st)
-		if err != nil {
-			return View{}, httpx.Unavailable(err)
-		}
-		v.Standings = arenaLines(st, as)
+		v.Standings = arenaLines(st, arena(t, st))
 		v.Ends = t.Starts.Add(time.Duration(t.Rounds) * time.Minute).UnixMilli()
-	}
-	lines, err := tournament.Standings(len(st.players), st.results, tiebreaks(t.Kind))
-	if err != nil {
+	} else if v.Standings, err = rankedLines(t.Kind, st); err != nil {
 		return View{}, err
-	}
-	for _, l := range lines {
-		if t.Kind == Arena {
-			break
-		}
-		p := st.players[l.Player]
-		line := Line{Rank: l.Rank, Name: p.Name, Points: l.Points(), Played: l.Played, Withdrawn: p.Withdrawn}
-		for k, x := range l.Tiebreaks {
-			scale := 2.0
-			if tiebreaks(t.Kind)[k] == tournament.SonnebornBerger {
-				scale = 4
-			}
-			if tiebreaks(t.Kind)[k] == tournament.Wins {
-				scale = 1
-			}
-			line.Tiebreaks = append(line.Tiebreaks, float64(x)/scale)
-		}
-		v.Standings = append(v.Standings, line)
 	}
 	for _, tg := range st.games {
 		for len(v.Games) < tg.Round {
@@ -462,6 +440,34 @@ func (s *Service) view(r *http.Request, id string) (View, error) {
 		v.Games[tg.Round-1] = append(v.Games[tg.Round-1], b)
 	}
 	return v, nil
+}
+
+// rankedLines are a round robin's or a Swiss's standings, the
+// tie-breaks in points (Sonneborn-Berger is kept in quarters, the others
+// but wins in halves).
+func rankedLines(kind string, st *state) ([]Line, error) {
+	tbs := tiebreaks(kind)
+	lines, err := tournament.Standings(len(st.players), st.results, tbs)
+	if err != nil {
+		return nil, err
+	}
+	out := []Line{}
+	for _, l := range lines {
+		p := st.players[l.Player]
+		line := Line{Rank: l.Rank, Name: p.Name, Points: l.Points(), Played: l.Played, Withdrawn: p.Withdrawn, player: l.Player}
+		for k, x := range l.Tiebreaks {
+			scale := 2.0
+			switch tbs[k] {
+			case tournament.SonnebornBerger:
+				scale = 4
+			case tournament.Wins:
+				scale = 1
+			}
+			line.Tiebreaks = append(line.Tiebreaks, float64(x)/scale)
+		}
+		out = append(out, line)
+	}
+	return out, nil
 }
 
 // tiebreaks are a kind's tie-breaks, in order (an arena: none, games
