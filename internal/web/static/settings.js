@@ -22,5 +22,5 @@ export function settingsMenu() {
   return h("details", { class: "settings", id: "settings" },
     h("summary", { "aria-label": "settings", title: "settings" }, "⚙"),
     h("div", { class: "menu" }, h("label", {}, "Look ", look), h("label", {}, "Board ", board),
-      h("nav", { class: "menu-links", "aria-label": "pages" }, h("a", { href: "/leaderboard" }, "Leaderboard"), h("a", { href: "/analysis" }, "Analysis board"), h("a", { href: "/puzzles" }, "Puzzles"), h("a", { href: "/" }, "Home"))));
+      h("nav", { class: "menu-links", "aria-label": "pages" }, h("a", { href: "/leaderboard" }, "Leaderboard"), h("a", { href: "/tournaments" }, "Tournaments"), h("a", { href: "/analysis" }, "Analysis board"), h("a", { href: "/puzzles" }, "Puzzles"), h("a", { href: "/" }, "Home"))));
 }
