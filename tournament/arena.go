@@ -82,12 +82,14 @@ type Waiting struct {
 
 // ArenaPairs pairs the players waiting in an arena as lichess does in
 // spirit: by their places in the standings, each with the nearest in
-// rank, but never with his last opponent where another is free; one left
-// over waits for the next pairing. Colours: the player listed first in a
+// rank, but never with his last opponent where another is free — and,
+// unless rematch is set (nobody else is playing, so nobody else will come
+// free), not with him at all: they wait for the next pairing, as does
+// one left over. Colours: the player listed first in a
 // pair takes White, and he is the one of the two who has had White less
 // often by whites (a player's White count less his Black count), the
 // higher-ranked where level.
-func ArenaPairs(waiting []Waiting, whites map[int]int) []Pairing {
+func ArenaPairs(waiting []Waiting, whites map[int]int, rematch bool) []Pairing {
 	w := slices.Clone(waiting)
 	slices.SortStableFunc(w, func(a, b Waiting) int {
 		if a.Rank != b.Rank {
@@ -115,7 +117,7 @@ func ArenaPairs(waiting []Waiting, whites map[int]int) []Pairing {
 			pick = j
 			break
 		}
-		if pick < -1 {
+		if pick < -1 && rematch {
 			pick = -2 - pick
 		}
 		if pick < 0 {

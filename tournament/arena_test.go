@@ -49,13 +49,17 @@ func TestArenaPairs(t *testing.T) {
 		{Player: 12, Rank: 2, Last: 11},
 		{Player: 13, Rank: 3, Last: Bye},
 		{Player: 14, Rank: 4, Last: Bye},
-	}, map[int]int{11: 1, 13: 0, 12: -1, 14: 0})
+	}, map[int]int{11: 1, 13: 0, 12: -1, 14: 0}, false)
 	if got := fmt.Sprint(pairs); got != "[{13 11} {12 14}]" {
 		t.Errorf("pairs %s, want 11 with 13 (13 White: fewer), 12 with 14 (12 White), 10 waiting", got)
 	}
-	// Two left who have just met: they meet again rather than wait.
-	pairs = ArenaPairs([]Waiting{{Player: 1, Rank: 1, Last: 2}, {Player: 2, Rank: 2, Last: 1}}, nil)
-	if len(pairs) != 1 {
-		t.Errorf("pairs %v", pairs)
+	// Two left who have just met: while others play they wait (another
+	// may come free); when nobody else plays they meet again.
+	again := []Waiting{{Player: 1, Rank: 1, Last: 2}, {Player: 2, Rank: 2, Last: 1}}
+	if pairs = ArenaPairs(again, nil, false); len(pairs) != 0 {
+		t.Errorf("a rematch while others play: %v", pairs)
+	}
+	if pairs = ArenaPairs(again, nil, true); len(pairs) != 1 {
+		t.Errorf("no rematch with nobody else: %v", pairs)
 	}
 }

@@ -13,9 +13,9 @@ import (
 // Arena is the kind of tournament lichess made popular: a fixed time
 // (its Rounds field holds the minutes), players paired again as soon as
 // they are free, each with the nearest free player in the standings but
-// not his last opponent, and scored by tournament.ArenaPoints: 2 a win,
-// 1 a draw (none for one of fewer than 10 moves), double on a streak of
-// two wins. Players may join while it runs; one who withdraws is paired
+// not his last opponent (they wait while others play), and scored by
+// tournament.ArenaPoints: 2 a win, 1 a draw (none for one of fewer than
+// 10 moves), double on a streak of two wins. Players may join while it runs; one who withdraws is paired
 // no more (a pause). Games that end after the arena's end do not count.
 const Arena = "arena"
 
@@ -136,7 +136,8 @@ func (s *Service) advanceArena(ctx context.Context, t *store.Tournament, st *sta
 			waiting = append(waiting, tournament.Waiting{Player: i, Rank: rank[i], Last: as.last[i]})
 		}
 	}
-	pairs := tournament.ArenaPairs(waiting, as.whites)
+	// A rematch only when nobody else plays (nobody else will come free).
+	pairs := tournament.ArenaPairs(waiting, as.whites, !slices.Contains(as.busy, true))
 	if len(pairs) == 0 {
 		return nil
 	}
