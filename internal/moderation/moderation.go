@@ -153,6 +153,15 @@ func text(s string) (string, error) {
 	return s, nil
 }
 
+// adminRequest reads an administrator's request body into req and
+// returns the administrator, or errAdmin.
+func (m *Moderation) adminRequest(w http.ResponseWriter, r *http.Request, req any) (*store.Player, error) {
+	if err := m.api.Decode(w, r, req); err != nil {
+		return nil, err
+	}
+	return m.admin(r)
+}
+
 // admin returns the request's administrator, or errAdmin.
 func (m *Moderation) admin(r *http.Request) (*store.Player, error) {
 	me, err := m.ids.Me(r)
@@ -220,10 +229,7 @@ func (m *Moderation) close(w http.ResponseWriter, r *http.Request) error {
 	var req struct {
 		Resolution string `json:"resolution"`
 	}
-	if err := m.api.Decode(w, r, &req); err != nil {
-		return err
-	}
-	me, err := m.admin(r)
+	me, err := m.adminRequest(w, r, &req)
 	if err != nil {
 		return err
 	}
@@ -257,10 +263,7 @@ func (m *Moderation) setPlayer(w http.ResponseWriter, r *http.Request) error {
 		Muted  *bool `json:"muted"`
 		Banned *bool `json:"banned"`
 	}
-	if err := m.api.Decode(w, r, &req); err != nil {
-		return err
-	}
-	me, err := m.admin(r)
+	me, err := m.adminRequest(w, r, &req)
 	if err != nil {
 		return err
 	}

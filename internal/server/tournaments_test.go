@@ -20,6 +20,33 @@ func (h *harness) tick() {
 	}
 }
 
+// accounts registers one person by name for each name.
+func (h *harness) accounts(names ...string) map[string]*person {
+	h.t.Helper()
+	by := map[string]*person{}
+	for _, n := range names {
+		by[n] = h.person()
+		by[n].register(n)
+	}
+	return by
+}
+
+// openTournament has the creator create a tournament from body and each
+// of the others join it; it returns the tournament's id.
+func (h *harness) openTournament(by map[string]*person, body map[string]any, creator string, others ...string) string {
+	h.t.Helper()
+	var v tournaments.View
+	if code := by[creator].call("POST", "/api/tournaments", body, &v); code != http.StatusCreated {
+		h.t.Fatalf("create %v: %d", body["name"], code)
+	}
+	for _, n := range others {
+		if code := by[n].call("POST", "/api/tournaments/"+v.ID+"/join", struct{}{}, nil); code != http.StatusOK {
+			h.t.Fatalf("%s joins %v: %d", n, body["name"], code)
+		}
+	}
+	return v.ID
+}
+
 // finishRound ends every game of the round in play: in each, the player
 // of the first seat resigns (so White, the first seat, loses every game).
 func (h *harness) finishRound(v tournaments.View, by map[string]*person) {
@@ -43,11 +70,7 @@ func (h *harness) finishRound(v tournaments.View, by map[string]*person) {
 func TestRoundRobinTournament(t *testing.T) {
 	db := t.TempDir() + "/muster.db"
 	h := newHarness(t, db, testConfig())
-	by := map[string]*person{}
-	for _, n := range []string{"ann", "ben", "cat"} {
-		by[n] = h.person()
-		by[n].register(n)
-	}
+	by := h.accounts("ann", "ben", "cat")
 	var v tournaments.View
 	if code := by["ann"].call("POST", "/api/tournaments", map[string]any{"name": "Winter round robin", "kind": "roundrobin", "game": "tablut", "days": 1, "starts_in": 0}, &v); code != http.StatusCreated || !v.In {
 		t.Fatalf("create: %d %+v", code, v)
@@ -131,19 +154,9 @@ func TestRoundRobinTournament(t *testing.T) {
 // two players twice; creating is limited to accounts and to three a day.
 func TestSwissTournament(t *testing.T) {
 	h := newHarness(t, "", testConfig())
-	by := map[string]*person{}
-	for _, n := range []string{"ann", "ben", "cat", "dan"} {
-		by[n] = h.person()
-		by[n].register(n)
-	}
+	by := h.accounts("ann", "ben", "cat", "dan")
+	id := h.openTournament(by, map[string]any{"name": "Swiss", "kind": "swiss", "rounds": 3, "game": "tablut", "minutes": 10, "increment": 5, "starts_in": 0}, "ann", "ben", "cat", "dan")
 	var v tournaments.View
-	if code := by["ann"].call("POST", "/api/tournaments", map[string]any{"name": "Swiss", "kind": "swiss", "rounds": 3, "game": "tablut", "minutes": 10, "increment": 5, "starts_in": 0}, &v); code != http.StatusCreated {
-		t.Fatalf("create: %d", code)
-	}
-	id := v.ID
-	for _, n := range []string{"ben", "cat", "dan"} {
-		by[n].call("POST", "/api/tournaments/"+id+"/join", struct{}{}, nil)
-	}
 	h.tick()
 	for round := 1; round <= 3; round++ {
 		by["ann"].call("GET", "/api/tournaments/"+id, nil, &v)
@@ -233,19 +246,9 @@ func TestArenaTournament(t *testing.T) {
 	var clock atomic.Int64
 	clock.Store(time.Now().UnixNano())
 	h.srv.tours.Now = func() time.Time { return time.Unix(0, clock.Load()) }
-	by := map[string]*person{}
-	for _, n := range []string{"ann", "ben", "cat", "dan", "eve"} {
-		by[n] = h.person()
-		by[n].register(n)
-	}
+	by := h.accounts("ann", "ben", "cat", "dan", "eve")
+	id := h.openTournament(by, map[string]any{"name": "Hourly arena", "kind": "arena", "duration": 30, "game": "tablut", "minutes": 3, "increment": 2, "starts_in": 0}, "ann", "ben", "cat", "dan")
 	var v tournaments.View
-	if code := by["ann"].call("POST", "/api/tournaments", map[string]any{"name": "Hourly arena", "kind": "arena", "duration": 30, "game": "tablut", "minutes": 3, "increment": 2, "starts_in": 0}, &v); code != http.StatusCreated {
-		t.Fatalf("create: %d", code)
-	}
-	id := v.ID
-	for _, n := range []string{"ben", "cat", "dan"} {
-		by[n].call("POST", "/api/tournaments/"+id+"/join", struct{}{}, nil)
-	}
 	h.tick()
 	by["ann"].call("GET", "/api/tournaments/"+id, nil, &v)
 	if v.Status != "running" || len(v.Games) != 1 || len(v.Games[0]) != 2 {
@@ -346,16 +349,9 @@ func TestTournamentTwoInstances(t *testing.T) {
 	dsn := pgtest.DSN(t)
 	a := newHarness(t, dsn, testConfig())
 	b := newHarness(t, dsn, testConfig())
-	by := map[string]*person{}
-	for _, n := range []string{"ann", "ben", "cat"} {
-		by[n] = a.person()
-		by[n].register(n)
-	}
+	by := a.accounts("ann", "ben", "cat")
+	id := a.openTournament(by, map[string]any{"name": "Shared", "kind": "roundrobin", "game": "tablut", "days": 1, "starts_in": 0}, "ann", "ben", "cat")
 	var v tournaments.View
-	by["ann"].call("POST", "/api/tournaments", map[string]any{"name": "Shared", "kind": "roundrobin", "game": "tablut", "days": 1, "starts_in": 0}, &v)
-	for _, n := range []string{"ben", "cat"} {
-		by[n].call("POST", "/api/tournaments/"+v.ID+"/join", struct{}{}, nil)
-	}
 	// Both directors at once, several times over.
 	for i := 0; i < 5; i++ {
 		done := make(chan error, 2)
@@ -365,7 +361,7 @@ func TestTournamentTwoInstances(t *testing.T) {
 		<-done
 		<-done
 	}
-	by["ann"].call("GET", "/api/tournaments/"+v.ID, nil, &v)
+	by["ann"].call("GET", "/api/tournaments/"+id, nil, &v)
 	if v.Status != "running" || v.Round != 1 || len(v.Games) != 1 || len(v.Games[0]) != 2 {
 		t.Fatalf("after both directors: %s round %d %+v", v.Status, v.Round, v.Games)
 	}
@@ -389,7 +385,7 @@ func TestTournamentTwoInstances(t *testing.T) {
 		t.Fatalf("resign through B: %d", code)
 	}
 	b.tick()
-	by["ann"].call("GET", "/api/tournaments/"+v.ID, nil, &v)
+	by["ann"].call("GET", "/api/tournaments/"+id, nil, &v)
 	if v.Round != 2 {
 		t.Errorf("B alone: round %d", v.Round)
 	}
