@@ -77,18 +77,26 @@ type Group struct {
 	Record       [3]int
 	Score        Interval
 	Draws        Interval
-	Balance      float64 // 1 − |player 0 wins − player 1 wins| / games
-	Completion   float64 // share of games with a winner
-	Drawishness  float64 // share of draws
-	Timeouts     float64 // share stopped by a limit: the action limit, a turn limit, no progress
-	MeanLength   float64
+	Balance     float64 // 1 − |player 0 wins − player 1 wins| / games
+	Completion  float64 // share of games with a winner
+	Drawishness float64 // share of draws
+	Timeouts    float64 // share stopped by a limit: the action limit, a turn limit, no progress
+	// Uniformity is Ludii's outcome uniformity: 1 − the players' mean
+	// variance (n − 1) of their results, a win 1, a loss −1, a draw 0.
+	Uniformity   float64
+	Length       Mean // actions per game
 	MedianLength float64
 	Lengths      []int
-	Decisions    float64 // share of actions chosen among more than one
-	Branching    float64 // mean legal actions at a player's turn
-	Repetition   float64 // share of positions seen before in the game
-	Coverage     float64 // share of squares ever occupied, mean over games (-1: unknown)
-	Reasons      map[string]int
+	Decisions    Mean // share of a game's actions chosen among more than one
+	Branching    Mean // a game's mean legal actions at a player's turn
+	Repetition   Mean // share of a game's positions seen before in it
+	// Repeated is the share of games in which some position recurs.
+	Repeated Interval
+	// Coverage is the share of the board's squares ever occupied, over
+	// the CoverageGames games whose records replay (none: unknown).
+	Coverage      Mean
+	CoverageGames int
+	Reasons       map[string]int
 	// States are Ludii's state-evaluation metrics (state.go), from the
 	// game's own evaluation.
 	States StateMetrics
@@ -142,12 +150,16 @@ func Summarize(lines []arena.Line) []*Group {
 	sort.Strings(keys)
 	var out []*Group
 	for _, k := range keys {
-		out = append(out, summarize(byKey[k]))
+		g := outcomes(byKey[k])
+		g.States = States(byKey[k])
+		out = append(out, g)
 	}
 	return out
 }
 
-func summarize(ls []arena.Line) *Group {
+// outcomes is a group's metrics but the state metrics, which replay every
+// game through the evaluation.
+func outcomes(ls []arena.Line) *Group {
 	g := &Group{Spec: ls[0].Spec, Agents: ls[0].Agents, Games: len(ls), Reasons: map[string]int{}}
 	first := -1
 	if gm, err := game.Load(g.Spec); err == nil {
@@ -159,20 +171,25 @@ func summarize(ls []arena.Line) *Group {
 		}
 	}
 	var pw [2]float64
-	var timeouts, dec, branch, rep, length, cov, covN float64
+	var timeouts, repeated float64
+	var lengths, dec, branch, rep, cov []float64
 	for _, l := range ls {
 		if c := Coverage(l); c >= 0 {
-			cov += c
-			covN++
+			cov = append(cov, c)
 		}
 		g.Reasons[l.Reason]++
 		g.Lengths = append(g.Lengths, l.Length)
-		length += float64(l.Length)
+		lengths = append(lengths, float64(l.Length))
+		d, r := 0.0, 0.0
 		if l.Length > 0 {
-			dec += float64(l.Decisions) / float64(l.Length)
-			rep += float64(l.Repeats) / float64(l.Length)
+			d = float64(l.Decisions) / float64(l.Length)
+			r = float64(l.Repeats) / float64(l.Length)
 		}
-		branch += l.Branching
+		dec, rep = append(dec, d), append(rep, r)
+		if l.Repeats > 0 {
+			repeated++
+		}
+		branch = append(branch, l.Branching)
 		if !l.Finished || strings.Contains(l.Reason, "limit") || strings.Contains(l.Reason, "without progress") {
 			timeouts++
 		}
@@ -210,15 +227,13 @@ func summarize(ls []arena.Line) *Group {
 	g.Completion = float64(g.Record[0]+g.Record[1]) / n
 	g.Drawishness = draws / n
 	g.Timeouts = timeouts / n
-	g.MeanLength = length / n
-	g.Decisions = dec / n
-	g.Branching = branch / n
-	g.Repetition = rep / n
-	g.States = States(ls)
-	g.Coverage = -1
-	if covN > 0 {
-		g.Coverage = cov / covN
-	}
+	g.Uniformity = uniformity(pw, draws, n)
+	g.Length = MeanOf(lengths)
+	g.Decisions = MeanOf(dec)
+	g.Branching = MeanOf(branch)
+	g.Repetition = MeanOf(rep)
+	g.Repeated = Wilson(repeated, n)
+	g.Coverage, g.CoverageGames = MeanOf(cov), len(cov)
 	sorted := append([]int(nil), g.Lengths...)
 	sort.Ints(sorted)
 	if len(sorted)%2 == 1 {
@@ -227,6 +242,23 @@ func summarize(ls []arena.Line) *Group {
 		g.MedianLength = float64(sorted[len(sorted)/2-1]+sorted[len(sorted)/2]) / 2
 	}
 	return g
+}
+
+// uniformity is Ludii's outcome uniformity of two players with wins w and
+// draws d in n games: 1 − the mean over the players of the variance
+// (n − 1, as Ludii's Stats.varn) of their results, a win 1, a loss −1, a
+// draw 0.
+func uniformity(w [2]float64, d, n float64) float64 {
+	if n < 2 {
+		return 1
+	}
+	v := 0.0
+	for p := 0; p < 2; p++ {
+		won, lost := w[p], n-d-w[p]
+		mean := (won - lost) / n
+		v += (won + lost - n*mean*mean) / (n - 1) / 2
+	}
+	return 1 - v
 }
 
 // Definitions are the metrics' meanings, for the report.
@@ -239,11 +271,13 @@ var Definitions = []struct{ Name, Meaning string }{
 	{"completion", "share of games that end with a winner"},
 	{"drawishness", "share of games drawn"},
 	{"timeouts", "share of games stopped by a limit: the action limit, a turn limit, or the no-progress rule"},
-	{"duration", "actions per game: mean, median and distribution"},
-	{"decision moves", "share of actions chosen among more than one legal action"},
-	{"branching factor", "mean number of legal actions when a player acts"},
-	{"state repetition", "share of positions that had occurred before in the same game"},
-	{"board coverage", "share of the board's squares on which a piece stood at some time, mean over the games (replayed from the records)"},
+	{"outcome uniformity", "Ludii's: 1 − the players' mean variance of their results (a win 1, a loss −1, a draw 0; variance with n − 1, as Ludii's Stats gives it)"},
+	{"duration", "actions per game: mean with its 95% interval (normal), median and distribution"},
+	{"decision moves", "share of a game's actions chosen among more than one legal action, mean over the games with its 95% interval"},
+	{"branching factor", "a game's mean number of legal actions when a player acts, mean over the games with its 95% interval"},
+	{"state repetition", "share of a game's positions (the side to move included) that had occurred before in it, mean over the games with its 95% interval"},
+	{"games with a repetition", "share of games in which some position recurs, with its 95% Wilson interval: what Ludii's positional repetition gives, whose code divides two integers (unique positions by all), so that each game counts 0 or 1"},
+	{"board coverage", "share of the board's squares on which a piece stood at some time (Ludii's board coverage), mean over the games replayed from their records with its 95% interval"},
 	{"state metrics", "Ludii's state-evaluation metrics (its Evaluation module, Ludii 1.3), from the game's own evaluation: before each action every player's value is the evaluation in [-1, 1] (the result once the game is over), the winners are the players ranked highest at the end; each is a mean over the games with its 95% interval (normal)"},
 	{"lead change", "share of positions whose leaders (the players of the highest value) differ from the position before's; the first counts as a change"},
 	{"stability", "the sum over the players of the variance of the player's value through the game"},

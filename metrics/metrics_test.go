@@ -68,11 +68,16 @@ func TestSummarize(t *testing.T) {
 	if len(ps) != 2 || ps[0].Specs != 2 || ps[0].Record != [3]int{2, 1, 2} || ps[0].Score.P != 0.6 || ps[1].Record != [3]int{1, 0, 0} {
 		t.Fatalf("pairs %+v: want x–y over 2 game strings, 2 won, 1 lost, 2 drawn (0.6), and x–z apart", ps)
 	}
+	// Each side won one, lost one and drew two: results 1, −1, 0, 0, whose
+	// variance (n − 1) is 2/3.
+	if math.Abs(g.Uniformity-1.0/3) > 1e-9 {
+		t.Fatalf("outcome uniformity %v, want 1/3", g.Uniformity)
+	}
 	if g.FirstPlayer != "attackers" || g.FirstWins.P != 0.25 || g.Balance != 1 || g.Completion != 0.5 || g.Timeouts != 0.25 {
 		t.Fatalf("first %s %v, balance %v, completion %v, timeouts %v", g.FirstPlayer, g.FirstWins, g.Balance, g.Completion, g.Timeouts)
 	}
-	if g.MeanLength != 25 || g.MedianLength != 25 || math.Abs(g.Decisions-(1+0.5+0.5+1)/4) > 1e-9 || math.Abs(g.Repetition-(0.1+0.1)/4) > 1e-9 {
-		t.Fatalf("length %v %v decisions %v repetition %v", g.MeanLength, g.MedianLength, g.Decisions, g.Repetition)
+	if g.Length.P != 25 || g.MedianLength != 25 || math.Abs(g.Decisions.P-(1+0.5+0.5+1)/4) > 1e-9 || math.Abs(g.Repetition.P-(0.1+0.1)/4) > 1e-9 || g.Repeated.P != 0.5 {
+		t.Fatalf("length %v %v decisions %v repetition %v repeated %v", g.Length, g.MedianLength, g.Decisions, g.Repetition, g.Repeated)
 	}
 	dir := t.TempDir()
 	plots, err := Plots(gs, dir)

@@ -284,18 +284,17 @@ func rows(g *Group) [][2]string {
 	add("completion", fmt.Sprintf("%.3f", g.Completion))
 	add("drawishness", fmt.Sprintf("%.3f", g.Drawishness))
 	add("timeouts", fmt.Sprintf("%.3f", g.Timeouts))
-	add("duration (actions)", fmt.Sprintf("mean %.1f, median %.1f", g.MeanLength, g.MedianLength))
-	add("decision moves", fmt.Sprintf("%.3f", g.Decisions))
-	add("branching factor", fmt.Sprintf("%.1f", g.Branching))
-	add("state repetition", fmt.Sprintf("%.3f", g.Repetition))
-	if g.Coverage >= 0 {
-		add("board coverage", fmt.Sprintf("%.3f", g.Coverage))
+	add("outcome uniformity", fmt.Sprintf("%.3f", g.Uniformity))
+	add("duration (actions)", fmt.Sprintf("mean %s, median %.1f", g.Length.Format("%.1f"), g.MedianLength))
+	add("decision moves", g.Decisions.Format("%.3f"))
+	add("branching factor", g.Branching.Format("%.1f"))
+	add("state repetition", g.Repetition.Format("%.3f"))
+	add("games with a repetition", g.Repeated.String())
+	if g.CoverageGames > 0 {
+		add("board coverage", g.Coverage.Format("%.3f"))
 	}
 	if st := g.States; st.Games > 0 {
-		iv := func(v []float64) string {
-			m := MeanOf(v)
-			return fmt.Sprintf("%.3f [%.3f, %.3f]", m.P, m.Lo, m.Hi)
-		}
+		iv := func(v []float64) string { return MeanOf(v).Format("%.3f") }
 		add("lead change", iv(st.LeadChange))
 		add("stability", iv(st.Stability))
 		add("decisiveness threshold", iv(st.DecisivenessThreshold))

@@ -2,6 +2,7 @@ package metrics
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
 	"math"
 	"runtime"
@@ -497,6 +498,12 @@ func States(ls []arena.Line) StateMetrics {
 // Mean is a mean over games with its 95% interval (normal, from the
 // games' standard deviation).
 type Mean struct{ P, Lo, Hi float64 }
+
+// Format writes the mean and its interval, each in the verb f: "%.3f"
+// gives "0.250 [0.200, 0.300]".
+func (m Mean) Format(f string) string {
+	return fmt.Sprintf(f+" ["+f+", "+f+"]", m.P, m.Lo, m.Hi)
+}
 
 // MeanOf is the mean of vals with its 95% interval.
 func MeanOf(vals []float64) Mean {
