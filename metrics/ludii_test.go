@@ -2,6 +2,7 @@ package metrics
 
 import (
 	"bufio"
+	"compress/gzip"
 	"encoding/json"
 	"math"
 	"os"
@@ -10,19 +11,33 @@ import (
 	"testing"
 )
 
-// TestAgainstLudiisCode: Ludii's own metric classes (its Evaluation
-// module's LeadChange, Stability, DecisivenessThreshold and Moves,
-// ClarityVariance and Narrowness, Drama with MultiMetricFramework, and
-// Common's Stats and LinearRegression, compiled with javac outside the
-// repository against stubs that hand them Muster's values) were run on
-// the traces of four Tablut games that muster report --traces wrote
-// (testdata/ludii-check-traces.json); what they printed is
-// testdata/ludii-metrics.txt. Muster's metrics on the same traces agree
-// to 1e-9, except where Ludii's code divides integers or its Stats class
-// misses a largest sample: there Ludii's printed value is what that
-// arithmetic gives, worked out here.
+// TestAgainstLudiisCode: Ludii 1.3.13 itself (its Core, Language, AI and
+// Evaluation modules built with javac outside the repository) replayed
+// eight games of Muster's ludii-linnaeus and ludii-smith in its own
+// Tablut, four of each, as muster report --traces wrote them
+// (testdata/ludii-1.3.13-traces.json.gz: every player's value before each
+// action, the mover's value after each legal action, the actions and the
+// legal actions named), with every one of Muster's values put into
+// Ludii's evaluation caches, so that its state-evaluation metric classes
+// read Muster's values through its own Context and Trial; what they
+// printed per ruleset is testdata/ludii-1.3.13-state-metrics.tsv (both
+// games' legal moves matched at every position, or the driver stops).
+// Muster's metrics on the same traces agree to 1e-9 once three things
+// Ludii's code does, and its descriptions do not say, are worked out here:
+// it divides integers (decisiveness moves, clarity narrowness, drama's
+// number of direction changes), its Stats class misses a largest sample
+// that comes first, and it takes the winners (Utils.highestRankedPlayers)
+// from a context set up at the start of the game, where nobody is ranked,
+// so that every player counts as a winner: decisiveness threshold is
+// always −1, decisiveness moves 0, and drama the players' mean distance
+// below the best.
 func TestAgainstLudiisCode(t *testing.T) {
-	raw, err := os.ReadFile("testdata/ludii-check-traces.json")
+	f, err := os.Open("testdata/ludii-1.3.13-traces.json.gz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	z, err := gzip.NewReader(f)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -30,60 +45,91 @@ func TestAgainstLudiisCode(t *testing.T) {
 		Spec string `json:"spec"`
 		Trace
 	}
-	if err := json.Unmarshal(raw, &games); err != nil || len(games) == 0 {
+	if err := json.NewDecoder(z).Decode(&games); err != nil || len(games) != 8 {
 		t.Fatalf("%d games: %v", len(games), err)
 	}
-	ludii := map[string]float64{}
-	f, err := os.Open("testdata/ludii-metrics.txt")
+	ludii := map[string]map[string]float64{}
+	rf, err := os.Open("testdata/ludii-1.3.13-state-metrics.tsv")
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
+	defer rf.Close()
+	sc := bufio.NewScanner(rf)
 	for sc.Scan() {
-		k, v, _ := strings.Cut(sc.Text(), "\t")
-		ludii[k], _ = strconv.ParseFloat(v, 64)
-	}
-	mean := func(f func(Trace) float64) float64 {
-		s := 0.0
-		for _, g := range games {
-			s += f(g.Trace)
-		}
-		return s / float64(len(games))
-	}
-	ours := map[string]float64{
-		"lead change":            mean(LeadChange),
-		"stability":              mean(Stability),
-		"decisiveness threshold": mean(DecisivenessThreshold),
-		"clarity: variance":      mean(ClarityVariance),
-	}
-	for _, a := range DramaAggregates {
-		if a.Name != "change number of times" {
-			ours["drama: "+a.Name] = mean(func(t Trace) float64 { return a.F(Drama(t)) })
-		}
-	}
-	// Ludii's integer arithmetic, worked out: a share of positions is 1
-	// when whole, else 0.
-	ours["decisiveness moves"] = mean(func(t Trace) float64 { return math.Floor(DecisivenessMoves(t)) })
-	ours["drama: change number of times"] = mean(func(t Trace) float64 {
-		if d := Drama(t); len(d) == 2 {
-			return DramaAggregates[8].F(d)
-		}
-		return 0
-	})
-	ours["clarity: narrowness"] = mean(ludiiNarrowness)
-	for k, want := range ludii {
-		got, ok := ours[k]
-		if !ok {
-			t.Errorf("Ludii printed %q, which Muster does not compute", k)
+		fs := strings.Split(sc.Text(), "\t")
+		if strings.HasPrefix(fs[0], "#") || fs[0] == "spec" {
 			continue
 		}
-		if math.Abs(got-want) > 1e-9 {
-			t.Errorf("%s: Muster %.12f, Ludii's code %.12f", k, got, want)
+		v, err := strconv.ParseFloat(fs[len(fs)-1], 64)
+		if len(fs) != 3 || err != nil {
+			t.Fatalf("malformed line %q", sc.Text())
 		}
+		if ludii[fs[0]] == nil {
+			ludii[fs[0]] = map[string]float64{}
+		}
+		ludii[fs[0]][fs[1]] = v
 	}
-	if len(ludii) != 17 {
-		t.Errorf("Ludii's output has %d metrics, want 17", len(ludii))
+	if len(ludii) != 2 {
+		t.Fatalf("Ludii's output names %d rulesets, want 2", len(ludii))
+	}
+	for spec, theirs := range ludii {
+		var ts []Trace
+		for _, g := range games {
+			if g.Spec == spec {
+				ts = append(ts, g.Trace)
+			}
+		}
+		mean := func(f func(Trace) float64) float64 {
+			s := 0.0
+			for _, tr := range ts {
+				s += f(tr)
+			}
+			return s / float64(len(ts))
+		}
+		// Ludii's winners: every player.
+		everyone := func(tr Trace) Trace {
+			tr.Winners = nil
+			for p := range tr.Evals[0] {
+				tr.Winners = append(tr.Winners, p)
+			}
+			return tr
+		}
+		ours := map[string]float64{
+			"lead change":            mean(LeadChange),
+			"stability":              mean(Stability),
+			"clarity: variance":      mean(ClarityVariance),
+			"decisiveness threshold": mean(func(tr Trace) float64 { return DecisivenessThreshold(everyone(tr)) }),
+			// An integer division: a share of positions is 1 when whole, else 0.
+			"decisiveness moves":  mean(func(tr Trace) float64 { return math.Floor(DecisivenessMoves(everyone(tr))) }),
+			"clarity: narrowness": mean(ludiiNarrowness),
+		}
+		for _, a := range DramaAggregates {
+			ours["drama: "+a.Name] = mean(func(tr Trace) float64 {
+				d := Drama(everyone(tr))
+				if a.Name == "change number of times" && len(d) != 2 {
+					return 0 // an integer division too
+				}
+				return a.F(d)
+			})
+		}
+		for k, want := range theirs {
+			got, ok := ours[k]
+			if !ok {
+				t.Errorf("Ludii printed %q, which Muster does not compute", k)
+				continue
+			}
+			if math.Abs(got-want) > 1e-9 {
+				t.Errorf("%s %s: Muster %.12f, Ludii's code %.12f", spec, k, got, want)
+			}
+		}
+		if len(ts) != 4 || len(theirs) != 17 {
+			t.Errorf("%s: %d games, Ludii's output has %d metrics; want 4 and 17", spec, len(ts), len(theirs))
+		}
+		// Muster's own reading differs where the winners matter: the real
+		// winners' drama is not everyone's.
+		if d := mean(func(tr Trace) float64 { return DramaAggregates[0].F(Drama(tr)) }); math.Abs(d-theirs["drama: average"]) < 1e-6 {
+			t.Errorf("%s: the winners' drama equals everyone's (%v): the games cannot tell the two readings apart", spec, d)
+		}
 	}
 }
 

@@ -74,9 +74,9 @@ type Group struct {
 	AgentWins [2]Interval // A's and B's
 	// Record is A's wins, losses and draws against B; Score A's score,
 	// draws counting half.
-	Record       [3]int
-	Score        Interval
-	Draws        Interval
+	Record      [3]int
+	Score       Interval
+	Draws       Interval
 	Balance     float64 // 1 − |player 0 wins − player 1 wins| / games
 	Completion  float64 // share of games with a winner
 	Drawishness float64 // share of draws
@@ -281,9 +281,9 @@ var Definitions = []struct{ Name, Meaning string }{
 	{"state metrics", "Ludii's state-evaluation metrics (its Evaluation module, Ludii 1.3), from the game's own evaluation: before each action every player's value is the evaluation in [-1, 1] (the result once the game is over), the winners are the players ranked highest at the end; each is a mean over the games with its 95% interval (normal)"},
 	{"lead change", "share of positions whose leaders (the players of the highest value) differ from the position before's; the first counts as a change"},
 	{"stability", "the sum over the players of the variance of the player's value through the game"},
-	{"decisiveness threshold", "the highest value reached by a player who did not win (-1 if none)"},
+	{"decisiveness threshold", "the highest value reached by a player who did not win (-1 if none). Ludii's code asks who won of the game's starting position, where nobody has, so that every player counts as a winner and its own value is always -1; this uses the real winners, as its description says"},
 	{"decisiveness moves", "the share of the game played before a winner's value first rises above the decisiveness threshold (1 if it never does). Ludii's code divides two integers here, so its own value can only be 0 or 1; this is the share its description gives"},
 	{"clarity: variance", "at each position where a player acts, the sample variance (n − 1, as Ludii's Stats gives it) of his value after each of his legal actions; mean over the positions"},
 	{"clarity: narrowness", "at each position where a player acts, the share of his legal actions valued above the mean plus ¾ of the way to the best; mean over the positions. Ludii's code divides integers here too (so 0 unless every action is above), and its Stats class finds the best value with an else-if that misses it when it is the first sample; this is the share, with the true best"},
-	{"drama", "at each position, the winners' mean distance below the highest value of any player; summed up per game as Ludii's multi-metric framework does (average, median, max, min, variance; change: average from first to last, sign, slope of the line of best fit, number of times the direction changes; the largest rise and fall), then averaged over the games. Ludii divides integers in the number of direction changes (so 0 for games of more than two actions); this counts them as a share"},
+	{"drama", "at each position, the winners' mean distance below the highest value of any player (the real winners: Ludii's code, asking who won of the starting position, takes every player); summed up per game as Ludii's multi-metric framework does (average, median, max, min, variance; change: average from first to last, sign, slope of the line of best fit, number of times the direction changes; the largest rise and fall), then averaged over the games. Ludii divides integers in the number of direction changes (so 0 for games of more than two actions); this counts them as a share"},
 }

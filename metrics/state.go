@@ -39,25 +39,41 @@ type Trace struct {
 // own evaluation when nil); ok is false when the record cannot be replayed
 // or the game has no evaluation.
 func TraceOf(l arena.Line, eval func(game.State, game.Player) float64) (Trace, bool) {
+	t, _, ok := traceOf(l, eval, false)
+	return t, ok
+}
+
+// texts are a traced game's actions and, for each position where a player
+// acts, his legal actions in the order of Trace.Moves, written in the
+// game's notation: another tool replays the game and finds the values of
+// its own moves by them.
+type texts struct {
+	Actions []string   `json:"actions"`
+	Legal   [][]string `json:"legal"`
+}
+
+// traceOf is TraceOf, with the texts when withTexts is set.
+func traceOf(l arena.Line, eval func(game.State, game.Player) float64, withTexts bool) (Trace, texts, bool) {
+	var tx texts
 	g, err := game.Load(l.Spec)
 	if err != nil {
-		return Trace{}, false
+		return Trace{}, tx, false
 	}
 	if eval == nil {
 		eval = agent.Evaluator(g)
 	}
 	rc, ok := g.(game.Recorder)
 	if eval == nil || !ok || l.Record == "" {
-		return Trace{}, false
+		return Trace{}, tx, false
 	}
 	rec, err := rc.ReadRecord(strings.NewReader(l.Record))
 	if err != nil {
-		return Trace{}, false
+		return Trace{}, tx, false
 	}
 	s := g.NewState()
 	if rec.Start != "" {
 		if s, err = g.ParseState(rec.Start); err != nil {
-			return Trace{}, false
+			return Trace{}, tx, false
 		}
 	}
 	value := func(s game.State, p game.Player) float64 {
@@ -73,7 +89,7 @@ func TraceOf(l arena.Line, eval func(game.State, game.Player) float64) (Trace, b
 	for _, text := range rec.Actions {
 		a, err := s.ParseAction(text)
 		if err != nil {
-			return Trace{}, false
+			return Trace{}, tx, false
 		}
 		vals := make([]float64, n)
 		for p := range vals {
@@ -81,14 +97,22 @@ func TraceOf(l arena.Line, eval func(game.State, game.Player) float64) (Trace, b
 		}
 		t.Evals = append(t.Evals, vals)
 		var moves []float64
+		var legal []string
 		if mover := s.ToAct(); mover >= 0 {
 			for _, b := range s.LegalActions(nil) {
+				if withTexts {
+					legal = append(legal, s.ActionString(b))
+				}
 				c := s.Clone()
 				c.Apply(b)
 				moves = append(moves, value(c, mover))
 			}
 		}
 		t.Moves = append(t.Moves, moves)
+		if withTexts {
+			tx.Actions = append(tx.Actions, s.ActionString(a))
+			tx.Legal = append(tx.Legal, legal)
+		}
 		s.Apply(a)
 	}
 	// The winners: the players with the highest result.
@@ -102,7 +126,7 @@ func TraceOf(l arena.Line, eval func(game.State, game.Player) float64) (Trace, b
 			t.Winners = append(t.Winners, p)
 		}
 	}
-	return t, len(t.Evals) > 0
+	return t, tx, len(t.Evals) > 0
 }
 
 // tracedGame is one game's trace as WriteTraces writes it.
@@ -110,16 +134,18 @@ type tracedGame struct {
 	Spec  string `json:"spec"`
 	Index int    `json:"index"`
 	Trace
+	texts
 }
 
 // WriteTraces writes, as one JSON array, the trace of every game whose
-// record replays (its spec, index, values, winners and move values), and
-// returns how many.
+// record replays (its spec, index, values, winners and move values, its
+// actions and each position's legal actions in notation), and returns how
+// many.
 func WriteTraces(w io.Writer, ls []arena.Line) (int, error) {
 	var out []tracedGame
 	for _, l := range ls {
-		if t, ok := TraceOf(l, nil); ok {
-			out = append(out, tracedGame{Spec: l.Spec, Index: l.Index, Trace: t})
+		if t, tx, ok := traceOf(l, nil, true); ok {
+			out = append(out, tracedGame{Spec: l.Spec, Index: l.Index, Trace: t, texts: tx})
 		}
 	}
 	return len(out), json.NewEncoder(w).Encode(out)

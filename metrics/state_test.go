@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -116,9 +117,22 @@ func TestStateMetricsInTheReport(t *testing.T) {
 		Spec  string `json:"spec"`
 		Index int    `json:"index"`
 		Trace
+		texts
 	}
 	if err := json.Unmarshal(js.Bytes(), &back); err != nil || len(back) != n {
 		t.Fatalf("the traces read back: %d, %v", len(back), err)
+	}
+	// Each position's legal actions are named in the order of their values,
+	// and the game's own actions are among them.
+	for _, b := range back {
+		if len(b.Actions) != len(b.Evals) || len(b.Legal) != len(b.Moves) {
+			t.Fatalf("game %d: %d actions for %d positions, %d legal lists for %d", b.Index, len(b.Actions), len(b.Evals), len(b.Legal), len(b.Moves))
+		}
+		for i, a := range b.Actions {
+			if len(b.Legal[i]) != len(b.Moves[i]) || !slices.Contains(b.Legal[i], a) {
+				t.Fatalf("game %d position %d: %d legal actions for %d values, %s among them: %v", b.Index, i, len(b.Legal[i]), len(b.Moves[i]), a, slices.Contains(b.Legal[i], a))
+			}
+		}
 	}
 	if first, _ := TraceOf(lines[0], nil); LeadChange(back[0].Trace) != LeadChange(first) || len(back[0].Moves) != len(first.Moves) {
 		t.Error("the first game's trace read back differs")
