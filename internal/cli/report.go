@@ -20,8 +20,10 @@ game string and pair of agents: the win rate of each side, of the first player
 and of each agent, and agent A's score (draws half), with 95% Wilson intervals
 (the score also over all game strings where a pair of agents played several,
 as in a match across rulesets), balance, completion, drawishness,
-timeouts, duration (mean, median, distribution), decision moves, branching
-factor, state repetition, board coverage and the first player's advantage; and
+timeouts, outcome uniformity, the first player's advantage, duration (mean
+with its 95% interval, median, distribution), decision moves, branching
+factor, state repetition and board coverage (each a mean over the games with
+its 95% interval), the share of games with a repeated position; and
 Ludii's state-evaluation metrics, read through the game's own evaluation with
 every record replayed: lead change, stability, decisiveness (threshold and
 moves), clarity (variance, narrowness) and drama (eleven ways), each a mean
@@ -31,7 +33,8 @@ through the game, and win rate against search effort, written next to the
 --html or --md file. Without --html or --md it prints the Markdown report.
 --traces FILE writes instead, as JSON, what the state metrics read of each game
 (every player's value before each action, the winners, the mover's value after
-each legal action), for another tool to be checked on the same values.
+each legal action, and the actions and legal actions in the game's notation),
+for another tool to be checked on the same values (docs/eval.md: Ludii's).
 
 --rendezvous (Lanrick) replays every record and prints, per game string and
 agents, who won each of the first rendezvous — by colour (black acts first: he
