@@ -13,36 +13,55 @@ import (
 	"github.com/muster-games/muster/arena"
 )
 
-// ludiiOutcome reads what Ludii's own Evaluation metrics printed for its
-// random trials: metric, value, and the 95% interval's ends (NaN where
-// none was computed).
-func ludiiOutcome(t *testing.T, path string) map[string]Mean {
+// ludiiRows reads a table Ludii's driver printed: rows of cols fields
+// separated by tabs, less its comments (#) and its header (its first row).
+func ludiiRows(t *testing.T, path string, cols int) [][]string {
 	t.Helper()
 	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	out := map[string]Mean{}
+	var rows [][]string
+	header := true
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
-		fs := strings.Split(sc.Text(), "\t")
-		if strings.HasPrefix(fs[0], "#") || fs[0] == "metric" {
+		if strings.HasPrefix(sc.Text(), "#") {
 			continue
 		}
-		if len(fs) != 4 {
+		fs := strings.Split(sc.Text(), "\t")
+		if len(fs) != cols {
 			t.Fatalf("%s: malformed line %q", path, sc.Text())
 		}
-		var v [3]float64
-		for i := range v {
-			if v[i], err = strconv.ParseFloat(fs[i+1], 64); err != nil {
-				t.Fatalf("%s: %q: %v", path, sc.Text(), err)
-			}
+		if !header {
+			rows = append(rows, fs)
 		}
-		out[fs[0]] = Mean{v[0], v[1], v[2]}
+		header = false
 	}
 	if err := sc.Err(); err != nil {
 		t.Fatal(err)
+	}
+	return rows
+}
+
+// ludiiNumber reads a number Ludii printed ("NaN" included).
+func ludiiNumber(t *testing.T, s string) float64 {
+	t.Helper()
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+// ludiiOutcome reads what Ludii's own Evaluation metrics printed for its
+// random trials: metric, value, and the 95% interval's ends (NaN where
+// none was computed).
+func ludiiOutcome(t *testing.T, path string) map[string]Mean {
+	t.Helper()
+	out := map[string]Mean{}
+	for _, r := range ludiiRows(t, path, 4) {
+		out[r[0]] = Mean{ludiiNumber(t, r[1]), ludiiNumber(t, r[2]), ludiiNumber(t, r[3])}
 	}
 	return out
 }
@@ -89,12 +108,11 @@ func TestOutcomeAgainstLudii(t *testing.T) {
 			}
 			t.Logf("%s %s: Muster %.4f [%.4f, %.4f], Ludii %.4f [%.4f, %.4f]", c.ruleset, name, ours.P, ours.Lo, ours.Hi, theirs.P, theirs.Lo, theirs.Hi)
 		}
-		share := func(iv Interval) Mean { return Mean(iv) }
-		agree("advantage (attackers first)", share(g.Advantage), ludii["AdvantageP1"])
+		agree("advantage (attackers first)", Mean(g.Advantage), ludii["AdvantageP1"])
 		agree("duration", g.Length, ludii["Duration Moves"])
 		agree("branching factor", g.Branching, ludii["Branching Factor Average"])
 		agree("board coverage", g.Coverage, ludii["Board Coverage Default"])
-		agree("games with a repetition", share(g.Repeated), ludii["Positional Repetition"])
+		agree("games with a repetition", Mean(g.Repeated), ludii["Positional Repetition"])
 		for _, e := range []struct {
 			name        string
 			ours, their float64

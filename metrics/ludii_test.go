@@ -1,13 +1,10 @@
 package metrics
 
 import (
-	"bufio"
 	"compress/gzip"
 	"encoding/json"
 	"math"
 	"os"
-	"strconv"
-	"strings"
 	"testing"
 )
 
@@ -49,25 +46,11 @@ func TestAgainstLudiisCode(t *testing.T) {
 		t.Fatalf("%d games: %v", len(games), err)
 	}
 	ludii := map[string]map[string]float64{}
-	rf, err := os.Open("testdata/ludii-1.3.13-state-metrics.tsv")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rf.Close()
-	sc := bufio.NewScanner(rf)
-	for sc.Scan() {
-		fs := strings.Split(sc.Text(), "\t")
-		if strings.HasPrefix(fs[0], "#") || fs[0] == "spec" {
-			continue
+	for _, r := range ludiiRows(t, "testdata/ludii-1.3.13-state-metrics.tsv", 3) {
+		if ludii[r[0]] == nil {
+			ludii[r[0]] = map[string]float64{}
 		}
-		v, err := strconv.ParseFloat(fs[len(fs)-1], 64)
-		if len(fs) != 3 || err != nil {
-			t.Fatalf("malformed line %q", sc.Text())
-		}
-		if ludii[fs[0]] == nil {
-			ludii[fs[0]] = map[string]float64{}
-		}
-		ludii[fs[0]][fs[1]] = v
+		ludii[r[0]][r[1]] = ludiiNumber(t, r[2])
 	}
 	if len(ludii) != 2 {
 		t.Fatalf("Ludii's output names %d rulesets, want 2", len(ludii))
