@@ -271,7 +271,7 @@ var Definitions = []struct{ Name, Meaning string }{
 	{"completion", "share of games that end with a winner"},
 	{"drawishness", "share of games drawn"},
 	{"timeouts", "share of games stopped by a limit: the action limit, a turn limit, or the no-progress rule"},
-	{"outcome uniformity", "Ludii's: 1 − the players' mean variance of their results (a win 1, a loss −1, a draw 0; variance with n − 1, as Ludii's Stats gives it)"},
+	{"outcome uniformity", "Ludii's: 1 − the players' mean variance of their results (a win 1, a loss −1, a draw 0; variance with n − 1, as Ludii's Stats gives it, so that it can fall below 0 over a few games)"},
 	{"duration", "actions per game: mean with its 95% interval (normal), median and distribution"},
 	{"decision moves", "share of a game's actions chosen among more than one legal action, mean over the games with its 95% interval"},
 	{"branching factor", "a game's mean number of legal actions when a player acts, mean over the games with its 95% interval"},

@@ -224,7 +224,7 @@ func Markdown(w io.Writer, groups []*Group, plots []string) {
 // HTML writes the report as one HTML page; plots are linked by name.
 func HTML(w io.Writer, groups []*Group, plots []string) {
 	e := html.EscapeString
-	fmt.Fprintf(w, "<!doctype html><html lang=\"en\"><meta charset=\"utf-8\"><title>Self-play report</title>\n<style>body{font-family:Georgia,serif;max-width:1000px;margin:auto;padding:1rem}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.2rem .5rem;text-align:left}</style>\n<h1>Self-play report</h1>\n")
+	fmt.Fprintf(w, "<!doctype html><html lang=\"en\"><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width,initial-scale=1\"><title>Self-play report</title>\n<style>body{font-family:Georgia,serif;max-width:1000px;margin:auto;padding:1rem}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.2rem .5rem;text-align:left;overflow-wrap:anywhere}</style>\n<h1>Self-play report</h1>\n")
 	if ps := pooled(groups); len(ps) > 0 {
 		fmt.Fprintf(w, "<h2>Over all game strings</h2>\n<table>\n<tr><th>A</th><th>B</th><th>game strings</th><th>score: agent A</th></tr>\n")
 		for _, p := range ps {
