@@ -7,32 +7,81 @@ package analysis
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"net/http"
 	"slices"
+	"strconv"
 	"time"
 
 	"github.com/muster-games/muster/agent"
 	"github.com/muster-games/muster/game"
+	"github.com/muster-games/muster/internal/auth"
 	"github.com/muster-games/muster/internal/engine"
 	"github.com/muster-games/muster/internal/httpx"
 	"github.com/muster-games/muster/internal/play"
+	"github.com/muster-games/muster/internal/store"
 	"github.com/muster-games/muster/search"
 )
+
+// errTooMany refuses an evaluation past the evaluations one address or
+// player may have under way.
+func errTooMany(n int, who string) error {
+	return httpx.WithCode(http.StatusTooManyRequests, fmt.Errorf("at most %d evaluations at once %s: wait for the one under way", n, who))
+}
+
+// Config holds the analysis board's limits.
+type Config struct {
+	// Think bounds the engine's thinking on one position.
+	Think time.Duration
+	// InFlight bounds the evaluations one address, and one player, has
+	// under way at once.
+	InFlight int
+	// EngineTime bounds the engine's thinking one address, and one
+	// player, asks for in any minute (a bucket refilled evenly).
+	EngineTime time.Duration
+}
+
+// DefaultConfig are the analysis board's limits on a public server: two
+// evaluations at once and a minute of engine time a minute — a graph of
+// a whole game, a quick look at each position, goes on without a pause
+// for 200 positions.
+var DefaultConfig = Config{Think: 3 * time.Second, InFlight: 2, EngineTime: time.Minute}
+
+// Identity tells who a request comes from (internal/identity).
+type Identity interface {
+	// Me returns the request's player, or nil for nobody; an error is
+	// the database's.
+	Me(r *http.Request) (*store.Player, error)
+}
 
 // Board serves the analysis board.
 type Board struct {
 	api  *httpx.API
 	pool *engine.Pool
-	// think bounds the engine's thinking on one position.
-	think time.Duration
+	ids  Identity
+	cfg  Config
+	// inFlight and budget bound each address's and player's
+	// evaluations at once and their engine time a minute.
+	inFlight *auth.InFlight
+	budget   *auth.Budget
 }
 
-// New returns the analysis board, thinking think on a position with
-// slots of pool.
-func New(api *httpx.API, pool *engine.Pool, think time.Duration) *Board {
-	return &Board{api: api, pool: pool, think: think}
+// New returns the analysis board, evaluating with slots of pool within
+// cfg's limits (its zero fields DefaultConfig's).
+func New(api *httpx.API, pool *engine.Pool, ids Identity, cfg Config) *Board {
+	if cfg.Think <= 0 {
+		cfg.Think = DefaultConfig.Think
+	}
+	if cfg.InFlight <= 0 {
+		cfg.InFlight = DefaultConfig.InFlight
+	}
+	if cfg.EngineTime <= 0 {
+		cfg.EngineTime = DefaultConfig.EngineTime
+	}
+	return &Board{api: api, pool: pool, ids: ids, cfg: cfg, inFlight: auth.NewInFlight(cfg.InFlight),
+		budget: auth.NewBudget(cfg.EngineTime.Seconds(), time.Minute, 100000)}
 }
 
 // Routes adds the analysis board's routes to mux.
@@ -180,20 +229,46 @@ func (b *Board) analyse(w http.ResponseWriter, r *http.Request) error {
 }
 
 // evaluate answers the engine's evaluation of a node, thinking for at
-// most the configured time, with a slot of the engine pool (waiting in
-// its queue; a full queue answers 503).
+// most the configured time, with a slot of the engine pool's share for
+// the analysis board (waiting in its queue; a full queue answers 503).
+// The address's and the player's limits are checked before any work: at
+// most InFlight evaluations at once and EngineTime of thinking a minute,
+// each (429 beyond, with Retry-After).
 func (b *Board) evaluate(w http.ResponseWriter, r *http.Request) error {
 	var req analysisRequest
 	if err := b.api.Decode(w, r, &req); err != nil {
 		return err
 	}
-	st, _, err := replay(req)
+	think := b.cfg.Think
+	if req.MS > 0 {
+		think = min(think, max(50*time.Millisecond, time.Duration(req.MS)*time.Millisecond))
+	}
+	keys := []string{"addr " + httpx.Client(r)}
+	leave, ok := b.inFlight.Enter(keys...)
+	if !ok {
+		return errTooMany(b.cfg.InFlight, "from one address")
+	}
+	defer leave()
+	me, err := b.ids.Me(r)
 	if err != nil {
 		return err
 	}
-	think := b.think
-	if req.MS > 0 {
-		think = min(think, max(50*time.Millisecond, time.Duration(req.MS)*time.Millisecond))
+	if me != nil {
+		key := "player " + me.ID
+		leaveMe, ok := b.inFlight.Enter(key)
+		if !ok {
+			return errTooMany(b.cfg.InFlight, "for one player")
+		}
+		defer leaveMe()
+		keys = append(keys, key)
+	}
+	if ok, retry := b.budget.Take(think.Seconds(), time.Now(), keys...); !ok {
+		w.Header().Set("Retry-After", strconv.Itoa(int(math.Ceil(retry.Seconds()))))
+		return httpx.WithCode(http.StatusTooManyRequests, fmt.Errorf("the analysis engine thinks at most %s a minute for one address or player: wait %s", b.cfg.EngineTime, retry.Round(time.Second)))
+	}
+	st, _, err := replay(req)
+	if err != nil {
+		return err
 	}
 	ev, err := b.evaluation(r.Context(), st, think)
 	if err != nil {
@@ -220,16 +295,20 @@ func (b *Board) evaluation(ctx context.Context, st game.State, think time.Durati
 	if err != nil {
 		return evaluation{}, err
 	}
-	release, err := b.pool.Acquire(ctx, agent.Threads(a))
+	lease, err := b.pool.Acquire(ctx, engine.Analysis, agent.Threads(a))
 	if err != nil {
 		return evaluation{}, err
 	}
-	defer release()
-	ctx, cancel := context.WithTimeout(ctx, think)
+	defer lease.Release()
+	ctx, cancel := context.WithTimeout(lease.Context(), think)
 	defer cancel()
 	res, err := a.Act(ctx, st.Clone())
 	if err != nil {
 		return evaluation{}, err
+	}
+	if errors.Is(context.Cause(lease.Context()), engine.ErrPreempted) && res.Nodes == 0 && res.Iterations == 0 && res.Proven == 0 && !res.Proved() {
+		// A game's computer took the slot before the search began.
+		return evaluation{}, engine.ErrAnalysisFull
 	}
 	ev := judge(res, st.ToAct(), players)
 	ev.Agent = a.Spec()

@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -15,12 +16,18 @@ import (
 	"github.com/muster-games/muster/game"
 	"github.com/muster-games/muster/internal/engine"
 	"github.com/muster-games/muster/internal/httpx"
+	"github.com/muster-games/muster/internal/store"
 	_ "github.com/muster-games/muster/lanrick"
 	_ "github.com/muster-games/muster/lanrick/ai"
 	"github.com/muster-games/muster/search"
 	_ "github.com/muster-games/muster/tablut"
 	_ "github.com/muster-games/muster/tablut/ai"
 )
+
+// nobody is the identity of requests signed in as nobody.
+type nobody struct{}
+
+func (nobody) Me(*http.Request) (*store.Player, error) { return nil, nil }
 
 // harness is an analysis board behind a test server.
 type harness struct {
@@ -31,9 +38,9 @@ type harness struct {
 
 func newHarness(t *testing.T, think time.Duration) *harness {
 	api := &httpx.API{Log: slog.New(slog.NewTextHandler(io.Discard, nil)), MaxBody: 1 << 20}
-	pool := engine.New(2, 0)
+	pool := engine.New(engine.Config{Slots: 2})
 	mux := http.NewServeMux()
-	New(api, pool, think).Routes(mux)
+	New(api, pool, nobody{}, Config{Think: think}).Routes(mux)
 	srv := httptest.NewServer(mux)
 	t.Cleanup(srv.Close)
 	return &harness{t: t, pool: pool, url: srv.URL}
@@ -190,12 +197,12 @@ func TestAnalysisEvaluation(t *testing.T) {
 		}
 	}
 	// A busy engine answers 503 and says so.
-	release, _ := h.pool.TryAcquire(0)
+	l, _ := h.pool.Acquire(context.Background(), engine.Move, 0)
 	var e struct{ Error string }
 	if code := h.call("POST", "/api/analysis/eval", analysisRequest{Spec: "tablut"}, &e); code != http.StatusServiceUnavailable || !strings.Contains(e.Error, "busy") {
 		t.Errorf("busy: %d %q", code, e.Error)
 	}
-	release()
+	l.Release()
 }
 
 // TestRecordOpened: a record of either game, as the game page exports it,

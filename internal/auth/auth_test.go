@@ -175,3 +175,55 @@ func TestNewPasswordRefusesEmptyAndCommon(t *testing.T) {
 		}
 	}
 }
+
+// TestBudget: a key spends its bucket and waits for it to refill; a cost
+// is taken from every key or none; keys are forgotten within MaxKeys.
+func TestBudget(t *testing.T) {
+	b := NewBudget(10, 10*time.Second, 2)
+	t0 := time.Unix(1000, 0)
+	if ok, _ := b.Take(6, t0, "addr", "player"); !ok {
+		t.Fatal("a first cost refused")
+	}
+	if ok, retry := b.Take(6, t0, "addr"); ok || retry != 2*time.Second {
+		t.Fatalf("past the budget: %v, retry %v; want refused, 2s", ok, retry)
+	}
+	if ok, _ := b.Take(6, t0, "other", "player"); ok {
+		t.Fatal("a cost passed one key's empty bucket")
+	}
+	if ok, _ := b.Take(6, t0, "other"); !ok {
+		t.Fatal("the refused cost was taken from a key that allowed it")
+	}
+	if ok, _ := b.Take(6, t0.Add(2*time.Second), "addr"); !ok {
+		t.Fatal("refilled for 2 s, the bucket did not hold 6")
+	}
+	if n := len(b.keys); n > 2 {
+		t.Fatalf("%d keys remembered, at most 2", n)
+	}
+}
+
+// TestInFlight: at most N under way a key; leaving frees a place once.
+func TestInFlight(t *testing.T) {
+	f := NewInFlight(2)
+	l1, ok1 := f.Enter("a", "p")
+	_, ok2 := f.Enter("a")
+	if !ok1 || !ok2 {
+		t.Fatal("within the bound, refused")
+	}
+	if _, ok := f.Enter("a"); ok {
+		t.Fatal("a third at once passed")
+	}
+	if _, ok := f.Enter("b", "a"); ok {
+		t.Fatal("passed with one key at its bound")
+	}
+	l1()
+	l1()
+	if _, ok := f.Enter("a"); !ok {
+		t.Fatal("after one left, refused")
+	}
+	if _, ok := f.Enter("a"); ok {
+		t.Fatal("a second leave freed a second place")
+	}
+	if f.n["p"] != 0 {
+		t.Fatalf("p counts %d after leaving", f.n["p"])
+	}
+}

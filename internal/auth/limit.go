@@ -150,3 +150,118 @@ func (g *Gate) Runs() int { return int(g.runs.Load()) }
 
 // Peak is the most work that ran at once.
 func (g *Gate) Peak() int { return int(g.peak.Load()) }
+
+// Budget gives each key (an address, a player) a bucket of Cap units,
+// refilled evenly at Cap every Per: a cost taken from it is allowed while
+// the bucket holds it. It bounds work by its cost (the analysis board's
+// engine time) where Limiter counts events. It remembers at most MaxKeys
+// keys, forgetting the fullest when full (a forgotten key starts full).
+// It is safe for concurrent use.
+type Budget struct {
+	Cap     float64
+	Per     time.Duration
+	MaxKeys int
+
+	mu   sync.Mutex
+	keys map[string]*bucket
+}
+
+type bucket struct {
+	left float64
+	at   time.Time
+}
+
+// NewBudget returns a budget of capacity units a key, refilled every per.
+func NewBudget(capacity float64, per time.Duration, maxKeys int) *Budget {
+	return &Budget{Cap: capacity, Per: per, MaxKeys: maxKeys, keys: map[string]*bucket{}}
+}
+
+// Take takes cost from every key's bucket at now if each holds it, and
+// reports whether it did; if not, retry is how long until it would.
+// Nothing is taken from any key unless every key allows it.
+func (b *Budget) Take(cost float64, now time.Time, keys ...string) (ok bool, retry time.Duration) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for _, k := range keys {
+		if left := b.level(k, now); left < cost {
+			rate := b.Cap / b.Per.Seconds()
+			retry = max(retry, time.Duration((cost-left)/rate*float64(time.Second)))
+		}
+	}
+	if retry > 0 {
+		return false, retry
+	}
+	for _, k := range keys {
+		bk := b.keys[k]
+		if bk == nil {
+			if len(b.keys) >= b.MaxKeys {
+				b.forgetFullest(now)
+			}
+			bk = &bucket{left: b.Cap, at: now}
+			b.keys[k] = bk
+		}
+		bk.left = b.level(k, now) - cost
+		bk.at = now
+	}
+	return true, 0
+}
+
+// level is what key's bucket holds at now.
+func (b *Budget) level(key string, now time.Time) float64 {
+	bk := b.keys[key]
+	if bk == nil {
+		return b.Cap
+	}
+	return min(b.Cap, bk.left+now.Sub(bk.at).Seconds()*b.Cap/b.Per.Seconds())
+}
+
+func (b *Budget) forgetFullest(now time.Time) {
+	var fullest string
+	best := -1.0
+	for k := range b.keys {
+		if l := b.level(k, now); l > best {
+			fullest, best = k, l
+		}
+	}
+	delete(b.keys, fullest)
+}
+
+// InFlight bounds the requests of each key (an address, a player) under
+// way at once. It is safe for concurrent use; keys with nothing under way
+// cost nothing.
+type InFlight struct {
+	N int
+
+	mu sync.Mutex
+	n  map[string]int
+}
+
+// NewInFlight returns a bound of n requests at once a key.
+func NewInFlight(n int) *InFlight { return &InFlight{N: n, n: map[string]int{}} }
+
+// Enter counts a request under every key if none is at its bound, and
+// reports whether it did; leave uncounts it (once).
+func (f *InFlight) Enter(keys ...string) (leave func(), ok bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for _, k := range keys {
+		if f.n[k] >= f.N {
+			return nil, false
+		}
+	}
+	for _, k := range keys {
+		f.n[k]++
+	}
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			f.mu.Lock()
+			defer f.mu.Unlock()
+			for _, k := range keys {
+				if f.n[k]--; f.n[k] <= 0 {
+					delete(f.n, k)
+				}
+			}
+		})
+	}, true
+}

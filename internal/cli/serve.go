@@ -53,7 +53,11 @@ func runServe(env *Env, args []string) error {
 	prepareFive := fs.Bool("prepare-five", false, "with --prepare, build Lanrick's five-man tables too (6 files of 168 MB; hours of CPU on one core)")
 	think := fs.Duration("analysis-time", server.DefaultConfig.AnalysisTime, "how long the analysis board's engine thinks on a position")
 	engines := fs.Int("engines", server.DefaultConfig.Engines, "the engine pool: cores shared by every search the server runs (the computer's moves, its thinking on a person's time, the analysis board); a search takes one per thread; the default is this machine's cores")
-	queue := fs.Int("engine-queue", server.DefaultConfig.EngineQueue, "searches that may wait for the engine pool; beyond it new games against the computer and analyses are refused (503) until it drains")
+	queue := fs.Int("engine-queue", server.DefaultConfig.EngineQueue, "computer moves that may wait for the engine pool; beyond it new games against the computer are refused (503) until it drains")
+	analysisSlots := fs.Int("analysis-slots", 0, "engine slots the analysis board may hold at once (0: half of --engines, at least one); the computer's moves in games go first and take slots back from it")
+	analysisQueue := fs.Int("analysis-queue", server.DefaultConfig.AnalysisQueue, "evaluations of the analysis board that may wait for its slots; beyond it they are refused (503)")
+	analysisInFlight := fs.Int("analysis-per-client", server.DefaultConfig.AnalysisInFlight, "evaluations one address, and one player, may have under way at once (429 beyond)")
+	analysisTime := fs.Duration("analysis-budget", server.DefaultConfig.AnalysisEngineTime, "engine time the analysis board gives one address, and one player, in any minute (429 beyond, with Retry-After)")
 	var levels []string
 	fs.Func("level", "a computer player a request may name beside easy, medium, hard and max: an agent spec such as alphabeta(time=10s) (repeat for more); requests name no other search", func(spec string) error {
 		if spec == "" {
@@ -90,6 +94,7 @@ func runServe(env *Env, args []string) error {
 		MaxBody: server.DefaultConfig.MaxBody, GamesPerHour: *perHour,
 		ConnsPerClient: *conns, ConnsPerGame: server.DefaultConfig.ConnsPerGame,
 		AgentTimeout: server.DefaultConfig.AgentTimeout, AnalysisTime: *think, Engines: *engines, EngineQueue: *queue,
+		AnalysisSlots: *analysisSlots, AnalysisQueue: *analysisQueue, AnalysisInFlight: *analysisInFlight, AnalysisEngineTime: *analysisTime,
 		Log: env.Stderr, Reports: *reports, ChallengesPerHour: *challenges, OpenChallenges: *openChallenges, Levels: levels, Proxies: trusted, ConnsPerAddress: *perAddress,
 	})
 	defer srv.Close()

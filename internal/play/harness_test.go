@@ -51,7 +51,7 @@ func newHarness(t *testing.T, slots, queue int) *harness {
 	api := &httpx.API{Log: log, MaxBody: 64 << 10}
 	ctx, cancel := context.WithCancel(context.Background())
 	ids := identity.New(st, api, identity.Config{AccountsPerHour: 5, LoginsPerAddress: 20, LoginsPerAccount: 5, LoginWindow: time.Minute})
-	pool := engine.New(slots, queue)
+	pool := engine.New(engine.Config{Slots: slots, Queue: queue})
 	gs := New(ctx, st, api, ids, pool, bus.New(st, log), httpx.NewSockets(ctx, 32), testConfig)
 	mux := http.NewServeMux()
 	gs.Routes(mux)

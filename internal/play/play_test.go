@@ -13,6 +13,7 @@ import (
 
 	"github.com/coder/websocket"
 
+	"github.com/muster-games/muster/internal/engine"
 	"github.com/muster-games/muster/internal/store"
 	"github.com/muster-games/muster/internal/token"
 )
@@ -166,16 +167,16 @@ func TestFinishedGameHoldsNoAgent(t *testing.T) {
 // plays.
 func TestFullPoolAnswersClearly(t *testing.T) {
 	h := newHarness(t, 1, 0)
-	release, ok := h.pool.TryAcquire(1)
-	if !ok {
-		t.Fatal("no slot")
+	l, err := h.pool.Acquire(context.Background(), engine.Move, 1)
+	if err != nil {
+		t.Fatal(err)
 	}
 	var e struct{ Error string }
 	if code := h.call("POST", "/api/games", createRequest{Game: "tablut", Opponent: "ai", Level: "easy", Side: "defenders"}, &e); code != http.StatusServiceUnavailable || !strings.Contains(e.Error, "busy") {
 		t.Fatalf("against the computer with the pool full: %d %q", code, e.Error)
 	}
 	h.create(createRequest{Game: "tablut", Opponent: "local"})
-	release()
+	l.Release()
 	c := h.create(createRequest{Game: "tablut", Opponent: "ai", Level: "easy", Side: "defenders"})
 	h.waitFor("the computer's move", func() bool { return h.view(c.ID).Ply == 1 })
 }
@@ -184,13 +185,13 @@ func TestFullPoolAnswersClearly(t *testing.T) {
 // pool's queue while the slots are taken, and plays once one is free.
 func TestComputerWaitsForTheEnginePool(t *testing.T) {
 	h := newHarness(t, 1, 4)
-	release, _ := h.pool.TryAcquire(1)
+	l, _ := h.pool.Acquire(context.Background(), engine.Move, 1)
 	c := h.create(createRequest{Game: "tablut", Opponent: "ai", Level: "easy", Side: "defenders"})
 	h.waitFor("the computer queued", func() bool { return h.pool.Stats().Waiting == 1 })
 	if v := h.view(c.ID); v.Ply != 0 || !v.Thinking {
 		t.Fatalf("while queued: ply %d, thinking %v", v.Ply, v.Thinking)
 	}
-	release()
+	l.Release()
 	h.waitFor("the computer's move", func() bool { return h.view(c.ID).Ply == 1 })
 	if s := h.pool.Stats(); s.Busy != 0 || s.Waiting != 0 {
 		t.Fatalf("after the move: %+v", s)

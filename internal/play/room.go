@@ -14,6 +14,7 @@ import (
 	"github.com/muster-games/muster/agent"
 	"github.com/muster-games/muster/game"
 	"github.com/muster-games/muster/internal/bus"
+	"github.com/muster-games/muster/internal/engine"
 	"github.com/muster-games/muster/internal/httpx"
 	"github.com/muster-games/muster/internal/store"
 	"github.com/muster-games/muster/internal/token"
@@ -623,12 +624,12 @@ func (r *room) think(ctx context.Context, p game.Player, ag agent.Agent, s game.
 // search runs the agent on s with engine slots, until ctx ends.
 func (r *room) search(ctx context.Context, ag agent.Agent, s game.State) (game.Action, error) {
 	for wait := time.Second; ; wait = min(2*wait, 10*time.Second) {
-		release, err := r.gs.pool.Acquire(ctx, agent.Threads(ag))
+		lease, err := r.gs.pool.Acquire(ctx, engine.Move, agent.Threads(ag))
 		if err == nil {
-			sctx, cancel := context.WithTimeout(ctx, r.gs.cfg.AgentTimeout)
+			sctx, cancel := context.WithTimeout(lease.Context(), r.gs.cfg.AgentTimeout)
 			res, err := ag.Act(sctx, s)
 			cancel()
-			release()
+			lease.Release()
 			return res.Action, err
 		}
 		if ctx.Err() != nil {
@@ -647,7 +648,8 @@ func (r *room) search(ctx context.Context, ag agent.Agent, s game.State) (game.A
 // its moves have a time to fill (the max level): it searches the position
 // after its move into its own table until the person acts, the game ends
 // or AgentTimeout passes. It takes slots of the engine pool only where
-// they are free. The turn is held.
+// they are free, and gives them back as soon as any other search waits
+// for them. The turn is held.
 func (r *room) ponder(p game.Player) {
 	if p < 0 { // the dice
 		return
@@ -657,11 +659,11 @@ func (r *room) ponder(p game.Player) {
 	if ag == nil || r.s.IsTerminal() || next < 0 || r.isAI(next) || agent.Limits(ag).Time == 0 || r.pondering.done != nil {
 		return
 	}
-	release, ok := r.gs.pool.TryAcquire(agent.Threads(ag))
+	lease, ok := r.gs.pool.TryPonder(r.gs.ctx, agent.Threads(ag))
 	if !ok {
 		return
 	}
-	ctx, cancel := context.WithTimeout(r.gs.ctx, r.gs.cfg.AgentTimeout)
+	ctx, cancel := context.WithTimeout(lease.Context(), r.gs.cfg.AgentTimeout)
 	done := make(chan struct{})
 	r.pondering.cancel, r.pondering.done = cancel, done
 	s := r.s.Clone()
@@ -669,7 +671,7 @@ func (r *room) ponder(p game.Player) {
 	r.gs.Ponders.Add(1)
 	go func() {
 		defer r.gs.wg.Done()
-		defer release()
+		defer lease.Release()
 		defer close(done)
 		agent.Ponder(ctx, ag, s)
 	}()

@@ -56,8 +56,19 @@ type Config struct {
 	AnalysisTime time.Duration
 	// Engines is the engine pool: the cores every search the server runs
 	// shares (the computer's moves, its thinking on a person's time, the
-	// analysis board); EngineQueue bounds the searches waiting for one.
+	// analysis board); EngineQueue bounds the computer's moves waiting
+	// for one.
 	Engines, EngineQueue int
+	// AnalysisSlots bounds the engine slots the analysis board holds at
+	// once (0: half the pool, at least one), AnalysisQueue its
+	// evaluations waiting; the computer's moves go first and take slots
+	// back from it.
+	AnalysisSlots, AnalysisQueue int
+	// AnalysisInFlight bounds the evaluations one address, and one
+	// player, has under way at once; AnalysisEngineTime the engine's
+	// thinking each asks for in a minute.
+	AnalysisInFlight   int
+	AnalysisEngineTime time.Duration
 	// Log receives the server's messages (nil: discard).
 	Log io.Writer
 	// Reports is a folder of reports (muster report --html) served under
@@ -96,7 +107,8 @@ type Config struct {
 
 // DefaultConfig are the limits of a public server.
 var DefaultConfig = Config{MaxBody: 64 << 10, GamesPerHour: 60, ConnsPerClient: 32, ConnsPerGame: 64, AgentTimeout: 60 * time.Second,
-	AnalysisTime: 3 * time.Second, Engines: runtime.NumCPU(), EngineQueue: 256, AccountsPerHour: 5, LoginsPerAddress: 20, LoginsPerAccount: 5,
+	AnalysisTime: 3 * time.Second, Engines: runtime.NumCPU(), EngineQueue: 256,
+	AnalysisQueue: 16, AnalysisInFlight: analysis.DefaultConfig.InFlight, AnalysisEngineTime: analysis.DefaultConfig.EngineTime, AccountsPerHour: 5, LoginsPerAddress: 20, LoginsPerAccount: 5,
 	LoginWindow: 15 * time.Minute, LeaseTTL: 6 * time.Second, ChallengesPerHour: 30, OpenChallenges: 5, IdleGame: 10 * time.Minute,
 	ReadTimeout: 30 * time.Second, WriteTimeout: 60 * time.Second, IdleTimeout: 2 * time.Minute, ConnsPerAddress: 128}
 
@@ -121,6 +133,9 @@ func (c Config) withDefaults() Config {
 	or(&c.ConnsPerGame, d.ConnsPerGame)
 	or(&c.Engines, d.Engines)
 	or(&c.EngineQueue, d.EngineQueue)
+	or(&c.AnalysisQueue, d.AnalysisQueue)
+	or(&c.AnalysisInFlight, d.AnalysisInFlight)
+	orDur(&c.AnalysisEngineTime, d.AnalysisEngineTime)
 	or(&c.AccountsPerHour, d.AccountsPerHour)
 	or(&c.LoginsPerAddress, d.LoginsPerAddress)
 	or(&c.LoginsPerAccount, d.LoginsPerAccount)
@@ -173,7 +188,7 @@ func New(st *store.Store, cfg Config) *Server {
 	api := &httpx.API{Log: log, MaxBody: cfg.MaxBody}
 	s := &Server{cfg: cfg, log: log, api: api, ctx: ctx, stop: stop}
 	s.bus = bus.New(st, log)
-	s.pool = engine.New(cfg.Engines, cfg.EngineQueue)
+	s.pool = engine.New(engine.Config{Slots: cfg.Engines, Queue: cfg.EngineQueue, AnalysisSlots: cfg.AnalysisSlots, AnalysisQueue: cfg.AnalysisQueue})
 	sockets := httpx.NewSockets(ctx, cfg.ConnsPerClient)
 	s.ids = identity.New(st, api, identity.Config{AccountsPerHour: cfg.AccountsPerHour, LoginsPerAddress: cfg.LoginsPerAddress,
 		LoginsPerAccount: cfg.LoginsPerAccount, LoginWindow: cfg.LoginWindow})
@@ -185,7 +200,7 @@ func New(st *store.Store, cfg Config) *Server {
 	s.lobby = lobby.New(ctx, st, api, s.ids, s.games, s.bus, sockets, lobby.Config{ChallengesPerHour: cfg.ChallengesPerHour, Watchers: 100 * cfg.ConnsPerGame,
 		OpenPerPlayer: cfg.OpenChallenges})
 	s.games.SetLobby(s.lobby.Signal)
-	s.analysis = analysis.New(api, s.pool, cfg.AnalysisTime)
+	s.analysis = analysis.New(api, s.pool, s.ids, analysis.Config{Think: cfg.AnalysisTime, InFlight: cfg.AnalysisInFlight, EngineTime: cfg.AnalysisEngineTime})
 	s.puzzles = puzzles.New(api)
 	s.players = players.New(st, api, s.ids)
 	s.bots = bots.New(st, api, s.ids, sockets, bots.Config{})
