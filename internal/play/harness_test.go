@@ -42,6 +42,12 @@ var testConfig = Config{GamesPerHour: 1000, ConnsPerGame: 64, AgentTimeout: 10 *
 // slots and queue.
 func newHarness(t *testing.T, slots, queue int) *harness {
 	t.Helper()
+	return newHarnessConfig(t, slots, queue, testConfig)
+}
+
+// newHarnessConfig is newHarness with the games' configuration cfg.
+func newHarnessConfig(t *testing.T, slots, queue int, cfg Config) *harness {
+	t.Helper()
 	db := filepath.Join(t.TempDir(), "muster.db")
 	st, err := store.Open(db)
 	if err != nil {
@@ -52,7 +58,7 @@ func newHarness(t *testing.T, slots, queue int) *harness {
 	ctx, cancel := context.WithCancel(context.Background())
 	ids := identity.New(st, api, identity.Config{AccountsPerHour: 5, LoginsPerAddress: 20, LoginsPerAccount: 5, LoginWindow: time.Minute})
 	pool := engine.New(engine.Config{Slots: slots, Queue: queue})
-	gs := New(ctx, st, api, ids, pool, bus.New(st, log), httpx.NewSockets(ctx, 32), testConfig)
+	gs := New(ctx, st, api, ids, pool, bus.New(st, log), httpx.NewSockets(ctx, 32), cfg)
 	mux := http.NewServeMux()
 	gs.Routes(mux)
 	ids.Routes(mux)
@@ -133,5 +139,13 @@ func (r *room) isPondering() bool {
 		return false
 	}
 	defer r.unlock()
-	return r.pondering.done != nil
+	if r.pondering.done == nil {
+		return false
+	}
+	select {
+	case <-r.pondering.done:
+		return false // stopped
+	default:
+		return true
+	}
 }

@@ -252,6 +252,37 @@ func TestPonderOnPersonsTime(t *testing.T) {
 	}
 }
 
+// TestPonderingYieldsToAMove (hostile finding 8: the max level's thinking
+// on a person's time held engine slots for up to a minute while other
+// games' computers waited): with the pool's one slot held by a game's
+// pondering, another game's computer asks for it; the pondering stops at
+// once and the other computer moves.
+func TestPonderingYieldsToAMove(t *testing.T) {
+	cfg := testConfig
+	cfg.AgentTimeout = 10 * time.Minute // pondering would hold the slot that long
+	h := newHarnessConfig(t, 1, 4, cfg)
+	a := h.create(createRequest{Game: "tablut", Opponent: "ai", Level: "max", Side: "defenders"})
+	h.waitFor("the max level's first move", func() bool { return h.view(a.ID).Ply == 1 })
+	ra := h.gs.loaded(a.ID)
+	if !ra.isPondering() || h.pool.Stats().BusyBy[engine.Ponder] != 1 {
+		t.Fatalf("after its move the max level does not ponder: %+v", h.pool.Stats())
+	}
+	b := h.create(createRequest{Game: "tablut", Opponent: "ai", Level: "easy", Side: "defenders"})
+	h.waitFor("the other game's computer move", func() bool { return h.view(b.ID).Ply == 1 })
+	if ra.isPondering() {
+		t.Error("the first game's computer still ponders")
+	}
+	if s := h.pool.Stats(); s.Preempted != 1 {
+		t.Errorf("%d searches told to stop, want the one pondering", s.Preempted)
+	}
+	// The person's move in the first game is answered as ever.
+	v := h.view(a.ID)
+	if code := h.call("POST", "/api/games/"+a.ID+"/act", actRequest{Secret: a.Secret, Action: v.Legal[0].Text, Ply: at(1)}, nil); code != 200 {
+		t.Fatalf("move: %d", code)
+	}
+	h.waitFor("the max level's answer", func() bool { return h.view(a.ID).Ply >= 3 })
+}
+
 // TestSlowWatcherGetsNewest: a watcher that reads nothing while many
 // changes happen still gets the newest view when it reads.
 func TestSlowWatcherGetsNewest(t *testing.T) {
