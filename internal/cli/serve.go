@@ -45,7 +45,9 @@ func runServe(env *Env, args []string) error {
 	perHour := fs.Int("games-per-hour", server.DefaultConfig.GamesPerHour, "new games one address may create an hour")
 	challenges := fs.Int("challenges-per-hour", server.DefaultConfig.ChallengesPerHour, "challenges one player or address may make an hour")
 	openChallenges := fs.Int("open-challenges", server.DefaultConfig.OpenChallenges, "challenges one player or address may have open at once")
-	conns := fs.Int("conns-per-client", server.DefaultConfig.ConnsPerClient, "WebSocket connections one address may hold")
+	conns := fs.Int("conns-per-client", server.DefaultConfig.ConnsPerClient, "WebSocket connections and streams one address may hold as a spectator (a game's players are counted apart)")
+	connsPerGame := fs.Int("spectators-per-game", server.DefaultConfig.ConnsPerGame, "spectators (WebSockets and streams) a game may have at once; its players' own connections are never counted among them")
+	spectatorsPerClient := fs.Int("spectators-per-address", server.DefaultConfig.SpectatorsPerClient, "spectators of one game one address may have at once")
 	perAddress := fs.Int("conns-per-address", server.DefaultConfig.ConnsPerAddress, "TCP connections one address may hold at once (WebSockets and kept-alive requests); the ones beyond are closed as they come")
 	reports := fs.String("reports", "", "a folder of reports (muster report --html) to show under /reports/")
 	data := fs.String("data", "", "folder for what the computer players build once, such as Lanrick's endgame tables (default: muster in the user's cache folder)")
@@ -92,7 +94,7 @@ func runServe(env *Env, args []string) error {
 	defer st.Close()
 	srv := server.New(st, server.Config{
 		MaxBody: server.DefaultConfig.MaxBody, GamesPerHour: *perHour,
-		ConnsPerClient: *conns, ConnsPerGame: server.DefaultConfig.ConnsPerGame,
+		ConnsPerClient: *conns, ConnsPerGame: *connsPerGame, SpectatorsPerClient: *spectatorsPerClient,
 		AgentTimeout: server.DefaultConfig.AgentTimeout, AnalysisTime: *think, Engines: *engines, EngineQueue: *queue,
 		AnalysisSlots: *analysisSlots, AnalysisQueue: *analysisQueue, AnalysisInFlight: *analysisInFlight, AnalysisEngineTime: *analysisTime,
 		Log: env.Stderr, Reports: *reports, ChallengesPerHour: *challenges, OpenChallenges: *openChallenges, Levels: levels, Proxies: trusted, ConnsPerAddress: *perAddress,

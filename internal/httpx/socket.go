@@ -13,38 +13,60 @@ import (
 // ErrTooManySockets answers a WebSocket over a limit.
 var ErrTooManySockets = NewError(http.StatusTooManyRequests, "too many connections: close some of this game's tabs, or wait")
 
-// Sockets counts the WebSocket connections open, per client and per key
-// (a game, or the lobby), and refuses those over the limits.
+// SeatConns bounds the connections a seat's player holds to his game at
+// once (his tabs, his bot's stream).
+const SeatConns = 8
+
+// Sockets counts the WebSocket connections and streams open and refuses
+// those over the limits. A watcher is a spectator of what he watches (a
+// game, the lobby) or, where Watch.Seat names him, a player of it: the
+// spectators are counted per client, per key and per client of a key;
+// a player's connections are counted apart, by his seat alone, so that
+// no number of spectators can shut a game's players out.
 type Sockets struct {
-	// PerClient bounds one client's connections at once.
+	// PerClient bounds one client's connections at once, as a spectator.
 	PerClient int
 	// Stop ends every connection (the server stopping).
 	Stop context.Context
 
-	mu    sync.Mutex
-	byWho map[string]int
-	byKey map[string]int
+	mu       sync.Mutex
+	byWho    map[string]int
+	byKey    map[string]int
+	byKeyWho map[string]int
+	bySeat   map[string]int
 }
 
 // NewSockets returns the count of a server's connections, at most
 // perClient a client, all closed when stop is done.
 func NewSockets(stop context.Context, perClient int) *Sockets {
-	return &Sockets{PerClient: perClient, Stop: stop, byWho: map[string]int{}, byKey: map[string]int{}}
+	return &Sockets{PerClient: perClient, Stop: stop, byWho: map[string]int{}, byKey: map[string]int{}, byKeyWho: map[string]int{}, bySeat: map[string]int{}}
 }
 
-// Serve accepts a WebSocket counted against the limits of key (perKey at
-// once) and of the client, and runs serve with a context that ends when
-// the client leaves or the server stops, and a send that gives each
-// message 10 seconds. It returns an error, to be answered, only when the
-// connection was refused before it opened. websocket.Accept checks that
-// the Origin is this host; a client's message larger than 1 KiB closes
-// the connection.
-func (s *Sockets) Serve(w http.ResponseWriter, r *http.Request, key string, perKey int, serve func(ctx context.Context, send func([]byte) error)) error {
-	who := Client(r)
-	if !s.take(key, who, perKey) {
+// Watch says what a connection watches and the limits it counts against.
+type Watch struct {
+	// Key is what is watched: a game, the lobby, a player's events.
+	Key string
+	// Max bounds the spectators of Key at once; PerClient one client's
+	// (0: Max).
+	Max, PerClient int
+	// Seat, if set, is the player holding a seat of what is watched: the
+	// connection is his, counted only against SeatConns of his seat.
+	Seat string
+}
+
+// Serve accepts a WebSocket counted against the limits of its watch and
+// of the client, and runs serve with a context that ends when the client
+// leaves or the server stops, and a send that gives each message 10
+// seconds. It returns an error, to be answered, only when the connection
+// was refused before it opened. websocket.Accept checks that the Origin
+// is this host; a client's message larger than 1 KiB closes the
+// connection.
+func (s *Sockets) Serve(w http.ResponseWriter, r *http.Request, watch Watch, serve func(ctx context.Context, send func([]byte) error)) error {
+	drop, ok := s.take(watch, Client(r))
+	if !ok {
 		return ErrTooManySockets
 	}
-	defer s.drop(key, who)
+	defer drop()
 	// A WebSocket lives past the server's read and write timeouts, which
 	// bound plain requests: its own limits are the read limit and the
 	// send's 10 seconds.
@@ -72,29 +94,47 @@ func (s *Sockets) Serve(w http.ResponseWriter, r *http.Request, key string, perK
 	return nil
 }
 
-// take counts a new connection of a client under key, unless either is
-// at its limit.
-func (s *Sockets) take(key, who string, perKey int) bool {
+// take counts a new connection of client who under its watch, unless a
+// count is at its limit; drop uncounts it.
+func (s *Sockets) take(watch Watch, who string) (drop func(), ok bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.byWho[who] >= s.PerClient || s.byKey[key] >= perKey {
-		return false
+	if watch.Seat != "" {
+		seat := watch.Key + "\x00" + watch.Seat
+		if s.bySeat[seat] >= SeatConns {
+			return nil, false
+		}
+		s.bySeat[seat]++
+		return func() {
+			s.mu.Lock()
+			defer s.mu.Unlock()
+			uncount(s.bySeat, seat)
+		}, true
+	}
+	perClient := watch.PerClient
+	if perClient <= 0 {
+		perClient = watch.Max
+	}
+	kw := watch.Key + "\x00" + who
+	if s.byWho[who] >= s.PerClient || s.byKey[watch.Key] >= watch.Max || s.byKeyWho[kw] >= perClient {
+		return nil, false
 	}
 	s.byWho[who]++
-	s.byKey[key]++
-	return true
+	s.byKey[watch.Key]++
+	s.byKeyWho[kw]++
+	return func() {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		uncount(s.byWho, who)
+		uncount(s.byKey, watch.Key)
+		uncount(s.byKeyWho, kw)
+	}, true
 }
 
-func (s *Sockets) drop(key, who string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.byWho[who]--
-	s.byKey[key]--
-	if s.byWho[who] == 0 {
-		delete(s.byWho, who)
-	}
-	if s.byKey[key] == 0 {
-		delete(s.byKey, key)
+// uncount takes one from m[k]; the lock is held.
+func uncount(m map[string]int, k string) {
+	if m[k]--; m[k] <= 0 {
+		delete(m, k)
 	}
 }
 
@@ -109,12 +149,12 @@ var StreamKeepAlive = 7 * time.Second
 // flushed at once, with an empty line every StreamKeepAlive; counted
 // against the same limits. It ends when the client leaves, the server
 // stops, a line takes more than 10 seconds to send, or serve returns.
-func (s *Sockets) ServeStream(w http.ResponseWriter, r *http.Request, key string, perKey int, serve func(ctx context.Context, send func([]byte) error)) error {
-	who := Client(r)
-	if !s.take(key, who, perKey) {
+func (s *Sockets) ServeStream(w http.ResponseWriter, r *http.Request, watch Watch, serve func(ctx context.Context, send func([]byte) error)) error {
+	drop, ok := s.take(watch, Client(r))
+	if !ok {
 		return ErrTooManySockets
 	}
-	defer s.drop(key, who)
+	defer drop()
 	rc := http.NewResponseController(w)
 	rc.SetReadDeadline(time.Time{})
 	ctx, cancel := context.WithCancel(r.Context())

@@ -22,8 +22,10 @@ import (
 type Config struct {
 	// GamesPerHour bounds the games one client (address) creates an hour.
 	GamesPerHour int
-	// ConnsPerGame bounds a game's WebSocket connections at once.
-	ConnsPerGame int
+	// ConnsPerGame bounds a game's spectators (WebSockets and streams) at
+	// once, SpectatorsPerClient one address's of a game; the players'
+	// own connections count apart (httpx.SeatConns a seat).
+	ConnsPerGame, SpectatorsPerClient int
 	// AgentTimeout bounds an agent's thinking for one action.
 	AgentTimeout time.Duration
 	// LeaseTTL is how long a server's hold on a game lasts unrenewed, on

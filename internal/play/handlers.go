@@ -539,11 +539,11 @@ func (gs *Games) holder(r *http.Request, secret string) (holder, error) {
 // lines ({"chat": line}) that the watcher may read. Clients send nothing
 // but pings; a larger message closes the connection.
 func (gs *Games) watch(w http.ResponseWriter, r *http.Request) error {
-	rm, feed, err := gs.feed(r)
+	watch, feed, err := gs.feed(r)
 	if err != nil {
 		return err
 	}
-	return gs.sockets.Serve(w, r, rm.id, gs.cfg.ConnsPerGame, feed)
+	return gs.sockets.Serve(w, r, watch, feed)
 }
 
 // stream sends what watch sends, as newline-delimited JSON over plain
@@ -551,27 +551,33 @@ func (gs *Games) watch(w http.ResponseWriter, r *http.Request) error {
 // and then to say it is alive): for programs, bots above all. It counts
 // against the same limits as the WebSocket.
 func (gs *Games) stream(w http.ResponseWriter, r *http.Request) error {
-	rm, feed, err := gs.feed(r)
+	watch, feed, err := gs.feed(r)
 	if err != nil {
 		return err
 	}
-	return gs.sockets.ServeStream(w, r, rm.id, gs.cfg.ConnsPerGame, feed)
+	return gs.sockets.ServeStream(w, r, watch, feed)
 }
 
-// feed returns the room a request watches and what it is sent: the view
-// at once and after every change, and the chat lines it may read, until
-// the room leaves memory (the client connects again).
-func (gs *Games) feed(r *http.Request) (*room, func(ctx context.Context, send func([]byte) error), error) {
+// feed returns what a request watches and what it is sent: the view at
+// once and after every change, and the chat lines it may read, until the
+// room leaves memory (the client connects again). A player of the game
+// (by his session or his bot's token) is counted apart from the
+// spectators, who are bounded per game and per address of a game.
+func (gs *Games) feed(r *http.Request) (httpx.Watch, func(ctx context.Context, send func([]byte) error), error) {
 	rm, err := gs.room(r.Context(), r.PathValue("id"))
 	if err != nil {
-		return nil, nil, err
+		return httpx.Watch{}, nil, err
 	}
 	me, err := gs.ids.Me(r)
 	if err != nil {
-		return nil, nil, err
+		return httpx.Watch{}, nil, err
 	}
 	player := me != nil && len(seatsOf(rm.snap.Load().rec.Seats, me.ID)) > 0
-	return rm, func(ctx context.Context, send func([]byte) error) {
+	watch := httpx.Watch{Key: rm.id, Max: gs.cfg.ConnsPerGame, PerClient: gs.cfg.SpectatorsPerClient}
+	if player {
+		watch.Seat = me.ID
+	}
+	return watch, func(ctx context.Context, send func([]byte) error) {
 		ch, err := rm.subscribe()
 		if err != nil {
 			return

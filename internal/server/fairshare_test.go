@@ -1,13 +1,19 @@
 package server
 
 import (
+	"bufio"
+	"bytes"
 	"context"
+	"fmt"
 	"net/http"
+	"net/url"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/coder/websocket"
 
 	"github.com/muster-games/muster/internal/engine"
 	"github.com/muster-games/muster/internal/httpx"
@@ -166,5 +172,103 @@ func TestAnalysisLimitsPerAddress(t *testing.T) {
 	}
 	if code := eval(b, 1000); code != http.StatusOK {
 		t.Fatalf("another address: %d", code)
+	}
+}
+
+// openStream opens a game's stream from address addr (with the person's
+// cookies where p is set) and returns its status; an open stream is
+// closed when the test ends.
+func (h *harness) openStream(p *person, id, addr string) int {
+	h.t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	h.t.Cleanup(cancel)
+	req, _ := http.NewRequestWithContext(ctx, "GET", h.http.URL+"/api/games/"+id+"/stream", nil)
+	req.Header.Set("X-Forwarded-For", addr)
+	c := http.DefaultClient
+	if p != nil {
+		c = p.c
+	}
+	res, err := c.Do(req)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	if res.StatusCode != http.StatusOK {
+		res.Body.Close()
+		return res.StatusCode
+	}
+	h.t.Cleanup(func() { res.Body.Close() })
+	// The view comes at once, after the empty line that sends the
+	// headers.
+	rd := bufio.NewReader(res.Body)
+	line, err := rd.ReadBytes('\n')
+	for err == nil && len(bytes.TrimSpace(line)) == 0 {
+		line, err = rd.ReadBytes('\n')
+	}
+	if err != nil || !bytes.Contains(line, []byte(`"ply"`)) {
+		h.t.Fatalf("the stream's first line: %q %v", line, err)
+	}
+	return res.StatusCode
+}
+
+// TestSpectatorsCannotBlindPlayers (hostile finding 2: two addresses
+// opening 32 streams each of a game whose id the lobby shows made the
+// players' WebSocket and stream answer 429, and a bot lost on time): a
+// game's spectators are bounded per game (64) and per address (4), and
+// the players' own connections are counted apart: with 64 spectators
+// open, the seat holders' streams and WebSockets still open.
+func TestSpectatorsCannotBlindPlayers(t *testing.T) {
+	h := newHarness(t, "", behindProxy())
+	alice, bob := h.from("198.51.100.1"), h.from("198.51.100.2")
+	var c createResponse
+	if code := alice.call("POST", "/api/games", createRequest{Game: "tablut", Opponent: "friend", Side: "attackers"}, &c); code != http.StatusCreated {
+		t.Fatalf("create: %d", code)
+	}
+	var joined struct{ Seat int }
+	if code := bob.call("POST", "/api/games/"+c.ID+"/join", map[string]string{"token": strings.Split(c.Invite, "join=")[1]}, &joined); code != http.StatusOK {
+		t.Fatalf("join: %d", code)
+	}
+	// One address: four spectators, not five.
+	for i := range 5 {
+		code := h.openStream(nil, c.ID, "203.0.113.1")
+		if want := http.StatusOK; i == 4 {
+			if code != http.StatusTooManyRequests {
+				t.Fatalf("a fifth spectator from one address: %d, want 429", code)
+			}
+		} else if code != want {
+			t.Fatalf("spectator %d from one address: %d", i+1, code)
+		}
+	}
+	// 64 in all, from sixteen addresses; the 65th is refused.
+	for a := 2; a <= 16; a++ {
+		for range 4 {
+			if code := h.openStream(nil, c.ID, fmt.Sprintf("203.0.113.%d", a)); code != http.StatusOK {
+				t.Fatalf("a spectator from address %d: %d", a, code)
+			}
+		}
+	}
+	if code := h.openStream(nil, c.ID, "203.0.113.99"); code != http.StatusTooManyRequests {
+		t.Fatalf("the 65th spectator: %d, want 429", code)
+	}
+	// The players are not spectators: each one's stream and WebSocket
+	// open, from his own address or from one the spectators use.
+	for _, p := range []*person{alice, bob} {
+		if code := h.openStream(p, c.ID, "203.0.113.1"); code != http.StatusOK {
+			t.Fatalf("a player's stream among 64 spectators: %d", code)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		u, _ := url.Parse(h.http.URL)
+		hdr := http.Header{"X-Forwarded-For": {p.hdr["X-Forwarded-For"]}}
+		for _, ck := range p.c.Jar.Cookies(u) {
+			hdr.Add("Cookie", ck.Name+"="+ck.Value)
+		}
+		conn, res, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(h.http.URL, "http")+"/ws/games/"+c.ID, &websocket.DialOptions{HTTPHeader: hdr})
+		if err != nil {
+			t.Fatalf("a player's WebSocket among 64 spectators: %v (%v)", err, res)
+		}
+		if _, data, err := conn.Read(ctx); err != nil || !bytes.Contains(data, []byte(`"ply"`)) {
+			t.Fatalf("a player's WebSocket: %q %v", data, err)
+		}
+		conn.CloseNow()
 	}
 }

@@ -46,9 +46,11 @@ type Config struct {
 	MaxBody int64
 	// GamesPerHour bounds the games one client (address) creates an hour.
 	GamesPerHour int
-	// ConnsPerClient bounds one client's WebSocket connections at once;
-	// ConnsPerGame a game's.
-	ConnsPerClient, ConnsPerGame int
+	// ConnsPerClient bounds one client's WebSocket connections and
+	// streams at once as a spectator; ConnsPerGame a game's spectators,
+	// SpectatorsPerClient one client's of a game. A game's players are
+	// counted apart (httpx.SeatConns each).
+	ConnsPerClient, ConnsPerGame, SpectatorsPerClient int
 	// AgentTimeout bounds an agent's thinking for one action.
 	AgentTimeout time.Duration
 	// AnalysisTime bounds the engine's thinking on one position of the
@@ -106,7 +108,7 @@ type Config struct {
 }
 
 // DefaultConfig are the limits of a public server.
-var DefaultConfig = Config{MaxBody: 64 << 10, GamesPerHour: 60, ConnsPerClient: 32, ConnsPerGame: 64, AgentTimeout: 60 * time.Second,
+var DefaultConfig = Config{MaxBody: 64 << 10, GamesPerHour: 60, ConnsPerClient: 32, ConnsPerGame: 64, SpectatorsPerClient: 4, AgentTimeout: 60 * time.Second,
 	AnalysisTime: 3 * time.Second, Engines: runtime.NumCPU(), EngineQueue: 256,
 	AnalysisQueue: 16, AnalysisInFlight: analysis.DefaultConfig.InFlight, AnalysisEngineTime: analysis.DefaultConfig.EngineTime, AccountsPerHour: 5, LoginsPerAddress: 20, LoginsPerAccount: 5,
 	LoginWindow: 15 * time.Minute, LeaseTTL: 6 * time.Second, ChallengesPerHour: 30, OpenChallenges: 5, IdleGame: 10 * time.Minute,
@@ -131,6 +133,7 @@ func (c Config) withDefaults() Config {
 	or(&c.GamesPerHour, d.GamesPerHour)
 	or(&c.ConnsPerClient, d.ConnsPerClient)
 	or(&c.ConnsPerGame, d.ConnsPerGame)
+	or(&c.SpectatorsPerClient, d.SpectatorsPerClient)
 	or(&c.Engines, d.Engines)
 	or(&c.EngineQueue, d.EngineQueue)
 	or(&c.AnalysisQueue, d.AnalysisQueue)
@@ -192,7 +195,7 @@ func New(st *store.Store, cfg Config) *Server {
 	sockets := httpx.NewSockets(ctx, cfg.ConnsPerClient)
 	s.ids = identity.New(st, api, identity.Config{AccountsPerHour: cfg.AccountsPerHour, LoginsPerAddress: cfg.LoginsPerAddress,
 		LoginsPerAccount: cfg.LoginsPerAccount, LoginWindow: cfg.LoginWindow})
-	s.games = play.New(ctx, st, api, s.ids, s.pool, s.bus, sockets, play.Config{GamesPerHour: cfg.GamesPerHour, ConnsPerGame: cfg.ConnsPerGame,
+	s.games = play.New(ctx, st, api, s.ids, s.pool, s.bus, sockets, play.Config{GamesPerHour: cfg.GamesPerHour, ConnsPerGame: cfg.ConnsPerGame, SpectatorsPerClient: cfg.SpectatorsPerClient,
 		AgentTimeout: cfg.AgentTimeout, LeaseTTL: cfg.LeaseTTL, Levels: cfg.Levels})
 	s.chat = chat.New(st, api, s.games, s.ids, s.bus)
 	s.games.SetChat(s.chat)
