@@ -177,18 +177,22 @@ func (gs *Games) room(ctx context.Context, id string) (*room, error) {
 }
 
 // with runs f on the game's room, finding it again if it left memory
-// meanwhile.
+// meanwhile, and running f again if another server changed the game
+// between its reading and its write (f checks everything again on the
+// game read anew, so a move made on a position that has changed is
+// refused then as stale).
 func (gs *Games) with(ctx context.Context, id string, f func(*room) error) error {
-	for range 3 {
-		r, err := gs.room(ctx, id)
-		if err != nil {
+	var err error
+	for range 5 {
+		var r *room
+		if r, err = gs.room(ctx, id); err != nil {
 			return err
 		}
-		if err = f(r); !errors.Is(err, errGone) {
+		if err = f(r); !errors.Is(err, errGone) && !errors.Is(err, store.ErrConflict) {
 			return err
 		}
 	}
-	return errGone
+	return err
 }
 
 // loaded returns the game's room if this server has it in memory.

@@ -61,6 +61,10 @@ type room struct {
 	}
 	// gone is set once the room has left memory.
 	gone bool
+	// stale is set when a write found the stored game changed by another
+	// server since this one read it: the next holder of the turn reads
+	// it again before anything else.
+	stale bool
 
 	// rng throws the dice; only the one think running uses it.
 	rng *rand.Rand
@@ -113,7 +117,9 @@ func initial(g game.Game, rec *store.Game) (game.State, error) {
 }
 
 // lock takes the room's turn, waiting until ctx is done; a room that has
-// left memory answers errGone.
+// left memory answers errGone. Where servers share the database, the
+// game is read again first if another has changed it since (its version
+// says so), so that nothing is refused, or decided, on an old copy.
 func (r *room) lock(ctx context.Context) error {
 	select {
 	case r.turn <- struct{}{}:
@@ -123,6 +129,20 @@ func (r *room) lock(ctx context.Context) error {
 	if r.gone {
 		<-r.turn
 		return errGone
+	}
+	if !r.stale && r.gs.bus.Shared() {
+		v, err := r.gs.store.Version(ctx, r.id)
+		if err != nil {
+			<-r.turn
+			return httpx.Unavailable(err)
+		}
+		r.stale = v > r.rec.Version
+	}
+	if r.stale {
+		if err := r.reload(ctx); err != nil {
+			<-r.turn
+			return err
+		}
 	}
 	return nil
 }
@@ -343,7 +363,13 @@ func (r *room) saveState(ctx context.Context, before int, s game.State) error {
 		err = r.gs.store.Update(ctx, r.rec, before)
 	}
 	switch {
-	case errors.Is(err, store.ErrConflict), errors.Is(err, store.ErrNotFound):
+	case errors.Is(err, store.ErrConflict):
+		// Another server changed the game since this one read it: the
+		// change was not made, and the game is read again before the
+		// next (Games.with makes the request again on it).
+		r.stale = true
+		return err
+	case errors.Is(err, store.ErrNotFound):
 		return err
 	case err != nil:
 		return httpx.Unavailable(err)
@@ -381,7 +407,25 @@ func (r *room) refresh() {
 		return
 	}
 	defer r.unlock()
-	if !rec.Updated.After(r.rec.Updated) {
+	r.take(rec)
+}
+
+// reload reads the game again from the store under the turn, after a
+// write found it changed by another server.
+func (r *room) reload(ctx context.Context) error {
+	rec, err := r.gs.store.Get(ctx, r.id)
+	if err != nil {
+		return httpx.Unavailable(err)
+	}
+	r.stale = false
+	r.take(rec)
+	return nil
+}
+
+// take makes rec, read from the store, the room's game if it is newer
+// than the room's, and shows it; the turn is held.
+func (r *room) take(rec *store.Game) {
+	if rec.Version <= r.rec.Version {
 		return
 	}
 	s := r.first.Clone()
@@ -389,6 +433,7 @@ func (r *room) refresh() {
 		r.gs.log.Error("reading a game again", "game", rec.ID, "err", err)
 		return
 	}
+	r.stopPondering()
 	r.rec, r.s, r.turnsAt = rec, s, -1
 	if rec.Status == store.StatusOver {
 		r.finished()
@@ -614,6 +659,13 @@ func (r *room) think(ctx context.Context, p game.Player, ag agent.Agent, s game.
 		return
 	}
 	if err := r.apply(r.gs.ctx, a); err != nil {
+		if errors.Is(err, store.ErrConflict) && r.reload(r.gs.ctx) == nil {
+			// Another server changed the game meanwhile: the agent looks
+			// at it again.
+			r.publish()
+			r.kick()
+			return
+		}
 		r.gs.log.Error("playing the agent's action", "game", r.rec.ID, "err", err)
 		r.publish() // no longer thinking
 		return

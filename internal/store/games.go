@@ -89,6 +89,9 @@ type Game struct {
 	// Deadline is when the player to act runs out of time (Unix ms), 0
 	// while no clock runs.
 	Deadline int64
+	// Version counts the game's writes: a write is made only on the
+	// version it read, and adds one.
+	Version int64
 }
 
 // RatingChange is what a rated game did to one seat's rating.
@@ -210,7 +213,7 @@ func (s *Store) Get(ctx context.Context, id string) (*Game, error) {
 }
 
 // gameColumns are the columns scan reads, in order.
-const gameColumns = `id, spec, created, updated, actions, seats, status, result, reason, owner, draw_offer, clock, rematch, start, takeback_offer, rated, rating_change, to_act, deadline, lesson`
+const gameColumns = `id, spec, created, updated, actions, seats, status, result, reason, owner, draw_offer, clock, rematch, start, takeback_offer, rated, rating_change, to_act, deadline, lesson, version`
 
 type scanner interface{ Scan(dest ...any) error }
 
@@ -220,7 +223,7 @@ func scan(row scanner) (*Game, error) {
 	var actions, seats, clock, ratings string
 	var rated, lesson int
 	err := row.Scan(&g.ID, &g.Spec, &created, &updated, &actions, &seats, &g.Status, &g.Result, &g.Reason, &g.Owner, &g.DrawOffer, &clock, &g.Rematch, &g.Start, &g.TakebackOffer,
-		&rated, &ratings, &g.ToAct, &g.Deadline, &lesson)
+		&rated, &ratings, &g.ToAct, &g.Deadline, &lesson, &g.Version)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, ErrNotFound
 	}
@@ -249,9 +252,21 @@ func scan(row scanner) (*Game, error) {
 	return &g, nil
 }
 
+// Version reads the version of a stored game.
+func (s *Store) Version(ctx context.Context, id string) (int64, error) {
+	var v int64
+	err := s.queryRow(ctx, `SELECT version FROM games WHERE id = ?`, id).Scan(&v)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, ErrNotFound
+	}
+	return v, err
+}
+
 // Update writes the game's actions, seats, status and result, provided
-// the stored game still has ply actions (optimistic concurrency); it
-// returns ErrConflict otherwise.
+// the stored game is still the version g was read at, with ply actions
+// (optimistic concurrency): it returns ErrConflict otherwise, when
+// another server (or an older copy) has changed the game since. On
+// success g.Version is the new version.
 func (s *Store) Update(ctx context.Context, g *Game, ply int) error {
 	return s.update(ctx, s.db, g, ply, false)
 }
@@ -262,8 +277,8 @@ type conn interface {
 	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
 }
 
-// update writes g if the stored game has ply actions (and, with playing,
-// is not over).
+// update writes g if the stored game is at g.Version with ply actions
+// (and, with playing, is not over).
 func (s *Store) update(ctx context.Context, c conn, g *Game, ply int, playing bool) error {
 	cond := ""
 	if playing {
@@ -276,9 +291,9 @@ func (s *Store) update(ctx context.Context, c conn, g *Game, ply int, playing bo
 	// clients can order the views of a game by it.
 	g.Updated = time.UnixMilli(max(time.Now().UnixMilli(), old.UnixMilli()+1))
 	res, err := c.ExecContext(ctx, s.q(`UPDATE games SET actions = ?, seats = ?, status = ?, result = ?, reason = ?, updated = ?, ply = ?, draw_offer = ?, clock = ?, rematch = ?,
-		takeback_offer = ?, player0 = ?, player1 = ?, rated = ?, rating_change = ?, to_act = ?, deadline = ? WHERE id = ? AND ply = ?`+cond),
+		takeback_offer = ?, player0 = ?, player1 = ?, rated = ?, rating_change = ?, to_act = ?, deadline = ?, version = ? WHERE id = ? AND ply = ? AND version = ?`+cond),
 		string(actions), string(seats), g.Status, g.Result, g.Reason, g.Updated.UnixMilli(), len(g.Actions), g.DrawOffer, clockText(g.Clock), g.Rematch,
-		g.TakebackOffer, g.player(0), g.player(1), boolInt(g.Rated), ratingsText(g.Ratings), g.ToAct, g.Deadline, g.ID, ply)
+		g.TakebackOffer, g.player(0), g.player(1), boolInt(g.Rated), ratingsText(g.Ratings), g.ToAct, g.Deadline, g.Version+1, g.ID, ply, g.Version)
 	if err != nil {
 		g.Updated = old
 		return fmt.Errorf("store: update %s: %w", g.ID, err)
@@ -291,6 +306,7 @@ func (s *Store) update(ctx context.Context, c conn, g *Game, ply int, playing bo
 		}
 		return ErrConflict
 	}
+	g.Version++
 	return nil
 }
 

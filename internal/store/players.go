@@ -319,10 +319,15 @@ func (s *Store) FinishRated(ctx context.Context, g *Game, ply int, ratings []Rat
 			ON CONFLICT (player_id, game) DO UPDATE SET rating = excluded.rating, rd = excluded.rd, vol = excluded.vol, games = excluded.games, updated = excluded.updated`),
 			r.Player, r.Game, r.R, r.RD, r.Vol, r.Games, r.Updated.UnixMilli())
 		if err != nil {
+			g.Version--
 			return fmt.Errorf("store: rating: %w", err)
 		}
 	}
-	return tx.Commit()
+	if err := tx.Commit(); err != nil {
+		g.Version--
+		return err
+	}
+	return nil
 }
 
 // ForgetIdleAnonymous deletes at most n anonymous players made before

@@ -351,6 +351,9 @@ var migrations = []migration{
 	{both: `CREATE UNIQUE INDEX tournament_seeds ON tournament_players(tournament, seed) WHERE seed >= 0`},
 	// Whether bot accounts may join.
 	{both: `ALTER TABLE tournaments ADD COLUMN bots INTEGER NOT NULL DEFAULT 0`},
+	// Each write of a game is conditional on the version it read, so that
+	// servers sharing the database never write over each other's change.
+	{both: `ALTER TABLE games ADD COLUMN version BIGINT NOT NULL DEFAULT 0`},
 }
 
 // migrate brings the schema up to date; on PostgreSQL under an advisory

@@ -1,0 +1,184 @@
+package server
+
+import (
+	"context"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/muster-games/muster/internal/pgtest"
+	"github.com/muster-games/muster/internal/store"
+)
+
+// at is the same browser (its cookies) talking to another server.
+func (p *person) at(h *harness) *person { return &person{h: h, c: p.c, hdr: p.hdr} }
+
+// together runs fs at once and waits for them.
+func together(fs ...func()) {
+	var start, done sync.WaitGroup
+	start.Add(1)
+	for _, f := range fs {
+		done.Go(func() {
+			start.Wait()
+			f()
+		})
+	}
+	start.Done()
+	done.Wait()
+}
+
+// TestTwoServersKeepEveryChange (hostile finding 3: a friend joining
+// through server B while the creator moved through server A lost the
+// join in 2 of 4 tries, A having written its stale copy of the game over
+// B's change). Every write of a game is conditional on the version it
+// read; a write that finds the game changed reads it again and is made
+// on it. Each race below runs through two servers sharing PostgreSQL, the
+// two requests sent at once, and every change acknowledged is in the
+// game afterwards, on both servers.
+func TestTwoServersKeepEveryChange(t *testing.T) {
+	dsn := pgtest.DSN(t)
+	cfg := testConfig()
+	cfg.GamesPerHour = 1000
+	a := newHarness(t, dsn, cfg)
+	b := newHarness(t, dsn, cfg)
+	waitListening(t, a)
+	waitListening(t, b)
+	ctx := context.Background()
+	// newGame makes a game for a friend on A, its creator attacking.
+	newGame := func(t *testing.T, creator *person) (createResponse, string) {
+		var c createResponse
+		if code := creator.call("POST", "/api/games", createRequest{Game: "tablut", Opponent: "friend", Side: "attackers"}, &c); code != http.StatusCreated {
+			t.Fatalf("create: %d", code)
+		}
+		return c, strings.Split(c.Invite, "join=")[1]
+	}
+	// stored reads the game as the database has it.
+	stored := func(t *testing.T, id string) *store.Game {
+		g, err := a.st.Get(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return g
+	}
+	// sameOnBoth checks that both servers show the stored game.
+	sameOnBoth := func(t *testing.T, id string, want *store.Game) {
+		for _, h := range []*harness{a, b} {
+			deadline := time.Now().Add(10 * time.Second)
+			for {
+				var v struct {
+					Ply    int
+					Status string
+				}
+				h.call("GET", "/api/games/"+id, nil, &v)
+				if v.Ply == len(want.Actions) && v.Status == string(want.Status) {
+					break
+				}
+				if time.Now().After(deadline) {
+					t.Fatalf("a server shows ply %d %s, the database %d %s", v.Ply, v.Status, len(want.Actions), want.Status)
+				}
+				time.Sleep(10 * time.Millisecond)
+			}
+		}
+	}
+
+	t.Run("join and move", func(t *testing.T) {
+		for try := range 100 {
+			creator, friend := a.person(), b.person()
+			c, invite := newGame(t, creator)
+			var joinCode, moveCode int
+			var joined struct{ Seat int }
+			together(
+				func() {
+					joinCode = friend.call("POST", "/api/games/"+c.ID+"/join", map[string]string{"token": invite}, &joined)
+				},
+				func() {
+					moveCode = creator.call("POST", "/api/games/"+c.ID+"/act", actRequest{Secret: c.Secret, Action: "a4-a3", Ply: at(0)}, nil)
+				})
+			g := stored(t, c.ID)
+			if joinCode != http.StatusOK || moveCode != http.StatusOK {
+				t.Fatalf("try %d: join %d, move %d", try, joinCode, moveCode)
+			}
+			if g.Seats[1].Player == "" || g.Seats[1].JoinHash != "" || len(g.Actions) != 1 {
+				t.Fatalf("try %d: a change was lost: seats %+v, actions %v", try, g.Seats, g.Actions)
+			}
+			// The friend plays on, through either server.
+			if code := friend.at(a).call("POST", "/api/games/"+c.ID+"/act", actRequest{Action: "e3-d3", Ply: at(1)}, nil); code != http.StatusOK {
+				t.Fatalf("try %d: the friend's move through A: %d", try, code)
+			}
+			sameOnBoth(t, c.ID, stored(t, c.ID))
+		}
+	})
+
+	// joinedGame is a game whose friend has joined through B.
+	joinedGame := func(t *testing.T) (creator, friend *person, c createResponse) {
+		creator, friend = a.person(), b.person()
+		c, invite := newGame(t, creator)
+		if code := friend.call("POST", "/api/games/"+c.ID+"/join", map[string]string{"token": invite}, nil); code != http.StatusOK {
+			t.Fatalf("join: %d", code)
+		}
+		return creator, friend, c
+	}
+
+	t.Run("draw offer and move", func(t *testing.T) {
+		for try := range 20 {
+			creator, friend, c := joinedGame(t)
+			var offerCode, moveCode int
+			together(
+				func() {
+					offerCode = friend.call("POST", "/api/games/"+c.ID+"/draw", secretRequest{What: "offer"}, nil)
+				},
+				func() {
+					moveCode = creator.call("POST", "/api/games/"+c.ID+"/act", actRequest{Secret: c.Secret, Action: "a4-a3", Ply: at(0)}, nil)
+				})
+			g := stored(t, c.ID)
+			if offerCode != http.StatusOK || moveCode != http.StatusOK || len(g.Actions) != 1 {
+				t.Fatalf("try %d: offer %d, move %d, actions %v", try, offerCode, moveCode, g.Actions)
+			}
+			sameOnBoth(t, c.ID, g)
+		}
+	})
+
+	t.Run("resignation and move", func(t *testing.T) {
+		for try := range 20 {
+			creator, friend, c := joinedGame(t)
+			var resignCode, moveCode int
+			together(
+				func() {
+					resignCode = friend.call("POST", "/api/games/"+c.ID+"/resign", secretRequest{}, nil)
+				},
+				func() {
+					moveCode = creator.call("POST", "/api/games/"+c.ID+"/act", actRequest{Secret: c.Secret, Action: "a4-a3", Ply: at(0)}, nil)
+				})
+			g := stored(t, c.ID)
+			moved := moveCode == http.StatusOK
+			if resignCode != http.StatusOK || g.Status != store.StatusOver || !strings.Contains(g.Reason, "resigned") || (len(g.Actions) == 1) != moved {
+				t.Fatalf("try %d: resign %d, move %d; stored %s %q after %v", try, resignCode, moveCode, g.Status, g.Reason, g.Actions)
+			}
+			if !moved && moveCode != http.StatusConflict {
+				t.Fatalf("try %d: the move after the resignation: %d, want 409", try, moveCode)
+			}
+			sameOnBoth(t, c.ID, g)
+		}
+	})
+
+	t.Run("chat and move", func(t *testing.T) {
+		for try := range 10 {
+			creator, friend, c := joinedGame(t)
+			var chatCode, moveCode int
+			together(
+				func() {
+					chatCode = friend.call("POST", "/api/games/"+c.ID+"/chat", chatRequest{Text: "good luck"}, nil)
+				},
+				func() {
+					moveCode = creator.call("POST", "/api/games/"+c.ID+"/act", actRequest{Secret: c.Secret, Action: "a4-a3", Ply: at(0)}, nil)
+				})
+			g := stored(t, c.ID)
+			ms, err := a.st.Messages(ctx, c.ID, []string{store.ChatPlayers}, 10)
+			if chatCode != http.StatusCreated || moveCode != http.StatusOK || len(g.Actions) != 1 || len(ms) != 1 {
+				t.Fatalf("try %d: chat %d, move %d, actions %v, lines %d %v", try, chatCode, moveCode, g.Actions, len(ms), err)
+			}
+		}
+	})
+}
