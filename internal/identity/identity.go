@@ -250,14 +250,28 @@ const anonymousLife = 24 * time.Hour
 // and deletes the anonymous identities made more than a day ago that
 // have nothing of their own, with their sessions (a browser that looked
 // and left, or a client without cookies refused at a limit); it returns
-// how many identities it deleted.
+// how many identities it deleted. It deletes them in batches of
+// forgetBatch, one transaction each, until none is left (or
+// forgetPerSweep are gone), so that it keeps up with any number made in
+// an hour.
 func (s *Service) Forget(ctx context.Context) int {
 	if _, err := s.store.ForgetIdleSessions(ctx, time.Now().Add(-store.SessionIdle)); err != nil && ctx.Err() == nil {
 		s.log.Error("ending idle sessions", "err", err)
 	}
-	n, err := s.store.ForgetIdleAnonymous(ctx, time.Now().Add(-anonymousLife), 1000)
-	if err != nil && ctx.Err() == nil {
-		s.log.Error("forgetting idle anonymous players", "err", err)
+	total := 0
+	for total < forgetPerSweep {
+		n, err := s.store.ForgetIdleAnonymous(ctx, time.Now().Add(-anonymousLife), forgetBatch)
+		if err != nil && ctx.Err() == nil {
+			s.log.Error("forgetting idle anonymous players", "err", err)
+		}
+		total += n
+		if err != nil || n < forgetBatch {
+			break
+		}
 	}
-	return n
+	return total
 }
+
+// forgetBatch is how many identities Forget deletes in one transaction,
+// forgetPerSweep how many in one sweep at most.
+const forgetBatch, forgetPerSweep = 1000, 1000000

@@ -338,3 +338,33 @@ func TestIdleSessionsEnd(t *testing.T) {
 		t.Fatalf("the idle session lives: %+v", me)
 	}
 }
+
+// TestForgetKeepsUp (hostile finding 4: clean-up deleted at most 1,000
+// identities an hour while a client without cookies could make 3,000 in
+// six seconds): one sweep deletes every idle anonymous identity, in
+// batches, however many there are.
+func TestForgetKeepsUp(t *testing.T) {
+	h := newHarness(t)
+	const n = 2500
+	long := time.Now().Add(-48 * time.Hour).UnixMilli()
+	tx, err := h.raw.Begin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range n {
+		if _, err := tx.Exec(`INSERT INTO players (id, created, address) VALUES (?, ?, '203.0.113.1')`, fmt.Sprintf("idle%08d", i), long); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if got := h.s.Forget(context.Background()); got != n {
+		t.Fatalf("one sweep forgot %d of %d idle identities", got, n)
+	}
+	var left int
+	h.raw.QueryRow(`SELECT COUNT(*) FROM players`).Scan(&left)
+	if left != 0 {
+		t.Fatalf("%d left", left)
+	}
+}

@@ -59,40 +59,43 @@ func (l *Lobby) createChallenge(w http.ResponseWriter, r *http.Request) error {
 			return httpx.WithCode(http.StatusBadRequest, err)
 		}
 	}
-	me, err := l.ids.Identify(w, r)
+	// Who asks, if anybody yet: a player is made for a browser without
+	// one only once every check and limit has passed (a client without
+	// cookies is a new player every time), so that a refused request
+	// makes nobody.
+	cur, err := l.ids.Me(r)
 	if err != nil {
 		return err
 	}
-	if req.Rated && me.Anonymous() {
-		return errRatedAccount
+	pid := ""
+	if cur != nil {
+		pid = cur.ID
 	}
-	if me.Bot && req.Opponent == "" {
+	switch {
+	case req.Rated && (cur == nil || cur.Anonymous()):
+		return errRatedAccount
+	case cur != nil && cur.Bot && req.Opponent == "":
 		return errBotOpen
 	}
-	if err := moderation.Check(me, false); err != nil {
+	if err := moderation.Check(cur, false); err != nil {
 		return err
 	}
 	ctx := r.Context()
 	// Counted and made under the address's lock: challenges made at once
 	// pass the limits one by one.
 	defer l.creating.Lock(httpx.Client(r))()
-	if n, err := l.store.ChallengesSince(ctx, me.ID, httpx.Client(r), time.Now().Add(-time.Hour)); err != nil {
+	if n, err := l.store.ChallengesSince(ctx, pid, httpx.Client(r), time.Now().Add(-time.Hour)); err != nil {
 		return httpx.Unavailable(err)
 	} else if n >= l.cfg.ChallengesPerHour {
 		return httpx.WithCode(http.StatusTooManyRequests, fmt.Errorf("at most %d challenges an hour", l.cfg.ChallengesPerHour))
 	}
-	// Open at once: per player and per address (a client without
-	// cookies is a new player every time).
-	if n, err := l.store.OpenCount(ctx, me.ID, httpx.Client(r), time.Now().Add(-correspondenceLife)); err != nil {
+	// Open at once: per player and per address.
+	if n, err := l.store.OpenCount(ctx, pid, httpx.Client(r), time.Now().Add(-correspondenceLife)); err != nil {
 		return httpx.Unavailable(err)
 	} else if n >= l.cfg.OpenPerPlayer {
 		return httpx.WithCode(http.StatusTooManyRequests, fmt.Errorf("at most %d open challenges at once from one player or address: cancel one first", l.cfg.OpenPerPlayer))
 	}
-	c := &store.Challenge{ID: token.ID(), Creator: me.ID, CreatorName: me.Username, Spec: g.Spec(), Minutes: req.Minutes, Increment: req.Increment,
-		Days: req.Days, Rated: req.Rated, Side: req.Side, Address: httpx.Client(r), Created: time.Now()}
-	if c.Side == "" {
-		c.Side = "random"
-	}
+	var target *store.Player
 	if req.Opponent != "" {
 		t, err := l.store.PlayerNamed(ctx, auth.UsernameKey(req.Opponent))
 		if errors.Is(err, store.ErrNoPlayer) {
@@ -100,10 +103,22 @@ func (l *Lobby) createChallenge(w http.ResponseWriter, r *http.Request) error {
 		} else if err != nil {
 			return httpx.Unavailable(err)
 		}
-		if t.ID == me.ID {
+		if t.ID == pid {
 			return httpx.WithCode(http.StatusBadRequest, errors.New("you cannot challenge yourself"))
 		}
-		c.Target, c.TargetName = t.ID, t.Username
+		target = t
+	}
+	me, err := l.ids.Identify(w, r)
+	if err != nil {
+		return err
+	}
+	c := &store.Challenge{ID: token.ID(), Creator: me.ID, CreatorName: me.Username, Spec: g.Spec(), Minutes: req.Minutes, Increment: req.Increment,
+		Days: req.Days, Rated: req.Rated, Side: req.Side, Address: httpx.Client(r), Created: time.Now()}
+	if c.Side == "" {
+		c.Side = "random"
+	}
+	if target != nil {
+		c.Target, c.TargetName = target.ID, target.Username
 	}
 	if err := l.store.CreateChallenge(ctx, c); err != nil {
 		return httpx.Unavailable(err)

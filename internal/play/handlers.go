@@ -88,16 +88,7 @@ func (gs *Games) create(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return httpx.WithCode(http.StatusBadRequest, err)
 	}
-	me, err := gs.ids.Identify(w, r)
-	if err != nil {
-		return err
-	}
-	if req.Opponent == opponentFriend {
-		if err := moderation.Check(me, false); err != nil {
-			return err
-		}
-	}
-	resp, err := gs.newGame(r, me, g, req, req.Position, nil)
+	resp, err := gs.newGame(w, r, g, req, req.Position, nil)
 	if err != nil {
 		return err
 	}
@@ -113,15 +104,26 @@ func SpecOf(name, ruleset string) string {
 	return name + "(" + ruleset + ")"
 }
 
-// newGame makes a game for player me from a request, with actions already
-// played (an import), stores it and starts its room.
-func (gs *Games) newGame(r *http.Request, me *store.Player, g game.Game, req createRequest, start string, actions []string) (createResponse, error) {
+// newGame makes a game for the request's player from a request, with
+// actions already played (an import), stores it and starts its room. The
+// address's limit is checked before the player is made (a client without
+// cookies is a new player each time): a refused request makes nobody.
+func (gs *Games) newGame(w http.ResponseWriter, r *http.Request, g game.Game, req createRequest, start string, actions []string) (createResponse, error) {
 	owner := httpx.Client(r)
 	// Counted and made under the address's lock: games asked for at once
 	// pass the limit one by one.
 	defer gs.creating.Lock(owner)()
 	if err := gs.underGameLimit(r.Context(), owner); err != nil {
 		return createResponse{}, err
+	}
+	me, err := gs.ids.Identify(w, r)
+	if err != nil {
+		return createResponse{}, err
+	}
+	if req.Opponent == opponentFriend {
+		if err := moderation.Check(me, false); err != nil {
+			return createResponse{}, err
+		}
 	}
 	if req.Lesson && req.Opponent != opponentLocal && req.Opponent != opponentAI {
 		return createResponse{}, httpx.WithCode(http.StatusBadRequest, errors.New("a lesson's or a puzzle's board is played at one screen or against the computer (opponent local or ai)"))
@@ -290,11 +292,7 @@ func (gs *Games) importRecord(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return httpx.WithCode(http.StatusBadRequest, err)
 	}
-	me, err := gs.ids.Identify(w, r)
-	if err != nil {
-		return err
-	}
-	resp, err := gs.newGame(r, me, g, req.createRequest, rec.Start, rec.Actions)
+	resp, err := gs.newGame(w, r, g, req.createRequest, rec.Start, rec.Actions)
 	if err != nil {
 		return err
 	}

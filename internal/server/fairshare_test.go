@@ -272,3 +272,40 @@ func TestSpectatorsCannotBlindPlayers(t *testing.T) {
 		conn.CloseNow()
 	}
 }
+
+// TestRefusedCreatesMakeNobody (hostile finding 4: 3,000 cookie-less
+// POST /api/challenges from an address at its limit, all 429, made 3,000
+// players and sessions; POST /api/games the same). 100 cookie-less creates
+// of games and of challenges from one address make no more players than
+// were accepted.
+func TestRefusedCreatesMakeNobody(t *testing.T) {
+	cfg := behindProxy()
+	cfg.GamesPerHour = 3
+	cfg.OpenChallenges = 2
+	h := newHarness(t, "", cfg)
+	for i, c := range []struct {
+		path, body string
+	}{
+		{"/api/games", `{"game":"tablut","opponent":"local"}`},
+		{"/api/import", `{"game":"tablut","opponent":"local","record":"[muster-game:tablut(linnaeus)]\n\n1. a4-a3"}`},
+		{"/api/challenges", `{"game":"tablut","side":"random"}`},
+	} {
+		before := h.countPlayers()
+		accepted := 0
+		for range 100 {
+			code, _ := h.post(c.path, c.body, map[string]string{"Content-Type": "application/json", "X-Forwarded-For": fmt.Sprintf("203.0.113.%d", 5+i)})
+			switch code {
+			case http.StatusCreated:
+				accepted++
+			case http.StatusTooManyRequests:
+			default:
+				t.Fatalf("%s: %d", c.path, code)
+			}
+		}
+		made := h.countPlayers() - before
+		t.Logf("%s: 100 cookie-less requests, %d accepted, %d players made", c.path, accepted, made)
+		if made != accepted {
+			t.Errorf("%s: %d players made for %d accepted", c.path, made, accepted)
+		}
+	}
+}
