@@ -129,18 +129,18 @@ func (c *Chat) post(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	id := r.PathValue("id")
-	if _, err := c.games.Seat(r.Context(), id, "", ""); err != nil {
-		return err
-	}
 	line, err := text(req.Text)
 	if err != nil {
 		return httpx.WithCode(http.StatusBadRequest, err)
 	}
-	// Per address first, before a player is made for a browser without
-	// one (a client without cookies is a new player every time); then per
-	// player.
+	// Per address first, before any work (the game is not even read) and
+	// before a player is made for a browser without one (a client without
+	// cookies is a new player every time); then per player.
 	if ok, retry := c.byAddress.Allow(httpx.Client(r), time.Now()); !ok {
 		return httpx.WithCode(http.StatusTooManyRequests, fmt.Errorf("too many chat messages from this address: wait %s", retry.Round(time.Second)))
+	}
+	if _, err := c.games.Seat(r.Context(), id, "", ""); err != nil {
+		return err
 	}
 	me, err := c.ids.Identify(w, r)
 	if err != nil {
@@ -155,6 +155,12 @@ func (c *Chat) post(w http.ResponseWriter, r *http.Request) error {
 	seat, err := c.games.Seat(r.Context(), id, req.Secret, me.ID)
 	if err != nil {
 		return err
+	}
+	// A mute or a ban holds the seat, whoever holds its secret.
+	if seat.Seat >= 0 && seat.Player != me.ID {
+		if err := moderation.CheckPlayer(r.Context(), c.store, seat.Player, true); err != nil {
+			return err
+		}
 	}
 	m := store.Message{Game: id, Room: store.ChatSpectators, Player: me.ID, Name: me.Username, Text: line}
 	if seat.Seat >= 0 {

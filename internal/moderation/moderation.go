@@ -8,6 +8,7 @@
 package moderation
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -288,6 +289,23 @@ func (m *Moderation) setPlayer(w http.ResponseWriter, r *http.Request) error {
 	}
 	m.log.Info("player moderated", "player", p.Username, "muted", p.Muted, "banned", p.Banned, "by", me.Username)
 	return m.api.JSON(w, http.StatusOK, map[string]any{"username": p.Username, "muted": p.Muted, "banned": p.Banned})
+}
+
+// CheckPlayer is Check of the player with id (nobody for ""), read from
+// st: what a seat's holder may do is checked on the seat's player, not
+// only on the session that asks, as a seat's secret needs no session.
+func CheckPlayer(ctx context.Context, st *store.Store, id string, chat bool) error {
+	if id == "" {
+		return nil
+	}
+	p, err := st.Player(ctx, id)
+	switch {
+	case errors.Is(err, store.ErrNoPlayer):
+		return nil
+	case err != nil:
+		return httpx.Unavailable(err)
+	}
+	return Check(p, chat)
 }
 
 // Check is what the packages that act call: ErrBanned for a banned

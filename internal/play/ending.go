@@ -8,6 +8,7 @@ import (
 
 	"github.com/muster-games/muster/game"
 	"github.com/muster-games/muster/internal/httpx"
+	"github.com/muster-games/muster/internal/moderation"
 	"github.com/muster-games/muster/internal/store"
 	"github.com/muster-games/muster/internal/token"
 )
@@ -156,6 +157,12 @@ func (gs *Games) rematch(ctx context.Context, id string, h holder, addr string) 
 			return errBadSecret
 		case r.rec.Status == store.StatusPlaying:
 			return errNotOver
+		}
+		// A ban holds the seat, whoever holds its secret.
+		if err := moderation.CheckPlayer(ctx, gs.store, r.rec.Seats[seat].Player, false); err != nil {
+			return err
+		}
+		switch {
 		case r.rec.Rematch != "":
 			next = r.rec.Rematch
 			return nil

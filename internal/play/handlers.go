@@ -607,11 +607,12 @@ func (gs *Games) feed(r *http.Request) (httpx.Watch, func(ctx context.Context, s
 }
 
 // SeatInfo is what a request's holder is in a game: his seat (-1: none,
-// a spectator) and its title, whether he holds a seat by his session, and
-// whether the game is over.
+// a spectator), its title and the player holding it, whether he holds a
+// seat by his session, and whether the game is over.
 type SeatInfo struct {
 	Seat     int
 	Title    string
+	Player   string
 	ByPlayer bool
 	Over     bool
 }
@@ -627,6 +628,7 @@ func (gs *Games) Seat(ctx context.Context, id, secret, player string) (SeatInfo,
 	info.ByPlayer = len(seatsOf(sn.rec.Seats, player)) > 0
 	if info.Seat >= 0 {
 		info.Title = rm.g.Traits().Players[info.Seat].Title
+		info.Player = sn.rec.Seats[info.Seat].Player
 	}
 	return info, nil
 }

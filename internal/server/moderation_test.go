@@ -123,3 +123,55 @@ func TestModeration(t *testing.T) {
 		}
 	}
 }
+
+// TestModerationHoldsTheSeat (hostile finding 5: with the seat's secret
+// and no cookie a banned player still chatted in the players' room and
+// got a rematch; a muted one still chatted). A mute or a ban is checked
+// on the player holding the seat, whatever session, or none, asks.
+func TestModerationHoldsTheSeat(t *testing.T) {
+	h := newHarness(t, "", testConfig())
+	mallory, alice := h.person(), h.person()
+	mallory.register("mallory")
+	var c createResponse
+	if code := mallory.call("POST", "/api/games", createRequest{Game: "tablut", Opponent: "friend", Side: "attackers"}, &c); code != http.StatusCreated {
+		t.Fatalf("create: %d", code)
+	}
+	if code := alice.call("POST", "/api/games/"+c.ID+"/join", map[string]string{"token": strings.Split(c.Invite, "join=")[1]}, nil); code != http.StatusOK {
+		t.Fatalf("join: %d", code)
+	}
+	var me meView
+	mallory.call("GET", "/api/me", nil, &me)
+	ctx := context.Background()
+	stranger := h.person() // no cookie: only the seat's secret
+	chat := func() (int, string) {
+		var e map[string]string
+		code := stranger.call("POST", "/api/games/"+c.ID+"/chat", chatRequest{Text: "hello", Secret: c.Secret}, &e)
+		return code, e["error"]
+	}
+	if code, _ := chat(); code != http.StatusCreated {
+		t.Fatalf("the seat's chat by its secret, before any mute: %d", code)
+	}
+	if err := h.st.SetMuted(ctx, me.ID, true); err != nil {
+		t.Fatal(err)
+	}
+	if code, e := chat(); code != http.StatusForbidden || !strings.Contains(e, "muted") {
+		t.Errorf("a muted seat's chat by its secret: %d %q", code, e)
+	}
+	if err := h.st.SetBanned(ctx, me.ID, true); err != nil {
+		t.Fatal(err)
+	}
+	if code, e := chat(); code != http.StatusForbidden || !strings.Contains(e, "banned") {
+		t.Errorf("a banned seat's chat by its secret: %d %q", code, e)
+	}
+	if code := alice.call("POST", "/api/games/"+c.ID+"/resign", secretRequest{}, nil); code != http.StatusOK {
+		t.Fatalf("resign: %d", code)
+	}
+	var e map[string]string
+	if code := stranger.call("POST", "/api/games/"+c.ID+"/rematch", secretRequest{Secret: c.Secret}, &e); code != http.StatusForbidden || !strings.Contains(e["error"], "banned") {
+		t.Errorf("a banned seat's rematch by its secret: %d %v", code, e)
+	}
+	// Alice, not banned, may still ask for it.
+	if code := alice.call("POST", "/api/games/"+c.ID+"/rematch", secretRequest{}, nil); code != http.StatusOK {
+		t.Errorf("the other seat's rematch: %d", code)
+	}
+}
