@@ -32,7 +32,7 @@ var (
 	errNotAccount  = httpx.NewError(http.StatusForbidden, "sign in to an account first: only an account can become a bot")
 	errNotBot      = httpx.NewError(http.StatusForbidden, "this account is not a bot: make it one first")
 	errByToken     = httpx.NewError(http.StatusForbidden, "tokens are managed from the bot's page in a browser, not with a token")
-	errHasGames    = httpx.NewError(http.StatusConflict, "this account has played games: a bot must be a new account, so that no person's games or rating become a program's")
+	errHasGames    = httpx.NewError(http.StatusConflict, "this account has played games, or has a challenge or a tournament open: a bot must be a new account, so that no person's games or rating become a program's and nobody meets a program he did not ask for (cancel its challenges, leave its tournaments)")
 	errTooMany     = httpx.NewError(http.StatusConflict, "a bot has at most 5 tokens: revoke one first")
 	errNoSuchToken = httpx.NewError(http.StatusNotFound, "no such token of yours")
 )

@@ -205,11 +205,11 @@ func (r *room) newRematch(ctx context.Context, seat int, addr string) (createRes
 	for p, old := range r.rec.Seats {
 		switch {
 		case p == seat:
-			rec.Seats[1-p] = store.Seat{Kind: store.SeatHuman, SecretHash: token.Hash(secret), Player: old.Player, Name: old.Name}
+			rec.Seats[1-p] = store.Seat{Kind: store.SeatHuman, SecretHash: token.Hash(secret), Player: old.Player, Name: old.Name, Bot: old.Bot}
 		case old.Kind == store.SeatAI:
 			rec.Seats[1-p] = old
 		default: // the other person's seat, claimed through this game
-			rec.Seats[1-p] = store.Seat{Kind: store.SeatHuman, JoinHash: token.Hash(token.New(16)), Player: old.Player, Name: old.Name}
+			rec.Seats[1-p] = store.Seat{Kind: store.SeatHuman, JoinHash: token.Hash(token.New(16)), Player: old.Player, Name: old.Name, Bot: old.Bot}
 		}
 	}
 	if c := r.rec.Clock; c != nil {

@@ -172,6 +172,10 @@ func (gs *Games) underGameLimit(ctx context.Context, addr string) error {
 	return nil
 }
 
+// errBotInvite refuses a friend's invitation to a bot: a bot plays only
+// the games it is challenged to, so that nobody meets a program unasked.
+var errBotInvite = httpx.NewError(http.StatusForbidden, "a bot plays only the challenges made to it, not a friend's invitation")
+
 // errEnginesFull refuses a game against the computer while the engine
 // pool's queue is full.
 var errEnginesFull = httpx.NewError(http.StatusServiceUnavailable, "the computer players are all busy: try again in a minute, or play a person")
@@ -409,6 +413,9 @@ func (gs *Games) join(w http.ResponseWriter, r *http.Request) error {
 	}
 	if err := moderation.Check(me, false); err != nil {
 		return err
+	}
+	if me.Bot {
+		return errBotInvite
 	}
 	var seat int
 	var secret string

@@ -14,6 +14,7 @@ import (
 	"github.com/muster-games/muster/internal/bot"
 	"github.com/muster-games/muster/internal/bots"
 	"github.com/muster-games/muster/internal/play"
+	"github.com/muster-games/muster/internal/tournaments"
 )
 
 // newBot registers an account, makes it a bot from its browser and
@@ -287,5 +288,77 @@ func TestBotClientPlaysAGame(t *testing.T) {
 	cancel()
 	if err := <-done; err != nil {
 		t.Errorf("Run: %v", err)
+	}
+}
+
+// TestBotOnlyWhereAsked (hostile finding 6: an account joined a
+// tournament for people and then became a bot; a bot token took a
+// friend's invitation seat; an open lobby challenge survived the switch;
+// the bot's seats were not marked BOT). An account with an open challenge
+// or a place in a tournament not over cannot become a bot; a bot takes no
+// friend's invitation; a bot's seats say BOT, in tournaments and rematches
+// too.
+func TestBotOnlyWhereAsked(t *testing.T) {
+	h := newHarness(t, "", testConfig())
+	by := h.accounts("ann", "ben", "rob")
+	// An open challenge, then a place in a tournament: no switch.
+	var cv challengeView
+	if code := by["rob"].call("POST", "/api/challenges", challengeRequest{Game: "tablut", Side: "random"}, &cv); code != http.StatusCreated {
+		t.Fatalf("challenge: %d", code)
+	}
+	var e map[string]string
+	if code := by["rob"].call("POST", "/api/account/bot", struct{}{}, &e); code != http.StatusConflict || !strings.Contains(e["error"], "challenge") {
+		t.Fatalf("a switch with a challenge open: %d %v", code, e)
+	}
+	by["rob"].call("POST", "/api/challenges/"+cv.ID+"/cancel", struct{}{}, nil)
+	id := h.openTournament(by, map[string]any{"name": "People", "kind": "swiss", "rounds": 1, "game": "tablut", "minutes": 10, "increment": 5, "starts_in": 60}, "ann", "rob")
+	if code := by["rob"].call("POST", "/api/account/bot", struct{}{}, nil); code != http.StatusConflict {
+		t.Fatalf("a switch with a tournament place: %d", code)
+	}
+	by["rob"].call("POST", "/api/tournaments/"+id+"/withdraw", struct{}{}, nil)
+	if code := by["rob"].call("POST", "/api/account/bot", struct{}{}, nil); code != http.StatusOK {
+		t.Fatalf("a switch with nothing open: %d", code)
+	}
+	// A bot never takes a friend's seat.
+	program, _ := h.newBot("botty")
+	var c createResponse
+	by["ann"].call("POST", "/api/games", createRequest{Game: "tablut", Opponent: "friend", Side: "attackers"}, &c)
+	if code := program.call("POST", "/api/games/"+c.ID+"/join", map[string]string{"token": strings.Split(c.Invite, "join=")[1]}, &e); code != http.StatusForbidden {
+		t.Fatalf("a bot takes a friend's invitation: %d %v", code, e)
+	}
+	// A bot in a tournament for bots: its seat says BOT, and so does its
+	// seat in the rematch.
+	tid := h.openTournament(by, map[string]any{"name": "Bots", "kind": "swiss", "rounds": 1, "game": "tablut", "minutes": 10, "increment": 5, "starts_in": 0, "bots": true}, "ann")
+	if code := program.call("POST", "/api/tournaments/"+tid+"/join", struct{}{}, nil); code != http.StatusOK {
+		t.Fatalf("the bot joins a tournament for bots: %d", code)
+	}
+	h.tick()
+	var tv tournaments.View
+	by["ann"].call("GET", "/api/tournaments/"+tid, nil, &tv)
+	if len(tv.Games) != 1 || len(tv.Games[0]) != 1 {
+		t.Fatalf("the round: %+v", tv.Games)
+	}
+	gid := tv.Games[0][0].Game
+	botSeat := func(id string) bool {
+		var v play.View
+		by["ann"].call("GET", "/api/games/"+id, nil, &v)
+		for _, s := range v.Seats {
+			if s.Name == "botty" {
+				return s.Bot
+			}
+		}
+		t.Fatalf("game %s: no seat of the bot in %+v", id, v.Seats)
+		return false
+	}
+	if !botSeat(gid) {
+		t.Error("the bot's tournament seat is not marked BOT")
+	}
+	by["ann"].call("POST", "/api/games/"+gid+"/resign", secretRequest{}, nil)
+	var next struct{ ID string }
+	if code := by["ann"].call("POST", "/api/games/"+gid+"/rematch", secretRequest{}, &next); code != http.StatusOK {
+		t.Fatalf("rematch: %d", code)
+	}
+	if !botSeat(next.ID) {
+		t.Error("the bot's seat in the rematch is not marked BOT")
 	}
 }

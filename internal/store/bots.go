@@ -26,15 +26,20 @@ var ErrNoToken = errors.New("store: no such bot token")
 // ErrNotBot is returned when a player who is no bot is given a token.
 var ErrNotBot = errors.New("store: the player is not a bot")
 
-// ErrHasGames is returned when an account that has played games would
-// become a bot: its games and rating were a person's.
-var ErrHasGames = errors.New("store: the account has played games")
+// ErrHasGames is returned when an account that has played games, or has
+// a challenge open or a place in a tournament not over, would become a
+// bot: its games and rating were a person's, and nobody who challenged
+// it or entered a tournament for people asked to play a program.
+var ErrHasGames = errors.New("store: the account has played games, or has challenges or tournaments open")
 
-// MakeBot turns the account id into a bot, if it has played no game
+// MakeBot turns the account id into a bot, if it has played no game and
+// has no challenge open and no place in a tournament not over
 // (ErrHasGames); ErrNoPlayer if there is no such account.
 func (s *Store) MakeBot(ctx context.Context, id string) error {
 	res, err := s.exec(ctx, `UPDATE players SET bot = 1 WHERE id = ? AND username_key IS NOT NULL
-		AND NOT EXISTS (SELECT 1 FROM games WHERE (player0 = ? OR player1 = ?) AND lesson = 0)`, id, id, id)
+		AND NOT EXISTS (SELECT 1 FROM games WHERE (player0 = ? OR player1 = ?) AND lesson = 0)
+		AND NOT EXISTS (SELECT 1 FROM challenges WHERE (creator = ? OR target = ?) AND status = 'open')
+		AND NOT EXISTS (SELECT 1 FROM tournament_players tp JOIN tournaments t ON t.id = tp.tournament WHERE tp.player = ? AND t.status <> 'over')`, id, id, id, id, id, id)
 	if err != nil {
 		return fmt.Errorf("store: make bot: %w", err)
 	}

@@ -39,6 +39,8 @@ const (
 // TournamentPlayer is an entrant.
 type TournamentPlayer struct {
 	Player, Name string
+	// Bot: the player is a bot (a program's account).
+	Bot bool
 	// Seed is the player's number in the pairings (0 first), set at the
 	// start; -1 before.
 	Seed      int
@@ -170,7 +172,8 @@ func (s *Store) WithdrawTournament(ctx context.Context, id, player string, start
 
 // TournamentPlayers lists the entrants by seed (then by joining).
 func (s *Store) TournamentPlayers(ctx context.Context, id string) ([]TournamentPlayer, error) {
-	rows, err := s.query(ctx, `SELECT player, name, seed, withdrawn, joined FROM tournament_players WHERE tournament = ? ORDER BY seed, joined, player`, id)
+	rows, err := s.query(ctx, `SELECT tp.player, tp.name, tp.seed, tp.withdrawn, tp.joined, COALESCE(p.bot, 0) FROM tournament_players tp LEFT JOIN players p ON p.id = tp.player
+		WHERE tp.tournament = ? ORDER BY tp.seed, tp.joined, tp.player`, id)
 	if err != nil {
 		return nil, fmt.Errorf("store: tournament players: %w", err)
 	}
@@ -178,12 +181,12 @@ func (s *Store) TournamentPlayers(ctx context.Context, id string) ([]TournamentP
 	var out []TournamentPlayer
 	for rows.Next() {
 		var p TournamentPlayer
-		var w int
+		var w, bot int
 		var joined int64
-		if err := rows.Scan(&p.Player, &p.Name, &p.Seed, &w, &joined); err != nil {
+		if err := rows.Scan(&p.Player, &p.Name, &p.Seed, &w, &joined, &bot); err != nil {
 			return nil, err
 		}
-		p.Withdrawn, p.Joined = w != 0, time.UnixMilli(joined)
+		p.Withdrawn, p.Joined, p.Bot = w != 0, time.UnixMilli(joined), bot != 0
 		out = append(out, p)
 	}
 	return out, rows.Err()

@@ -283,8 +283,8 @@ func (s *Service) ensureGame(ctx context.Context, t *store.Tournament, st *state
 	}
 	w, b := st.players[tg.White], st.players[tg.Black]
 	rec := &store.Game{ID: tg.Game, Spec: g.Spec(), DrawOffer: -1, TakebackOffer: -1, Rated: t.Rated, Seats: []store.Seat{
-		{Kind: store.SeatHuman, Player: w.Player, Name: w.Name, SecretHash: token.Hash(token.New(16))},
-		{Kind: store.SeatHuman, Player: b.Player, Name: b.Name, SecretHash: token.Hash(token.New(16))},
+		{Kind: store.SeatHuman, Player: w.Player, Name: w.Name, SecretHash: token.Hash(token.New(16)), Bot: w.Bot},
+		{Kind: store.SeatHuman, Player: b.Player, Name: b.Name, SecretHash: token.Hash(token.New(16)), Bot: b.Bot},
 	}}
 	if rec.Clock, err = play.ClockFor(t.Minutes, t.Increment, t.Days); err != nil {
 		return err
