@@ -56,8 +56,10 @@ type Client struct {
 	// Accept decides a challenge: "" to accept, else why it is declined.
 	// Nil accepts every challenge.
 	Accept func(c Challenge) string
-	// MaxGames bounds the games played at once; a challenge beyond it is
-	// declined (0: 4).
+	// MaxGames bounds the games played at once (each with its player,
+	// an engine process perhaps): a challenge beyond it is declined, and
+	// a game started beyond it (the server says so, after a restart or
+	// by mistake) waits until one ends (0: 4).
 	MaxGames int
 	// HTTP is the client (nil: one with no overall timeout, for streams).
 	HTTP *http.Client
@@ -67,7 +69,27 @@ type Client struct {
 
 	mu    sync.Mutex
 	games map[string]bool
+	// waiting are the games started beyond MaxGames, in order, at most
+	// maxWaiting; each starts as a game ends.
+	waiting []waitingGame
 }
+
+type waitingGame struct {
+	id   string
+	seat int
+}
+
+// maxWaiting bounds the games the bot remembers to play later; beyond
+// it, a game the server says has started is left (the server tells again
+// when the stream connects again).
+const maxWaiting = 256
+
+// Lines from the server are bounded: a game's view (maxViewLine), an
+// event (maxEventLine).
+const (
+	maxViewLine  = 1 << 20
+	maxEventLine = 64 << 10
+)
 
 // event is a line of the event stream.
 type event struct {
@@ -99,8 +121,18 @@ func (c *Client) Run(ctx context.Context) error {
 	c.games = map[string]bool{}
 	var wg sync.WaitGroup
 	defer wg.Wait()
+	// run plays a game, then the next one waiting.
+	var run func(id string, seat int)
+	run = func(id string, seat int) {
+		wg.Go(func() {
+			c.play(ctx, id, seat)
+			if next, ok := c.stop(id); ok && ctx.Err() == nil {
+				run(next.id, next.seat)
+			}
+		})
+	}
 	for {
-		err := c.stream(ctx, "/api/stream/event", func(line []byte) {
+		err := c.stream(ctx, "/api/stream/event", maxEventLine, func(line []byte) {
 			var ev event
 			if json.Unmarshal(line, &ev) != nil {
 				return
@@ -109,12 +141,8 @@ func (c *Client) Run(ctx context.Context) error {
 			case ev.Type == "challenge" && ev.Challenge != nil:
 				c.challenge(ctx, *ev.Challenge)
 			case ev.Type == "gameStart" && ev.Game != nil:
-				id, seat := ev.Game.ID, ev.Game.Seat
-				if c.start(id) {
-					wg.Go(func() {
-						defer c.stop(id)
-						c.play(ctx, id, seat)
-					})
+				if c.start(ev.Game.ID, ev.Game.Seat) {
+					run(ev.Game.ID, ev.Game.Seat)
 				}
 			}
 		})
@@ -136,20 +164,47 @@ func (c *Client) Run(ctx context.Context) error {
 // ErrRefused is returned when the server refuses the token.
 var ErrRefused = errors.New("bot: the server refuses the token (unknown or revoked)")
 
-func (c *Client) start(id string) bool {
+// start reports whether a game the server says has started is to be
+// played now: not played already, and fewer than MaxGames played; a game
+// beyond them waits (once, at most maxWaiting).
+func (c *Client) start(id string, seat int) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.games[id] {
+		return false
+	}
+	if len(c.games) >= c.MaxGames {
+		for _, w := range c.waiting {
+			if w.id == id {
+				return false
+			}
+		}
+		if len(c.waiting) < maxWaiting {
+			c.waiting = append(c.waiting, waitingGame{id, seat})
+		} else {
+			c.Log.Warn("too many games at once: one left until the server tells of it again", "game", id)
+		}
 		return false
 	}
 	c.games[id] = true
 	return true
 }
 
-func (c *Client) stop(id string) {
+// stop ends a game's play and returns the game waiting that takes its
+// place, if any.
+func (c *Client) stop(id string) (waitingGame, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	delete(c.games, id)
+	for len(c.waiting) > 0 {
+		next := c.waiting[0]
+		c.waiting = c.waiting[1:]
+		if !c.games[next.id] {
+			c.games[next.id] = true
+			return next, true
+		}
+	}
+	return waitingGame{}, false
 }
 
 func (c *Client) busy() int {
@@ -222,7 +277,7 @@ func (c *Client) play(ctx context.Context, id string, seat int) {
 	views := make(chan view, 1)
 	go func() {
 		for gctx.Err() == nil {
-			err := c.stream(gctx, "/api/games/"+id+"/stream", func(line []byte) {
+			err := c.stream(gctx, "/api/games/"+id+"/stream", maxViewLine, func(line []byte) {
 				var v view
 				if json.Unmarshal(line, &v) != nil || v.Spec == "" {
 					return // a chat line
@@ -302,8 +357,9 @@ func (c *Client) act(ctx context.Context, id string, v view, pl Player) error {
 	return c.post(ctx, "/api/games/"+id+"/act", map[string]any{"action": text, "ply": v.Ply}, nil)
 }
 
-// stream reads a newline-delimited JSON stream until it ends.
-func (c *Client) stream(ctx context.Context, path string, line func([]byte)) error {
+// stream reads a newline-delimited JSON stream until it ends; a line
+// longer than maxLine ends it with an error.
+func (c *Client) stream(ctx context.Context, path string, maxLine int, line func([]byte)) error {
 	req, err := http.NewRequestWithContext(ctx, "GET", strings.TrimRight(c.URL, "/")+path, nil)
 	if err != nil {
 		return err
@@ -318,7 +374,7 @@ func (c *Client) stream(ctx context.Context, path string, line func([]byte)) err
 		return err
 	}
 	sc := bufio.NewScanner(res.Body)
-	sc.Buffer(nil, 1<<24)
+	sc.Buffer(nil, maxLine)
 	for sc.Scan() {
 		if b := bytes.TrimSpace(sc.Bytes()); len(b) > 0 {
 			line(b)
