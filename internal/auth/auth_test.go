@@ -3,6 +3,8 @@ package auth
 import (
 	"context"
 	"errors"
+	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -142,21 +144,77 @@ func TestLocksOrderAKey(t *testing.T) {
 
 // TestGateBounds: no more than the gate's places run at once.
 func TestGateBounds(t *testing.T) {
-	g := NewGate(2)
+	g := NewGate(2, 100)
 	var wg sync.WaitGroup
-	for range 10 {
-		wg.Go(func() { g.Do(context.Background(), func() { time.Sleep(2 * time.Millisecond) }) })
+	for i := range 10 {
+		wg.Go(func() { g.Do(context.Background(), "", fmt.Sprint(i%3), func() { time.Sleep(2 * time.Millisecond) }) })
 	}
 	wg.Wait()
-	if g.Peak() > 2 || g.Peak() < 1 {
-		t.Fatalf("peak %d, want at most 2", g.Peak())
+	if g.Peak() > 2 || g.Peak() < 1 || g.Runs() != 10 {
+		t.Fatalf("peak %d, want at most 2; %d runs", g.Peak(), g.Runs())
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	g2 := NewGate(1)
-	g2.places <- struct{}{}
-	if err := g2.Do(ctx, func() { t.Fatal("ran with no place") }); err == nil {
+	g2 := NewGate(1, 1)
+	hold := make(chan struct{})
+	go g2.Do(context.Background(), "", "a", func() { <-hold })
+	for g2.running.Load() == 0 {
+		time.Sleep(time.Millisecond)
+	}
+	if err := g2.Do(ctx, "", "b", func() { t.Fatal("ran with no place") }); err == nil {
 		t.Fatal("a full gate and an ended context: no error")
+	}
+	close(hold)
+}
+
+// TestGateTakesTurns (hostile finding 9: sign-ins from 100 addresses
+// filled the password hashes and the owner's own got 503): the groups
+// waiting (accounts) are served in turn, and within a group its keys
+// (addresses): an account's owner arriving behind a flood of guesses at
+// another account from many addresses runs next but one, and so does an
+// address arriving behind another's many callers at one account. A key's
+// callers beyond PerKey are refused at once.
+func TestGateTakesTurns(t *testing.T) {
+	g := NewGate(1, 3)
+	hold := make(chan struct{})
+	go g.Do(context.Background(), "x", "x", func() { <-hold })
+	for g.running.Load() == 0 {
+		time.Sleep(time.Millisecond)
+	}
+	var order []string
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	wait := func(group, key string, n int) {
+		for range n {
+			wg.Go(func() {
+				g.Do(context.Background(), group, key, func() { mu.Lock(); order = append(order, group+"/"+key); mu.Unlock() })
+			})
+		}
+		for {
+			g.mu.Lock()
+			queued := 0
+			if gr := g.groups[group]; gr != nil {
+				queued = len(gr.queues[key])
+			}
+			g.mu.Unlock()
+			if queued == n {
+				return
+			}
+			time.Sleep(time.Millisecond)
+		}
+	}
+	for a := range 4 {
+		wait("victim", fmt.Sprint("attacker", a), 3)
+	}
+	if err := g.Do(context.Background(), "victim", "attacker0", func() {}); !errors.Is(err, ErrGateBusy) {
+		t.Fatalf("a fourth caller of one key waiting: %v, want ErrGateBusy", err)
+	}
+	wait("owner", "home", 1)
+	wait("victim", "victimhome", 1)
+	close(hold)
+	wg.Wait()
+	if order[1] != "owner/home" || !slices.Contains(order[:6], "victim/victimhome") {
+		t.Fatalf("served in the order %v: want the other account's owner second, the attacked one's within the first six", order)
 	}
 }
 

@@ -2,6 +2,8 @@ package auth
 
 import (
 	"context"
+	"errors"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -117,32 +119,143 @@ func (l *Locks) Lock(key string) (unlock func()) {
 	}
 }
 
-// Gate bounds the costly work (password hashes) running at once: a
-// caller waits for a place until its context ends.
+// Gate bounds the costly work (password hashes) running at once and
+// shares its places fairly: a caller names a group (an account) and a key
+// within it (an address), and as places free up the groups waiting are
+// served in turn, and within a group its keys in turn. So one key's many
+// callers never stand between another key and its place, nor one group's
+// many keys between another group and its place: a flood of guesses at
+// one account from a hundred addresses leaves the other accounts' owners
+// a place at every other turn. A caller waits until its context ends; a
+// key has at most PerKey callers waiting, more are refused at once.
 type Gate struct {
-	places chan struct{}
+	// PerKey bounds a key's callers waiting.
+	PerKey int
+
+	mu   sync.Mutex
+	free int
+	// groups are the groups with callers waiting, turn their order.
+	groups map[string]*gateGroup
+	turn   []string
 	// running, peak and runs count the work under way, the most at once,
 	// and all that has run.
 	running, peak, runs atomic.Int64
 }
 
-// NewGate returns a gate of n places (at least 1).
-func NewGate(n int) *Gate { return &Gate{places: make(chan struct{}, max(n, 1))} }
+// gateGroup is a group's callers waiting: each key's in order, and the
+// keys' order.
+type gateGroup struct {
+	queues map[string][]chan struct{}
+	turn   []string
+}
 
-// Do runs f once a place is free, or returns ctx's error.
-func (g *Gate) Do(ctx context.Context, f func()) error {
-	select {
-	case g.places <- struct{}{}:
-	case <-ctx.Done():
-		return ctx.Err()
+// ErrGateBusy is Do's answer to a key with PerKey callers waiting already.
+var ErrGateBusy = errors.New("auth: too many waiting from one address")
+
+// NewGate returns a gate of n places (at least 1), at most perKey
+// callers of a key waiting (at least 1).
+func NewGate(n, perKey int) *Gate {
+	return &Gate{PerKey: max(perKey, 1), free: max(n, 1), groups: map[string]*gateGroup{}}
+}
+
+// Do runs f once a place is free and the turn of key, in group, has come;
+// or returns ctx's error (or ErrGateBusy at once).
+func (g *Gate) Do(ctx context.Context, group, key string, f func()) error {
+	g.mu.Lock()
+	if g.free > 0 && len(g.turn) == 0 {
+		g.free--
+		g.mu.Unlock()
+	} else {
+		gr := g.groups[group]
+		if gr == nil {
+			gr = &gateGroup{queues: map[string][]chan struct{}{}}
+			g.groups[group] = gr
+			g.turn = append(g.turn, group)
+		}
+		if len(gr.queues[key]) >= g.PerKey {
+			g.mu.Unlock()
+			return ErrGateBusy
+		}
+		ready := make(chan struct{})
+		if len(gr.queues[key]) == 0 {
+			gr.turn = append(gr.turn, key)
+		}
+		gr.queues[key] = append(gr.queues[key], ready)
+		g.mu.Unlock()
+		select {
+		case <-ready:
+		case <-ctx.Done():
+			g.mu.Lock()
+			if g.remove(group, key, ready) {
+				g.mu.Unlock()
+				return ctx.Err()
+			}
+			g.mu.Unlock()
+			// Given a place as ctx ended: give it on.
+			g.release()
+			return ctx.Err()
+		}
 	}
 	n := g.running.Add(1)
 	for p := g.peak.Load(); n > p && !g.peak.CompareAndSwap(p, n); p = g.peak.Load() {
 	}
-	defer func() { g.running.Add(-1); <-g.places }()
+	defer g.release()
+	defer g.running.Add(-1)
 	g.runs.Add(1)
 	f()
 	return nil
+}
+
+// remove takes a caller out of its queue, reporting whether it was there;
+// the mutex is held.
+func (g *Gate) remove(group, key string, ready chan struct{}) bool {
+	gr := g.groups[group]
+	if gr == nil {
+		return false
+	}
+	i := slices.Index(gr.queues[key], ready)
+	if i < 0 {
+		return false
+	}
+	gr.queues[key] = slices.Delete(gr.queues[key], i, i+1)
+	if len(gr.queues[key]) == 0 {
+		delete(gr.queues, key)
+		gr.turn = slices.DeleteFunc(gr.turn, func(k string) bool { return k == key })
+	}
+	if len(gr.turn) == 0 {
+		delete(g.groups, group)
+		g.turn = slices.DeleteFunc(g.turn, func(k string) bool { return k == group })
+	}
+	return true
+}
+
+// release gives a place to the next group's next key in turn, or frees
+// it.
+func (g *Gate) release() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if len(g.turn) == 0 {
+		g.free++
+		return
+	}
+	group := g.turn[0]
+	g.turn = g.turn[1:]
+	gr := g.groups[group]
+	key := gr.turn[0]
+	gr.turn = gr.turn[1:]
+	q := gr.queues[key]
+	close(q[0])
+	if len(q) == 1 {
+		delete(gr.queues, key)
+	} else {
+		gr.queues[key] = q[1:]
+		gr.turn = append(gr.turn, key)
+	}
+	if len(gr.turn) == 0 {
+		delete(g.groups, group)
+	} else {
+		g.turn = append(g.turn, group)
+	}
 }
 
 // Runs counts the work that has run.

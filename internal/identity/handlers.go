@@ -119,7 +119,7 @@ func (s *Service) register(w http.ResponseWriter, r *http.Request) error {
 		return errSignedIn
 	}
 	var hash string
-	if err := s.hash(r, func() { hash, err = auth.HashPassword(req.Password) }); err != nil {
+	if err := s.hash(r, "", func() { hash, err = auth.HashPassword(req.Password) }); err != nil {
 		return err
 	}
 	if err != nil {
@@ -174,17 +174,16 @@ func (s *Service) login(w http.ResponseWriter, r *http.Request) error {
 	}
 	p, err := s.store.PlayerNamed(r.Context(), key)
 	if errors.Is(err, store.ErrNoPlayer) {
-		// Spend the time a check would, so that timing does not tell
-		// which names exist.
-		if err := s.hash(r, func() { auth.CheckPassword(dummyHash(), req.Password) }); err != nil {
-			return err
-		}
+		// An unknown name is answered at once, taking no place among the
+		// password checks: a flood of made-up names costs nothing. The
+		// names of accounts are public anyway (players' pages, the
+		// leaderboard), so the time of the answer tells nobody anything.
 		return errBadLogin
 	} else if err != nil {
 		return httpx.Unavailable(err)
 	}
 	var ok bool
-	if err := s.hash(r, func() { ok, err = auth.CheckPassword(p.PasswordHash, req.Password) }); err != nil {
+	if err := s.hash(r, key, func() { ok, err = auth.CheckPassword(p.PasswordHash, req.Password) }); err != nil {
 		return err
 	}
 	if err != nil || !ok {

@@ -16,7 +16,6 @@ import (
 	"log/slog"
 	"net/http"
 	"runtime"
-	"sync"
 	"time"
 
 	"github.com/muster-games/muster/internal/auth"
@@ -63,20 +62,30 @@ func New(st *store.Store, api *httpx.API, cfg Config) *Service {
 	return &Service{cfg: cfg, store: st, api: api, log: api.Log,
 		loginByAddress: auth.NewLimiter(cfg.LoginsPerAddress, cfg.LoginWindow, 100000),
 		loginByAccount: auth.NewLimiter(cfg.LoginsPerAccount, cfg.LoginWindow, 100000),
-		signOutTries:   3, signOutWait: 100 * time.Millisecond, hashes: auth.NewGate(runtime.NumCPU())}
+		signOutTries:   3, signOutWait: 100 * time.Millisecond, hashes: auth.NewGate(runtime.NumCPU(), hashesWaitingPerAddress)}
 }
 
 // errHashBusy answers a password check or hash that found no place for
 // seconds: the server is busy with others.
 var errHashBusy = httpx.NewError(http.StatusServiceUnavailable, "the server is busy checking passwords: try again in a moment")
 
+// PasswordChecks counts the password hashes and checks run so far.
+func (s *Service) PasswordChecks() int { return s.hashes.Runs() }
+
+// hashesWaitingPerAddress bounds one address's password checks waiting
+// for a place.
+const hashesWaitingPerAddress = 4
+
 // hash runs a password hash or check with a place among the few that
 // may run at once (each costs 19 MiB and tens of milliseconds), waiting
-// at most 5 seconds for one.
-func (s *Service) hash(r *http.Request, f func()) error {
+// at most 5 seconds for one. The accounts waiting (account, the key of
+// the one signed in to, or "" for a new one) take the places in turn, and
+// within each the addresses: no number of addresses guessing at one
+// account keeps the owners of the others out.
+func (s *Service) hash(r *http.Request, account string, f func()) error {
 	ctx, cancel := context.WithTimeout(r.Context(), 5*time.Second)
 	defer cancel()
-	if s.hashes.Do(ctx, f) != nil {
+	if s.hashes.Do(ctx, account, httpx.Client(r), f) != nil {
 		return errHashBusy
 	}
 	return nil
@@ -234,13 +243,6 @@ func (s *Service) endSession(w http.ResponseWriter, r *http.Request) error {
 	set(r, nil)
 	return nil
 }
-
-// dummyHash is checked against when a username is unknown (made once,
-// when first needed: hashing costs 19 MiB and tens of milliseconds).
-var dummyHash = sync.OnceValue(func() string {
-	h, _ := auth.HashPassword("not a password anyone has")
-	return h
-})
 
 // anonymousLife is how long an anonymous identity with nothing of its own
 // (no game, challenge, chat line or rating) is kept.

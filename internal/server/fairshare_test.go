@@ -309,3 +309,48 @@ func TestRefusedCreatesMakeNobody(t *testing.T) {
 		}
 	}
 }
+
+// TestOwnerSignsInDuringALoginFlood (hostile finding 9: sign-ins of
+// unknown names from 100 addresses filled the shared password-hash pool
+// and the owner's own sign-in got 503 three times of three). During a
+// flood of sign-ins from 100 addresses — made-up names, then guesses at
+// another account — the owner signs in each time: an unknown name takes
+// no password check at all, and the accounts take the checks in turn.
+func TestOwnerSignsInDuringALoginFlood(t *testing.T) {
+	cfg := behindProxy()
+	cfg.LoginsPerAddress = 1000 // the flood is not cut short by the limits
+	cfg.LoginsPerAccount = 1000
+	h := newHarness(t, "", cfg)
+	owner := h.from("198.51.100.1")
+	owner.register("owner")
+	victim := h.from("198.51.100.2")
+	victim.register("victim")
+	addrs := make([]string, 100)
+	for i := range addrs {
+		addrs[i] = fmt.Sprintf("203.0.%d.%d", 113+i/50, i%50+1)
+	}
+	for _, c := range []struct{ what, body string }{
+		{"made-up names", `{"username":"nobody-here","password":"whatever whatever"}`},
+		{"guesses at another account", `{"username":"victim","password":"whatever whatever"}`},
+	} {
+		before := h.srv.ids.PasswordChecks()
+		stop := make(chan struct{})
+		var got counts
+		wg := h.flood(stop, "/api/account/login", addrs, 100, c.body, &got)
+		time.Sleep(300 * time.Millisecond)
+		for try := range 3 {
+			me := h.from("198.51.100.1")
+			var v meView
+			if code := me.call("POST", "/api/account/login", credentials{Username: "owner", Password: "correct horse owner"}, &v); code != http.StatusOK || v.Username != "owner" {
+				t.Errorf("%s: the owner's sign-in %d: %d", c.what, try+1, code)
+			}
+		}
+		close(stop)
+		wg.Wait()
+		checks := h.srv.ids.PasswordChecks() - before
+		t.Logf("%s: %d sign-ins from 100 addresses (%d answered 401, %d 503), %d passwords checked", c.what, got.n(401)+got.n(503)+got.n(429), got.n(401), got.n(503), checks)
+		if c.what == "made-up names" && checks != 3 {
+			t.Errorf("%d passwords checked: made-up names took checks", checks)
+		}
+	}
+}
