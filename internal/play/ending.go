@@ -8,6 +8,7 @@ import (
 
 	"github.com/muster-games/muster/game"
 	"github.com/muster-games/muster/internal/httpx"
+	"github.com/muster-games/muster/internal/events"
 	"github.com/muster-games/muster/internal/moderation"
 	"github.com/muster-games/muster/internal/store"
 	"github.com/muster-games/muster/internal/token"
@@ -96,6 +97,7 @@ func (r *room) end(ctx context.Context, result, reason string) error {
 		return err
 	}
 	r.finished()
+	r.gs.cfg.Events.GameFinished(events.GameFinished{Game: r.id})
 	r.publish()
 	return nil
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/muster-games/muster/internal/auth"
 	"github.com/muster-games/muster/internal/bus"
 	"github.com/muster-games/muster/internal/engine"
+	"github.com/muster-games/muster/internal/events"
 	"github.com/muster-games/muster/internal/httpx"
 	"github.com/muster-games/muster/internal/store"
 	"github.com/muster-games/muster/internal/token"
@@ -34,6 +35,8 @@ type Config struct {
 	// Levels are the computer players a request may name: the named
 	// levels (agent.Levels) where nil; an operator may add search specs.
 	Levels []string
+	// Events hears of the games that end here (nil: nobody).
+	Events *events.Hub
 }
 
 // Identity tells who a request comes from (internal/identity).

@@ -15,6 +15,7 @@ import (
 	"github.com/muster-games/muster/game"
 	"github.com/muster-games/muster/internal/bus"
 	"github.com/muster-games/muster/internal/engine"
+	"github.com/muster-games/muster/internal/events"
 	"github.com/muster-games/muster/internal/httpx"
 	"github.com/muster-games/muster/internal/store"
 	"github.com/muster-games/muster/internal/token"
@@ -335,6 +336,7 @@ func (r *room) apply(ctx context.Context, a game.Action) error {
 	r.s = next
 	if r.rec.Status == store.StatusOver {
 		r.finished()
+		r.gs.cfg.Events.GameFinished(events.GameFinished{Game: r.id})
 	}
 	r.publish()
 	r.kick()

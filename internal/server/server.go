@@ -27,6 +27,7 @@ import (
 	"github.com/muster-games/muster/internal/bus"
 	"github.com/muster-games/muster/internal/chat"
 	"github.com/muster-games/muster/internal/engine"
+	"github.com/muster-games/muster/internal/events"
 	"github.com/muster-games/muster/internal/httpx"
 	"github.com/muster-games/muster/internal/identity"
 	"github.com/muster-games/muster/internal/lobby"
@@ -170,6 +171,7 @@ type Server struct {
 	h    http.Handler
 
 	bus      *bus.Bus
+	events   *events.Hub
 	pool     *engine.Pool
 	ids      *identity.Service
 	games    *play.Games
@@ -191,12 +193,13 @@ func New(st *store.Store, cfg Config) *Server {
 	api := &httpx.API{Log: log, MaxBody: cfg.MaxBody}
 	s := &Server{cfg: cfg, log: log, api: api, ctx: ctx, stop: stop}
 	s.bus = bus.New(st, log)
+	s.events = events.New(ctx)
 	s.pool = engine.New(engine.Config{Slots: cfg.Engines, Queue: cfg.EngineQueue, AnalysisSlots: cfg.AnalysisSlots, AnalysisQueue: cfg.AnalysisQueue})
 	sockets := httpx.NewSockets(ctx, cfg.ConnsPerClient)
 	s.ids = identity.New(st, api, identity.Config{AccountsPerHour: cfg.AccountsPerHour, LoginsPerAddress: cfg.LoginsPerAddress,
 		LoginsPerAccount: cfg.LoginsPerAccount, LoginWindow: cfg.LoginWindow})
 	s.games = play.New(ctx, st, api, s.ids, s.pool, s.bus, sockets, play.Config{GamesPerHour: cfg.GamesPerHour, ConnsPerGame: cfg.ConnsPerGame, SpectatorsPerClient: cfg.SpectatorsPerClient,
-		AgentTimeout: cfg.AgentTimeout, LeaseTTL: cfg.LeaseTTL, Levels: cfg.Levels})
+		AgentTimeout: cfg.AgentTimeout, LeaseTTL: cfg.LeaseTTL, Levels: cfg.Levels, Events: s.events})
 	s.chat = chat.New(st, api, s.games, s.ids, s.bus)
 	s.games.SetChat(s.chat)
 	// Everyone on the home page watches the lobby.
@@ -209,14 +212,20 @@ func New(st *store.Store, cfg Config) *Server {
 	s.bots = bots.New(st, api, s.ids, sockets, bots.Config{})
 	s.mod = moderation.New(st, api, s.ids)
 	s.tours = tournaments.New(st, api, s.ids, s.games)
+	// A tournament's next round starts as its last game ends.
+	s.events.OnGameFinished(s.tours.GameFinished)
 	s.h = cfg.Proxies.Middleware(s.ids.Middleware(s.routes()))
 
 	// Idle games leave memory (loaded again when needed); overdue games
 	// end.
 	s.wg.Go(func() { s.every(time.Minute, func() { s.games.Evict(cfg.IdleGame) }) })
 	s.wg.Go(func() { s.every(2*time.Second, func() { s.games.FlagOverdue() }) })
-	// Tournaments start, pair their rounds and end.
-	s.wg.Go(func() { s.every(2*time.Second, func() { s.tours.Tick(ctx) }) })
+	// Tournaments start at their time, and arenas end at theirs; their
+	// rounds follow their games' ends (the events above). A slow sweep
+	// of every running tournament makes up for an event lost with a
+	// server that stopped.
+	s.wg.Go(func() { s.every(2*time.Second, func() { s.tours.Due(ctx) }) })
+	s.wg.Go(func() { s.every(5*time.Minute, func() { s.tours.Tick(ctx) }) })
 	// Games nobody began are aborted after a day.
 	s.wg.Go(func() { s.every(10*time.Minute, func() { s.games.AbortUnbegun() }) })
 	// Anonymous identities that never played leave.
@@ -327,6 +336,7 @@ func (s *Server) Close() {
 	s.stop()
 	s.games.Close()
 	s.wg.Wait()
+	s.events.Wait()
 }
 
 // Stats is what a server holds, for the load tool and the tests.

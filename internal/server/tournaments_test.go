@@ -2,7 +2,9 @@ package server
 
 import (
 	"context"
+	"fmt"
 	"net/http"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -388,5 +390,72 @@ func TestTournamentTwoInstances(t *testing.T) {
 	by["ann"].call("GET", "/api/tournaments/"+id, nil, &v)
 	if v.Round != 2 {
 		t.Errorf("B alone: round %d", v.Round)
+	}
+}
+
+// TestTournamentJoinsAtOnce (hostile finding 10: twelve accounts joining a
+// two-player Swiss at once took eight): the checks and the entry are one
+// transaction; twelve at once, two enter and ten are told it is full.
+func TestTournamentJoinsAtOnce(t *testing.T) {
+	cfg := testConfig()
+	cfg.AccountsPerHour = 100
+	h := newHarness(t, "", cfg)
+	names := []string{"creator"}
+	for i := range 12 {
+		names = append(names, fmt.Sprintf("joiner%02d", i))
+	}
+	by := h.accounts(names...)
+	var v tournaments.View
+	if code := by["creator"].call("POST", "/api/tournaments", map[string]any{"name": "Two", "kind": "swiss", "rounds": 1, "game": "tablut", "days": 1, "starts_in": 60, "max_players": 3}, &v); code != http.StatusCreated {
+		t.Fatalf("create: %d", code)
+	}
+	var in, full atomic.Int32
+	var wg sync.WaitGroup
+	for _, n := range names[1:] {
+		wg.Go(func() {
+			switch code := by[n].call("POST", "/api/tournaments/"+v.ID+"/join", struct{}{}, nil); code {
+			case http.StatusOK:
+				in.Add(1)
+			case http.StatusConflict:
+				full.Add(1)
+			default:
+				t.Errorf("%s joins: %d", n, code)
+			}
+		})
+	}
+	wg.Wait()
+	by["creator"].call("GET", "/api/tournaments/"+v.ID, nil, &v)
+	if in.Load() != 2 || full.Load() != 10 || v.Players != 3 {
+		t.Fatalf("%d joined, %d refused; %d players of at most 3", in.Load(), full.Load(), v.Players)
+	}
+}
+
+// TestNextRoundFromTheGamesEnd (hostile finding 10, and the house's: the
+// director read every game of every tournament every 2 s): a round's last
+// game ending starts the next round at once, with no sweep.
+func TestNextRoundFromTheGamesEnd(t *testing.T) {
+	h := newHarness(t, "", testConfig())
+	by := h.accounts("ann", "ben", "cat", "dan")
+	id := h.openTournament(by, map[string]any{"name": "Events", "kind": "swiss", "rounds": 2, "game": "tablut", "days": 1, "starts_in": 60}, "ann", "ben", "cat", "dan")
+	if code := by["ann"].call("POST", "/api/tournaments/"+id+"/start", struct{}{}, nil); code != http.StatusOK {
+		t.Fatalf("start now: %d", code)
+	}
+	// The sweep that starts tournaments at their time, as the server's.
+	if err := h.srv.tours.Due(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	var v tournaments.View
+	by["ann"].call("GET", "/api/tournaments/"+id, nil, &v)
+	if v.Status != "running" || v.Round != 1 || len(v.Games) != 1 || len(v.Games[0]) != 2 {
+		t.Fatalf("after the start: %s round %d %+v", v.Status, v.Round, v.Games)
+	}
+	h.finishRound(v, by)
+	deadline := time.Now().Add(10 * time.Second)
+	for v.Round < 2 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+		by["ann"].call("GET", "/api/tournaments/"+id, nil, &v)
+	}
+	if v.Round != 2 || len(v.Games) != 2 {
+		t.Fatalf("after the first round's last game: round %d, %+v", v.Round, v.Games)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -210,6 +211,25 @@ func nonNil(a []string) []string {
 func (s *Store) Get(ctx context.Context, id string) (*Game, error) {
 	row := s.queryRow(ctx, `SELECT `+gameColumns+` FROM games WHERE id = ?`, id)
 	return scan(row)
+}
+
+// GetMany reads the games of ids that are stored, in no order.
+func (s *Store) GetMany(ctx context.Context, ids []string) ([]*Game, error) {
+	var out []*Game
+	for len(ids) > 0 {
+		n := min(len(ids), 500)
+		args := make([]any, n)
+		for i, id := range ids[:n] {
+			args[i] = id
+		}
+		gs, err := s.games(ctx, `SELECT `+gameColumns+` FROM games WHERE id IN (?`+strings.Repeat(", ?", n-1)+`)`, args...)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, gs...)
+		ids = ids[n:]
+	}
+	return out, nil
 }
 
 // gameColumns are the columns scan reads, in order.

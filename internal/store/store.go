@@ -354,6 +354,8 @@ var migrations = []migration{
 	// Each write of a game is conditional on the version it read, so that
 	// servers sharing the database never write over each other's change.
 	{both: `ALTER TABLE games ADD COLUMN version BIGINT NOT NULL DEFAULT 0`},
+	// A game's end finds its tournament.
+	{both: `CREATE INDEX tournament_games_game ON tournament_games(game)`},
 }
 
 // migrate brings the schema up to date; on PostgreSQL under an advisory

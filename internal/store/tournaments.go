@@ -122,58 +122,101 @@ func (s *Store) TournamentsCreatedSince(ctx context.Context, creator string, t t
 	return n, err
 }
 
-// JoinTournament enters a player, or brings a withdrawn one back, while
-// the tournament is open.
-func (s *Store) JoinTournament(ctx context.Context, id, player, name string) error {
-	if _, err := s.exec(ctx, `UPDATE tournament_players SET withdrawn = 0 WHERE tournament = ? AND player = ?`, id, player); err != nil {
-		return fmt.Errorf("store: join: %w", err)
+// ErrTournamentFull is returned when a tournament has all the players
+// it takes.
+var ErrTournamentFull = errors.New("store: the tournament is full")
+
+// lockTournament reads a tournament in a transaction, holding it (on
+// PostgreSQL the row's lock; on SQLite the transaction is the one writer)
+// until the transaction ends: joins, withdrawals and the start of one
+// tournament happen one at a time.
+func (s *Store) lockTournament(ctx context.Context, tx *sql.Tx, id string) (*Tournament, error) {
+	q := `SELECT ` + tournamentColumns + ` FROM tournaments WHERE id = ?`
+	if s.pg {
+		q += ` FOR UPDATE`
 	}
-	_, err := s.exec(ctx, `INSERT INTO tournament_players (tournament, player, name, seed, joined) VALUES (?, ?, ?, -1, ?)`, id, player, name, time.Now().UnixMilli())
-	if err != nil && !isUnique(err) {
-		return fmt.Errorf("store: join: %w", err)
-	}
-	return nil
+	return scanTournament(tx.QueryRowContext(ctx, s.q(q), id))
 }
 
-// JoinRunning enters a player in a running arena with the next seed (or
-// brings a withdrawn one back).
-func (s *Store) JoinRunning(ctx context.Context, id, player, name string) error {
-	res, err := s.exec(ctx, `UPDATE tournament_players SET withdrawn = 0 WHERE tournament = ? AND player = ?`, id, player)
+// JoinTournament enters a player in one transaction with the checks: a
+// player already in (or withdrawn) comes back; a new one enters while the
+// tournament is open, or, an arena, running (with the next seed), and has
+// a place (ErrTournamentFull otherwise; ErrChanged once it has begun).
+func (s *Store) JoinTournament(ctx context.Context, id, player, name string) error {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("store: join: %w", err)
+	}
+	defer tx.Rollback()
+	t, err := s.lockTournament(ctx, tx, id)
+	if err != nil {
+		return err
+	}
+	running := t.Status == TournamentRunning && t.Kind == "arena"
+	if t.Status != TournamentOpen && !running {
+		return ErrChanged
+	}
+	res, err := tx.ExecContext(ctx, s.q(`UPDATE tournament_players SET withdrawn = 0 WHERE tournament = ? AND player = ?`), id, player)
 	if err != nil {
 		return fmt.Errorf("store: join: %w", err)
 	}
 	if n, _ := res.RowsAffected(); n == 1 {
-		return nil
+		return tx.Commit()
 	}
-	for try := 0; ; try++ {
-		_, err := s.exec(ctx, `INSERT INTO tournament_players (tournament, player, name, seed, joined)
-			SELECT ?, ?, ?, COALESCE(MAX(seed), -1) + 1, ? FROM tournament_players WHERE tournament = ?`, id, player, name, time.Now().UnixMilli(), id)
-		if err == nil {
-			return nil
-		}
-		if !isUnique(err) || try == 3 {
-			return fmt.Errorf("store: join: %w", err)
-		}
+	var n, top int
+	if err := tx.QueryRowContext(ctx, s.q(`SELECT COUNT(*), COALESCE(MAX(seed), -1) FROM tournament_players WHERE tournament = ?`), id).Scan(&n, &top); err != nil {
+		return fmt.Errorf("store: join: %w", err)
 	}
+	if n >= t.MaxPlayers {
+		return ErrTournamentFull
+	}
+	seed := -1
+	if running {
+		seed = top + 1
+	}
+	if _, err := tx.ExecContext(ctx, s.q(`INSERT INTO tournament_players (tournament, player, name, seed, joined) VALUES (?, ?, ?, ?, ?)`),
+		id, player, name, seed, time.Now().UnixMilli()); err != nil {
+		return fmt.Errorf("store: join: %w", err)
+	}
+	return tx.Commit()
 }
 
 // WithdrawTournament withdraws a player: before the start he leaves,
-// after it he is paired no more.
-func (s *Store) WithdrawTournament(ctx context.Context, id, player string, started bool) error {
-	q := `DELETE FROM tournament_players WHERE tournament = ? AND player = ?`
-	if started {
-		q = `UPDATE tournament_players SET withdrawn = 1 WHERE tournament = ? AND player = ?`
-	}
-	if _, err := s.exec(ctx, q, id, player); err != nil {
+// after it he is paired no more. It is made under the tournament's lock,
+// so that it lands before its start or after, never in the middle.
+func (s *Store) WithdrawTournament(ctx context.Context, id, player string) error {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
 		return fmt.Errorf("store: withdraw: %w", err)
 	}
-	return nil
+	defer tx.Rollback()
+	t, err := s.lockTournament(ctx, tx, id)
+	if err != nil {
+		return err
+	}
+	q := `DELETE FROM tournament_players WHERE tournament = ? AND player = ?`
+	if t.Status != TournamentOpen {
+		q = `UPDATE tournament_players SET withdrawn = 1 WHERE tournament = ? AND player = ?`
+	}
+	if _, err := tx.ExecContext(ctx, s.q(q), id, player); err != nil {
+		return fmt.Errorf("store: withdraw: %w", err)
+	}
+	return tx.Commit()
 }
 
 // TournamentPlayers lists the entrants by seed (then by joining).
 func (s *Store) TournamentPlayers(ctx context.Context, id string) ([]TournamentPlayer, error) {
-	rows, err := s.query(ctx, `SELECT tp.player, tp.name, tp.seed, tp.withdrawn, tp.joined, COALESCE(p.bot, 0) FROM tournament_players tp LEFT JOIN players p ON p.id = tp.player
-		WHERE tp.tournament = ? ORDER BY tp.seed, tp.joined, tp.player`, id)
+	return s.tournamentPlayers(ctx, s.rdb, id)
+}
+
+// querier reads: the database, its readers or a transaction.
+type querier interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+}
+
+func (s *Store) tournamentPlayers(ctx context.Context, q querier, id string) ([]TournamentPlayer, error) {
+	rows, err := q.QueryContext(ctx, s.q(`SELECT tp.player, tp.name, tp.seed, tp.withdrawn, tp.joined, COALESCE(p.bot, 0) FROM tournament_players tp LEFT JOIN players p ON p.id = tp.player
+		WHERE tp.tournament = ? ORDER BY tp.seed, tp.joined, tp.player`), id)
 	if err != nil {
 		return nil, fmt.Errorf("store: tournament players: %w", err)
 	}
@@ -192,23 +235,47 @@ func (s *Store) TournamentPlayers(ctx context.Context, id string) ([]TournamentP
 	return out, rows.Err()
 }
 
-// StartTournament moves an open tournament to running with the players'
-// seeds (player id → seed); ErrChanged if it is no longer open.
-func (s *Store) StartTournament(ctx context.Context, id string, seeds map[string]int, rounds int) error {
+// ErrTooFew is returned by StartTournament for a tournament of fewer
+// than two players: it is called off instead.
+var ErrTooFew = errors.New("store: fewer than two players: the tournament is called off")
+
+// StartTournament moves an open tournament to running, in one
+// transaction with the players it has then: order sorts them into their
+// seeds (0 first) and returns the rounds to play. With fewer than two
+// players the tournament is called off (ErrTooFew); ErrChanged if it is
+// no longer open.
+func (s *Store) StartTournament(ctx context.Context, id string, order func(ps []TournamentPlayer) (rounds int)) error {
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("store: start tournament: %w", err)
 	}
 	defer tx.Rollback()
-	res, err := tx.ExecContext(ctx, s.q(`UPDATE tournaments SET status = 'running', rounds = ? WHERE id = ? AND status = 'open'`), rounds, id)
+	t, err := s.lockTournament(ctx, tx, id)
 	if err != nil {
-		return fmt.Errorf("store: start tournament: %w", err)
+		return err
 	}
-	if n, _ := res.RowsAffected(); n != 1 {
+	if t.Status != TournamentOpen {
 		return ErrChanged
 	}
-	for p, seed := range seeds {
-		if _, err := tx.ExecContext(ctx, s.q(`UPDATE tournament_players SET seed = ? WHERE tournament = ? AND player = ?`), seed, id, p); err != nil {
+	ps, err := s.tournamentPlayers(ctx, tx, id)
+	if err != nil {
+		return err
+	}
+	if len(ps) < 2 {
+		if _, err := tx.ExecContext(ctx, s.q(`UPDATE tournaments SET status = 'over' WHERE id = ?`), id); err != nil {
+			return fmt.Errorf("store: call off tournament: %w", err)
+		}
+		if err := tx.Commit(); err != nil {
+			return err
+		}
+		return ErrTooFew
+	}
+	rounds := order(ps)
+	if _, err := tx.ExecContext(ctx, s.q(`UPDATE tournaments SET status = 'running', rounds = ? WHERE id = ?`), rounds, id); err != nil {
+		return fmt.Errorf("store: start tournament: %w", err)
+	}
+	for seed, p := range ps {
+		if _, err := tx.ExecContext(ctx, s.q(`UPDATE tournament_players SET seed = ? WHERE tournament = ? AND player = ?`), seed, id, p.Player); err != nil {
 			return fmt.Errorf("store: start tournament: %w", err)
 		}
 	}
@@ -254,6 +321,17 @@ func (s *Store) TournamentGames(ctx context.Context, id string) ([]TournamentGam
 		out = append(out, g)
 	}
 	return out, rows.Err()
+}
+
+// TournamentOfGame returns the id of the tournament a game belongs to;
+// ErrNoTournament for a game of none.
+func (s *Store) TournamentOfGame(ctx context.Context, game string) (string, error) {
+	var id string
+	err := s.queryRow(ctx, `SELECT tournament FROM tournament_games WHERE game = ?`, game).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", ErrNoTournament
+	}
+	return id, err
 }
 
 // FinishTournament ends a running tournament.

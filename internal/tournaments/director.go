@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/muster-games/muster/game"
+	"github.com/muster-games/muster/internal/events"
 	"github.com/muster-games/muster/internal/play"
 	"github.com/muster-games/muster/internal/store"
 	"github.com/muster-games/muster/internal/token"
@@ -15,7 +17,9 @@ import (
 
 // state is a tournament as its stored games leave it.
 type state struct {
-	// players by seed (before the start: by joining).
+	// players by seed, each at the index of his seed (before the start:
+	// every entrant, by joining). The games name players by seed, never
+	// by place in a list.
 	players []store.TournamentPlayer
 	games   []store.TournamentGame
 	// results are the finished games and the byes, for the pairings and
@@ -53,26 +57,42 @@ func (s *Service) state(ctx context.Context, t *store.Tournament) (*state, error
 	if err != nil {
 		return nil, err
 	}
+	if t.Status != store.TournamentOpen {
+		if ps, err = bySeed(t.ID, ps); err != nil {
+			return nil, err
+		}
+	}
 	gs, err := s.store.TournamentGames(ctx, t.ID)
 	if err != nil {
 		return nil, err
 	}
 	st := &state{players: ps, games: gs, result: map[string]tournament.Result{}, recs: map[string]*store.Game{}}
+	// The games, read at once: one query, not one a game.
+	var ids []string
+	for _, tg := range gs {
+		if tg.Black >= 0 {
+			if tg.White >= len(ps) || tg.Black >= len(ps) {
+				return nil, fmt.Errorf("tournaments: %s: game %s pairs seeds %d and %d of %d players", t.ID, tg.Game, tg.White, tg.Black, len(ps))
+			}
+			ids = append(ids, tg.Game)
+		}
+	}
+	recs, err := s.store.GetMany(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	for _, rec := range recs {
+		st.recs[rec.ID] = rec
+	}
 	for _, tg := range gs {
 		if tg.Black < 0 {
 			st.results = append(st.results, tournament.Game{Round: tg.Round, White: tg.White, Black: tournament.Bye})
 			continue
 		}
 		res := tournament.Pending
-		rec, err := s.store.Get(ctx, tg.Game)
-		switch {
-		case errors.Is(err, store.ErrNotFound):
-			// Not made yet (a server stopped between pairing and
-			// starting): the director makes it.
-		case err != nil:
-			return nil, err
-		default:
-			st.recs[tg.Game] = rec
+		// A game not made yet (a server stopped between pairing and
+		// starting) is pending: the director makes it.
+		if rec := st.recs[tg.Game]; rec != nil {
 			if res, err = resultOf(rec); err != nil {
 				return nil, err
 			}
@@ -87,6 +107,91 @@ func (s *Service) state(ctx context.Context, t *store.Tournament) (*state, error
 		st.results = append(st.results, tournament.Game{Round: tg.Round, White: tg.White, Black: tg.Black, Result: res})
 	}
 	return st, nil
+}
+
+// bySeed puts each seeded player at the index of his seed: the seeds of
+// a tournament that has begun run from 0 without a gap.
+func bySeed(id string, ps []store.TournamentPlayer) ([]store.TournamentPlayer, error) {
+	out := make([]store.TournamentPlayer, 0, len(ps))
+	for _, p := range ps {
+		if p.Seed < 0 {
+			continue // entered after the start: not in it
+		}
+		if p.Seed != len(out) {
+			return nil, fmt.Errorf("tournaments: %s: seed %d of %s, want %d", id, p.Seed, p.Name, len(out))
+		}
+		out = append(out, p)
+	}
+	return out, nil
+}
+
+// GameFinished advances the tournament of a game that has just ended, if
+// it belongs to one: the next round, or an arena's next pairings, start
+// as its last game ends, without waiting for a sweep (events.Hub calls
+// it).
+func (s *Service) GameFinished(ctx context.Context, e events.GameFinished) {
+	id, err := s.store.TournamentOfGame(ctx, e.Game)
+	switch {
+	case errors.Is(err, store.ErrNoTournament):
+		return
+	case err == nil:
+		err = s.Advance(ctx, id)
+	}
+	if err != nil && ctx.Err() == nil && !errors.Is(err, store.ErrChanged) {
+		s.log.Warn("tournaments: after a game", "game", e.Game, "err", err)
+	}
+}
+
+// Advance does what is due in one running tournament: makes its games
+// not yet made, pairs its next round once the last is over, or ends it.
+func (s *Service) Advance(ctx context.Context, id string) error {
+	defer s.advancing.Lock(id)()
+	t, err := s.store.Tournament(ctx, id)
+	if err != nil || t.Status != store.TournamentRunning {
+		return err
+	}
+	return s.advance(ctx, t)
+}
+
+// Due does what the time makes due, reading no game but where it must:
+// starts the tournaments whose time has come (pairing their first round)
+// or calls them off, and ends the arenas whose time is up. The rest
+// follows from the games' ends (GameFinished) and the joins. The server
+// runs it every few seconds.
+func (s *Service) Due(ctx context.Context) error {
+	open, err := s.store.Tournaments(ctx, store.TournamentOpen, 1000)
+	if err != nil {
+		return err
+	}
+	var first error
+	keep := func(err error) {
+		if err != nil && first == nil && !errors.Is(err, store.ErrChanged) {
+			first = err
+		}
+	}
+	for _, t := range open {
+		if s.now().Before(t.Starts) {
+			continue
+		}
+		if err := s.start(ctx, t); err != nil {
+			keep(err)
+			continue
+		}
+		keep(s.Advance(ctx, t.ID))
+	}
+	running, err := s.store.Tournaments(ctx, store.TournamentRunning, 1000)
+	if err != nil {
+		return err
+	}
+	for _, t := range running {
+		if t.Kind == Arena && !s.now().Before(t.Starts.Add(time.Duration(t.Rounds)*time.Minute)) {
+			keep(s.Advance(ctx, t.ID))
+		}
+	}
+	if first != nil {
+		s.log.Warn("tournaments", "err", first)
+	}
+	return first
 }
 
 // Tick does what is due in every tournament: starts those whose time has
@@ -115,7 +220,7 @@ func (s *Service) Tick(ctx context.Context) error {
 		return err
 	}
 	for _, t := range running {
-		keep(s.advance(ctx, t))
+		keep(s.Advance(ctx, t.ID))
 	}
 	if first != nil {
 		s.log.Warn("tournaments", "err", first)
@@ -124,14 +229,14 @@ func (s *Service) Tick(ctx context.Context) error {
 }
 
 // start seeds the players (by rating in the game, then by joining) and
-// fixes a round robin's rounds, or calls the tournament off.
+// fixes a round robin's rounds, or calls the tournament off. The players
+// seeded are those the store has as it starts the tournament, in the same
+// transaction (a join or withdrawal at that moment lands before or
+// after, never between).
 func (s *Service) start(ctx context.Context, t *store.Tournament) error {
 	ps, err := s.store.TournamentPlayers(ctx, t.ID)
 	if err != nil {
 		return err
-	}
-	if len(ps) < 2 {
-		return s.store.CancelTournament(ctx, t.ID)
 	}
 	g, err := game.Load(t.Spec)
 	if err != nil {
@@ -151,25 +256,26 @@ func (s *Service) start(ctx context.Context, t *store.Tournament) error {
 		}
 		return 1500
 	}
-	slices.SortStableFunc(ps, func(a, b store.TournamentPlayer) int {
-		ra, rb := rating(a.Player), rating(b.Player)
-		switch {
-		case ra > rb:
-			return -1
-		case ra < rb:
-			return 1
+	err = s.store.StartTournament(ctx, t.ID, func(ps []store.TournamentPlayer) int {
+		slices.SortStableFunc(ps, func(a, b store.TournamentPlayer) int {
+			ra, rb := rating(a.Player), rating(b.Player)
+			switch {
+			case ra > rb:
+				return -1
+			case ra < rb:
+				return 1
+			}
+			return a.Joined.Compare(b.Joined)
+		})
+		if t.Kind == RoundRobin {
+			return len(ps) - 1 + len(ps)%2
 		}
-		return a.Joined.Compare(b.Joined)
+		return t.Rounds
 	})
-	seeds := map[string]int{}
-	for i, p := range ps {
-		seeds[p.Player] = i
+	if errors.Is(err, store.ErrTooFew) {
+		return nil // called off
 	}
-	rounds := t.Rounds
-	if t.Kind == RoundRobin {
-		rounds = len(ps) - 1 + len(ps)%2
-	}
-	return s.store.StartTournament(ctx, t.ID, seeds, rounds)
+	return err
 }
 
 // advance makes missing games, and pairs the next round when the last
@@ -272,10 +378,8 @@ func (s *Service) pair(t *store.Tournament, st *state) ([]tournament.Pairing, er
 
 // ensureGame makes and starts a paired game that the store lacks.
 func (s *Service) ensureGame(ctx context.Context, t *store.Tournament, st *state, tg store.TournamentGame) error {
-	if _, err := s.store.Get(ctx, tg.Game); err == nil {
+	if st.recs[tg.Game] != nil {
 		return nil
-	} else if !errors.Is(err, store.ErrNotFound) {
-		return err
 	}
 	g, err := game.Load(t.Spec)
 	if err != nil {

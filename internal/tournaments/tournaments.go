@@ -20,6 +20,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/muster-games/muster/game"
+	"github.com/muster-games/muster/internal/auth"
 	"github.com/muster-games/muster/internal/httpx"
 	"github.com/muster-games/muster/internal/moderation"
 	"github.com/muster-games/muster/internal/play"
@@ -66,6 +67,8 @@ type Service struct {
 	log   *slog.Logger
 	ids   Identity
 	games Games
+	// advancing orders this server's advances of one tournament.
+	advancing auth.Locks
 }
 
 // New returns the tournaments' service.
@@ -238,23 +241,22 @@ func (s *Service) join(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	running := t.Kind == Arena && t.Status == store.TournamentRunning
-	if t.Status != store.TournamentOpen && !running {
+	// The checks (open, or an arena running; a place left) and the entry
+	// are one transaction: of many joining at once, no more enter than
+	// there are places, and none after the start.
+	switch err := s.store.JoinTournament(ctx, t.ID, me.ID, me.Username); {
+	case errors.Is(err, store.ErrChanged):
 		return errStarted
-	}
-	ps, err := s.store.TournamentPlayers(ctx, t.ID)
-	if err != nil {
-		return httpx.Unavailable(err)
-	}
-	if !slices.ContainsFunc(ps, func(p store.TournamentPlayer) bool { return p.Player == me.ID }) && len(ps) >= t.MaxPlayers {
+	case errors.Is(err, store.ErrTournamentFull):
 		return errFull
-	}
-	join := s.store.JoinTournament
-	if running {
-		join = s.store.JoinRunning
-	}
-	if err := join(ctx, t.ID, me.ID, me.Username); err != nil {
+	case err != nil:
 		return httpx.Unavailable(err)
+	}
+	if t.Kind == Arena && t.Status == store.TournamentRunning {
+		// A latecomer to an arena is paired at once.
+		if err := s.Advance(ctx, t.ID); err != nil {
+			s.log.Warn("pairing an arena's latecomer", "tournament", t.ID, "err", err)
+		}
 	}
 	return s.answer(w, r, t.ID, http.StatusOK)
 }
@@ -274,7 +276,7 @@ func (s *Service) withdraw(w http.ResponseWriter, r *http.Request) error {
 	if t.Status == store.TournamentOver {
 		return httpx.NewError(http.StatusConflict, "the tournament is over")
 	}
-	if err := s.store.WithdrawTournament(r.Context(), t.ID, me.ID, t.Status == store.TournamentRunning); err != nil {
+	if err := s.store.WithdrawTournament(r.Context(), t.ID, me.ID); err != nil {
 		return httpx.Unavailable(err)
 	}
 	return s.answer(w, r, t.ID, http.StatusOK)
