@@ -43,6 +43,7 @@ func runServe(env *Env, args []string) error {
 	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on")
 	db := fs.String("db", "muster.db", "SQLite database file, or a PostgreSQL address (postgres://…)")
 	perHour := fs.Int("games-per-hour", server.DefaultConfig.GamesPerHour, "new games one address may create an hour")
+	changes := fs.Int("changes-per-minute", server.DefaultConfig.ChangesPerMinute, "changes (moves, offers, resignations, joins, rematches) one address may ask of games a minute (429 beyond)")
 	challenges := fs.Int("challenges-per-hour", server.DefaultConfig.ChallengesPerHour, "challenges one player or address may make an hour")
 	openChallenges := fs.Int("open-challenges", server.DefaultConfig.OpenChallenges, "challenges one player or address may have open at once")
 	conns := fs.Int("conns-per-client", server.DefaultConfig.ConnsPerClient, "WebSocket connections and streams one address may hold as a spectator (a game's players are counted apart)")
@@ -93,7 +94,7 @@ func runServe(env *Env, args []string) error {
 	}
 	defer st.Close()
 	srv := server.New(st, server.Config{
-		MaxBody: server.DefaultConfig.MaxBody, GamesPerHour: *perHour,
+		MaxBody: server.DefaultConfig.MaxBody, GamesPerHour: *perHour, ChangesPerMinute: *changes,
 		ConnsPerClient: *conns, ConnsPerGame: *connsPerGame, SpectatorsPerClient: *spectatorsPerClient,
 		AgentTimeout: server.DefaultConfig.AgentTimeout, AnalysisTime: *think, Engines: *engines, EngineQueue: *queue,
 		AnalysisSlots: *analysisSlots, AnalysisQueue: *analysisQueue, AnalysisInFlight: *analysisInFlight, AnalysisEngineTime: *analysisTime,

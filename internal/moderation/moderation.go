@@ -101,6 +101,13 @@ func (m *Moderation) report(w http.ResponseWriter, r *http.Request) error {
 		return httpx.WithCode(http.StatusBadRequest, err)
 	}
 	ctx := r.Context()
+	// The limit first, before the line or the player is read.
+	defer m.reporting.Lock(me.ID)()
+	if n, err := m.store.ReportsSince(ctx, me.ID, time.Now().Add(-time.Hour)); err != nil {
+		return httpx.Unavailable(err)
+	} else if n >= ReportsPerHour {
+		return httpx.WithCode(http.StatusTooManyRequests, fmt.Errorf("at most %d reports an hour", ReportsPerHour))
+	}
 	rep := &store.Report{ID: token.ID(), Reporter: me.ID, Reason: reason}
 	switch {
 	case req.Line != 0:
@@ -124,12 +131,6 @@ func (m *Moderation) report(w http.ResponseWriter, r *http.Request) error {
 	}
 	if rep.Target == me.ID {
 		return errSelf
-	}
-	defer m.reporting.Lock(me.ID)()
-	if n, err := m.store.ReportsSince(ctx, me.ID, time.Now().Add(-time.Hour)); err != nil {
-		return httpx.Unavailable(err)
-	} else if n >= ReportsPerHour {
-		return httpx.WithCode(http.StatusTooManyRequests, fmt.Errorf("at most %d reports an hour", ReportsPerHour))
 	}
 	if err := m.store.CreateReport(ctx, rep); err != nil {
 		return httpx.Unavailable(err)

@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"github.com/muster-games/muster/game"
-	"github.com/muster-games/muster/internal/httpx"
 	"github.com/muster-games/muster/internal/events"
+	"github.com/muster-games/muster/internal/httpx"
 	"github.com/muster-games/muster/internal/moderation"
 	"github.com/muster-games/muster/internal/store"
 	"github.com/muster-games/muster/internal/token"

@@ -37,7 +37,15 @@ type Config struct {
 	Levels []string
 	// Events hears of the games that end here (nil: nobody).
 	Events *events.Hub
+	// ChangesPerMinute bounds the changes (moves, offers, resignations,
+	// joins, rematches) one address asks of games in a minute
+	// (0: DefaultChangesPerMinute).
+	ChangesPerMinute int
 }
+
+// DefaultChangesPerMinute is ChangesPerMinute's default: ten a second,
+// more than any number of people playing from one home or school.
+const DefaultChangesPerMinute = 600
 
 // Identity tells who a request comes from (internal/identity).
 type Identity interface {
@@ -80,6 +88,8 @@ type Games struct {
 	// offers limits the draw and takeback offers (and their refusals) of
 	// each seat of a game: each is a write and a broadcast.
 	offers *auth.Limiter
+	// changes limits each address's changes asked of games.
+	changes *auth.Limiter
 
 	mu    sync.Mutex
 	rooms map[string]*room
@@ -91,7 +101,11 @@ type Games struct {
 
 // New returns the registry of a server whose life is ctx.
 func New(ctx context.Context, st *store.Store, api *httpx.API, ids Identity, pool *engine.Pool, b *bus.Bus, sockets *httpx.Sockets, cfg Config) *Games {
+	if cfg.ChangesPerMinute <= 0 {
+		cfg.ChangesPerMinute = DefaultChangesPerMinute
+	}
 	gs := &Games{cfg: cfg, store: st, api: api, log: api.Log, ids: ids, pool: pool, bus: b, sockets: sockets, ctx: ctx,
+		changes: auth.NewLimiter(cfg.ChangesPerMinute, time.Minute, 100000),
 		lobby: func() {}, rooms: map[string]*room{}, retiring: map[string]chan struct{}{},
 		offers: auth.NewLimiter(offersPerMinute, time.Minute, 100000)}
 	b.Handle(bus.Game, func(id string) {

@@ -22,19 +22,38 @@ import (
 // Routes adds the API of games to mux.
 func (gs *Games) Routes(mux *http.ServeMux) {
 	f := gs.api.Func
+	// Every change asked of a game passes its address's limit first,
+	// before the game is read.
+	ch := func(h func(http.ResponseWriter, *http.Request) error) http.HandlerFunc { return f(gs.limited(h)) }
 	mux.HandleFunc("POST /api/games", f(gs.create))
 	mux.HandleFunc("POST /api/import", f(gs.importRecord))
 	mux.HandleFunc("GET /api/games/{id}", f(gs.get))
 	mux.HandleFunc("GET /api/games/{id}/record", f(gs.record))
-	mux.HandleFunc("POST /api/games/{id}/join", f(gs.join))
-	mux.HandleFunc("POST /api/games/{id}/act", f(gs.act))
-	mux.HandleFunc("POST /api/games/{id}/resign", f(gs.seatRequest((*room).resign)))
-	mux.HandleFunc("POST /api/games/{id}/abort", f(gs.seatRequest((*room).abort)))
-	mux.HandleFunc("POST /api/games/{id}/draw", f(gs.seatRequestWhat((*room).draw)))
-	mux.HandleFunc("POST /api/games/{id}/takeback", f(gs.seatRequestWhat((*room).takeback)))
-	mux.HandleFunc("POST /api/games/{id}/rematch", f(gs.rematchRequest))
+	mux.HandleFunc("POST /api/games/{id}/join", ch(gs.join))
+	mux.HandleFunc("POST /api/games/{id}/act", ch(gs.act))
+	mux.HandleFunc("POST /api/games/{id}/resign", ch(gs.seatRequest((*room).resign)))
+	mux.HandleFunc("POST /api/games/{id}/abort", ch(gs.seatRequest((*room).abort)))
+	mux.HandleFunc("POST /api/games/{id}/draw", ch(gs.seatRequestWhat((*room).draw)))
+	mux.HandleFunc("POST /api/games/{id}/takeback", ch(gs.seatRequestWhat((*room).takeback)))
+	mux.HandleFunc("POST /api/games/{id}/rematch", ch(gs.rematchRequest))
 	mux.HandleFunc("GET /ws/games/{id}", f(gs.watch))
 	mux.HandleFunc("GET /api/games/{id}/stream", f(gs.stream))
+}
+
+// limited refuses a change asked of a game from an address past its
+// ChangesPerMinute, before anything is read; an id that cannot be a
+// game's is refused then too.
+func (gs *Games) limited(h func(http.ResponseWriter, *http.Request) error) func(http.ResponseWriter, *http.Request) error {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		if ok, retry := gs.changes.Allow(httpx.Client(r), time.Now()); !ok {
+			w.Header().Set("Retry-After", strconv.Itoa(int(retry.Seconds())+1))
+			return httpx.WithCode(http.StatusTooManyRequests, fmt.Errorf("at most %d changes to games a minute from one address: wait %s", gs.cfg.ChangesPerMinute, retry.Round(time.Second)))
+		}
+		if !token.ValidID(r.PathValue("id")) {
+			return errNoGame
+		}
+		return h(w, r)
+	}
 }
 
 // Opponents a game is created against.

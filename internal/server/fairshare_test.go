@@ -354,3 +354,31 @@ func TestOwnerSignsInDuringALoginFlood(t *testing.T) {
 		}
 	}
 }
+
+// TestLimitsBeforeWork (hostile finding 11: a chat post loaded the game
+// it named — a read, a replay, a lease — before the address's limit was
+// checked). Past its limit, an address's chat lines and changes asked of
+// games are refused before the game is looked at: a game that does not
+// exist is answered 429, not 404.
+func TestLimitsBeforeWork(t *testing.T) {
+	cfg := behindProxy()
+	cfg.ChangesPerMinute = 5
+	h := newHarness(t, "", cfg)
+	p := h.from("203.0.113.9")
+	const nowhere = "/api/games/zzzzzzzzzzzz"
+	for _, c := range []struct {
+		path  string
+		body  any
+		limit int
+	}{
+		{nowhere + "/act", actRequest{Action: "a4-a3", Ply: at(0)}, 5},
+		{nowhere + "/chat", chatRequest{Text: "hello"}, 20},
+	} {
+		for i := range c.limit + 1 {
+			code := p.call("POST", c.path, c.body, nil)
+			if want := map[bool]int{true: http.StatusNotFound, false: http.StatusTooManyRequests}[i < c.limit]; code != want {
+				t.Fatalf("%s, request %d: %d, want %d", c.path, i+1, code, want)
+			}
+		}
+	}
+}

@@ -45,8 +45,10 @@ import (
 type Config struct {
 	// MaxBody bounds a request body.
 	MaxBody int64
-	// GamesPerHour bounds the games one client (address) creates an hour.
-	GamesPerHour int
+	// GamesPerHour bounds the games one client (address) creates an hour;
+	// ChangesPerMinute the changes (moves, offers, resignations, joins,
+	// rematches) it asks of games a minute.
+	GamesPerHour, ChangesPerMinute int
 	// ConnsPerClient bounds one client's WebSocket connections and
 	// streams at once as a spectator; ConnsPerGame a game's spectators,
 	// SpectatorsPerClient one client's of a game. A game's players are
@@ -109,7 +111,7 @@ type Config struct {
 }
 
 // DefaultConfig are the limits of a public server.
-var DefaultConfig = Config{MaxBody: 64 << 10, GamesPerHour: 60, ConnsPerClient: 32, ConnsPerGame: 64, SpectatorsPerClient: 4, AgentTimeout: 60 * time.Second,
+var DefaultConfig = Config{MaxBody: 64 << 10, GamesPerHour: 60, ChangesPerMinute: play.DefaultChangesPerMinute, ConnsPerClient: 32, ConnsPerGame: 64, SpectatorsPerClient: 4, AgentTimeout: 60 * time.Second,
 	AnalysisTime: 3 * time.Second, Engines: runtime.NumCPU(), EngineQueue: 256,
 	AnalysisQueue: 16, AnalysisInFlight: analysis.DefaultConfig.InFlight, AnalysisEngineTime: analysis.DefaultConfig.EngineTime, AccountsPerHour: 5, LoginsPerAddress: 20, LoginsPerAccount: 5,
 	LoginWindow: 15 * time.Minute, LeaseTTL: 6 * time.Second, ChallengesPerHour: 30, OpenChallenges: 5, IdleGame: 10 * time.Minute,
@@ -132,6 +134,7 @@ func (c Config) withDefaults() Config {
 		c.MaxBody = d.MaxBody
 	}
 	or(&c.GamesPerHour, d.GamesPerHour)
+	or(&c.ChangesPerMinute, d.ChangesPerMinute)
 	or(&c.ConnsPerClient, d.ConnsPerClient)
 	or(&c.ConnsPerGame, d.ConnsPerGame)
 	or(&c.SpectatorsPerClient, d.SpectatorsPerClient)
@@ -198,7 +201,7 @@ func New(st *store.Store, cfg Config) *Server {
 	sockets := httpx.NewSockets(ctx, cfg.ConnsPerClient)
 	s.ids = identity.New(st, api, identity.Config{AccountsPerHour: cfg.AccountsPerHour, LoginsPerAddress: cfg.LoginsPerAddress,
 		LoginsPerAccount: cfg.LoginsPerAccount, LoginWindow: cfg.LoginWindow})
-	s.games = play.New(ctx, st, api, s.ids, s.pool, s.bus, sockets, play.Config{GamesPerHour: cfg.GamesPerHour, ConnsPerGame: cfg.ConnsPerGame, SpectatorsPerClient: cfg.SpectatorsPerClient,
+	s.games = play.New(ctx, st, api, s.ids, s.pool, s.bus, sockets, play.Config{GamesPerHour: cfg.GamesPerHour, ChangesPerMinute: cfg.ChangesPerMinute, ConnsPerGame: cfg.ConnsPerGame, SpectatorsPerClient: cfg.SpectatorsPerClient,
 		AgentTimeout: cfg.AgentTimeout, LeaseTTL: cfg.LeaseTTL, Levels: cfg.Levels, Events: s.events})
 	s.chat = chat.New(st, api, s.games, s.ids, s.bus)
 	s.games.SetChat(s.chat)
