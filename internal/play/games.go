@@ -106,7 +106,7 @@ func New(ctx context.Context, st *store.Store, api *httpx.API, ids Identity, poo
 	}
 	gs := &Games{cfg: cfg, store: st, api: api, log: api.Log, ids: ids, pool: pool, bus: b, sockets: sockets, ctx: ctx,
 		changes: auth.NewLimiter(cfg.ChangesPerMinute, time.Minute, 100000),
-		lobby: func() {}, rooms: map[string]*room{}, retiring: map[string]chan struct{}{},
+		lobby:   func() {}, rooms: map[string]*room{}, retiring: map[string]chan struct{}{},
 		offers: auth.NewLimiter(offersPerMinute, time.Minute, 100000)}
 	b.Handle(bus.Game, func(id string) {
 		if r := gs.loaded(id); r != nil {
