@@ -9,6 +9,7 @@ import (
 	"mime"
 	"net"
 	"net/http"
+	"net/netip"
 )
 
 // API writes the JSON answers and errors of the web app and reads its
@@ -95,11 +96,27 @@ func (a *API) Decode(w http.ResponseWriter, r *http.Request, v any) error {
 	return nil
 }
 
-// Client identifies the caller for limits: its address without the port.
-func Client(r *http.Request) string {
+// remoteHost is the request's address without the port.
+func remoteHost(r *http.Request) string {
 	host, _, err := net.SplitHostPort(r.RemoteAddr)
 	if err != nil {
 		return r.RemoteAddr
 	}
 	return host
+}
+
+// Client identifies the caller for limits: its address without the
+// port; an IPv6 address by its /64, the network one home or one machine
+// is given, so that a client cannot take a new address for each request.
+func Client(r *http.Request) string {
+	host := remoteHost(r)
+	a, err := netip.ParseAddr(host)
+	if err != nil {
+		return host
+	}
+	if a = a.Unmap(); a.Is6() {
+		p, _ := a.Prefix(64)
+		return p.String()
+	}
+	return a.String()
 }

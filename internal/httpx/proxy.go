@@ -37,6 +37,9 @@ func ParseProxies(list []string) (Proxies, error) {
 	return out, nil
 }
 
+// Trusts reports whether a request comes from one of the proxies itself.
+func (ps Proxies) Trusts(r *http.Request) bool { return ps.trusted(remoteHost(r)) }
+
 func (ps Proxies) trusted(s string) bool {
 	a, err := netip.ParseAddr(strings.TrimSpace(s))
 	if err != nil {
@@ -62,7 +65,7 @@ func (ps Proxies) Middleware(next http.Handler) http.Handler {
 		return next
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if ps.trusted(Client(r)) {
+		if ps.trusted(remoteHost(r)) {
 			hops := strings.Split(r.Header.Get("X-Forwarded-For"), ",")
 			for i := len(hops) - 1; i >= 0; i-- {
 				hop := strings.TrimSpace(hops[i])

@@ -33,6 +33,11 @@ func TestTrustedProxy(t *testing.T) {
 		{"127.0.0.1:5000", "", "", "127.0.0.1", false},
 		{"192.0.2.7:5000", "203.0.113.9", "https", "192.0.2.7", false},
 		{"127.0.0.1:5000", "garbage", "https", "127.0.0.1", true},
+		// IPv6 clients count by their /64 (hostile finding, low: one
+		// machine has billions of addresses), proxies by their own.
+		{"[2001:db8:1:2::7]:5000", "", "", "2001:db8:1:2::/64", false},
+		{"127.0.0.1:5000", "2001:db8:1:2:aaaa:bbbb:cccc:dddd", "https", "2001:db8:1:2::/64", true},
+		{"[::ffff:198.51.100.3]:5000", "", "", "198.51.100.3", false},
 	} {
 		r := httptest.NewRequest("GET", "/", nil)
 		r.RemoteAddr = c.remote

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"net"
 	"net/http"
 	"net/url"
 	"strings"
@@ -379,6 +380,46 @@ func TestLimitsBeforeWork(t *testing.T) {
 			if want := map[bool]int{true: http.StatusNotFound, false: http.StatusTooManyRequests}[i < c.limit]; code != want {
 				t.Fatalf("%s, request %d: %d, want %d", c.path, i+1, code, want)
 			}
+		}
+	}
+}
+
+// TestTrustedProxyConnectionsNotCapped (issue 41's finding, met here:
+// behind a proxy the connections a address may hold capped the whole
+// site): the listener does not count a trusted proxy's connections; any
+// other address's beyond the limit are closed.
+func TestTrustedProxyConnectionsNotCapped(t *testing.T) {
+	h := newHarness(t, "", behindProxy())
+	for _, c := range []struct {
+		trusted httpx.Proxies
+		served  int
+	}{{h.srv.cfg.Proxies, 5}, {nil, 2}} {
+		ln, err := Listen("127.0.0.1:0", 2, c.trusted)
+		if err != nil {
+			t.Fatal(err)
+		}
+		hs := h.srv.HTTPServer()
+		go hs.Serve(ln)
+		served := 0
+		var conns []net.Conn
+		for range 5 {
+			conn, err := net.Dial("tcp", ln.Addr().String())
+			if err != nil {
+				t.Fatal(err)
+			}
+			conns = append(conns, conn)
+			fmt.Fprintf(conn, "GET /api/games HTTP/1.1\r\nHost: x\r\n\r\n")
+			conn.SetReadDeadline(time.Now().Add(5 * time.Second))
+			if line, err := bufio.NewReader(conn).ReadString('\n'); err == nil && strings.HasPrefix(line, "HTTP/1.1 200") {
+				served++
+			}
+		}
+		for _, conn := range conns {
+			conn.Close()
+		}
+		hs.Close()
+		if served != c.served {
+			t.Errorf("proxies %v: %d of 5 connections served, want %d", c.trusted, served, c.served)
 		}
 	}
 }

@@ -166,3 +166,34 @@ func TestBehindATrustedProxy(t *testing.T) {
 		t.Fatalf("another client behind the proxy: %d", code)
 	}
 }
+
+// TestMethodsAnswered (hostile findings, low: unknown methods answered
+// 415, and DELETE demanded a JSON content type with no body): a method no
+// route takes is 405; a DELETE needs no content type, and still comes
+// from the site's own pages or none.
+func TestMethodsAnswered(t *testing.T) {
+	h := newHarness(t, "", testConfig())
+	do := func(method, path string, hdr map[string]string) int {
+		req, _ := http.NewRequest(method, h.http.URL+path, nil)
+		for k, v := range hdr {
+			req.Header.Set(k, v)
+		}
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		return res.StatusCode
+	}
+	for _, m := range []string{"PUT", "PATCH", "DELETE"} {
+		if code := do(m, "/api/games", nil); code != http.StatusMethodNotAllowed {
+			t.Errorf("%s /api/games: %d, want 405", m, code)
+		}
+	}
+	if code := do("DELETE", "/api/account/tokens/abc", nil); code == http.StatusUnsupportedMediaType || code < 400 {
+		t.Errorf("DELETE of a token without a content type, signed in as nobody: %d, want a refusal other than 415", code)
+	}
+	if code := do("DELETE", "/api/account/tokens/abc", map[string]string{"Origin": "http://evil.example"}); code != http.StatusForbidden {
+		t.Errorf("DELETE from another site: %d, want 403", code)
+	}
+}

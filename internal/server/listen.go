@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"sync"
 	"time"
+
+	"github.com/muster-games/muster/internal/httpx"
 )
 
 // HTTPServer returns the http.Server to serve s with: a request's headers
@@ -18,26 +20,30 @@ func (s *Server) HTTPServer() *http.Server {
 }
 
 // Listen listens on addr, closing at once a connection from an address
-// that already holds perAddress of them.
-func Listen(addr string, perAddress int) (net.Listener, error) {
+// that already holds perAddress of them; a trusted proxy's connections
+// are not counted (it carries every client's: the clients behind it are
+// counted by the address it gives, request by request).
+func Listen(addr string, perAddress int, trusted httpx.Proxies) (net.Listener, error) {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return nil, err
 	}
-	return LimitListener(ln, perAddress), nil
+	return LimitListener(ln, perAddress, trusted), nil
 }
 
-// LimitListener wraps ln so that no address holds more than perAddress
-// connections at once: the ones beyond are closed as they are accepted.
-func LimitListener(ln net.Listener, perAddress int) net.Listener {
-	return &limitListener{Listener: ln, max: perAddress, open: map[string]int{}}
+// LimitListener wraps ln so that no address (an IPv6 one by its /64)
+// holds more than perAddress connections at once, but the trusted
+// proxies: the ones beyond are closed as they are accepted.
+func LimitListener(ln net.Listener, perAddress int, trusted httpx.Proxies) net.Listener {
+	return &limitListener{Listener: ln, max: perAddress, trusted: trusted, open: map[string]int{}}
 }
 
 type limitListener struct {
 	net.Listener
-	max  int
-	mu   sync.Mutex
-	open map[string]int
+	max     int
+	trusted httpx.Proxies
+	mu      sync.Mutex
+	open    map[string]int
 }
 
 func (l *limitListener) Accept() (net.Conn, error) {
@@ -46,10 +52,11 @@ func (l *limitListener) Accept() (net.Conn, error) {
 		if err != nil {
 			return nil, err
 		}
-		host, _, err := net.SplitHostPort(c.RemoteAddr().String())
-		if err != nil {
-			host = c.RemoteAddr().String()
+		r := &http.Request{RemoteAddr: c.RemoteAddr().String()}
+		if l.trusted.Trusts(r) {
+			return c, nil
 		}
+		host := httpx.Client(r)
 		l.mu.Lock()
 		if l.open[host] >= l.max {
 			l.mu.Unlock()
