@@ -109,6 +109,9 @@ func text(s string) (string, error) {
 			return "", errors.New("a chat message is one line of text, without control characters")
 		}
 	}
+	if err := moderation.Visible(s); err != nil {
+		return "", err
+	}
 	return s, nil
 }
 

@@ -765,4 +765,30 @@ func TestAdmin(t *testing.T) {
 	if _, _, code := run(t, "admin", "grant", "--db", db); code != 2 {
 		t.Errorf("grant without a name: %d", code)
 	}
+	// Bans and mutes, and their lifting, from the command line (hostile
+	// finding, low: an administrator who banned himself could be lifted
+	// by no command).
+	banned := func() (bool, bool) {
+		st, err := store.Open(db)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer st.Close()
+		p, err := st.Player(ctx, "p1")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p.Banned, p.Muted
+	}
+	for _, c := range []struct {
+		cmd           string
+		banned, muted bool
+	}{{"ban", true, false}, {"mute", true, true}, {"unban", false, true}, {"unmute", false, false}} {
+		if out, errOut, code := run(t, "admin", c.cmd, "Judge", "--db", db); code != 0 || !strings.Contains(out, c.cmd+": done for Judge") {
+			t.Fatalf("%s: %d %s %s", c.cmd, code, out, errOut)
+		}
+		if b, m := banned(); b != c.banned || m != c.muted {
+			t.Errorf("after %s: banned %v muted %v", c.cmd, b, m)
+		}
+	}
 }

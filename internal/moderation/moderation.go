@@ -38,6 +38,14 @@ const (
 
 // Errors a banned or muted player is answered with, by the packages that
 // enforce them.
+// errSelfModeration refuses an administrator's mute or ban of himself,
+// which no one on the site could lift (the operator can: muster admin).
+var errSelfModeration = httpx.NewError(http.StatusForbidden, "an administrator does not mute or ban himself")
+
+// errReported answers a report its reporter has already made, still
+// open: one is enough for the administrators to see.
+var errReported = httpx.NewError(http.StatusConflict, "you have reported this already: the administrators will read it")
+
 var (
 	ErrBanned = httpx.NewError(http.StatusForbidden, "this account is banned: it can no longer challenge, accept, start games with others or chat")
 	ErrMuted  = httpx.NewError(http.StatusForbidden, "this account is muted: its chat messages are not accepted")
@@ -132,7 +140,10 @@ func (m *Moderation) report(w http.ResponseWriter, r *http.Request) error {
 	if rep.Target == me.ID {
 		return errSelf
 	}
-	if err := m.store.CreateReport(ctx, rep); err != nil {
+	switch err := m.store.CreateReport(ctx, rep); {
+	case errors.Is(err, store.ErrReported):
+		return errReported
+	case err != nil:
 		return httpx.Unavailable(err)
 	}
 	return m.api.JSON(w, http.StatusCreated, map[string]string{"id": rep.ID, "status": rep.Status})
@@ -151,6 +162,9 @@ func text(s string) (string, error) {
 		if unicode.IsControl(c) {
 			return "", errors.New("a reason is one line of text")
 		}
+	}
+	if err := Visible(s); err != nil {
+		return "", err
 	}
 	return s, nil
 }
@@ -240,6 +254,9 @@ func (m *Moderation) close(w http.ResponseWriter, r *http.Request) error {
 	if err != nil || rep.Status != store.ReportOpen {
 		return errNoReport
 	}
+	if rep.Target == me.ID && req.Resolution != Dismissed {
+		return errSelfModeration
+	}
 	switch req.Resolution {
 	case Dismissed:
 	case Muted:
@@ -275,6 +292,9 @@ func (m *Moderation) setPlayer(w http.ResponseWriter, r *http.Request) error {
 		return errNoPlayer
 	} else if err != nil {
 		return httpx.Unavailable(err)
+	}
+	if p.ID == me.ID {
+		return errSelfModeration
 	}
 	if req.Muted != nil {
 		if err := m.store.SetMuted(ctx, p.ID, *req.Muted); err != nil {
@@ -319,6 +339,25 @@ func Check(p *store.Player, chat bool) error {
 		return ErrBanned
 	case chat && p.Muted:
 		return ErrMuted
+	}
+	return nil
+}
+
+// ErrInvisible refuses a text with characters that change how others are
+// shown or are not shown at all.
+var ErrInvisible = errors.New("the text has invisible characters (direction controls or zero-width marks): type it again without them")
+
+// Visible checks that a text people write for others (a chat line, a
+// tournament's name, a report) has no character that is not shown or
+// that changes how the text around it is shown: the direction controls
+// (which can make a line read backwards or hide what follows) and the
+// other format characters, the zero-width space among them. The
+// zero-width joiner of emoji sequences is kept.
+func Visible(s string) error {
+	for _, c := range s {
+		if c != '\u200d' && (unicode.Is(unicode.Bidi_Control, c) || unicode.Is(unicode.Cf, c)) {
+			return ErrInvisible
+		}
 	}
 	return nil
 }

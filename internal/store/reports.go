@@ -36,13 +36,22 @@ const (
 // ErrNoReport is returned for an unknown report, or one no longer open.
 var ErrNoReport = errors.New("store: no such open report")
 
-// CreateReport stores a report.
+// ErrReported is returned for a report its reporter has made already and
+// is still open (of the same player, or the same chat line).
+var ErrReported = errors.New("store: reported already")
+
+// CreateReport stores a report, unless the reporter has one open of the
+// same player and line (ErrReported).
 func (s *Store) CreateReport(ctx context.Context, r *Report) error {
 	r.Created, r.Status = time.Now(), ReportOpen
-	_, err := s.exec(ctx, `INSERT INTO reports (id, reporter, target, game, line, quoted, reason, created, status) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		r.ID, r.Reporter, r.Target, r.Game, r.Line, r.Quoted, r.Reason, r.Created.UnixMilli(), r.Status)
+	res, err := s.exec(ctx, `INSERT INTO reports (id, reporter, target, game, line, quoted, reason, created, status) SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?
+		WHERE NOT EXISTS (SELECT 1 FROM reports WHERE reporter = ? AND target = ? AND game = ? AND line = ? AND status = 'open')`,
+		r.ID, r.Reporter, r.Target, r.Game, r.Line, r.Quoted, r.Reason, r.Created.UnixMilli(), r.Status, r.Reporter, r.Target, r.Game, r.Line)
 	if err != nil {
 		return fmt.Errorf("store: create report: %w", err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return ErrReported
 	}
 	return nil
 }

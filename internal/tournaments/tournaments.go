@@ -175,8 +175,12 @@ func (s *Service) create(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return httpx.WithCode(http.StatusBadRequest, err)
 	}
-	if _, err := play.ClockFor(req.Minutes, req.Increment, req.Days); err != nil {
+	if c, err := play.ClockFor(req.Minutes, req.Increment, req.Days); err != nil {
 		return httpx.WithCode(http.StatusBadRequest, err)
+	} else if c == nil {
+		// A game without a clock never ends if one side stops moving:
+		// the whole tournament would wait for it.
+		return bad("a tournament is played on a clock: minutes (and an increment) or days a move")
 	}
 	name := strings.TrimSpace(req.Name)
 	most := MaxPlayers
@@ -202,6 +206,8 @@ func (s *Service) create(w http.ResponseWriter, r *http.Request) error {
 	switch {
 	case name == "" || utf8.RuneCountInString(name) > maxName || strings.ContainsFunc(name, func(c rune) bool { return c < ' ' }):
 		return bad("a tournament's name is 1 to %d characters on one line", maxName)
+	case moderation.Visible(name) != nil:
+		return bad("a tournament's name: %v", moderation.Visible(name))
 	case req.MaxPlayers == 0:
 		req.MaxPlayers = most
 	case req.MaxPlayers < 2 || req.MaxPlayers > most:
