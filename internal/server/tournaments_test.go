@@ -459,3 +459,20 @@ func TestNextRoundFromTheGamesEnd(t *testing.T) {
 		t.Fatalf("after the first round's last game: round %d, %+v", v.Round, v.Games)
 	}
 }
+
+// TestTournamentNeedsAClockAndAPlainName (hostile findings, low: a
+// tournament without a clock could be stalled for ever by one player who
+// stops moving; names took direction controls).
+func TestTournamentNeedsAClockAndAPlainName(t *testing.T) {
+	h := newHarness(t, "", testConfig())
+	ann := h.accounts("ann")["ann"]
+	for _, body := range []map[string]any{
+		{"name": "Timeless", "kind": "swiss", "rounds": 3, "game": "tablut", "starts_in": 60},
+		{"name": "Name\u202e", "kind": "swiss", "rounds": 3, "game": "tablut", "days": 1, "starts_in": 60},
+	} {
+		var e map[string]string
+		if code := ann.call("POST", "/api/tournaments", body, &e); code != http.StatusBadRequest {
+			t.Errorf("%v: %d %v, want 400", body, code, e)
+		}
+	}
+}
