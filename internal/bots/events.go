@@ -27,7 +27,13 @@ import (
 // Identity tells who a request comes from (internal/identity).
 type Identity interface {
 	Me(r *http.Request) (*store.Player, error)
+	// Fresh reads the request's player again (a token revoked since is
+	// nobody).
+	Fresh(r *http.Request) (*store.Player, error)
 }
+
+// recheck is how often an open stream checks that its token still holds.
+const recheck = 5 * time.Second
 
 // Config holds the event streams' settings.
 type Config struct {
@@ -121,7 +127,16 @@ func (e *Events) stream(w http.ResponseWriter, r *http.Request) error {
 		w := watcher{e: e, player: me.ID, challenges: map[string]bool{}, games: map[string]bool{}}
 		t := time.NewTicker(e.cfg.Every)
 		defer t.Stop()
+		checked := time.Now()
 		for {
+			if time.Since(checked) >= recheck {
+				// A token revoked (or an account no longer a bot, signed
+				// out) ends the stream.
+				if p, err := e.ids.Fresh(r); httpx.Status(err) == http.StatusUnauthorized || err == nil && (p == nil || p.ID != me.ID) {
+					return
+				}
+				checked = time.Now()
+			}
 			evs, err := w.news(ctx)
 			if err != nil && ctx.Err() == nil {
 				e.log.Warn("bot events", "player", me.ID, "err", err)

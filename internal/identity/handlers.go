@@ -205,6 +205,11 @@ func (s *Service) logout(w http.ResponseWriter, r *http.Request) error {
 // logoutEverywhere ends every session of the browser's player, on every
 // browser, this one included.
 func (s *Service) logoutEverywhere(w http.ResponseWriter, r *http.Request) error {
+	if _, bot := BearerToken(r); bot {
+		// A program holding a bot's token does not sign its owner's
+		// browsers out.
+		return errByToken
+	}
 	p, err := s.Me(r)
 	if err != nil {
 		return err

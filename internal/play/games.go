@@ -54,6 +54,9 @@ type Identity interface {
 	Me(r *http.Request) (*store.Player, error)
 	// Identify returns the request's player, making one if need be.
 	Identify(w http.ResponseWriter, r *http.Request) (*store.Player, error)
+	// Fresh reads the request's player again (a bot token revoked since
+	// is nobody).
+	Fresh(r *http.Request) (*store.Player, error)
 }
 
 // Chat feeds a game's WebSocket with the chat lines its watcher may read

@@ -601,7 +601,16 @@ func (gs *Games) feed(r *http.Request) (httpx.Watch, func(ctx context.Context, s
 	if player {
 		watch.Seat = me.ID
 	}
+	// A program signed in by a bot token is looked at again now and then:
+	// a token revoked ends its streams.
+	byToken := r.Header.Get("Authorization") != "" && me != nil
 	return watch, func(ctx context.Context, send func([]byte) error) {
+		var recheck <-chan time.Time
+		if byToken {
+			t := time.NewTicker(tokenRecheck)
+			defer t.Stop()
+			recheck = t.C
+		}
 		ch, err := rm.subscribe()
 		if err != nil {
 			return
@@ -624,6 +633,11 @@ func (gs *Games) feed(r *http.Request) (httpx.Watch, func(ctx context.Context, s
 					return // the room left memory
 				}
 			case msg = <-lines:
+			case <-recheck:
+				if p, err := gs.ids.Fresh(r); httpx.Status(err) == http.StatusUnauthorized || err == nil && (p == nil || p.ID != me.ID) {
+					return
+				}
+				continue
 			}
 			if send(msg) != nil {
 				return
@@ -631,6 +645,10 @@ func (gs *Games) feed(r *http.Request) (httpx.Watch, func(ctx context.Context, s
 		}
 	}, nil
 }
+
+// tokenRecheck is how often a stream opened with a bot token checks that
+// the token still holds.
+var tokenRecheck = 5 * time.Second
 
 // SeatInfo is what a request's holder is in a game: his seat (-1: none,
 // a spectator), its title and the player holding it, whether he holds a

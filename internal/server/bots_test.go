@@ -57,6 +57,7 @@ func (p *person) lines(path string) <-chan []byte {
 		defer res.Body.Close()
 		sc := bufio.NewScanner(res.Body)
 		sc.Buffer(nil, 1<<22)
+		defer close(out)
 		for sc.Scan() {
 			if len(sc.Bytes()) > 0 {
 				out <- append([]byte(nil), sc.Bytes()...)
@@ -64,6 +65,22 @@ func (p *person) lines(path string) <-chan []byte {
 		}
 	}()
 	return out
+}
+
+// ends waits for a stream to end, reading what it still sends.
+func ends(t *testing.T, what string, ch <-chan []byte) {
+	t.Helper()
+	timeout := time.After(20 * time.Second)
+	for {
+		select {
+		case _, ok := <-ch:
+			if !ok {
+				return
+			}
+		case <-timeout:
+			t.Fatalf("%s goes on", what)
+		}
+	}
 }
 
 // next waits for a line of a stream and decodes it.
@@ -150,13 +167,25 @@ func TestBotPlaysAChallenge(t *testing.T) {
 	if ev.Type != bots.EventGameFinish || ev.Game.ID != acc.ID || ev.Game.Result == "" {
 		t.Fatalf("event %+v %+v", ev, ev.Game)
 	}
-	// Revoked, the token is refused everywhere.
+	// A program with the bot's token does not sign its owner out
+	// (hostile finding, low).
+	if code := bot.call("POST", "/api/account/logout-everywhere", struct{}{}, nil); code != http.StatusForbidden {
+		t.Errorf("sign out everywhere with a token: %d", code)
+	}
+	var me meView
+	if owner.call("GET", "/api/me", nil, &me); me.Username != "robot" {
+		t.Fatalf("the owner was signed out: %+v", me)
+	}
+	// Revoked, the token is refused everywhere, and the streams it opened
+	// end (hostile finding, low: they went on).
 	var ts []struct{ ID string }
 	owner.call("GET", "/api/account/tokens", nil, &ts)
 	if code := owner.call("DELETE", "/api/account/tokens/"+ts[0].ID, struct{}{}, nil); code != http.StatusNoContent {
 		t.Fatalf("revoke: %d", code)
 	}
 	for _, c := range []struct{ method, path string }{{"GET", "/api/me"}, {"GET", "/api/stream/event"}, {"POST", "/api/games/" + acc.ID + "/chat"}} {
+		ends(t, "the event stream of a revoked token", events)
+		ends(t, "the game stream of a revoked token", game)
 		if code := bot.call(c.method, c.path, map[string]string{"text": "hi"}, nil); code != http.StatusUnauthorized {
 			t.Errorf("%s %s with a revoked token: %d", c.method, c.path, code)
 		}
