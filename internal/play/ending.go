@@ -84,16 +84,23 @@ func (r *room) draw(ctx context.Context, h holder, what string) (View, error) {
 // end finishes the game by resignation, time or agreement; the turn is
 // held. A rated game ended before both sides have moved is aborted,
 // whatever ended it: unrated, as on lichess, so that nobody farms ratings
-// from games never played. A casual one keeps its result.
+// from games never played. One ended so before each side has played
+// minRatedTurns turns keeps its result but is not rated: a resignation
+// after a move each gives or takes no rating. A casual one keeps its
+// result.
 func (r *room) end(ctx context.Context, result, reason string) error {
-	if r.rec.Rated && result != resultAborted && r.canAbort() {
+	rated := r.rec.Rated
+	switch {
+	case rated && result != resultAborted && r.canAbort():
 		result, reason = resultAborted, reason+" before both sides had moved"
+	case rated && result != resultAborted && len(r.moveList()) < 2*minRatedTurns:
+		r.rec.Rated, reason = false, reason+fmt.Sprintf(" before %d moves each: not rated", minRatedTurns)
 	}
 	ply := len(r.rec.Actions)
 	offer := r.rec.DrawOffer
 	r.rec.Status, r.rec.Result, r.rec.Reason, r.rec.DrawOffer = store.StatusOver, result, reason, -1
 	if err := r.save(ctx, ply); err != nil {
-		r.rec.Status, r.rec.Result, r.rec.Reason, r.rec.DrawOffer = store.StatusPlaying, "", "", offer
+		r.rec.Status, r.rec.Result, r.rec.Reason, r.rec.DrawOffer, r.rec.Rated = store.StatusPlaying, "", "", offer, rated
 		return err
 	}
 	r.finished()
@@ -134,6 +141,10 @@ func (r *room) abort(ctx context.Context, h holder) (View, error) {
 	}
 	return r.snap.Load().current(), nil
 }
+
+// minRatedTurns is the turns each side plays before a game ended by
+// resignation, time or agreement is rated.
+const minRatedTurns = 3
 
 // resultAborted is the result of a game called off.
 const resultAborted = "aborted"

@@ -445,15 +445,30 @@ func TestRatedGameEndedUnplayedIsAborted(t *testing.T) {
 			}
 		}
 	}
-	// Once both have moved, resigning is rated.
-	id, secrets := rated()
-	for i, m := range []string{"a4-a3", "e3-f3"} {
-		h.call("POST", "/api/games/"+id+"/act", actRequest{Secret: secrets[i], Action: m, Ply: at(i)}, nil)
-	}
-	var v View
-	h.call("POST", "/api/games/"+id+"/resign", secretRequest{Secret: secrets[1]}, &v)
-	if v.Result != "attackers" || len(v.RatingChanges) != 2 {
-		t.Fatalf("resigned after both moved: %s, changes %v", v.Result, v.RatingChanges)
+	// Once both have moved, resigning keeps its result, but is rated only
+	// after three moves each (hostile finding, low: a resignation after a
+	// move each was rated).
+	for _, c := range []struct {
+		moves []string
+		rated bool
+	}{
+		{[]string{"a4-a3", "e3-f3"}, false},
+		{[]string{"a4-a3", "e3-d3", "a3-a4", "d3-e3", "a4-a3", "e3-d3"}, true},
+	} {
+		id, secrets := rated()
+		for i, m := range c.moves {
+			if code := h.call("POST", "/api/games/"+id+"/act", actRequest{Secret: secrets[i%2], Action: m, Ply: at(i)}, nil); code != http.StatusOK {
+				t.Fatalf("%s: %d", m, code)
+			}
+		}
+		var v View
+		h.call("POST", "/api/games/"+id+"/resign", secretRequest{Secret: secrets[1]}, &v)
+		if v.Result != "attackers" || (len(v.RatingChanges) == 2) != c.rated || v.Rated != c.rated {
+			t.Fatalf("resigned after %d moves: %s, rated %v, changes %v, %q", len(c.moves), v.Result, v.Rated, v.RatingChanges, v.Prompt.Text)
+		}
+		if !c.rated && !strings.Contains(v.Prompt.Text, "not rated") {
+			t.Errorf("an unrated end does not say so: %q", v.Prompt.Text)
+		}
 	}
 }
 

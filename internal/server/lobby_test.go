@@ -219,12 +219,17 @@ func TestRatedChallenge(t *testing.T) {
 	if !v.Rated || len(v.MySeats) != 1 || v.MySeats[0] != 0 || v.Seats[0].Name != "alice" || v.Seats[1].Name != "bob" || v.Clock == nil {
 		t.Fatalf("the game as A sees it: %+v", v)
 	}
-	// A (attackers) moves by his session, B answers, A resigns.
-	if code := a.call("POST", "/api/games/"+cr.ID+"/act", actRequest{Action: "a4-a3", Ply: at(0)}, &v); code != http.StatusOK {
-		t.Fatalf("A's move %d", code)
-	}
-	if code := b.call("POST", "/api/games/"+cr.ID+"/act", actRequest{Secret: cr.Secret, Action: "e3-d3", Ply: at(1)}, &v); code != http.StatusOK {
-		t.Fatalf("B's move %d", code)
+	// A (attackers) moves by his session, B answers by his seat's
+	// secret, three times each (a rated game is rated from there); A
+	// resigns.
+	for i, m := range []string{"a4-a3", "e3-d3", "a3-a4", "d3-e3", "a4-a3", "e3-d3"} {
+		mover, secret := a, ""
+		if i%2 == 1 {
+			mover, secret = b, cr.Secret
+		}
+		if code := mover.call("POST", "/api/games/"+cr.ID+"/act", actRequest{Secret: secret, Action: m, Ply: at(i)}, &v); code != http.StatusOK {
+			t.Fatalf("move %d %s: %d", i+1, m, code)
+		}
 	}
 	if code := a.call("POST", "/api/games/"+cr.ID+"/resign", secretRequest{}, &v); code != http.StatusOK || v.Result != "defenders" {
 		t.Fatalf("resign %d %+v", code, v.Result)

@@ -184,16 +184,16 @@ func TestSwissTournament(t *testing.T) {
 	if len(met) != 6 {
 		t.Errorf("pairs met: %v", met)
 	}
-	if code := h.person().call("POST", "/api/tournaments", map[string]any{"name": "x", "kind": "swiss", "rounds": 3, "game": "tablut", "starts_in": 5}, nil); code != http.StatusForbidden {
+	if code := h.person().call("POST", "/api/tournaments", map[string]any{"name": "x", "kind": "swiss", "rounds": 3, "game": "tablut", "days": 1, "starts_in": 5}, nil); code != http.StatusForbidden {
 		t.Errorf("an anonymous creator: %d", code)
 	}
 	for i := 0; i < 3; i++ {
-		code := by["ben"].call("POST", "/api/tournaments", map[string]any{"name": "more", "kind": "roundrobin", "game": "lanrick", "starts_in": 60}, nil)
+		code := by["ben"].call("POST", "/api/tournaments", map[string]any{"name": "more", "kind": "roundrobin", "game": "lanrick", "days": 1, "starts_in": 60}, nil)
 		if want := map[bool]int{true: http.StatusCreated, false: http.StatusTooManyRequests}[i < 3]; code != want {
 			t.Errorf("tournament %d: %d, want %d", i+1, code, want)
 		}
 	}
-	if code := by["ben"].call("POST", "/api/tournaments", map[string]any{"name": "more", "kind": "roundrobin", "game": "lanrick", "starts_in": 60}, nil); code != http.StatusTooManyRequests {
+	if code := by["ben"].call("POST", "/api/tournaments", map[string]any{"name": "more", "kind": "roundrobin", "game": "lanrick", "days": 1, "starts_in": 60}, nil); code != http.StatusTooManyRequests {
 		t.Errorf("a fourth tournament in a day: %d", code)
 	}
 	var list map[string][]tournaments.Summary
