@@ -79,9 +79,17 @@ func TestChallengeAcrossBrowsers(t *testing.T) {
 	if !strings.Contains(text(t, alice, "#players"), "alice") || !strings.Contains(text(t, alice, "#players"), "rated") {
 		t.Fatalf("players line: %q", text(t, alice, "#players"))
 	}
-	clickAction(t, alice, v, "a4-a3")
-	v = waitMyTurn(t, bob, "defenders")
-	clickAction(t, bob, v, "e3-d3")
+	// Three moves each: a rated game is rated from there.
+	for i, m := range []string{"a4-a3", "e3-d3", "a3-a4", "d3-e3", "a4-a3", "e3-d3"} {
+		if i%2 == 0 {
+			if i > 0 {
+				v = waitMyTurn(t, alice, "attackers")
+			}
+			clickAction(t, alice, v, m)
+		} else {
+			clickAction(t, bob, waitMyTurn(t, bob, "defenders"), m)
+		}
+	}
 	waitMyTurn(t, alice, "attackers")
 	fullShot(t, alice, "rated-game")
 	if err := chromedp.Do(alice, chromedp.Click(chromedp.CSS("#resign")), chromedp.Click(chromedp.CSS("#confirm-resign"))); err != nil {
