@@ -261,6 +261,9 @@ func (g *Gate) release() {
 // Runs counts the work that has run.
 func (g *Gate) Runs() int { return int(g.runs.Load()) }
 
+// Running counts the work running now.
+func (g *Gate) Running() int { return int(g.running.Load()) }
+
 // Peak is the most work that ran at once.
 func (g *Gate) Peak() int { return int(g.peak.Load()) }
 

@@ -19,10 +19,12 @@ type command struct {
 	run                        func(env *Env, args []string) error
 }
 
-// Env holds the streams a command reads and writes.
+// Env holds the streams a command reads and writes, and, for tests, its
+// environment (nil: the process's).
 type Env struct {
 	Stdin          io.Reader
 	Stdout, Stderr io.Writer
+	Environ        map[string]string
 }
 
 var commands []command

@@ -24,6 +24,7 @@ import (
 	"errors"
 	"net/http"
 	"sync"
+	"time"
 
 	"github.com/muster-games/muster/internal/httpx"
 )
@@ -83,6 +84,10 @@ type Pool struct {
 	// kind, and those told to stop early.
 	runs, refused [3]int64
 	preempted     int64
+	// waits counts the searches that waited for their slots, waited how
+	// long in all, by kind.
+	waits  [2]int64
+	waited [2]time.Duration
 }
 
 type waiter struct {
@@ -158,9 +163,14 @@ func (p *Pool) Acquire(ctx context.Context, kind Kind, threads int) (*Lease, err
 	p.waiting[kind] = append(p.waiting[kind], wt)
 	p.reclaim()
 	p.mu.Unlock()
+	began := time.Now()
 	select {
 	case l := <-wt.ready:
 		l.adopt(ctx)
+		p.mu.Lock()
+		p.waits[kind]++
+		p.waited[kind] += time.Since(began)
+		p.mu.Unlock()
 		return l, nil
 	case <-ctx.Done():
 	}
@@ -346,13 +356,17 @@ type Stats struct {
 	Runs      [3]int64
 	Refused   [3]int64
 	Preempted int64
+	// Waits counts the moves and evaluations that waited for their
+	// slots, Waited how long they waited in all.
+	Waits  [2]int64
+	Waited [2]time.Duration
 }
 
 // Stats returns what the pool is doing now.
 func (p *Pool) Stats() Stats {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	s := Stats{Slots: p.cfg.Slots, Busy: p.cfg.Slots - p.free, BusyBy: p.busy, Runs: p.runs, Refused: p.refused, Preempted: p.preempted}
+	s := Stats{Slots: p.cfg.Slots, Busy: p.cfg.Slots - p.free, BusyBy: p.busy, Runs: p.runs, Refused: p.refused, Preempted: p.preempted, Waits: p.waits, Waited: p.waited}
 	for k, w := range p.waiting {
 		s.WaitingBy[k] = len(w)
 		s.Waiting += len(w)

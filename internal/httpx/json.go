@@ -53,11 +53,11 @@ func (a *API) Error(w http.ResponseWriter, r *http.Request, err error) {
 	text := err.Error()
 	switch {
 	case code == http.StatusServiceUnavailable && errors.Is(err, ErrUnavailable):
-		a.Log.Warn("request deferred", "method", r.Method, "path", r.URL.Path, "err", err)
+		a.Log.WarnContext(r.Context(), "request deferred", "method", r.Method, "path", r.URL.Path, "err", err)
 		text = ErrUnavailable.Error()
 		w.Header().Set("Retry-After", "2")
 	case code >= 500 && code != http.StatusServiceUnavailable:
-		a.Log.Error("request failed", "method", r.Method, "path", r.URL.Path, "err", err)
+		a.Log.ErrorContext(r.Context(), "request failed", "method", r.Method, "path", r.URL.Path, "err", err)
 		text = "internal error: the server could not do this; try again"
 	}
 	a.JSON(w, code, map[string]string{"error": text})

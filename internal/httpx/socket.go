@@ -131,6 +131,19 @@ func (s *Sockets) take(watch Watch, who string) (drop func(), ok bool) {
 	}, true
 }
 
+// Open counts the connections open: the spectators' and the seats'.
+func (s *Sockets) Open() (spectators, seats int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, n := range s.byWho {
+		spectators += n
+	}
+	for _, n := range s.bySeat {
+		seats += n
+	}
+	return spectators, seats
+}
+
 // uncount takes one from m[k]; the lock is held.
 func uncount(m map[string]int, k string) {
 	if m[k]--; m[k] <= 0 {

@@ -72,6 +72,9 @@ var errHashBusy = httpx.NewError(http.StatusServiceUnavailable, "the server is b
 // PasswordChecks counts the password hashes and checks run so far.
 func (s *Service) PasswordChecks() int { return s.hashes.Runs() }
 
+// PasswordChecksRunning counts those running now.
+func (s *Service) PasswordChecksRunning() int { return s.hashes.Running() }
+
 // hashesWaitingPerAddress bounds one address's password checks waiting
 // for a place.
 const hashesWaitingPerAddress = 4

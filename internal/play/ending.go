@@ -104,6 +104,7 @@ func (r *room) end(ctx context.Context, result, reason string) error {
 		return err
 	}
 	r.finished()
+	r.gs.Finished.Add(1)
 	r.gs.cfg.Events.GameFinished(events.GameFinished{Game: r.id})
 	r.publish()
 	return nil

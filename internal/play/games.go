@@ -82,8 +82,9 @@ type Games struct {
 	ctx context.Context
 	wg  sync.WaitGroup
 	// Ponders counts the times a computer began to think on a person's
-	// time.
-	Ponders atomic.Int64
+	// time; Actions the actions played here, Finished the games ended
+	// here.
+	Ponders, Actions, Finished atomic.Int64
 
 	// creating orders the new games of an address (counted against its
 	// hourly limit, then made).
@@ -385,16 +386,21 @@ func (gs *Games) RenewAndAdopt() {
 
 // Stats is what the registry holds.
 type Stats struct {
-	// Rooms in memory; Agents the computer players they hold.
-	Rooms, Agents int
+	// Rooms in memory, Playing those of games going on; Agents the
+	// computer players they hold; Watchers their WebSockets and streams.
+	Rooms, Playing, Agents, Watchers int
 }
 
-// Stats counts the rooms in memory and their computer players.
+// Stats counts the rooms in memory, their computer players and watchers.
 func (gs *Games) Stats() Stats {
 	var s Stats
 	for _, r := range gs.all() {
 		s.Rooms++
+		if r.snap.Load().rec.Status == store.StatusPlaying {
+			s.Playing++
+		}
 		s.Agents += int(r.agentCount.Load())
+		s.Watchers += int(r.watching.Load())
 	}
 	return s
 }

@@ -334,8 +334,10 @@ func (r *room) apply(ctx context.Context, a game.Action) error {
 		return err
 	}
 	r.s = next
+	r.gs.Actions.Add(1)
 	if r.rec.Status == store.StatusOver {
 		r.finished()
+		r.gs.Finished.Add(1)
 		r.gs.cfg.Events.GameFinished(events.GameFinished{Game: r.id})
 	}
 	r.publish()

@@ -20,6 +20,7 @@ import (
 	"net/url"
 	"runtime"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/muster-games/muster/internal/analysis"
@@ -37,6 +38,7 @@ import (
 	"github.com/muster-games/muster/internal/puzzles"
 	"github.com/muster-games/muster/internal/store"
 	"github.com/muster-games/muster/internal/tournaments"
+	"github.com/muster-games/muster/internal/version"
 	"github.com/muster-games/muster/internal/web"
 )
 
@@ -74,8 +76,12 @@ type Config struct {
 	// thinking each asks for in a minute.
 	AnalysisInFlight   int
 	AnalysisEngineTime time.Duration
-	// Log receives the server's messages (nil: discard).
-	Log io.Writer
+	// Log receives the server's messages (nil: discard): an access line
+	// per request and what went wrong, as text or, with LogJSON, one JSON
+	// object a line, from LogLevel up.
+	Log      io.Writer
+	LogJSON  bool
+	LogLevel slog.Level
 	// Reports is a folder of reports (muster report --html) served under
 	// /reports/, or "" for none.
 	Reports string
@@ -104,6 +110,9 @@ type Config struct {
 	// ConnsPerAddress bounds the connections one address holds at once,
 	// at the listener (Listen).
 	ConnsPerAddress int
+	// MetricsElsewhere keeps GET /metrics off the site's routes: the
+	// operator serves Metrics() on an address of its own.
+	MetricsElsewhere bool
 	// Proxies are the proxies in front of the server whose
 	// X-Forwarded-For and X-Forwarded-Proto are believed (none: the
 	// server faces its clients).
@@ -171,7 +180,12 @@ type Server struct {
 	ctx  context.Context
 	stop context.CancelFunc
 	wg   sync.WaitGroup
-	h    http.Handler
+	// root takes every request: the trusted proxies' addresses, the
+	// access log, then guard and h, the identity and the routes (mux).
+	root, h http.Handler
+	mux     *http.ServeMux
+	metrics *metrics
+	sockets *httpx.Sockets
 
 	bus      *bus.Bus
 	events   *events.Hub
@@ -186,19 +200,36 @@ type Server struct {
 	bots     *bots.Events
 	mod      *moderation.Moderation
 	tours    *tournaments.Service
+
+	// st is the store, for the readiness check; draining is set once the
+	// server is asked to stop (it answers not ready); sockets end the
+	// WebSockets and streams, going away, when stopSockets is called.
+	st          *store.Store
+	draining    atomic.Bool
+	stopSockets context.CancelFunc
 }
 
 // New makes a server on a store; Close stops it.
 func New(st *store.Store, cfg Config) *Server {
 	cfg = cfg.withDefaults()
 	ctx, stop := context.WithCancel(context.Background())
-	log := slog.New(slog.NewTextHandler(cfg.Log, nil))
+	opts := &slog.HandlerOptions{Level: cfg.LogLevel}
+	var handler slog.Handler = slog.NewTextHandler(cfg.Log, opts)
+	if cfg.LogJSON {
+		handler = slog.NewJSONHandler(cfg.Log, opts)
+	}
+	log := slog.New(httpx.LogHandler{Handler: handler})
 	api := &httpx.API{Log: log, MaxBody: cfg.MaxBody}
-	s := &Server{cfg: cfg, log: log, api: api, ctx: ctx, stop: stop}
+	s := &Server{cfg: cfg, log: log, api: api, ctx: ctx, stop: stop, st: st}
 	s.bus = bus.New(st, log)
 	s.events = events.New(ctx)
 	s.pool = engine.New(engine.Config{Slots: cfg.Engines, Queue: cfg.EngineQueue, AnalysisSlots: cfg.AnalysisSlots, AnalysisQueue: cfg.AnalysisQueue})
-	sockets := httpx.NewSockets(ctx, cfg.ConnsPerClient)
+	// The WebSockets and streams end, going away, when the server drains
+	// (or stops).
+	socketsCtx, stopSockets := context.WithCancel(ctx)
+	s.stopSockets = stopSockets
+	sockets := httpx.NewSockets(socketsCtx, cfg.ConnsPerClient)
+	s.sockets = sockets
 	s.ids = identity.New(st, api, identity.Config{AccountsPerHour: cfg.AccountsPerHour, LoginsPerAddress: cfg.LoginsPerAddress,
 		LoginsPerAccount: cfg.LoginsPerAccount, LoginWindow: cfg.LoginWindow})
 	s.games = play.New(ctx, st, api, s.ids, s.pool, s.bus, sockets, play.Config{GamesPerHour: cfg.GamesPerHour, ChangesPerMinute: cfg.ChangesPerMinute, ConnsPerGame: cfg.ConnsPerGame, SpectatorsPerClient: cfg.SpectatorsPerClient,
@@ -217,7 +248,10 @@ func New(st *store.Store, cfg Config) *Server {
 	s.tours = tournaments.New(st, api, s.ids, s.games)
 	// A tournament's next round starts as its last game ends.
 	s.events.OnGameFinished(s.tours.GameFinished)
-	s.h = cfg.Proxies.Middleware(s.ids.Middleware(s.routes()))
+	s.metrics = s.newMetrics(st)
+	s.mux = s.routes()
+	s.h = s.ids.Middleware(s.mux)
+	s.root = cfg.Proxies.Middleware(httpx.AccessLog(log, s.observe, http.HandlerFunc(s.guard)))
 
 	// Idle games leave memory (loaded again when needed); overdue games
 	// end.
@@ -250,6 +284,12 @@ func (s *Server) routes() *http.ServeMux {
 		mux.HandleFunc(p, s.page)
 	}
 	mux.HandleFunc("GET /docs/{name}", s.api.Func(s.doc))
+	mux.HandleFunc("GET /healthz", s.healthz)
+	mux.HandleFunc("GET /readyz", s.readyz)
+	mux.HandleFunc("GET /api/version", s.api.Func(s.version))
+	if !s.cfg.MetricsElsewhere {
+		mux.Handle("GET /metrics", s.Metrics())
+	}
 	mux.HandleFunc("GET /api/games", s.api.Func(s.catalogue))
 	mux.HandleFunc("GET /api/rules/{game}/figures", s.api.Func(s.figures))
 	s.games.Routes(mux)
@@ -274,7 +314,11 @@ func (s *Server) routes() *http.ServeMux {
 // frame.
 const contentPolicy = "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
 
-func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.root.ServeHTTP(w, r) }
+
+// guard sets the security headers of every answer and refuses a change
+// from another site or not sent as JSON.
+func (s *Server) guard(w http.ResponseWriter, r *http.Request) {
 	h := w.Header()
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Referrer-Policy", "same-origin")
@@ -331,6 +375,58 @@ func (s *Server) every(period time.Duration, f func()) {
 			f()
 		}
 	}
+}
+
+// observe counts an answered request in the metrics, by the route that
+// took it.
+func (s *Server) observe(r *http.Request, status int, took time.Duration, long bool) {
+	_, route := s.mux.Handler(r)
+	s.metrics.observe(route, r.Method, status, took, long)
+}
+
+// healthz answers that the process is alive and serving.
+func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.Write([]byte("ok\n"))
+}
+
+// readyz answers whether the server should be sent requests: its
+// database answers (its schema brought up to date as it opened) and it is
+// not draining. A balancer stops sending it requests on 503.
+func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Cache-Control", "no-store")
+	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
+	defer cancel()
+	switch err := s.st.Ping(ctx); {
+	case s.draining.Load():
+		s.api.JSON(w, http.StatusServiceUnavailable, map[string]string{"status": "draining"})
+	case err != nil:
+		s.log.Warn("not ready: the database does not answer", "err", err)
+		s.api.JSON(w, http.StatusServiceUnavailable, map[string]string{"status": "the database does not answer"})
+	default:
+		s.api.JSON(w, http.StatusOK, map[string]string{"status": "ready"})
+	}
+}
+
+// version answers the build the server runs.
+func (s *Server) version(w http.ResponseWriter, r *http.Request) error {
+	return s.api.JSON(w, http.StatusOK, version.Read())
+}
+
+// Drain makes the server not ready, waits for wait (so that a balancer
+// sees it and sends new requests elsewhere), then ends its WebSockets and
+// streams with "going away", so that browsers and bots connect again, to
+// another server where there are several. The caller then shuts the
+// HTTP server down and closes the server.
+func (s *Server) Drain(ctx context.Context, wait time.Duration) {
+	s.draining.Store(true)
+	s.log.Info("draining", "wait", wait)
+	select {
+	case <-ctx.Done():
+	case <-time.After(wait):
+	}
+	s.stopSockets()
 }
 
 // Resume starts the agents and clocks of the games in play (after a

@@ -288,6 +288,7 @@ func (s *Store) Version(ctx context.Context, id string) (int64, error) {
 // another server (or an older copy) has changed the game since. On
 // success g.Version is the new version.
 func (s *Store) Update(ctx context.Context, g *Game, ply int) error {
+	defer s.took(Writes, time.Now())
 	return s.update(ctx, s.db, g, ply, false)
 }
 

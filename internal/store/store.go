@@ -16,6 +16,8 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"sync/atomic"
+	"time"
 
 	_ "github.com/jackc/pgx/v5/stdlib" // the database/sql driver "pgx"
 	_ "modernc.org/sqlite"             // the database/sql driver "sqlite"
@@ -31,6 +33,27 @@ type Store struct {
 	// pg is true on PostgreSQL, false on SQLite.
 	pg  bool
 	dsn string
+	// timing counts the statements run and their time, writes and reads.
+	timing [2]struct{ n, ns atomic.Int64 }
+}
+
+// Statement kinds, for Timing.
+const (
+	Writes = 0
+	Reads  = 1
+)
+
+// Timing returns the statements of a kind (Writes, Reads) run so far and
+// the time they took in all (a read's until its rows came, not its
+// reading).
+func (s *Store) Timing(kind int) (n int64, took time.Duration) {
+	return s.timing[kind].n.Load(), time.Duration(s.timing[kind].ns.Load())
+}
+
+// took counts a statement of kind that began at began.
+func (s *Store) took(kind int, began time.Time) {
+	s.timing[kind].n.Add(1)
+	s.timing[kind].ns.Add(int64(time.Since(began)))
 }
 
 // IsPostgres reports whether a database address names PostgreSQL
@@ -96,6 +119,18 @@ func (s *Store) Close() error {
 	return s.db.Close()
 }
 
+// Ping checks that the database answers a query, to write and to read.
+func (s *Store) Ping(ctx context.Context) error {
+	var n int
+	if err := s.db.QueryRowContext(ctx, `SELECT 1`).Scan(&n); err != nil {
+		return fmt.Errorf("store: %w", err)
+	}
+	if err := s.rdb.QueryRowContext(ctx, `SELECT 1`).Scan(&n); err != nil {
+		return fmt.Errorf("store: %w", err)
+	}
+	return nil
+}
+
 // Postgres reports whether the store is on PostgreSQL.
 func (s *Store) Postgres() bool { return s.pg }
 
@@ -120,15 +155,18 @@ func (s *Store) q(query string) string {
 }
 
 func (s *Store) exec(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	defer s.took(Writes, time.Now())
 	return s.db.ExecContext(ctx, s.q(query), args...)
 }
 
 // query and queryRow read (through the readers on SQLite).
 func (s *Store) query(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	defer s.took(Reads, time.Now())
 	return s.rdb.QueryContext(ctx, s.q(query), args...)
 }
 
 func (s *Store) queryRow(ctx context.Context, query string, args ...any) *sql.Row {
+	defer s.took(Reads, time.Now())
 	return s.rdb.QueryRowContext(ctx, s.q(query), args...)
 }
 

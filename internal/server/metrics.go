@@ -1,0 +1,105 @@
+package server
+
+import (
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/muster-games/muster/internal/engine"
+	"github.com/muster-games/muster/internal/store"
+	"github.com/muster-games/muster/internal/version"
+)
+
+// metrics are the server's metrics in Prometheus' form, on a registry of
+// the server's own (docs/operating.md says what each means). What the
+// parts count themselves (the games, the engine pool, the connections,
+// the database) is read from them as it is scraped; the requests are
+// counted as they are answered.
+type metrics struct {
+	reg      *prometheus.Registry
+	requests *prometheus.CounterVec
+	latency  *prometheus.HistogramVec
+	refused  *prometheus.CounterVec
+}
+
+// newMetrics registers the server's metrics.
+func (s *Server) newMetrics(st *store.Store) *metrics {
+	m := &metrics{reg: prometheus.NewRegistry()}
+	m.requests = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "muster_http_requests_total",
+		Help: "HTTP requests answered, by route (the pattern that took it), method and status."}, []string{"route", "method", "status"})
+	m.latency = prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "muster_http_request_duration_seconds",
+		Help:    "Time to answer a request, by route (WebSockets and streams not counted).",
+		Buckets: []float64{.001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10}}, []string{"route"})
+	m.refused = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "muster_limits_refused_total",
+		Help: "Requests refused for a limit (answered 429), by route."}, []string{"route"})
+	gauge := func(name, help string, f func() float64) prometheus.Collector {
+		return prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: name, Help: help}, f)
+	}
+	counter := func(name, help string, f func() float64) prometheus.Collector {
+		return prometheus.NewCounterFunc(prometheus.CounterOpts{Name: name, Help: help}, f)
+	}
+	pool := func() engine.Stats { return s.pool.Stats() }
+	m.reg.MustRegister(m.requests, m.latency, m.refused,
+		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "muster_build_info", Help: "The build the server runs (1), by version and commit.",
+			ConstLabels: prometheus.Labels{"version": version.Read().Version, "commit": version.Read().Commit}}, func() float64 { return 1 }),
+		gauge("muster_games_in_memory", "Games this server holds in memory (played or watched lately).", func() float64 { return float64(s.games.Stats().Rooms) }),
+		gauge("muster_games_live", "Games going on that this server holds in memory.", func() float64 { return float64(s.games.Stats().Playing) }),
+		gauge("muster_game_watchers", "WebSockets and streams watching the games in memory.", func() float64 { return float64(s.games.Stats().Watchers) }),
+		gauge("muster_agents", "Computer players held by the games in memory.", func() float64 { return float64(s.games.Stats().Agents) }),
+		counter("muster_actions_total", "Actions (moves) played in games on this server.", func() float64 { return float64(s.games.Actions.Load()) }),
+		counter("muster_games_finished_total", "Games that ended on this server.", func() float64 { return float64(s.games.Finished.Load()) }),
+		gauge("muster_sockets_open", "WebSockets and streams open, spectators' and players' together.", func() float64 { a, b := s.sockets.Open(); return float64(a + b) }),
+		gauge("muster_engine_slots", "Slots of the engine pool (--engines).", func() float64 { return float64(pool().Slots) }),
+		gauge("muster_engine_busy_slots", "Slots of the engine pool taken.", func() float64 { return float64(pool().Busy) }),
+		gauge("muster_engine_waiting", "Searches waiting for engine slots (computer moves and evaluations).", func() float64 { return float64(pool().Waiting) }),
+		counter("muster_engine_searches_total", "Searches the engine pool let run.", func() float64 { return float64(pool().Searches) }),
+		counter("muster_engine_refused_total", "Searches the engine pool refused (its queues full).", func() float64 {
+			st := pool()
+			return float64(st.Refused[engine.Move] + st.Refused[engine.Analysis])
+		}),
+		counter("muster_engine_preempted_total", "Evaluations and ponderings told to stop for a computer's move.", func() float64 { return float64(pool().Preempted) }),
+		counter("muster_engine_waits_total", "Searches that waited for engine slots.", func() float64 { st := pool(); return float64(st.Waits[0] + st.Waits[1]) }),
+		counter("muster_engine_wait_seconds_total", "Time searches waited for engine slots, in all.", func() float64 {
+			st := pool()
+			return (st.Waited[0] + st.Waited[1]).Seconds()
+		}),
+		counter("muster_db_writes_total", "Database statements that write.", func() float64 { n, _ := st.Timing(store.Writes); return float64(n) }),
+		counter("muster_db_write_seconds_total", "Time of the database's writes, in all.", func() float64 { _, d := st.Timing(store.Writes); return d.Seconds() }),
+		counter("muster_db_reads_total", "Database statements that read.", func() float64 { n, _ := st.Timing(store.Reads); return float64(n) }),
+		counter("muster_db_read_seconds_total", "Time of the database's reads until their rows came, in all.", func() float64 { _, d := st.Timing(store.Reads); return d.Seconds() }),
+		counter("muster_password_checks_total", "Password hashes and checks run (argon2id, 19 MiB each).", func() float64 { return float64(s.ids.PasswordChecks()) }),
+		gauge("muster_password_checks_running", "Password hashes and checks running now.", func() float64 { return float64(s.ids.PasswordChecksRunning()) }),
+		gauge("muster_ready", "1 while the server takes requests, 0 while it drains.", func() float64 {
+			if s.draining.Load() {
+				return 0
+			}
+			return 1
+		}),
+	)
+	return m
+}
+
+// Metrics is the handler of the metrics in Prometheus' text format, for
+// GET /metrics (or a separate address: muster serve --metrics-addr).
+func (s *Server) Metrics() http.Handler {
+	return promhttp.HandlerFor(s.metrics.reg, promhttp.HandlerOpts{ErrorLog: nil})
+}
+
+// observe counts a request as answered: its route, status and time.
+func (m *metrics) observe(route, method string, status int, took time.Duration, stream bool) {
+	if route == "" {
+		route = "none"
+	}
+	m.requests.WithLabelValues(route, method, strconv.Itoa(status)).Inc()
+	if !stream {
+		m.latency.WithLabelValues(route).Observe(took.Seconds())
+	}
+	if status == http.StatusTooManyRequests {
+		m.refused.WithLabelValues(route).Inc()
+	}
+}

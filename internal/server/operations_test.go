@@ -1,0 +1,140 @@
+package server
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/coder/websocket"
+
+	"github.com/muster-games/muster/internal/version"
+)
+
+// get fetches a path and returns its status and body.
+func (h *harness) get(path string) (int, string) {
+	h.t.Helper()
+	res, err := http.Get(h.http.URL + path)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, _ := io.ReadAll(res.Body)
+	return res.StatusCode, string(b)
+}
+
+// TestHealthReadyVersion: /healthz answers while the process lives,
+// /readyz while the database answers and the server is not draining, and
+// /api/version names the build.
+func TestHealthReadyVersion(t *testing.T) {
+	h := newHarness(t, "", testConfig())
+	if code, body := h.get("/healthz"); code != http.StatusOK || body != "ok\n" {
+		t.Errorf("healthz: %d %q", code, body)
+	}
+	if code, body := h.get("/readyz"); code != http.StatusOK || !strings.Contains(body, "ready") {
+		t.Errorf("readyz: %d %q", code, body)
+	}
+	var b version.Build
+	if code := h.call("GET", "/api/version", nil, &b); code != http.StatusOK || b.Module == "" || b.Go == "" {
+		t.Errorf("version: %d %+v", code, b)
+	}
+	h.st.Close() // the database goes away
+	if code, body := h.get("/readyz"); code != http.StatusServiceUnavailable || !strings.Contains(body, "database") {
+		t.Errorf("readyz without a database: %d %q", code, body)
+	}
+	if code, _ := h.get("/healthz"); code != http.StatusOK {
+		t.Errorf("healthz without a database: %d", code)
+	}
+}
+
+// TestMetrics: /metrics answers in Prometheus' text format with the
+// requests by route and status, a latency histogram, the games, the
+// engine pool and the database; a server told to keep them elsewhere
+// does not serve them on its routes.
+func TestMetrics(t *testing.T) {
+	h := newHarness(t, "", testConfig())
+	var c createResponse
+	h.call("POST", "/api/games", createRequest{Game: "tablut", Opponent: "local"}, &c)
+	h.call("POST", "/api/games/"+c.ID+"/act", actRequest{Secret: c.Secrets[0], Action: "a4-a3", Ply: at(0)}, nil)
+	code, body := h.get("/metrics")
+	if code != http.StatusOK {
+		t.Fatalf("metrics: %d", code)
+	}
+	for _, want := range []string{
+		`muster_http_requests_total{method="POST",route="POST /api/games",status="201"} 1`,
+		`muster_http_requests_total{method="POST",route="POST /api/games/{id}/act",status="200"} 1`,
+		`muster_http_request_duration_seconds_bucket{route="POST /api/games/{id}/act",le="+Inf"} 1`,
+		"muster_games_live 1",
+		"muster_actions_total 1",
+		"muster_engine_slots ",
+		"muster_db_writes_total ",
+		"muster_ready 1",
+		"muster_build_info{",
+		"go_goroutines ",
+	} {
+		if !strings.Contains(body, want) {
+			t.Errorf("metrics lack %q", want)
+		}
+	}
+	cfg := testConfig()
+	cfg.MetricsElsewhere = true
+	other := newHarness(t, "", cfg)
+	if code, _ := other.get("/metrics"); code == http.StatusOK {
+		t.Errorf("metrics kept elsewhere answered on the site: %d", code)
+	}
+}
+
+// TestDrain: a server told to stop answers not ready at once, then ends
+// its WebSockets with "going away" (browsers and bots connect again, to
+// another server where there are several); its games keep every move.
+func TestDrain(t *testing.T) {
+	h := newHarness(t, "", testConfig())
+	var c createResponse
+	h.call("POST", "/api/games", createRequest{Game: "tablut", Opponent: "local"}, &c)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	conn, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(h.http.URL, "http")+"/ws/games/"+c.ID, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.CloseNow()
+	if _, _, err := conn.Read(ctx); err != nil {
+		t.Fatal(err)
+	}
+	drained := make(chan struct{})
+	go func() {
+		h.srv.Drain(context.Background(), 300*time.Millisecond)
+		close(drained)
+	}()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		code, body := h.get("/readyz")
+		if code == http.StatusServiceUnavailable && strings.Contains(body, "draining") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("readyz while draining: %d %q", code, body)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	// Requests are still answered while the balancer notices.
+	if code := h.call("POST", "/api/games/"+c.ID+"/act", actRequest{Secret: c.Secrets[0], Action: "a4-a3", Ply: at(0)}, nil); code != http.StatusOK {
+		t.Fatalf("a move while draining: %d", code)
+	}
+	<-drained
+	for {
+		_, _, err := conn.Read(ctx)
+		if err != nil {
+			if websocket.CloseStatus(err) != websocket.StatusGoingAway {
+				t.Fatalf("the WebSocket ended with %v, want going away", err)
+			}
+			break
+		}
+	}
+	var v struct{ Ply int }
+	if code := h.call("GET", "/api/games/"+c.ID, nil, &v); code != http.StatusOK || v.Ply != 1 {
+		t.Fatalf("the game after draining: %d ply %d", code, v.Ply)
+	}
+}
