@@ -163,6 +163,17 @@ func Prepare(ctx context.Context, dir string, deep bool, logf func(format string
 	return nil
 }
 
+// PrepareFor runs the Prepare of g's game, if it has one, and reports
+// whether it had one: a server that builds what its computer players need
+// only when a first game needs it calls this.
+func PrepareFor(ctx context.Context, g game.Game, dir string, deep bool, logf func(format string, args ...any)) (bool, error) {
+	p := supportOf(g).Prepare
+	if p == nil {
+		return false, nil
+	}
+	return true, p(ctx, dir, deep, logf)
+}
+
 // supportNamed returns the support registered for a game name, or none.
 func supportNamed(name string) Support {
 	supportMu.RLock()

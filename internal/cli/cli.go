@@ -4,6 +4,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -20,11 +21,13 @@ type command struct {
 }
 
 // Env holds the streams a command reads and writes, and, for tests, its
-// environment (nil: the process's).
+// environment (nil: the process's) and a context whose end stands for
+// SIGTERM (nil: the signals).
 type Env struct {
 	Stdin          io.Reader
 	Stdout, Stderr io.Writer
 	Environ        map[string]string
+	Context        context.Context
 }
 
 var commands []command
@@ -33,6 +36,7 @@ func init() {
 	commands = []command{
 		{"help", "muster help [COMMAND]", "explain the commands, or one command", "", runHelp},
 		{"serve", "muster serve [--addr 127.0.0.1:8080] [--db muster.db]", "run the web app on localhost", serveHelp, runServe},
+		{"version", "muster version [--json]", "print the version and the commit this binary was built from", versionHelp, runVersion},
 		{"rules", "muster rules GAME", "list a game's rulesets with their sources, and its options", rulesHelp, runRules},
 		{"perft", "muster perft GAME [--ruleset R] [--position P] [--moves M] --depth N [--divide]", "count the leaves of the game tree", perftHelp, runPerft},
 		{"legal", "muster legal GAME [--ruleset R] [--position P] [--moves \"m1 m2 …\"] [--json]", "apply moves and print the legal actions", legalHelp, runLegal},

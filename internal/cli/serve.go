@@ -2,46 +2,76 @@ package cli
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"flag"
 	"fmt"
+	"log/slog"
+	"net"
 	"net/http"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"slices"
+	"strings"
+	"sync"
 	"syscall"
 	"time"
 
+	"golang.org/x/crypto/acme/autocert"
+
 	"github.com/muster-games/muster/agent"
+	"github.com/muster-games/muster/game"
 	"github.com/muster-games/muster/internal/httpx"
 	"github.com/muster-games/muster/internal/server"
 	"github.com/muster-games/muster/internal/store"
+	"github.com/muster-games/muster/internal/version"
 )
 
 const serveHelp = `Runs the web app on localhost: play Lanrick and Tablut in the browser against
 the computer, a friend, or anyone through the lobby (challenges, accounts,
 Glicko-2 ratings, correspondence games, chat), with the games stored in an
 SQLite database (--db, default muster.db, WAL mode) so that a restart loses no
-game. It prints the address to open. Stop it with Ctrl-C.
+game. It prints the address to open. Stop it with Ctrl-C (or SIGTERM: it
+turns not ready, drains for --drain, tells its WebSockets it is going away,
+finishes the requests under way and stops; no move acknowledged is lost).
 
 --db postgres://user@host/name runs on PostgreSQL instead; several servers may
 share that database behind a load balancer: a move made through one reaches
 the watchers of the others, and each game's clock and computer player run on
-one server at a time, taken over by another when it stops (docs/web.md).
+one server at a time, taken over by another when it stops. Keep the password
+out of the command line: in PGPASSWORD or a ~/.pgpass file, which the driver
+reads, or in MUSTER_DB.
 
-In the background it prepares what the computer players need to play at
-full strength, while games go on: Lanrick's endgame tables (24 files, about 29 MB,
-about 10 minutes on one core, once), kept under --data; their progress goes
-to the log. --prepare=false skips it. --prepare-five builds Lanrick's five-man
-tables (three men against two) after them, one core, one table at a time (6
-files of 168 MB, hours each, and up to 9 GB of memory while one is built; a
-stopped build starts its table again); the computer players use each as soon
-as it is there.`
+Every flag may also come from the environment, as MUSTER_ and its name in
+capitals with underscores: MUSTER_ADDR for --addr, MUSTER_CONNS_PER_ADDRESS for
+--conns-per-address; the command line wins. A repeatable flag takes several
+values: MUSTER_TRUSTED_PROXY separated by commas, MUSTER_LEVEL by semicolons.
+
+The operator's endpoints: GET /healthz (the process answers), GET /readyz (the
+database answers and the server is not draining), GET /api/version, and GET
+/metrics in Prometheus' text format (on --metrics-addr alone if it is set).
+docs/operating.md says what each metric means.
+
+TLS: --tls-cert and --tls-key serve HTTPS from those files; --acme-domain
+gets certificates from Let's Encrypt for the domain (answering its challenges
+on --acme-http-addr, :80, which also sends plain HTTP to HTTPS), kept under
+--data. Either way the session cookie is Secure. Behind a TLS proxy, name it
+with --trusted-proxy instead.
+
+Lanrick's computer players play at full strength with its endgame tables (24
+files, about 29 MB, about 10 minutes of one core to build). muster solve tables
+builds them ahead; otherwise the server builds them once, in the background,
+when a first game against Lanrick's computer needs them, and says so in the
+log (--prepare builds them at the start instead). --prepare-five builds the
+five-man tables (three men against two) after them, one core, one table at a
+time (6 files of 168 MB, hours each, and up to 9 GB of memory while one is
+built); the computer players use each as soon as it is there.`
 
 func runServe(env *Env, args []string) error {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
-	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on")
-	db := fs.String("db", "muster.db", "SQLite database file, or a PostgreSQL address (postgres://…)")
+	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on (with TLS, typically :443)")
+	db := fs.String("db", "muster.db", "SQLite database file, or a PostgreSQL address (postgres://…; the password in PGPASSWORD or ~/.pgpass, not here)")
 	perHour := fs.Int("games-per-hour", server.DefaultConfig.GamesPerHour, "new games one address may create an hour")
 	changes := fs.Int("changes-per-minute", server.DefaultConfig.ChangesPerMinute, "changes (moves, offers, resignations, joins, rematches) one address may ask of games a minute (429 beyond)")
 	challenges := fs.Int("challenges-per-hour", server.DefaultConfig.ChallengesPerHour, "challenges one player or address may make an hour")
@@ -51,9 +81,9 @@ func runServe(env *Env, args []string) error {
 	spectatorsPerClient := fs.Int("spectators-per-address", server.DefaultConfig.SpectatorsPerClient, "spectators of one game one address may have at once")
 	perAddress := fs.Int("conns-per-address", server.DefaultConfig.ConnsPerAddress, "TCP connections one address (an IPv6 one by its /64) may hold at once (WebSockets and kept-alive requests); the ones beyond are closed as they come; a --trusted-proxy's are not counted")
 	reports := fs.String("reports", "", "a folder of reports (muster report --html) to show under /reports/")
-	data := fs.String("data", "", "folder for what the computer players build once, such as Lanrick's endgame tables (default: muster in the user's cache folder)")
-	prepare := fs.Bool("prepare", true, "build what the computer players need (Lanrick's endgame tables) in the background")
-	prepareFive := fs.Bool("prepare-five", false, "with --prepare, build Lanrick's five-man tables too (6 files of 168 MB; hours of CPU on one core)")
+	data := fs.String("data", "", "folder for what the server keeps besides its database: Lanrick's endgame tables, the ACME certificates (default: muster in the user's cache folder)")
+	prepare := fs.Bool("prepare", false, "build what the computer players need (Lanrick's endgame tables) in the background at the start, rather than when a first game needs it")
+	prepareFive := fs.Bool("prepare-five", false, "build Lanrick's five-man tables too, after the endgame tables (6 files of 168 MB; hours of CPU on one core)")
 	think := fs.Duration("analysis-time", server.DefaultConfig.AnalysisTime, "how long the analysis board's engine thinks on a position")
 	engines := fs.Int("engines", server.DefaultConfig.Engines, "the engine pool: cores shared by every search the server runs (the computer's moves, its thinking on a person's time, the analysis board); a search takes one per thread; the default is this machine's cores")
 	queue := fs.Int("engine-queue", server.DefaultConfig.EngineQueue, "computer moves that may wait for the engine pool; beyond it new games against the computer are refused (503) until it drains")
@@ -61,6 +91,16 @@ func runServe(env *Env, args []string) error {
 	analysisQueue := fs.Int("analysis-queue", server.DefaultConfig.AnalysisQueue, "evaluations of the analysis board that may wait for its slots; beyond it they are refused (503)")
 	analysisInFlight := fs.Int("analysis-per-client", server.DefaultConfig.AnalysisInFlight, "evaluations one address, and one player, may have under way at once (429 beyond)")
 	analysisTime := fs.Duration("analysis-budget", server.DefaultConfig.AnalysisEngineTime, "engine time the analysis board gives one address, and one player, in any minute (429 beyond, with Retry-After)")
+	logFormat := fs.String("log-format", "text", "the log's form on standard error: text (key=value) or json (one object a line)")
+	logLevel := fs.String("log-level", "info", "the least important messages logged: debug (also the probes' and static files' requests), info (a line per request), warn or error")
+	drain := fs.Duration("drain", 5*time.Second, "on SIGTERM, how long the server answers not ready (GET /readyz 503) before it ends its WebSockets and stops, so that a balancer sends new requests elsewhere")
+	shutdown := fs.Duration("shutdown-timeout", 15*time.Second, "on SIGTERM, after draining, how long the requests under way may take to finish")
+	metricsAddr := fs.String("metrics-addr", "", "serve GET /metrics on this address alone (such as 127.0.0.1:9090), not on the site")
+	tlsCert := fs.String("tls-cert", "", "a certificate file (PEM, the chain): serve HTTPS with it and --tls-key")
+	tlsKey := fs.String("tls-key", "", "the certificate's private key file (PEM)")
+	acmeDomain := fs.String("acme-domain", "", "serve HTTPS with certificates from Let's Encrypt for this domain (comma-separated for several); its challenges are answered on --acme-http-addr")
+	acmeEmail := fs.String("acme-email", "", "the address Let's Encrypt writes to about the certificates (optional)")
+	acmeHTTP := fs.String("acme-http-addr", ":80", "with --acme-domain, where to answer Let's Encrypt's HTTP challenges and send plain HTTP to HTTPS")
 	var levels []string
 	fs.Func("level", "a computer player a request may name beside easy, medium, hard and max: an agent spec such as alphabeta(time=10s) (repeat for more); requests name no other search", func(spec string) error {
 		if spec == "" {
@@ -81,13 +121,36 @@ func runServe(env *Env, args []string) error {
 	if len(pos) != 0 {
 		return fmt.Errorf("%w: unexpected arguments %v", errUsage, pos)
 	}
+	if err := fromEnv(env, fs, map[string]string{"level": ";", "trusted-proxy": ","}); err != nil {
+		return err
+	}
 	trusted, err := httpx.ParseProxies(proxies)
 	if err != nil {
 		return fmt.Errorf("%w: --trusted-proxy: %v", errUsage, err)
 	}
+	var level slog.Level
+	if err := level.UnmarshalText([]byte(*logLevel)); err != nil {
+		return fmt.Errorf("%w: --log-level %q: debug, info, warn or error", errUsage, *logLevel)
+	}
+	if *logFormat != "text" && *logFormat != "json" {
+		return fmt.Errorf("%w: --log-format %q: text or json", errUsage, *logFormat)
+	}
+	switch {
+	case (*tlsCert == "") != (*tlsKey == ""):
+		return fmt.Errorf("%w: --tls-cert and --tls-key go together", errUsage)
+	case *tlsCert != "" && *acmeDomain != "":
+		return fmt.Errorf("%w: --tls-cert or --acme-domain, not both", errUsage)
+	}
 	if levels != nil {
 		levels = append(slices.Clone(agent.Levels), levels...)
 	}
+	parent := context.Background()
+	if env.Context != nil {
+		parent = env.Context
+	}
+	ctx, stop := signal.NotifyContext(parent, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	logf := func(f string, args ...any) { fmt.Fprintf(env.Stderr, "muster: "+f+"\n", args...) }
 	st, err := store.Open(*db)
 	if err != nil {
 		return err
@@ -98,17 +161,16 @@ func runServe(env *Env, args []string) error {
 		ConnsPerClient: *conns, ConnsPerGame: *connsPerGame, SpectatorsPerClient: *spectatorsPerClient,
 		AgentTimeout: server.DefaultConfig.AgentTimeout, AnalysisTime: *think, Engines: *engines, EngineQueue: *queue,
 		AnalysisSlots: *analysisSlots, AnalysisQueue: *analysisQueue, AnalysisInFlight: *analysisInFlight, AnalysisEngineTime: *analysisTime,
-		Log: env.Stderr, Reports: *reports, ChallengesPerHour: *challenges, OpenChallenges: *openChallenges, Levels: levels, Proxies: trusted, ConnsPerAddress: *perAddress,
+		Log: env.Stderr, LogJSON: *logFormat == "json", LogLevel: level,
+		Reports: *reports, ChallengesPerHour: *challenges, OpenChallenges: *openChallenges, Levels: levels, Proxies: trusted, ConnsPerAddress: *perAddress,
+		MetricsElsewhere: *metricsAddr != "", NeedAgent: prepareOnce(ctx, *data, *prepareFive, logf),
 	})
 	defer srv.Close()
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
 	if err := srv.Resume(ctx); err != nil {
 		return err
 	}
 	if *prepare {
 		go func() {
-			logf := func(f string, args ...any) { fmt.Fprintf(env.Stderr, "muster: "+f+"\n", args...) }
 			if err := agent.Prepare(ctx, *data, *prepareFive, logf); err != nil && ctx.Err() == nil {
 				logf("preparing the computer players: %v", err)
 			}
@@ -119,13 +181,42 @@ func runServe(env *Env, args []string) error {
 		return err
 	}
 	hs := srv.HTTPServer()
+	scheme := "http"
+	errc := make(chan error, 3)
+	switch {
+	case *tlsCert != "":
+		scheme = "https"
+		if _, err := tls.LoadX509KeyPair(*tlsCert, *tlsKey); err != nil {
+			return fmt.Errorf("--tls-cert, --tls-key: %w", err)
+		}
+		go func() { errc <- hs.ServeTLS(ln, *tlsCert, *tlsKey) }()
+	case *acmeDomain != "":
+		scheme = "https"
+		m := &autocert.Manager{Prompt: autocert.AcceptTOS, Email: *acmeEmail, Cache: autocert.DirCache(filepath.Join(dataDir(*data), "acme")),
+			HostPolicy: autocert.HostWhitelist(strings.Split(*acmeDomain, ",")...)}
+		hs.TLSConfig = m.TLSConfig()
+		challenge := &http.Server{Addr: *acmeHTTP, Handler: m.HTTPHandler(nil), ReadHeaderTimeout: 10 * time.Second}
+		go func() { errc <- challenge.ListenAndServe() }()
+		defer challenge.Close()
+		go func() { errc <- hs.ServeTLS(ln, "", "") }()
+	default:
+		go func() { errc <- hs.Serve(ln) }()
+	}
+	if *metricsAddr != "" {
+		mln, err := net.Listen("tcp", *metricsAddr)
+		if err != nil {
+			return fmt.Errorf("--metrics-addr: %w", err)
+		}
+		ms := &http.Server{Handler: srv.Metrics(), ReadHeaderTimeout: 10 * time.Second}
+		go func() { errc <- ms.Serve(mln) }()
+		defer ms.Close()
+	}
 	where := *db
 	if store.IsPostgres(where) {
 		where = "PostgreSQL"
 	}
-	fmt.Fprintf(env.Stdout, "Muster is running at http://%s/ (database %s)\n", ln.Addr(), where)
-	errc := make(chan error, 1)
-	go func() { errc <- hs.Serve(ln) }()
+	logf("%s", version.Read())
+	fmt.Fprintf(env.Stdout, "Muster is running at %s://%s/ (database %s)\n", scheme, ln.Addr(), where)
 	select {
 	case <-ctx.Done():
 	case err := <-errc:
@@ -133,7 +224,48 @@ func runServe(env *Env, args []string) error {
 			return err
 		}
 	}
-	sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	stop() // a second signal stops at once
+	logf("stopping: not ready for %s, then the WebSockets go away and the requests under way finish", *drain)
+	srv.Drain(context.Background(), *drain)
+	sctx, cancel := context.WithTimeout(context.Background(), *shutdown)
 	defer cancel()
 	return hs.Shutdown(sctx)
+}
+
+// dataDir is the folder of what the server keeps besides its database.
+func dataDir(data string) string {
+	if data != "" {
+		return data
+	}
+	if d, err := os.UserCacheDir(); err == nil {
+		return filepath.Join(d, "muster")
+	}
+	return "muster-data"
+}
+
+// prepareOnce returns what the server calls as it makes a computer
+// player for a game: the first time for each game, it builds in the
+// background what that game's players need (Lanrick's endgame tables),
+// saying so in the log.
+func prepareOnce(ctx context.Context, data string, five bool, logf func(string, ...any)) func(game.Game) {
+	var mu sync.Mutex
+	started := map[string]bool{}
+	return func(g game.Game) {
+		mu.Lock()
+		defer mu.Unlock()
+		if started[g.Name()] {
+			return
+		}
+		started[g.Name()] = true
+		go func() {
+			had, err := agent.PrepareFor(ctx, g, data, five, func(f string, args ...any) {
+				logf("a first game against %s's computer: "+f, append([]any{g.Name()}, args...)...)
+			})
+			if err != nil && ctx.Err() == nil {
+				logf("preparing %s's computer players: %v", g.Name(), err)
+			} else if had && err == nil {
+				logf("%s's computer players have what they need", g.Name())
+			}
+		}()
+	}
 }

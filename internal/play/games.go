@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/muster-games/muster/game"
 	"github.com/muster-games/muster/internal/auth"
 	"github.com/muster-games/muster/internal/bus"
 	"github.com/muster-games/muster/internal/engine"
@@ -37,6 +38,10 @@ type Config struct {
 	Levels []string
 	// Events hears of the games that end here (nil: nobody).
 	Events *events.Hub
+	// NeedAgent, if set, is told of each game a computer player is made
+	// for (the server builds what its players need, once, when a first
+	// game needs it).
+	NeedAgent func(g game.Game)
 	// ChangesPerMinute bounds the changes (moves, offers, resignations,
 	// joins, rematches) one address asks of games in a minute
 	// (0: DefaultChangesPerMinute).

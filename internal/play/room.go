@@ -597,6 +597,9 @@ func (r *room) agentFor(p game.Player) (agent.Agent, error) {
 	if err != nil {
 		return nil, err
 	}
+	if f := r.gs.cfg.NeedAgent; f != nil {
+		f(r.g)
+	}
 	r.agents[p] = a
 	r.agentCount.Add(1)
 	return a, nil

@@ -23,6 +23,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/muster-games/muster/game"
 	"github.com/muster-games/muster/internal/analysis"
 	"github.com/muster-games/muster/internal/bots"
 	"github.com/muster-games/muster/internal/bus"
@@ -110,6 +111,9 @@ type Config struct {
 	// ConnsPerAddress bounds the connections one address holds at once,
 	// at the listener (Listen).
 	ConnsPerAddress int
+	// NeedAgent, if set, is told of each game a computer player is made
+	// for (muster serve builds what the players need then, once).
+	NeedAgent func(g game.Game)
 	// MetricsElsewhere keeps GET /metrics off the site's routes: the
 	// operator serves Metrics() on an address of its own.
 	MetricsElsewhere bool
@@ -233,7 +237,7 @@ func New(st *store.Store, cfg Config) *Server {
 	s.ids = identity.New(st, api, identity.Config{AccountsPerHour: cfg.AccountsPerHour, LoginsPerAddress: cfg.LoginsPerAddress,
 		LoginsPerAccount: cfg.LoginsPerAccount, LoginWindow: cfg.LoginWindow})
 	s.games = play.New(ctx, st, api, s.ids, s.pool, s.bus, sockets, play.Config{GamesPerHour: cfg.GamesPerHour, ChangesPerMinute: cfg.ChangesPerMinute, ConnsPerGame: cfg.ConnsPerGame, SpectatorsPerClient: cfg.SpectatorsPerClient,
-		AgentTimeout: cfg.AgentTimeout, LeaseTTL: cfg.LeaseTTL, Levels: cfg.Levels, Events: s.events})
+		AgentTimeout: cfg.AgentTimeout, LeaseTTL: cfg.LeaseTTL, Levels: cfg.Levels, Events: s.events, NeedAgent: cfg.NeedAgent})
 	s.chat = chat.New(st, api, s.games, s.ids, s.bus)
 	s.games.SetChat(s.chat)
 	// Everyone on the home page watches the lobby.

@@ -26,13 +26,23 @@ type Build struct {
 	Go string `json:"go"`
 }
 
+// commit is the commit, where the build sets it by the linker instead of
+// version control (-ldflags "-X
+// github.com/muster-games/muster/internal/version.commit=…"), as a
+// container build without the repository's history does.
+var commit string
+
 // Read returns the running binary's build.
 func Read() Build {
 	bi, ok := debug.ReadBuildInfo()
 	if !ok {
-		return Build{Module: "muster", Version: "unknown"}
+		return Build{Module: "muster", Version: "unknown", Commit: commit}
 	}
-	return FromInfo(bi)
+	b := FromInfo(bi)
+	if b.Commit == "" {
+		b.Commit = commit
+	}
+	return b
 }
 
 // FromInfo reads a build from the toolchain's record.
@@ -73,7 +83,7 @@ func (b Build) String() string {
 			fmt.Fprintf(&s, " (%s)", strings.Join(notes, ", "))
 		}
 	default:
-		s.WriteString(", commit unknown (built without version control: go build in a git checkout records it)")
+		s.WriteString(", commit unknown (built without version control: go build -buildvcs=true in a git checkout records it)")
 	}
 	if b.Go != "" {
 		fmt.Fprintf(&s, ", %s", b.Go)

@@ -1,0 +1,183 @@
+package cli
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"io"
+	"net/http"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/coder/websocket"
+
+	"github.com/muster-games/muster/internal/store"
+)
+
+// lockedBuffer is a buffer written by one goroutine and read by another.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// TestServeFromTheEnvironmentAndStop: muster serve takes its flags from
+// MUSTER_* variables (the address from MUSTER_ADDR alone), answers the
+// operator's endpoints, logs JSON with a request id on each line; told to
+// stop (SIGTERM), it turns not ready, ends its WebSockets going away and
+// keeps every move it acknowledged.
+func TestServeFromTheEnvironmentAndStop(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "muster.db")
+	ctx, sigterm := context.WithCancel(context.Background())
+	defer sigterm()
+	out, errs := &lockedBuffer{}, &lockedBuffer{}
+	env := &Env{Stdout: out, Stderr: errs, Context: ctx, Environ: map[string]string{
+		"MUSTER_ADDR": "127.0.0.1:0", "MUSTER_DB": db, "MUSTER_DRAIN": "300ms", "MUSTER_LOG_FORMAT": "json", "MUSTER_ENGINES": "1",
+	}}
+	done := make(chan error, 1)
+	go func() { done <- runServe(env, nil) }()
+	running := regexp.MustCompile(`running at (http://127\.0\.0\.1:\d+)/`)
+	var base string
+	for deadline := time.Now().Add(20 * time.Second); base == ""; time.Sleep(10 * time.Millisecond) {
+		if m := running.FindStringSubmatch(out.String()); m != nil {
+			base = m[1]
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no address printed: %q %q", out.String(), errs.String())
+		}
+	}
+	get := func(path string) (int, string) {
+		res, err := http.Get(base + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		b, _ := io.ReadAll(res.Body)
+		return res.StatusCode, string(b)
+	}
+	for _, c := range []struct{ path, want string }{{"/healthz", "ok"}, {"/readyz", "ready"}, {"/api/version", `"module"`}, {"/metrics", "muster_http_request_duration_seconds_bucket"}} {
+		if code, body := get(c.path); code != http.StatusOK || !strings.Contains(body, c.want) {
+			t.Errorf("%s: %d %.200q", c.path, code, body)
+		}
+	}
+	post := func(path, body string, out any) int {
+		res, err := http.Post(base+path, "application/json", strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		if out != nil {
+			json.NewDecoder(res.Body).Decode(out)
+		}
+		return res.StatusCode
+	}
+	var g struct {
+		ID      string
+		Secrets []string
+	}
+	if code := post("/api/games", `{"game":"tablut","opponent":"local"}`, &g); code != http.StatusCreated {
+		t.Fatalf("create: %d", code)
+	}
+	wctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	conn, _, err := websocket.Dial(wctx, "ws"+strings.TrimPrefix(base, "http")+"/ws/games/"+g.ID, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.CloseNow()
+	moves := []string{"a4-a3", "e3-d3", "a3-a4", "d3-e3"}
+	for i, m := range moves {
+		if code := post("/api/games/"+g.ID+"/act", `{"secret":"`+g.Secrets[i%2]+`","action":"`+m+`","ply":`+string(rune('0'+i))+`}`, nil); code != http.StatusOK {
+			t.Fatalf("%s: %d", m, code)
+		}
+	}
+	sigterm()
+	for {
+		if _, _, err := conn.Read(wctx); err != nil {
+			if websocket.CloseStatus(err) != websocket.StatusGoingAway {
+				t.Fatalf("the WebSocket ended with %v, want going away", err)
+			}
+			break
+		}
+	}
+	if err := <-done; err != nil {
+		t.Fatalf("serve: %v", err)
+	}
+	st, err := store.Open(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	rec, err := st.Get(context.Background(), g.ID)
+	if err != nil || strings.Join(rec.Actions, " ") != strings.Join(moves, " ") {
+		t.Fatalf("after the stop the game has %v (%v), want %v", rec.Actions, err, moves)
+	}
+	// The log: JSON lines, each request's with its id.
+	sawRequest := false
+	sc := bufio.NewScanner(strings.NewReader(errs.String()))
+	for sc.Scan() {
+		line := sc.Text()
+		if !strings.HasPrefix(line, "{") {
+			continue // the plain lines of muster serve itself
+		}
+		var rec map[string]any
+		if err := json.Unmarshal([]byte(line), &rec); err != nil {
+			t.Fatalf("a log line that is not JSON: %q", line)
+		}
+		if rec["msg"] == "request" && rec["path"] == "/api/games" && rec["request"] != "" && rec["status"] == float64(201) {
+			sawRequest = true
+		}
+	}
+	if !sawRequest {
+		t.Errorf("no access line of the game's creation in %q", errs.String())
+	}
+}
+
+// TestFlagsFromTheEnvironment: a flag comes from its variable unless the
+// command line gives it; a repeatable one splits; a bad value is a usage
+// error naming the variable.
+func TestFlagsFromTheEnvironment(t *testing.T) {
+	parse := func(environ map[string]string, args ...string) (addr string, n int, levels []string, err error) {
+		fs := flag.NewFlagSet("t", flag.ContinueOnError)
+		a := fs.String("addr", "default", "")
+		c := fs.Int("conns-per-address", 128, "")
+		fs.Func("level", "", func(s string) error { levels = append(levels, s); return nil })
+		if _, err := flags(fs, args); err != nil {
+			return "", 0, nil, err
+		}
+		err = fromEnv(&Env{Environ: environ}, fs, map[string]string{"level": ";"})
+		return *a, *c, levels, err
+	}
+	env := map[string]string{"MUSTER_ADDR": "0.0.0.0:80", "MUSTER_CONNS_PER_ADDRESS": "9", "MUSTER_LEVEL": "alphabeta(time=1s, hash=2); mcts(iterations=5)"}
+	addr, n, levels, err := parse(env)
+	if err != nil || addr != "0.0.0.0:80" || n != 9 || len(levels) != 2 || levels[0] != "alphabeta(time=1s, hash=2)" {
+		t.Fatalf("from the environment: %q %d %q %v", addr, n, levels, err)
+	}
+	if addr, n, _, _ := parse(env, "--addr", "127.0.0.1:1"); addr != "127.0.0.1:1" || n != 9 {
+		t.Fatalf("the command line does not win: %q %d", addr, n)
+	}
+	if _, _, _, err := parse(map[string]string{"MUSTER_CONNS_PER_ADDRESS": "many"}); !errors.Is(err, errUsage) || !strings.Contains(err.Error(), "MUSTER_CONNS_PER_ADDRESS") {
+		t.Fatalf("a bad value: %v", err)
+	}
+	if addr, _, _, _ := parse(map[string]string{}); addr != "default" {
+		t.Fatalf("no variable: %q", addr)
+	}
+}
