@@ -37,6 +37,8 @@ func init() {
 		{"help", "muster help [COMMAND]", "explain the commands, or one command", "", runHelp},
 		{"serve", "muster serve [--addr 127.0.0.1:8080] [--db muster.db]", "run the web app on localhost", serveHelp, runServe},
 		{"version", "muster version [--json]", "print the version and the commit this binary was built from", versionHelp, runVersion},
+		{"backup", "muster backup [--db muster.db] [--out FILE]", "copy a server's SQLite database while it runs, consistently", backupHelp, runBackup},
+		{"migrate", "muster migrate [--db DB] [--dry-run]", "bring a database's schema up to date, or say what that would run", migrateHelp, runMigrate},
 		{"rules", "muster rules GAME", "list a game's rulesets with their sources, and its options", rulesHelp, runRules},
 		{"perft", "muster perft GAME [--ruleset R] [--position P] [--moves M] --depth N [--divide]", "count the leaves of the game tree", perftHelp, runPerft},
 		{"legal", "muster legal GAME [--ruleset R] [--position P] [--moves \"m1 m2 …\"] [--json]", "apply moves and print the legal actions", legalHelp, runLegal},

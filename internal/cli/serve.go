@@ -195,9 +195,14 @@ func runServe(env *Env, args []string) error {
 		m := &autocert.Manager{Prompt: autocert.AcceptTOS, Email: *acmeEmail, Cache: autocert.DirCache(filepath.Join(dataDir(*data), "acme")),
 			HostPolicy: autocert.HostWhitelist(strings.Split(*acmeDomain, ",")...)}
 		hs.TLSConfig = m.TLSConfig()
-		challenge := &http.Server{Addr: *acmeHTTP, Handler: m.HTTPHandler(nil), ReadHeaderTimeout: 10 * time.Second}
-		go func() { errc <- challenge.ListenAndServe() }()
+		cln, err := net.Listen("tcp", *acmeHTTP)
+		if err != nil {
+			return fmt.Errorf("--acme-http-addr: %w", err)
+		}
+		challenge := &http.Server{Handler: m.HTTPHandler(nil), ReadHeaderTimeout: 10 * time.Second}
+		go func() { errc <- challenge.Serve(cln) }()
 		defer challenge.Close()
+		logf("Let's Encrypt's challenges answered, and plain HTTP sent to HTTPS, at http://%s/", cln.Addr())
 		go func() { errc <- hs.ServeTLS(ln, "", "") }()
 	default:
 		go func() { errc <- hs.Serve(ln) }()

@@ -4,11 +4,21 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/tls"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"encoding/pem"
 	"encoding/json"
 	"errors"
 	"flag"
 	"io"
+	"math/big"
+	"net"
 	"net/http"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -179,5 +189,108 @@ func TestFlagsFromTheEnvironment(t *testing.T) {
 	}
 	if addr, _, _, _ := parse(map[string]string{}); addr != "default" {
 		t.Fatalf("no variable: %q", addr)
+	}
+}
+
+// serveFor runs muster serve with environ until the test ends and
+// returns what it printed, once the line matching ready has.
+func serveFor(t *testing.T, environ map[string]string, ready *regexp.Regexp) (out, errs *lockedBuffer, m []string) {
+	t.Helper()
+	ctx, sigterm := context.WithCancel(context.Background())
+	out, errs = &lockedBuffer{}, &lockedBuffer{}
+	done := make(chan error, 1)
+	go func() { done <- runServe(&Env{Stdout: out, Stderr: errs, Context: ctx, Environ: environ}, nil) }()
+	t.Cleanup(func() {
+		sigterm()
+		<-done
+	})
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		if m = ready.FindStringSubmatch(out.String() + errs.String()); m != nil {
+			return out, errs, m
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("never %s: %q %q", ready, out.String(), errs.String())
+		}
+	}
+}
+
+// selfSigned writes a certificate for 127.0.0.1 and its key.
+func selfSigned(t *testing.T) (certFile, keyFile string) {
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl := &x509.Certificate{SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "muster test"}, NotBefore: time.Now().Add(-time.Hour),
+		NotAfter: time.Now().Add(time.Hour), IPAddresses: []net.IP{net.ParseIP("127.0.0.1")}, KeyUsage: x509.KeyUsageDigitalSignature, ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth}}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kb, _ := x509.MarshalECPrivateKey(key)
+	dir := t.TempDir()
+	certFile, keyFile = filepath.Join(dir, "cert.pem"), filepath.Join(dir, "key.pem")
+	os.WriteFile(certFile, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), 0o600)
+	os.WriteFile(keyFile, pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: kb}), 0o600)
+	return certFile, keyFile
+}
+
+// TestServeTLS: with a certificate and its key, muster serve answers over
+// HTTPS and its session cookie is Secure; with --acme-domain it answers
+// Let's Encrypt's challenges on its own address and sends plain HTTP
+// there to HTTPS (the certificate itself comes from Let's Encrypt, which
+// this machine cannot reach).
+func TestServeTLS(t *testing.T) {
+	certFile, keyFile := selfSigned(t)
+	_, _, m := serveFor(t, map[string]string{"MUSTER_ADDR": "127.0.0.1:0", "MUSTER_DB": filepath.Join(t.TempDir(), "m.db"),
+		"MUSTER_TLS_CERT": certFile, "MUSTER_TLS_KEY": keyFile, "MUSTER_DRAIN": "0s"}, regexp.MustCompile(`running at (https://127\.0\.0\.1:\d+)/`))
+	c := &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{InsecureSkipVerify: true}}}
+	res, err := c.Post(m[1]+"/api/games", "application/json", strings.NewReader(`{"game":"tablut","opponent":"local"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusCreated || res.TLS == nil || len(res.Cookies()) != 1 || !res.Cookies()[0].Secure {
+		t.Fatalf("over TLS: %d, cookies %v", res.StatusCode, res.Cookies())
+	}
+	_, _, m = serveFor(t, map[string]string{"MUSTER_ADDR": "127.0.0.1:0", "MUSTER_DB": filepath.Join(t.TempDir(), "a.db"), "MUSTER_DRAIN": "0s",
+		"MUSTER_ACME_DOMAIN": "muster.example", "MUSTER_ACME_HTTP_ADDR": "127.0.0.1:0", "MUSTER_DATA": t.TempDir()}, regexp.MustCompile(`challenges answered, and plain HTTP sent to HTTPS, at (http://127\.0\.0\.1:\d+)/`))
+	req, _ := http.NewRequest("GET", m[1]+"/games", nil)
+	req.Host = "muster.example"
+	res, err = (&http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}).Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if loc := res.Header.Get("Location"); res.StatusCode != http.StatusFound || loc != "https://muster.example/games" {
+		t.Fatalf("plain HTTP: %d to %q", res.StatusCode, loc)
+	}
+}
+
+// TestBackupAndMigrateCommands: muster migrate --dry-run says what would
+// run and changes nothing; muster migrate runs it; muster backup copies
+// the database and says how many games the checked copy holds, and points
+// a PostgreSQL database to pg_dump.
+func TestBackupAndMigrateCommands(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "muster.db")
+	out, _, code := run(t, "migrate", "--db", db, "--dry-run")
+	if code != 0 || !strings.Contains(out, "at schema version 0 of") || !strings.Contains(out, "1. CREATE TABLE games") {
+		t.Fatalf("dry run: %d %q", code, out)
+	}
+	if _, err := os.Stat(db); err == nil {
+		t.Fatal("the dry run made the database")
+	}
+	if out, _, code := run(t, "migrate", "--db", db); code != 0 || !strings.Contains(out, "migrated the database from schema version 0") {
+		t.Fatalf("migrate: %d %q", code, out)
+	}
+	if out, _, code := run(t, "migrate", "--db", db, "--dry-run"); code != 0 || !strings.Contains(out, "up to date") {
+		t.Fatalf("dry run after: %d %q", code, out)
+	}
+	copyPath := filepath.Join(dir, "copy.db")
+	if out, _, code := run(t, "backup", "--db", db, "--out", copyPath); code != 0 || !strings.Contains(out, "0 games, checked") {
+		t.Fatalf("backup: %d %q", code, out)
+	}
+	if _, errOut, code := run(t, "backup", "--db", "postgres://muster@db/muster"); code != 1 || !strings.Contains(errOut, "pg_dump --format=custom") {
+		t.Fatalf("a PostgreSQL backup: %d %q", code, errOut)
 	}
 }

@@ -84,6 +84,17 @@ func start() {
 	startErr = startCluster()
 }
 
+// Tool returns the path of one of PostgreSQL's programs (pg_dump,
+// pg_restore, psql) of the same version as the test cluster, or "".
+func Tool(name string) string {
+	if bin := binDir(); bin != "" {
+		if _, err := os.Stat(filepath.Join(bin, name)); err == nil {
+			return filepath.Join(bin, name)
+		}
+	}
+	return ""
+}
+
 // binDir finds the folder of initdb and pg_ctl.
 func binDir() string {
 	if p, err := exec.LookPath("pg_ctl"); err == nil {

@@ -4,12 +4,14 @@ import (
 	"context"
 	"io"
 	"net/http"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/coder/websocket"
 
+	"github.com/muster-games/muster/internal/store"
 	"github.com/muster-games/muster/internal/version"
 )
 
@@ -136,5 +138,57 @@ func TestDrain(t *testing.T) {
 	var v struct{ Ply int }
 	if code := h.call("GET", "/api/games/"+c.ID, nil, &v); code != http.StatusOK || v.Ply != 1 {
 		t.Fatalf("the game after draining: %d ply %d", code, v.Ply)
+	}
+}
+
+// TestBackupWhileServing: muster backup's copy of a live SQLite database,
+// taken while moves are being played, is a database of its own; a server
+// started on it (the restore) has every game, each at least as far as it
+// was when the copy began.
+func TestBackupWhileServing(t *testing.T) {
+	h := newHarness(t, "", testConfig())
+	var ids []string
+	var secrets [][]string
+	for range 5 {
+		var c createResponse
+		h.call("POST", "/api/games", createRequest{Game: "tablut", Opponent: "local"}, &c)
+		ids, secrets = append(ids, c.ID), append(secrets, c.Secrets)
+	}
+	moves := []string{"a4-a3", "e3-d3", "a3-a4", "d3-e3", "a4-a3", "e3-d3", "a3-a4", "d3-e3"}
+	play := func(g, i int) {
+		if code := h.call("POST", "/api/games/"+ids[g]+"/act", actRequest{Secret: secrets[g][i%2], Action: moves[i], Ply: at(i)}, nil); code != http.StatusOK {
+			t.Errorf("game %d move %d: %d", g, i, code)
+		}
+	}
+	for g := range ids {
+		for i := range 4 {
+			play(g, i)
+		}
+	}
+	// The copy is taken while the games go on.
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for i := 4; i < len(moves); i++ {
+			for g := range ids {
+				play(g, i)
+			}
+		}
+	}()
+	copyPath := filepath.Join(t.TempDir(), "backup.db")
+	games, err := store.Backup(context.Background(), h.db, copyPath)
+	<-done
+	if err != nil || games != 5 {
+		t.Fatalf("backup: %d games, %v", games, err)
+	}
+	restored := newHarness(t, copyPath, testConfig())
+	for g, id := range ids {
+		var v struct{ Ply int }
+		if code := restored.call("GET", "/api/games/"+id, nil, &v); code != http.StatusOK || v.Ply < 4 || v.Ply > len(moves) {
+			t.Fatalf("game %d restored: %d, ply %d", g, code, v.Ply)
+		}
+	}
+	if _, err := store.Backup(context.Background(), h.db, copyPath); err == nil {
+		t.Error("a backup over an existing file")
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"os"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -440,3 +441,88 @@ func (s *Store) migrate() error {
 	}
 	return tx.Commit()
 }
+
+// ErrBackupPostgres answers a backup asked of a PostgreSQL database:
+// PostgreSQL's own tools make it (docs/operating.md).
+var ErrBackupPostgres = errors.New("store: a PostgreSQL database is backed up with its own tools: pg_dump --format=custom (docs/operating.md)")
+
+// Backup writes a consistent copy of the SQLite database at dsn to the
+// new file to, while servers go on using the database: SQLite's VACUUM
+// INTO, which reads the database as it is at one moment (a write under
+// way is in the copy whole, or not at all) through a read-only
+// connection, and writes a compact file that opens as a database of its
+// own. It neither migrates the database nor changes it. It returns the
+// games the copy holds, counted in the copy.
+func Backup(ctx context.Context, dsn, to string) (games int, err error) {
+	if IsPostgres(dsn) {
+		return 0, ErrBackupPostgres
+	}
+	if _, err := os.Stat(dsn); err != nil {
+		return 0, fmt.Errorf("store: backup: %w", err)
+	}
+	if _, err := os.Stat(to); err == nil {
+		return 0, fmt.Errorf("store: backup: %s exists: name a new file", to)
+	}
+	src, err := sql.Open("sqlite", "file:"+dsn+"?mode=ro&_pragma=busy_timeout(10000)")
+	if err != nil {
+		return 0, fmt.Errorf("store: backup: %w", err)
+	}
+	defer src.Close()
+	if _, err := src.ExecContext(ctx, `VACUUM INTO ?`, to); err != nil {
+		os.Remove(to)
+		return 0, fmt.Errorf("store: backup: %w", err)
+	}
+	dst, err := sql.Open("sqlite", "file:"+to+"?mode=ro")
+	if err != nil {
+		return 0, fmt.Errorf("store: backup: %w", err)
+	}
+	defer dst.Close()
+	var check string
+	if err := dst.QueryRowContext(ctx, `PRAGMA integrity_check`).Scan(&check); err != nil || check != "ok" {
+		return 0, fmt.Errorf("store: backup: the copy does not check: %q %v", check, err)
+	}
+	if err := dst.QueryRowContext(ctx, `SELECT COUNT(*) FROM games`).Scan(&games); err != nil {
+		return 0, fmt.Errorf("store: backup: the copy: %w", err)
+	}
+	return games, nil
+}
+
+// SchemaVersion reads how many of the migrations a database has had,
+// without changing it (0 for a new or empty one), and how many this
+// program has.
+func SchemaVersion(ctx context.Context, dsn string) (applied, known int, err error) {
+	driver, src := "pgx", dsn
+	if !IsPostgres(dsn) {
+		if _, err := os.Stat(dsn); err != nil {
+			return 0, len(migrations), nil // not made yet
+		}
+		driver, src = "sqlite", "file:"+dsn+"?mode=ro&_pragma=busy_timeout(10000)"
+	}
+	db, err := sql.Open(driver, src)
+	if err != nil {
+		return 0, 0, fmt.Errorf("store: %s: %w", where(dsn), err)
+	}
+	defer db.Close()
+	var exists int
+	q := `SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'`
+	if IsPostgres(dsn) {
+		q = `SELECT COUNT(*) FROM information_schema.tables WHERE table_name = 'schema_version'`
+	}
+	if err := db.QueryRowContext(ctx, q).Scan(&exists); err != nil {
+		return 0, 0, fmt.Errorf("store: %s: %w", where(dsn), err)
+	}
+	if exists == 0 {
+		return 0, len(migrations), nil
+	}
+	err = db.QueryRowContext(ctx, `SELECT n FROM schema_version`).Scan(&applied)
+	if errors.Is(err, sql.ErrNoRows) {
+		err = nil
+	}
+	if err != nil {
+		return 0, 0, fmt.Errorf("store: %s: %w", where(dsn), err)
+	}
+	return applied, len(migrations), nil
+}
+
+// Migration is the statement of migration n (1 first) for a database.
+func Migration(n int, postgres bool) string { return migrations[n-1].text(postgres) }
