@@ -110,3 +110,10 @@ func (b *Bus) send(ctx context.Context) {
 		}
 	}
 }
+
+// Tell tells the servers sharing st's database of a change made by a
+// program that is not one of them (muster admin), at once; nothing where
+// no server can share the database.
+func Tell(ctx context.Context, st *store.Store, topic, arg string) error {
+	return st.Notify(ctx, "muster-admin "+topic+" "+arg)
+}

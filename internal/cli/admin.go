@@ -5,8 +5,10 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"time"
 
 	"github.com/muster-games/muster/internal/auth"
+	"github.com/muster-games/muster/internal/bus"
 	"github.com/muster-games/muster/internal/store"
 )
 
@@ -21,6 +23,21 @@ the server's database (the --db that muster serve uses; it may be running):
                                    or chat; unban lifts it
   muster admin mute USERNAME       the account can no longer chat; unmute
                                    lifts it
+  muster admin abort GAME          call a game in play off, without a result
+                                   (GAME is its id, as in /g/GAME)
+  muster admin rename USERNAME NEW the account's new username, everywhere it
+                                   is shown
+  muster admin delete USERNAME     delete an account: its games are kept with
+                                   its name blanked; it can no longer sign in
+  muster admin addresses [--since 24h]
+                                   the addresses that made the most games,
+                                   accounts and challenges lately
+
+A server running on the database sees an abort at once where servers share
+PostgreSQL (they are told), and otherwise at the game's next change (its
+players are then told the game is over) or when it next loads the game; an
+administrator on the site aborts a game at once, its players told, with POST
+/api/admin/games/GAME/abort.
 
 Administrators are made only here, never through the web, so that taking an
 account on the site never gives its powers.`
@@ -28,12 +45,25 @@ account on the site never gives its powers.`
 func runAdmin(env *Env, args []string) error {
 	fs := flag.NewFlagSet("admin", flag.ContinueOnError)
 	db := fs.String("db", "muster.db", "SQLite database file, or a PostgreSQL address (postgres://…)")
+	since := fs.Duration("since", 24*time.Hour, "with addresses: how far back to look")
 	pos, err := flags(fs, args)
 	if err != nil {
 		return err
 	}
-	if len(pos) == 0 || (pos[0] == "list") != (len(pos) == 1) || len(pos) > 2 {
-		return fmt.Errorf("%w: muster admin grant|revoke|ban|unban|mute|unmute USERNAME, or muster admin list", errUsage)
+	if err := fromEnv(env, fs, nil); err != nil {
+		return err
+	}
+	words := 2
+	if len(pos) > 0 {
+		switch pos[0] {
+		case "list", "addresses":
+			words = 1
+		case "rename":
+			words = 3
+		}
+	}
+	if len(pos) != words {
+		return fmt.Errorf("%w: muster admin grant|revoke|ban|unban|mute|unmute|abort|delete NAME, rename NAME NEW, list, or addresses", errUsage)
 	}
 	st, err := store.Open(*db)
 	if err != nil {
@@ -82,6 +112,53 @@ func runAdmin(env *Env, args []string) error {
 		}
 		fmt.Fprintf(env.Stdout, "%s: done for %s\n", pos[0], p.Username)
 		return nil
+	case "abort":
+		switch err := st.AbortGame(ctx, pos[1], "aborted by the operator"); {
+		case errors.Is(err, store.ErrNotFound):
+			return fmt.Errorf("no game %q", pos[1])
+		case errors.Is(err, store.ErrConflict):
+			return fmt.Errorf("the game %s is over already", pos[1])
+		case err != nil:
+			return err
+		}
+		if err := bus.Tell(ctx, st, bus.Game, pos[1]); err != nil {
+			fmt.Fprintf(env.Stderr, "muster admin: the servers were not told (they see it at the game's next change): %v\n", err)
+		}
+		fmt.Fprintf(env.Stdout, "abort: the game %s is called off\n", pos[1])
+		return nil
+	case "rename":
+		if err := auth.CheckUsername(pos[2]); err != nil {
+			return fmt.Errorf("%w: %v", errUsage, err)
+		}
+		switch err := st.RenameAccount(ctx, auth.UsernameKey(pos[1]), pos[2], auth.UsernameKey(pos[2])); {
+		case errors.Is(err, store.ErrNoPlayer):
+			return fmt.Errorf("no account is called %q", pos[1])
+		case errors.Is(err, store.ErrNameTaken):
+			return fmt.Errorf("the username %q is taken", pos[2])
+		case err != nil:
+			return err
+		}
+		fmt.Fprintf(env.Stdout, "rename: %s is now %s\n", pos[1], pos[2])
+		return nil
+	case "delete":
+		switch err := st.DeleteAccount(ctx, auth.UsernameKey(pos[1])); {
+		case errors.Is(err, store.ErrNoPlayer):
+			return fmt.Errorf("no account is called %q", pos[1])
+		case err != nil:
+			return err
+		}
+		fmt.Fprintf(env.Stdout, "delete: the account %s is gone; its games are kept without its name\n", pos[1])
+		return nil
+	case "addresses":
+		busy, err := st.BusiestAddresses(ctx, time.Now().Add(-*since), 20)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(env.Stdout, "%-40s %6s %9s %11s   (since %s ago)\n", "address", "games", "accounts", "challenges", *since)
+		for _, a := range busy {
+			fmt.Fprintf(env.Stdout, "%-40s %6d %9d %11d\n", a.Address, a.Games, a.Accounts, a.Challenges)
+		}
+		return nil
 	}
-	return fmt.Errorf("%w: unknown admin command %q (known: grant, revoke, ban, unban, mute, unmute, list)", errUsage, pos[0])
+	return fmt.Errorf("%w: unknown admin command %q (known: grant, revoke, ban, unban, mute, unmute, abort, rename, delete, list, addresses)", errUsage, pos[0])
 }

@@ -48,7 +48,7 @@ func init() {
 		{"engine", "muster engine otep [--agent SPEC] [--movetime D]", "run an engine for OpenTafl's engine protocol on standard input and output", engineHelp, runEngine},
 		{"tablutchallenge", "muster tablutchallenge --color white|black [--host H] [--port P] [--name N] [--time S] [--agent SPEC]", "play on a Tablut Challenge server (Bologna's ashton rules)", challengeHelp, runChallenge},
 		{"bot", "muster bot --token T [--url U] [--agent SPEC] [--accept casual,rated] [--games N]", "play a bot account on a Muster server with one of Muster's agents", botHelp, runBot},
-		{"admin", "muster admin grant|revoke USERNAME | list [--db DB]", "mark an account as a server's administrator (moderation), or list them", adminHelp, runAdmin},
+		{"admin", "muster admin grant|revoke|ban|unban|mute|unmute|abort|delete NAME | rename NAME NEW | list | addresses [--since D] [--db DB]", "an operator's work without SQL: administrators, bans, aborted games, renamed or deleted accounts, the busiest addresses", adminHelp, runAdmin},
 		{"loadtest", "muster loadtest [--url U] [--game G] [--games N] [--actions N]", "play many games at once against a running server and report speed, latency and errors", loadtestHelp, runLoadtest},
 		{"eval", "muster eval --game G [--rulesets R1,R2] [--options k=v,…] --agents A,B --games N [--workers W] [--seed S] [--shard i/n] --out results.jsonl", "self-play games across rulesets for rule studies, resumable and shardable", evalHelp, runEval},
 		{"report", "muster report results.jsonl… [--html report.html] [--md report.md]", "Ludii-style metrics and plots of self-play results", reportHelp, runReport},

@@ -791,4 +791,39 @@ func TestAdmin(t *testing.T) {
 			t.Errorf("after %s: banned %v muted %v", c.cmd, b, m)
 		}
 	}
+	// A game aborted, the account renamed and deleted, the addresses.
+	st, err = store.Open(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := &store.Game{ID: "g1", Spec: "tablut", Owner: "203.0.113.4", Seats: []store.Seat{{Kind: store.SeatHuman, Player: "p1", Name: "Judge"}, {Kind: store.SeatAI, Agent: "easy"}}, DrawOffer: -1, TakebackOffer: -1}
+	if err := st.Create(ctx, g); err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	for _, c := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"abort", "g1"}, 0, "the game g1 is called off"},
+		{[]string{"abort", "g1"}, 1, "over already"},
+		{[]string{"abort", "nosuch"}, 1, "no game"},
+		{[]string{"rename", "judge", "Justice"}, 0, "judge is now Justice"},
+		{[]string{"rename", "judge", "Other"}, 1, "no account is called"},
+		{[]string{"rename", "justice", "bad name"}, 2, "username"},
+		{[]string{"addresses"}, 0, "203.0.113.4"},
+		{[]string{"delete", "justice"}, 0, "its games are kept"},
+		{[]string{"rename", "justice"}, 2, "usage"},
+	} {
+		out, errOut, code := run(t, append(append([]string{"admin"}, c.args...), "--db", db)...)
+		if code != c.code || !strings.Contains(out+errOut, c.want) {
+			t.Errorf("admin %v: %d %q %q, want %d and %q", c.args, code, out, errOut, c.code, c.want)
+		}
+	}
+	st, _ = store.Open(db)
+	defer st.Close()
+	if g, _ := st.Get(ctx, "g1"); g.Result != "aborted" || g.Seats[0].Name != "" || g.Seats[0].Player != "p1" {
+		t.Errorf("the game after abort, rename and delete: %+v", g)
+	}
 }

@@ -36,6 +36,7 @@ func (gs *Games) Routes(mux *http.ServeMux) {
 	mux.HandleFunc("POST /api/games/{id}/draw", ch(gs.seatRequestWhat((*room).draw)))
 	mux.HandleFunc("POST /api/games/{id}/takeback", ch(gs.seatRequestWhat((*room).takeback)))
 	mux.HandleFunc("POST /api/games/{id}/rematch", ch(gs.rematchRequest))
+	mux.HandleFunc("POST /api/admin/games/{id}/abort", f(gs.adminAbort))
 	mux.HandleFunc("GET /ws/games/{id}", f(gs.watch))
 	mux.HandleFunc("GET /api/games/{id}/stream", f(gs.stream))
 }
@@ -543,6 +544,40 @@ func (gs *Games) rematchRequest(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	return gs.api.JSON(w, http.StatusOK, resp)
+}
+
+// errAdmin refuses an administrator's request from anyone else.
+var errAdmin = httpx.NewError(http.StatusForbidden, "for administrators only")
+
+// adminAbort calls a game in play off for an administrator, whoever
+// plays it.
+func (gs *Games) adminAbort(w http.ResponseWriter, r *http.Request) error {
+	var req struct{}
+	if err := gs.api.Decode(w, r, &req); err != nil {
+		return err
+	}
+	me, err := gs.ids.Me(r)
+	if err != nil {
+		return err
+	}
+	if me == nil || !me.Admin {
+		return errAdmin
+	}
+	err = gs.with(r.Context(), r.PathValue("id"), func(rm *room) error {
+		if err := rm.lock(r.Context()); err != nil {
+			return err
+		}
+		defer rm.unlock()
+		if rm.rec.Status != store.StatusPlaying {
+			return errOver
+		}
+		return rm.end(r.Context(), resultAborted, "aborted by an administrator")
+	})
+	if err != nil {
+		return err
+	}
+	gs.log.Info("game aborted by an administrator", "game", r.PathValue("id"), "by", me.Username)
+	return gs.api.JSON(w, http.StatusOK, map[string]string{"status": "aborted"})
 }
 
 // holder is who a request comes from: the seat's secret it gives and the

@@ -193,3 +193,31 @@ func TestModerationHoldsTheSeat(t *testing.T) {
 		t.Errorf("the other seat's rematch: %d", code)
 	}
 }
+
+// TestAdministratorAbortsAGame: an administrator calls a game in play off
+// from the site, whoever plays it; its players are told at once; nobody
+// else may.
+func TestAdministratorAbortsAGame(t *testing.T) {
+	h := newHarness(t, "", testConfig())
+	admin, player := h.person(), h.person()
+	admin.register("judge")
+	if err := h.st.SetAdmin(context.Background(), auth.UsernameKey("judge"), true); err != nil {
+		t.Fatal(err)
+	}
+	var c createResponse
+	player.call("POST", "/api/games", createRequest{Game: "tablut", Opponent: "local"}, &c)
+	if code := player.call("POST", "/api/admin/games/"+c.ID+"/abort", struct{}{}, nil); code != http.StatusForbidden {
+		t.Fatalf("a player's abort by the administrators' route: %d", code)
+	}
+	if code := admin.call("POST", "/api/admin/games/"+c.ID+"/abort", struct{}{}, nil); code != http.StatusOK {
+		t.Fatalf("the administrator's abort: %d", code)
+	}
+	var v struct{ Status, Result string }
+	player.call("GET", "/api/games/"+c.ID, nil, &v)
+	if v.Status != "over" || v.Result != "aborted" {
+		t.Fatalf("the game after: %+v", v)
+	}
+	if code := admin.call("POST", "/api/admin/games/"+c.ID+"/abort", struct{}{}, nil); code != http.StatusConflict {
+		t.Errorf("an abort of a game over: %d", code)
+	}
+}
