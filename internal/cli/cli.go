@@ -39,6 +39,7 @@ func init() {
 		{"version", "muster version [--json]", "print the version and the commit this binary was built from", versionHelp, runVersion},
 		{"backup", "muster backup [--db muster.db] [--out FILE]", "copy a server's SQLite database while it runs, consistently", backupHelp, runBackup},
 		{"migrate", "muster migrate [--db DB] [--dry-run]", "bring a database's schema up to date, or say what that would run", migrateHelp, runMigrate},
+		{"image", "muster image [--out DIR] [--tag NAME] [--tls-roots FILE]", "write a container image of this (static) binary as an OCI layout, without a container engine", imageHelp, runImage},
 		{"rules", "muster rules GAME", "list a game's rulesets with their sources, and its options", rulesHelp, runRules},
 		{"perft", "muster perft GAME [--ruleset R] [--position P] [--moves M] --depth N [--divide]", "count the leaves of the game tree", perftHelp, runPerft},
 		{"legal", "muster legal GAME [--ruleset R] [--position P] [--moves \"m1 m2 …\"] [--json]", "apply moves and print the legal actions", legalHelp, runLegal},
