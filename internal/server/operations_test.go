@@ -4,7 +4,9 @@ import (
 	"context"
 	"io"
 	"net/http"
+	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -56,9 +58,12 @@ func TestHealthReadyVersion(t *testing.T) {
 // engine pool and the database; a server told to keep them elsewhere
 // does not serve them on its routes.
 func TestMetrics(t *testing.T) {
-	h := newHarness(t, "", testConfig())
+	limited := testConfig()
+	limited.GamesPerHour = 1
+	h := newHarness(t, "", limited)
 	var c createResponse
 	h.call("POST", "/api/games", createRequest{Game: "tablut", Opponent: "local"}, &c)
+	h.call("POST", "/api/games", createRequest{Game: "tablut", Opponent: "local"}, nil) // past the limit
 	h.call("POST", "/api/games/"+c.ID+"/act", actRequest{Secret: c.Secrets[0], Action: "a4-a3", Ply: at(0)}, nil)
 	code, body := h.get("/metrics")
 	if code != http.StatusOK {
@@ -73,11 +78,25 @@ func TestMetrics(t *testing.T) {
 		"muster_engine_slots ",
 		"muster_db_writes_total ",
 		"muster_ready 1",
+		`muster_limits_refused_total{route="POST /api/games"} 1`,
 		"muster_build_info{",
 		"go_goroutines ",
 	} {
 		if !strings.Contains(body, want) {
 			t.Errorf("metrics lack %q", want)
+		}
+	}
+	// The dashboard and the alerts in deploy/ ask only for metrics the
+	// server has.
+	for _, file := range []string{"../../deploy/grafana-dashboard.json", "../../deploy/prometheus-alerts.yml"} {
+		b, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, name := range regexp.MustCompile(`\b(muster|process|go)_[a-z_]+`).FindAllString(string(b), -1) {
+			if !strings.Contains(body, "\n"+name+" ") && !strings.Contains(body, "\n"+name+"{") {
+				t.Errorf("%s asks for %s, which /metrics lacks", filepath.Base(file), name)
+			}
 		}
 	}
 	cfg := testConfig()
