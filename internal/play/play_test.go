@@ -13,6 +13,7 @@ import (
 
 	"github.com/coder/websocket"
 
+	"github.com/muster-games/muster/game"
 	"github.com/muster-games/muster/internal/engine"
 	"github.com/muster-games/muster/internal/store"
 	"github.com/muster-games/muster/internal/token"
@@ -560,5 +561,28 @@ func TestLessonBoardsInNoList(t *testing.T) {
 	var e struct{ Error string }
 	if code := h.call("POST", "/api/games", createRequest{Game: "tablut", Opponent: "friend", Lesson: true}, &e); code != http.StatusBadRequest {
 		t.Fatalf("a lesson with a friend: %d %q", code, e.Error)
+	}
+}
+
+// TestNeedAgentTold: the server is told of each game a computer player is
+// made for (muster serve builds what the players need then, once, rather
+// than at every start).
+func TestNeedAgentTold(t *testing.T) {
+	cfg := testConfig
+	var told []string
+	var mu sync.Mutex
+	cfg.NeedAgent = func(g game.Game) {
+		mu.Lock()
+		defer mu.Unlock()
+		told = append(told, g.Name())
+	}
+	h := newHarnessConfig(t, 2, 4, cfg)
+	c := h.create(createRequest{Game: "tablut", Opponent: "ai", Level: "easy", Side: "defenders"})
+	h.waitFor("the computer's move", func() bool { return h.view(c.ID).Ply == 1 })
+	h.create(createRequest{Game: "tablut", Opponent: "local"})
+	mu.Lock()
+	defer mu.Unlock()
+	if len(told) != 1 || told[0] != "tablut" {
+		t.Fatalf("told of %v, want the one game against the computer", told)
 	}
 }
