@@ -17,10 +17,14 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
-// browser starts a headless chromium; the test is skipped only when no
-// chromium is installed and MUSTER_REQUIRE_BROWSER is not set (CI sets it).
+// browser starts a headless chromium; the test is skipped under -short
+// (a quick run while working), or when no chromium is installed and
+// MUSTER_REQUIRE_BROWSER is not set (CI sets it).
 func browser(t *testing.T) (context.Context, context.CancelFunc) {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("a browser test: left out under -short")
+	}
 	path := ""
 	for _, p := range []string{"chromium", "chromium-browser", "google-chrome"} {
 		if found, err := exec.LookPath(p); err == nil {
