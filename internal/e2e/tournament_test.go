@@ -100,7 +100,7 @@ func TestTournamentInBrowser(t *testing.T) {
 	// from his browser) and the new server pairs round 2.
 	db, addr := a.db, a.addr
 	a.stop()
-	a = startApp(t, db, addr)
+	startApp(t, db, addr)
 	pair, err := chromedp.Run(ben, chromedp.Evaluate[[]string](`fetch(location.pathname.replace("/g/", "/api/games/")).then(r => r.json()).then(v => [v.id, v.seats[0].name])`, chromedp.EvalAwaitPromise))
 	if err != nil || len(pair) != 2 {
 		t.Fatalf("the game after the restart: %v %v", pair, err)

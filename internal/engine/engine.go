@@ -150,7 +150,8 @@ func (p *Pool) Acquire(ctx context.Context, kind Kind, threads int) (*Lease, err
 	}
 	p.mu.Lock()
 	if p.grantable(kind, w) {
-		l := p.grant(ctx, kind, w)
+		l := p.grant(kind, w)
+		l.ctx, l.stop = context.WithCancelCause(ctx)
 		p.mu.Unlock()
 		return l, nil
 	}
@@ -197,7 +198,9 @@ func (p *Pool) TryPonder(ctx context.Context, threads int) (*Lease, bool) {
 	if !p.grantable(Ponder, w) {
 		return nil, false
 	}
-	return p.grant(ctx, Ponder, w), true
+	l := p.grant(Ponder, w)
+	l.ctx, l.stop = context.WithCancelCause(ctx)
+	return l, true
 }
 
 func (p *Pool) fullErr(kind Kind) error {
@@ -231,15 +234,13 @@ func (p *Pool) grantable(kind Kind, w int) bool {
 	}
 }
 
-// grant takes w slots for a search of kind; the mutex is held.
-func (p *Pool) grant(ctx context.Context, kind Kind, w int) *Lease {
+// grant takes w slots for a search of kind; the mutex is held. The
+// caller gives the lease its context (a waiter's, as it wakes: adopt).
+func (p *Pool) grant(kind Kind, w int) *Lease {
 	p.free -= w
 	p.busy[kind] += w
 	p.runs[kind]++
 	l := &Lease{p: p, kind: kind, w: w}
-	if ctx != nil {
-		l.ctx, l.stop = context.WithCancelCause(ctx)
-	}
 	if kind != Move {
 		p.held = append(p.held, l)
 	}
@@ -294,7 +295,7 @@ func (p *Pool) dispatch() {
 				break
 			}
 			p.waiting[kind] = p.waiting[kind][1:]
-			wt.ready <- p.grant(nil, kind, wt.w)
+			wt.ready <- p.grant(kind, wt.w)
 		}
 	}
 }

@@ -1,7 +1,6 @@
 package server
 
 import (
-	"github.com/muster-games/muster/game"
 	"github.com/muster-games/muster/internal/identity"
 	"github.com/muster-games/muster/internal/play"
 )
@@ -15,24 +14,6 @@ type createResponse struct {
 	Secret  string   `json:"secret"`
 	Secrets []string `json:"secrets"`
 	Invite  string   `json:"invite"`
-}
-
-type analysisView struct {
-	play.Described
-	Path []struct {
-		game.ActionInfo
-		Player game.Player `json:"player"`
-	} `json:"path"`
-	Over   bool   `json:"over"`
-	Result string `json:"result"`
-}
-
-type evaluation struct {
-	Text      string   `json:"text"`
-	Bar       float64  `json:"bar"`
-	Line      []string `json:"line"`
-	LineTexts []string `json:"line_texts"`
-	Agent     string   `json:"agent"`
 }
 
 type meView = identity.View

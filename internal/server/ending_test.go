@@ -6,21 +6,9 @@ import (
 	"net/http"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/muster-games/muster/internal/play"
 )
-
-// waitOver polls a game until it is over or the deadline passes.
-func (h *harness) waitOver(id string, within time.Duration) play.View {
-	var v play.View
-	for deadline := time.Now().Add(within); ; time.Sleep(40 * time.Millisecond) {
-		h.call("GET", "/api/games/"+id, nil, &v)
-		if v.Status == "over" || time.Now().After(deadline) {
-			return v
-		}
-	}
-}
 
 // TestAbort: a game may be called off until both sides have moved, by a
 // seat holder only, and not after.

@@ -219,14 +219,12 @@ func TestHalfSentRequestsLetGo(t *testing.T) {
 	}
 	// Four connections from this address are open or opening; a fifth
 	// beyond them is closed at once.
-	var held []net.Conn
 	for range 3 {
 		c, err := net.Dial("tcp", addr)
 		if err != nil {
 			t.Fatal(err)
 		}
 		defer c.Close()
-		held = append(held, c)
 	}
 	extra, err := net.Dial("tcp", addr)
 	if err != nil {
