@@ -22,6 +22,12 @@ type GameFinished struct {
 	Game string
 }
 
+// GameChanged is a change of a game between people (a move, a seat
+// taken, its end): the lobby shows their boards.
+type GameChanged struct {
+	Game string
+}
+
 // Hub delivers the events. Its zero value is not usable: see New.
 type Hub struct {
 	ctx context.Context
@@ -29,6 +35,30 @@ type Hub struct {
 
 	mu       sync.Mutex
 	finished []func(context.Context, GameFinished)
+	changed  []func(GameChanged)
+}
+
+// OnGameChanged registers a listener of GameChanged. It is called where
+// the change is made, at once, under the game's turn: it must not block
+// or take long (the lobby's marks its list stale and wakes its loop).
+func (h *Hub) OnGameChanged(f func(GameChanged)) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.changed = append(h.changed, f)
+}
+
+// GameChanged tells the listeners of a change of a game between people.
+// A nil hub tells nobody.
+func (h *Hub) GameChanged(e GameChanged) {
+	if h == nil {
+		return
+	}
+	h.mu.Lock()
+	fs := h.changed
+	h.mu.Unlock()
+	for _, f := range fs {
+		f(e)
+	}
 }
 
 // New returns a hub whose listeners run with ctx (the server's life).

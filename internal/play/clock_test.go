@@ -34,7 +34,7 @@ func newBubble(t *testing.T) (*bubble, func()) {
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	api := &httpx.API{Log: log, MaxBody: 1 << 16}
 	ctx, cancel := context.WithCancel(context.Background())
-	gs := New(ctx, st, api, nil, engine.New(engine.Config{Slots: 2, Queue: 16}), bus.New(st, log), httpx.NewSockets(ctx, 8), testConfig)
+	gs := New(ctx, st, api, nil, engine.New(engine.Config{Slots: 2, Queue: 16}), bus.New(st, log), testConfig)
 	return &bubble{t: t, st: st, gs: gs}, func() {
 		cancel()
 		gs.Close()

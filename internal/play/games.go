@@ -24,10 +24,6 @@ import (
 type Config struct {
 	// GamesPerHour bounds the games one client (address) creates an hour.
 	GamesPerHour int
-	// ConnsPerGame bounds a game's spectators (WebSockets and streams) at
-	// once, SpectatorsPerClient one address's of a game; the players'
-	// own connections count apart (httpx.SeatConns a seat).
-	ConnsPerGame, SpectatorsPerClient int
 	// AgentTimeout bounds an agent's thinking for one action.
 	AgentTimeout time.Duration
 	// LeaseTTL is how long a server's hold on a game lasts unrenewed, on
@@ -36,7 +32,8 @@ type Config struct {
 	// Levels are the computer players a request may name: the named
 	// levels (agent.Levels) where nil; an operator may add search specs.
 	Levels []string
-	// Events hears of the games that end here (nil: nobody).
+	// Events hears of the games that end here, and of every change of a
+	// game between people (the lobby shows their boards); nil: nobody.
 	Events *events.Hub
 	// NeedAgent, if set, is told of each game a computer player is made
 	// for (the server builds what its players need, once, when a first
@@ -59,30 +56,17 @@ type Identity interface {
 	Me(r *http.Request) (*store.Player, error)
 	// Identify returns the request's player, making one if need be.
 	Identify(w http.ResponseWriter, r *http.Request) (*store.Player, error)
-	// Fresh reads the request's player again (a bot token revoked since
-	// is nobody).
-	Fresh(r *http.Request) (*store.Player, error)
-}
-
-// Chat feeds a game's WebSocket with the chat lines its watcher may read
-// (internal/chat).
-type Chat interface {
-	Watch(game string, player bool) (lines <-chan []byte, stop func())
 }
 
 // Games is the registry of the games this server has in memory.
 type Games struct {
-	cfg     Config
-	store   *store.Store
-	api     *httpx.API
-	log     *slog.Logger
-	ids     Identity
-	pool    *engine.Pool
-	bus     *bus.Bus
-	sockets *httpx.Sockets
-	chat    Chat
-	// lobby is told that a game between people changed.
-	lobby func()
+	cfg   Config
+	store *store.Store
+	api   *httpx.API
+	log   *slog.Logger
+	ids   Identity
+	pool  *engine.Pool
+	bus   *bus.Bus
 	// ctx ends with the server; wg counts the agents and pondering.
 	ctx context.Context
 	wg  sync.WaitGroup
@@ -109,13 +93,13 @@ type Games struct {
 }
 
 // New returns the registry of a server whose life is ctx.
-func New(ctx context.Context, st *store.Store, api *httpx.API, ids Identity, pool *engine.Pool, b *bus.Bus, sockets *httpx.Sockets, cfg Config) *Games {
+func New(ctx context.Context, st *store.Store, api *httpx.API, ids Identity, pool *engine.Pool, b *bus.Bus, cfg Config) *Games {
 	if cfg.ChangesPerMinute <= 0 {
 		cfg.ChangesPerMinute = DefaultChangesPerMinute
 	}
-	gs := &Games{cfg: cfg, store: st, api: api, log: api.Log, ids: ids, pool: pool, bus: b, sockets: sockets, ctx: ctx,
+	gs := &Games{cfg: cfg, store: st, api: api, log: api.Log, ids: ids, pool: pool, bus: b, ctx: ctx,
 		changes: auth.NewLimiter(cfg.ChangesPerMinute, time.Minute, 100000),
-		lobby:   func() {}, rooms: map[string]*room{}, retiring: map[string]chan struct{}{},
+		rooms:   map[string]*room{}, retiring: map[string]chan struct{}{},
 		offers: auth.NewLimiter(offersPerMinute, time.Minute, 100000)}
 	b.Handle(bus.Game, func(id string) {
 		if r := gs.loaded(id); r != nil {
@@ -124,12 +108,6 @@ func New(ctx context.Context, st *store.Store, api *httpx.API, ids Identity, poo
 	})
 	return gs
 }
-
-// SetChat gives the games' WebSockets their chat.
-func (gs *Games) SetChat(c Chat) { gs.chat = c }
-
-// SetLobby sets what is told of a change of a game between people.
-func (gs *Games) SetLobby(f func()) { gs.lobby = f }
 
 // offersPerMinute bounds a seat's draw and takeback offers and refusals.
 const offersPerMinute = 6

@@ -37,8 +37,6 @@ func (gs *Games) Routes(mux *http.ServeMux) {
 	mux.HandleFunc("POST /api/games/{id}/takeback", ch(gs.seatRequestWhat((*room).takeback)))
 	mux.HandleFunc("POST /api/games/{id}/rematch", ch(gs.rematchRequest))
 	mux.HandleFunc("POST /api/admin/games/{id}/abort", f(gs.adminAbort))
-	mux.HandleFunc("GET /ws/games/{id}", f(gs.watch))
-	mux.HandleFunc("GET /api/games/{id}/stream", f(gs.stream))
 }
 
 // limited refuses a change asked of a game from an address past its
@@ -594,96 +592,47 @@ func (gs *Games) holder(r *http.Request, secret string) (holder, error) {
 	return h, nil
 }
 
-// watch sends a game's views over a WebSocket as it changes, and its chat
-// lines ({"chat": line}) that the watcher may read. Clients send nothing
-// but pings; a larger message closes the connection.
-func (gs *Games) watch(w http.ResponseWriter, r *http.Request) error {
-	watch, feed, err := gs.feed(r)
-	if err != nil {
-		return err
-	}
-	return gs.sockets.Serve(w, r, watch, feed)
+// Subscription is a watcher of a game: its views, at once and after every
+// change (each whole: a slow watcher gets the newest), until the game
+// leaves this server's memory (Views closes: the watcher connects again).
+type Subscription struct {
+	// Views are the game's views, as JSON.
+	Views <-chan []byte
+	// Seat is set when the watcher holds a seat of the game (by his
+	// session or his bot's token).
+	Seat bool
+	rm   *room
+	ch   chan []byte
 }
 
-// stream sends what watch sends, as newline-delimited JSON over plain
-// HTTP (a view a line, a chat line as {"chat": line}, an empty line now
-// and then to say it is alive): for programs, bots above all. It counts
-// against the same limits as the WebSocket.
-func (gs *Games) stream(w http.ResponseWriter, r *http.Request) error {
-	watch, feed, err := gs.feed(r)
+// Close ends the subscription.
+func (s *Subscription) Close() { s.rm.unsubscribe(s.ch) }
+
+// Seated tells whether player (an id, "" for nobody) holds a seat of
+// game id by his session or token; a game not in memory is loaded.
+func (gs *Games) Seated(ctx context.Context, id, player string) (bool, error) {
+	rm, err := gs.room(ctx, id)
 	if err != nil {
-		return err
+		return false, err
 	}
-	return gs.sockets.ServeStream(w, r, watch, feed)
+	return player != "" && len(seatsOf(rm.snap.Load().rec.Seats, player)) > 0, nil
 }
 
-// feed returns what a request watches and what it is sent: the view at
-// once and after every change, and the chat lines it may read, until the
-// room leaves memory (the client connects again). A player of the game
-// (by his session or his bot's token) is counted apart from the
-// spectators, who are bounded per game and per address of a game.
-func (gs *Games) feed(r *http.Request) (httpx.Watch, func(ctx context.Context, send func([]byte) error), error) {
-	rm, err := gs.room(r.Context(), r.PathValue("id"))
+// Subscribe makes player (an id, "" for nobody) a watcher of game id; a
+// game not in memory is loaded. The view at once never waits for a
+// change under way.
+func (gs *Games) Subscribe(ctx context.Context, id, player string) (*Subscription, error) {
+	rm, err := gs.room(ctx, id)
 	if err != nil {
-		return httpx.Watch{}, nil, err
+		return nil, err
 	}
-	me, err := gs.ids.Me(r)
+	ch, err := rm.subscribe()
 	if err != nil {
-		return httpx.Watch{}, nil, err
+		return nil, err
 	}
-	player := me != nil && len(seatsOf(rm.snap.Load().rec.Seats, me.ID)) > 0
-	watch := httpx.Watch{Key: rm.id, Max: gs.cfg.ConnsPerGame, PerClient: gs.cfg.SpectatorsPerClient}
-	if player {
-		watch.Seat = me.ID
-	}
-	// A program signed in by a bot token is looked at again now and then:
-	// a token revoked ends its streams.
-	byToken := r.Header.Get("Authorization") != "" && me != nil
-	return watch, func(ctx context.Context, send func([]byte) error) {
-		var recheck <-chan time.Time
-		if byToken {
-			t := time.NewTicker(tokenRecheck)
-			defer t.Stop()
-			recheck = t.C
-		}
-		ch, err := rm.subscribe()
-		if err != nil {
-			return
-		}
-		defer rm.unsubscribe(ch)
-		var lines <-chan []byte
-		if gs.chat != nil {
-			var stop func()
-			lines, stop = gs.chat.Watch(rm.id, player)
-			defer stop()
-		}
-		for {
-			var msg []byte
-			var ok bool
-			select {
-			case <-ctx.Done():
-				return
-			case msg, ok = <-ch:
-				if !ok {
-					return // the room left memory
-				}
-			case msg = <-lines:
-			case <-recheck:
-				if p, err := gs.ids.Fresh(r); httpx.Status(err) == http.StatusUnauthorized || err == nil && (p == nil || p.ID != me.ID) {
-					return
-				}
-				continue
-			}
-			if send(msg) != nil {
-				return
-			}
-		}
-	}, nil
+	seat := player != "" && len(seatsOf(rm.snap.Load().rec.Seats, player)) > 0
+	return &Subscription{Views: ch, Seat: seat, rm: rm, ch: ch}, nil
 }
-
-// tokenRecheck is how often a stream opened with a bot token checks that
-// the token still holds.
-var tokenRecheck = 5 * time.Second
 
 // SeatInfo is what a request's holder is in a game: his seat (-1: none,
 // a spectator), its title and the player holding it, whether he holds a

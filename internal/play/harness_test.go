@@ -36,7 +36,7 @@ type harness struct {
 	client *http.Client
 }
 
-var testConfig = Config{GamesPerHour: 1000, ConnsPerGame: 64, AgentTimeout: 10 * time.Second, LeaseTTL: 6 * time.Second}
+var testConfig = Config{GamesPerHour: 1000, AgentTimeout: 10 * time.Second, LeaseTTL: 6 * time.Second}
 
 // newHarness starts the games on a new database with an engine pool of
 // slots and queue.
@@ -58,7 +58,7 @@ func newHarnessConfig(t *testing.T, slots, queue int, cfg Config) *harness {
 	ctx, cancel := context.WithCancel(context.Background())
 	ids := identity.New(st, api, identity.Config{AccountsPerHour: 5, LoginsPerAddress: 20, LoginsPerAccount: 5, LoginWindow: time.Minute})
 	pool := engine.New(engine.Config{Slots: slots, Queue: queue})
-	gs := New(ctx, st, api, ids, pool, bus.New(st, log), httpx.NewSockets(ctx, 32), cfg)
+	gs := New(ctx, st, api, ids, pool, bus.New(st, log), cfg)
 	mux := http.NewServeMux()
 	gs.Routes(mux)
 	ids.Routes(mux)

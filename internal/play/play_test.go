@@ -11,8 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/coder/websocket"
-
 	"github.com/muster-games/muster/game"
 	"github.com/muster-games/muster/internal/engine"
 	"github.com/muster-games/muster/internal/store"
@@ -109,14 +107,16 @@ func TestReadersDoNotWaitForTheTurn(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	conn, _, err := websocket.Dial(ctx, strings.Replace(h.url, "http", "ws", 1)+"/ws/games/"+c.ID, nil)
+	sub, err := h.gs.Subscribe(ctx, c.ID, "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer conn.CloseNow()
-	_, msg, err := conn.Read(ctx)
-	if err != nil {
-		t.Fatalf("the watcher's first view during the change: %v", err)
+	defer sub.Close()
+	var msg []byte
+	select {
+	case msg = <-sub.Views:
+	case <-ctx.Done():
+		t.Fatal("the watcher's first view waited for the change under way")
 	}
 	var v View
 	if json.Unmarshal(msg, &v); v.Ply != 1 {

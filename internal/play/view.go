@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/muster-games/muster/game"
+	"github.com/muster-games/muster/internal/events"
 	"github.com/muster-games/muster/internal/httpx"
 	"github.com/muster-games/muster/internal/store"
 	"github.com/muster-games/muster/rating"
@@ -158,7 +159,7 @@ func (r *room) publish() {
 	r.snap.Store(sn)
 	r.broadcast(sn.json)
 	if betweenPeople(&rec) {
-		r.gs.lobby() // its board in the lobby's list of games
+		r.gs.cfg.Events.GameChanged(events.GameChanged{Game: r.id}) // its board in the lobby's list of games
 	}
 }
 

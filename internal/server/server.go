@@ -40,6 +40,7 @@ import (
 	"github.com/muster-games/muster/internal/store"
 	"github.com/muster-games/muster/internal/tournaments"
 	"github.com/muster-games/muster/internal/version"
+	"github.com/muster-games/muster/internal/watch"
 	"github.com/muster-games/muster/internal/web"
 )
 
@@ -197,6 +198,7 @@ type Server struct {
 	ids      *identity.Service
 	games    *play.Games
 	chat     *chat.Chat
+	watchers *watch.Watchers
 	lobby    *lobby.Lobby
 	analysis *analysis.Board
 	puzzles  *puzzles.Board
@@ -236,14 +238,17 @@ func New(st *store.Store, cfg Config) *Server {
 	s.sockets = sockets
 	s.ids = identity.New(st, api, identity.Config{AccountsPerHour: cfg.AccountsPerHour, LoginsPerAddress: cfg.LoginsPerAddress,
 		LoginsPerAccount: cfg.LoginsPerAccount, LoginWindow: cfg.LoginWindow})
-	s.games = play.New(ctx, st, api, s.ids, s.pool, s.bus, sockets, play.Config{GamesPerHour: cfg.GamesPerHour, ChangesPerMinute: cfg.ChangesPerMinute, ConnsPerGame: cfg.ConnsPerGame, SpectatorsPerClient: cfg.SpectatorsPerClient,
+	s.games = play.New(ctx, st, api, s.ids, s.pool, s.bus, play.Config{GamesPerHour: cfg.GamesPerHour, ChangesPerMinute: cfg.ChangesPerMinute,
 		AgentTimeout: cfg.AgentTimeout, LeaseTTL: cfg.LeaseTTL, Levels: cfg.Levels, Events: s.events, NeedAgent: cfg.NeedAgent})
 	s.chat = chat.New(st, api, s.games, s.ids, s.bus)
-	s.games.SetChat(s.chat)
-	// Everyone on the home page watches the lobby.
+	// A game's watchers get its views and its chat, counted apart from its
+	// players.
+	s.watchers = watch.New(api, s.games, s.chat, s.ids, sockets, watch.Config{Spectators: cfg.ConnsPerGame, PerClient: cfg.SpectatorsPerClient})
+	// Everyone on the home page watches the lobby; it hears of every
+	// change of a game between people.
 	s.lobby = lobby.New(ctx, st, api, s.ids, s.games, s.bus, sockets, lobby.Config{ChallengesPerHour: cfg.ChallengesPerHour, Watchers: 100 * cfg.ConnsPerGame,
 		OpenPerPlayer: cfg.OpenChallenges})
-	s.games.SetLobby(s.lobby.Signal)
+	s.events.OnGameChanged(func(events.GameChanged) { s.lobby.Signal() })
 	s.analysis = analysis.New(api, s.pool, s.ids, analysis.Config{Think: cfg.AnalysisTime, InFlight: cfg.AnalysisInFlight, EngineTime: cfg.AnalysisEngineTime})
 	s.puzzles = puzzles.New(api)
 	s.players = players.New(st, api, s.ids)
@@ -297,6 +302,7 @@ func (s *Server) routes() *http.ServeMux {
 	mux.HandleFunc("GET /api/games", s.api.Func(s.catalogue))
 	mux.HandleFunc("GET /api/rules/{game}/figures", s.api.Func(s.figures))
 	s.games.Routes(mux)
+	s.watchers.Routes(mux)
 	s.chat.Routes(mux)
 	s.lobby.Routes(mux)
 	s.ids.Routes(mux)

@@ -124,10 +124,13 @@ func built(t *testing.T) *Table {
 	sharedOnce.Do(func() {
 		// The table every package's tests share (built here, or by
 		// another package's tests with this same code).
-		dir, release := testcache.Acquire(t)
-		defer release()
-		ts := &Tables{Dir: dir}
-		sharedTable, _, sharedErr = ts.Table(mustLine(t, "d4 ne").Squares)
+		squares := mustLine(t, "d4 ne").Squares
+		dir := testcache.Ensure(t, FileName(ClassOf(squares)), func(dir string) error {
+			_, _, err := (&Tables{Dir: dir}).Table(squares)
+			return err
+		})
+		ts := &Tables{Dir: dir, NoBuild: true}
+		sharedTable, _, sharedErr = ts.Table(squares)
 	})
 	if sharedErr != nil {
 		t.Fatal(sharedErr)

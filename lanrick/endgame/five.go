@@ -207,8 +207,6 @@ func moverMen(t [3]int8, d [2]int8, kind int) (mover, other []int8) {
 
 // forward calls visit for every edge out of node n (one per man-move and
 // Rule 7 choice, and the end of the turn).
-//
-//go:norace
 func (g *fiveGraph) forward(n uint32, buf []manMove, visit func(kind int, to uint32, v Value)) []manMove {
 	t, d, kind, ok := g.ix.decodeNode(n)
 	if !ok {
@@ -320,8 +318,6 @@ func (g *fiveGraph) kind(trio bool, budget int, mask uint8) int {
 // one man-move (one entry per action, as appendManMoves lists them), with
 // the move's cost, at most budget; occ holds every man (y's included) and
 // the walls.
-//
-//go:norace
 func appendUnmoves(dst []manMove, y int8, occ uint64, budget int, rdv uint64) []manMove {
 	occ &^= bit(y)
 	for d := 0; d < 8; d++ {
@@ -363,8 +359,6 @@ func appendUnmoves(dst []manMove, y int8, occ uint64, budget int, rdv uint64) []
 
 // backward calls visit for every edge into node n, once for each edge out
 // of its source (as forward lists them): the same edges, reversed.
-//
-//go:norace
 func (g *fiveGraph) backward(n uint32, buf []manMove, visit func(kind int, from uint32)) []manMove {
 	t, d, kind, ok := g.ix.decodeNode(n)
 	if !ok {
@@ -583,14 +577,11 @@ type packed []uint32
 
 func newPacked(n int) packed { return make(packed, (n+3)/4) }
 
-//go:norace
 func (a packed) get(i uint32) uint8 {
 	return uint8(atomic.LoadUint32(&a[i>>2]) >> ((i & 3) * 8))
 }
 
 // set stores v in byte i if it holds 0, reporting whether it did.
-//
-//go:norace
 func (a packed) set(i uint32, v uint8) bool {
 	w, sh := &a[i>>2], (i&3)*8
 	for {
@@ -607,8 +598,6 @@ func (a packed) set(i uint32, v uint8) bool {
 // dec takes one from byte i unless it holds 0 or hasWin, and returns what
 // it then holds (hasWin, or 0 only when this call made it 0; 1 when it
 // was already 0, which is never wanted).
-//
-//go:norace
 func (a packed) dec(i uint32) uint8 {
 	w, sh := &a[i>>2], (i&3)*8
 	for {
@@ -629,8 +618,6 @@ func (a packed) dec(i uint32) uint8 {
 // solve values every node of the graph on workers goroutines (0: one a
 // core), level by level: a level's nodes are those whose value is that
 // many turns to the end. Progress, if set, is told each level's count.
-//
-//go:norace
 func (g *fiveGraph) solve(workers int, progress func(level, nodes int)) (packed, error) {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
@@ -719,8 +706,6 @@ func (g *fiveGraph) solve(workers int, progress func(level, nodes int)) (packed,
 // count sets every node's count of edges out (hasWin for a node that an
 // exit wins) and lists the exits by level: the nodes they win, and the
 // losing exits to count off.
-//
-//go:norace
 func (g *fiveGraph) count(count packed, workers int) (pendWin, pendLoss [lossBit + 1][]uint32, err error) {
 	nn := g.ix.nodes()
 	type part struct {
@@ -799,10 +784,15 @@ func (g *fiveGraph) count(count packed, workers int) (pendWin, pendLoss [lossBit
 	return pendWin, pendLoss, nil
 }
 
+// parallelMin is the fewest nodes parallel shares between workers (fewer
+// are done on one), parallelGrain how many a worker takes at a time; a
+// test lowers both to run the workers together on a small region.
+var parallelMin, parallelGrain = 4096, 1024
+
 // parallel calls f for every node of ns on workers goroutines, each with
 // a buffer and a list of its own, and returns the lists joined.
 func parallel(ns []uint32, workers int, f func(n uint32, buf []manMove, out []uint32) ([]manMove, []uint32)) []uint32 {
-	if len(ns) < 4096 || workers == 1 {
+	if len(ns) < parallelMin || workers == 1 {
 		var out []uint32
 		buf := make([]manMove, 0, 64)
 		for _, n := range ns {
@@ -813,18 +803,18 @@ func parallel(ns []uint32, workers int, f func(n uint32, buf []manMove, out []ui
 	outs := make([][]uint32, workers)
 	var wg sync.WaitGroup
 	var at atomic.Int64
-	const grain = 1024
+	grain := int64(parallelGrain)
 	for w := 0; w < workers; w++ {
 		wg.Add(1)
 		go func(w int) {
 			defer wg.Done()
 			buf := make([]manMove, 0, 64)
 			for {
-				lo := int(at.Add(grain)) - grain
+				lo := int(at.Add(grain) - grain)
 				if lo >= len(ns) {
 					return
 				}
-				for _, n := range ns[lo:min(lo+grain, len(ns))] {
+				for _, n := range ns[lo:min(lo+int(grain), len(ns))] {
 					buf, outs[w] = f(n, buf, outs[w])
 				}
 			}

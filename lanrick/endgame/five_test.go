@@ -664,3 +664,41 @@ func popcount(x int) int {
 	}
 	return n
 }
+
+// TestFiveSolverInParallel runs the five-man solver on a small region with
+// four workers sharing every level's nodes a few at a time (the test
+// lowers parallel's thresholds), and finds every node valued as one worker
+// values it. Under the race detector (CI runs every test with -race) it
+// checks the parallel solver's sharing of its packed words: no part of the
+// solver is kept out of the detector.
+func TestFiveSolverInParallel(t *testing.T) {
+	g := regionGraph(t, 9, []string{"a1", "b1", "c1", "d1", "a2", "b2", "c2", "a3", "b3", "h8", "h7", "g7"})
+	one, err := g.solve(1, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	minimum, grain := parallelMin, parallelGrain
+	parallelMin, parallelGrain = 1, 8
+	defer func() { parallelMin, parallelGrain = minimum, grain }()
+	four, err := g.solve(4, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	nodes, decided := 0, 0
+	for n := range uint32(g.ix.nodes()) {
+		if _, _, _, ok := g.ix.decodeNode(n); !ok {
+			continue
+		}
+		nodes++
+		if one.get(n) != four.get(n) {
+			t.Fatalf("node %d: one worker %d, four %d", n, one.get(n), four.get(n))
+		}
+		if one.get(n) != 0 {
+			decided++
+		}
+	}
+	t.Logf("%d nodes, %d won or lost, alike on one worker and four", nodes, decided)
+	if decided == 0 {
+		t.Fatal("nothing decided: the region shows nothing")
+	}
+}

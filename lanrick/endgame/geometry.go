@@ -65,12 +65,6 @@ func bit(s int8) uint64 { return 1 << uint(s&63) }
 
 // countTurns counts the turns appendTurns would list, and reports whether
 // one of them brings both men into rdv (the turn then ends there, won).
-//
-// Like appendTurns and Build, it is left out of the race detector's
-// instrumentation (go:norace): it touches only its own arguments and
-// read-only tables, and instrumented it would make a table take minutes.
-//
-//go:norace
 func countTurns(a, b int8, occ uint64, budget int, rdv uint64) (n int, won bool) {
 	for i := 0; i < 2; i++ {
 		from, other := a, b
@@ -191,8 +185,6 @@ func Classes() []lanrick.Bitboard {
 // square. Every sequence of man-moves is a turn that may end there, so the
 // entries are exactly the turns, each sequence once (moving A then B and
 // moving B then A are two entries); the first man's square comes first.
-//
-//go:norace
 func appendTurns(dst [][2]int8, a, b int8, occ uint64, budget int) [][2]int8 {
 	for i := 0; i < 2; i++ {
 		from, other := a, b

@@ -52,8 +52,6 @@ type manMove struct {
 // the border, which cost 1 up to and onto the first rendezvous square met
 // and every square beyond it. A slide and a straight move to the same
 // square are two moves, as they are two actions.
-//
-//go:norace
 func appendManMoves(dst []manMove, from int8, occ uint64, budget int, rdv uint64, open bool) []manMove {
 	occ &^= bit(from)
 	for d := 0; d < 8; d++ {

@@ -112,10 +112,7 @@ func (t *Table) Value(black, white lanrick.Bitboard, side int) (Value, error) {
 }
 
 // Build solves the race for one line. It runs on one goroutine over
-// arrays of its own, so it is left out of the race detector's
-// instrumentation (go:norace), which would make it ten times slower.
-//
-//go:norace
+// arrays of its own.
 func Build(line lanrick.Bitboard) (*Table, error) {
 	if bits.OnesCount64(uint64(line)) != 3 {
 		return nil, fmt.Errorf("endgame: a line has 3 squares, not %d", bits.OnesCount64(uint64(line)))
@@ -133,9 +130,7 @@ func Build(line lanrick.Bitboard) (*Table, error) {
 // other (with multiplicity); it returns the won ones. Entries are laid out
 // so that the men of the player to move vary fastest: the predecessors of
 // a position differ only in those. Like Build it touches only the table's
-// own arrays, and is left out of the race detector's instrumentation.
-//
-//go:norace
+// own arrays.
 func (t *Table) forward(count []uint16, rdv uint64) ([]uint32, error) {
 	queue := make([]uint32, 0, 1<<20)
 	for side := 0; side < 2; side++ {
@@ -174,10 +169,7 @@ func (t *Table) forward(count []uint16, rdv uint64) ([]uint32, error) {
 // predecessor's count, and a predecessor with none left is lost.
 // Predecessors are found by the same generator, turns being reversible
 // (the reverse of moving A then B is moving B back then A back, over the
-// same squares). Left out of the race detector's instrumentation, as
-// forward.
-//
-//go:norace
+// same squares).
 func (t *Table) backward(count []uint16, queue []uint32) error {
 	buf := make([][2]int8, 0, 512)
 	for head := 0; head < len(queue); head++ {

@@ -34,13 +34,11 @@ func Line(t testing.TB) endgame.Line {
 // if no test has yet; tests read it and write nothing there.
 func Dir(t testing.TB) string {
 	t.Helper()
-	dir, release := testcache.Acquire(t)
-	defer release()
-	ts := &endgame.Tables{Dir: dir}
-	if _, _, err := ts.Table(Line(t).Squares); err != nil {
-		t.Fatal(err)
-	}
-	return dir
+	squares := Line(t).Squares
+	return testcache.Ensure(t, endgame.FileName(endgame.ClassOf(squares)), func(dir string) error {
+		_, _, err := (&endgame.Tables{Dir: dir}).Table(squares)
+		return err
+	})
 }
 
 // Table returns the shared table.

@@ -10,6 +10,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -64,4 +65,54 @@ func sourceHash(t testing.TB) string {
 		h.Write(b)
 	}
 	return hex.EncodeToString(h.Sum(nil))[:16]
+}
+
+// Ensure returns the folder holding file, which build makes there if no
+// test has yet. A test binary built with the race detector (CI builds
+// them all so) does not build it itself: the table's build runs on one
+// goroutine over arrays of its own, where the detector has nothing to
+// find, and instrumented it takes ten times as long (four minutes for the
+// one table the tests share). It runs the endgame package's
+// TestTableConsistent without the detector instead, which builds the
+// table into the same folder, and then reads it.
+func Ensure(t testing.TB, file string, build func(dir string) error) string {
+	t.Helper()
+	dir, release := Acquire(t)
+	if _, err := os.Stat(filepath.Join(dir, file)); err == nil {
+		release()
+		return dir
+	}
+	if race && os.Getenv("MUSTER_TESTCACHE_BUILDING") == "" {
+		release()
+		goBin := filepath.Join(runtime.GOROOT(), "bin", "go")
+		if _, err := os.Stat(goBin); err != nil {
+			goBin = "go"
+		}
+		cmd := exec.Command(goBin, "test", "-count=1", "-run", "^TestTableConsistent$", "github.com/muster-games/muster/lanrick/endgame")
+		cmd.Env = append(os.Environ(), "MUSTER_TESTCACHE_BUILDING=1")
+		cmd.Dir = filepath.Dir(sourceDir(t))
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("testcache: building the shared table without the race detector: %v: %s", err, out)
+		}
+		dir, release = Acquire(t)
+		defer release()
+		if _, err := os.Stat(filepath.Join(dir, file)); err != nil {
+			t.Fatalf("testcache: the build left no %s: %v", file, err)
+		}
+		return dir
+	}
+	defer release()
+	if err := build(dir); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// sourceDir is the endgame package's folder.
+func sourceDir(t testing.TB) string {
+	_, here, _, ok := runtime.Caller(0)
+	if !ok {
+		t.Fatal("testcache: no source path")
+	}
+	return filepath.Join(filepath.Dir(here), "..", "..")
 }
