@@ -268,10 +268,10 @@ func New(st *store.Store, cfg Config) *Server {
 	s.wg.Go(func() { s.every(2*time.Second, func() { s.games.FlagOverdue() }) })
 	// Tournaments start at their time, and arenas end at theirs; their
 	// rounds follow their games' ends (the events above). A slow sweep
-	// of every running tournament makes up for an event lost with a
-	// server that stopped.
+	// of the tournaments the database finds waiting makes up for an event
+	// lost with a server that stopped; no game is read to find them.
 	s.wg.Go(func() { s.every(2*time.Second, func() { s.tours.Due(ctx) }) })
-	s.wg.Go(func() { s.every(5*time.Minute, func() { s.tours.Tick(ctx) }) })
+	s.wg.Go(func() { s.every(5*time.Minute, func() { s.tours.Sweep(ctx) }) })
 	// Games nobody began are aborted after a day.
 	s.wg.Go(func() { s.every(10*time.Minute, func() { s.games.AbortUnbegun() }) })
 	// Anonymous identities that never played leave.

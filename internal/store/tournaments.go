@@ -323,6 +323,23 @@ func (s *Store) TournamentGames(ctx context.Context, id string) ([]TournamentGam
 	return out, rows.Err()
 }
 
+// TournamentsDue lists the running tournaments that a game's end may have
+// left waiting, found by the database alone, without reading a game: a
+// round robin or Swiss whose round has no game still playing (or a game
+// paired and not yet made), and an arena with two players free; at most
+// n. The director's slow sweep advances these, for an event lost with a
+// server that stopped.
+func (s *Store) TournamentsDue(ctx context.Context, n int) ([]string, error) {
+	return s.ids(ctx, `SELECT t.id FROM tournaments t WHERE t.status = 'running' AND (
+		(t.kind <> 'arena' AND NOT EXISTS (SELECT 1 FROM tournament_games tg JOIN games g ON g.id = tg.game
+			WHERE tg.tournament = t.id AND tg.round = t.round AND g.status = 'playing'))
+		OR EXISTS (SELECT 1 FROM tournament_games tg WHERE tg.tournament = t.id AND tg.black >= 0
+			AND NOT EXISTS (SELECT 1 FROM games g WHERE g.id = tg.game))
+		OR (t.kind = 'arena' AND (SELECT COUNT(*) FROM tournament_players p WHERE p.tournament = t.id AND p.withdrawn = 0)
+			- 2 * (SELECT COUNT(*) FROM tournament_games tg JOIN games g ON g.id = tg.game WHERE tg.tournament = t.id AND g.status = 'playing') >= 2)
+	) ORDER BY t.id LIMIT ?`, n)
+}
+
 // TournamentOfGame returns the id of the tournament a game belongs to;
 // ErrNoTournament for a game of none.
 func (s *Store) TournamentOfGame(ctx context.Context, game string) (string, error) {

@@ -144,3 +144,54 @@ func testTournamentJoinRaces(t *testing.T, dsn string) {
 		}
 	}
 }
+
+func TestTournamentsDue(t *testing.T) { backends(t, testTournamentsDue) }
+
+// testTournamentsDue: a running Swiss is due once its round has no game
+// playing, and when a game paired was not made; not while one plays.
+func testTournamentsDue(t *testing.T, dsn string) {
+	ctx := context.Background()
+	s := open(t, dsn)
+	if err := s.CreateTournament(ctx, &Tournament{ID: "sw", Name: "T", Kind: "swiss", Spec: "tablut", Days: 1, Rounds: 3, MaxPlayers: 8, Creator: "a", CreatorName: "a", Starts: time.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{"a", "b", "c", "d"} {
+		s.JoinTournament(ctx, "sw", p, p)
+	}
+	if err := s.StartTournament(ctx, "sw", func([]TournamentPlayer) int { return 3 }); err != nil {
+		t.Fatal(err)
+	}
+	due := func() bool {
+		ids, err := s.TournamentsDue(ctx, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return slices.Contains(ids, "sw")
+	}
+	if err := s.BeginRound(ctx, "sw", 0, []TournamentGame{{Round: 1, White: 0, Black: 1, Game: "g1"}, {Round: 1, White: 2, Black: 3, Game: "g2"}}); err != nil {
+		t.Fatal(err)
+	}
+	if !due() {
+		t.Fatal("a round whose games were not made is not due")
+	}
+	games := map[string]*Game{}
+	for _, id := range []string{"g1", "g2"} {
+		games[id] = &Game{ID: id, Spec: "tablut", Seats: []Seat{{Kind: SeatHuman}, {Kind: SeatHuman}}, DrawOffer: -1, TakebackOffer: -1}
+		if err := s.Create(ctx, games[id]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if due() {
+		t.Fatal("due while its games play")
+	}
+	for _, id := range []string{"g1", "g2"} {
+		g := games[id]
+		g.Status, g.Result = StatusOver, "draw"
+		if err := s.Update(ctx, g, 0); err != nil {
+			t.Fatal(err)
+		}
+		if want := id == "g2"; due() != want {
+			t.Fatalf("after %s ended: due %v, want %v", id, !want, want)
+		}
+	}
+}

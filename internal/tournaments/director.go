@@ -194,6 +194,29 @@ func (s *Service) Due(ctx context.Context) error {
 	return first
 }
 
+// Sweep advances the running tournaments the database finds waiting
+// (store.TournamentsDue): a round whose games are all over, a game paired
+// and not made, an arena with players free. It reads no game of the
+// others. The server runs it every few minutes, to make up for an event
+// lost with a server that stopped; the games' ends advance the
+// tournaments at once.
+func (s *Service) Sweep(ctx context.Context) error {
+	ids, err := s.store.TournamentsDue(ctx, 1000)
+	if err != nil {
+		return err
+	}
+	var first error
+	for _, id := range ids {
+		if err := s.Advance(ctx, id); err != nil && first == nil && !errors.Is(err, store.ErrChanged) {
+			first = err
+		}
+	}
+	if first != nil {
+		s.log.Warn("tournaments", "err", first)
+	}
+	return first
+}
+
 // Tick does what is due in every tournament: starts those whose time has
 // come (or calls them off, with fewer than two players), makes any game
 // of a round paired but not yet made, and pairs the next round where the
