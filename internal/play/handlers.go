@@ -592,22 +592,6 @@ func (gs *Games) holder(r *http.Request, secret string) (holder, error) {
 	return h, nil
 }
 
-// Subscription is a watcher of a game: its views, at once and after every
-// change (each whole: a slow watcher gets the newest), until the game
-// leaves this server's memory (Views closes: the watcher connects again).
-type Subscription struct {
-	// Views are the game's views, as JSON.
-	Views <-chan []byte
-	// Seat is set when the watcher holds a seat of the game (by his
-	// session or his bot's token).
-	Seat bool
-	rm   *room
-	ch   chan []byte
-}
-
-// Close ends the subscription.
-func (s *Subscription) Close() { s.rm.unsubscribe(s.ch) }
-
 // Seated tells whether player (an id, "" for nobody) holds a seat of
 // game id by his session or token; a game not in memory is loaded.
 func (gs *Games) Seated(ctx context.Context, id, player string) (bool, error) {
@@ -618,20 +602,21 @@ func (gs *Games) Seated(ctx context.Context, id, player string) (bool, error) {
 	return player != "" && len(seatsOf(rm.snap.Load().rec.Seats, player)) > 0, nil
 }
 
-// Subscribe makes player (an id, "" for nobody) a watcher of game id; a
-// game not in memory is loaded. The view at once never waits for a
-// change under way.
-func (gs *Games) Subscribe(ctx context.Context, id, player string) (*Subscription, error) {
+// Subscribe makes a watcher of game id: its views, as JSON, at once and
+// after every change (each whole: a slow watcher gets the newest), until
+// stop or until the game leaves this server's memory (views closes: the
+// watcher connects again). A game not in memory is loaded; the view at
+// once never waits for a change under way.
+func (gs *Games) Subscribe(ctx context.Context, id string) (views <-chan []byte, stop func(), err error) {
 	rm, err := gs.room(ctx, id)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	ch, err := rm.subscribe()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	seat := player != "" && len(seatsOf(rm.snap.Load().rec.Seats, player)) > 0
-	return &Subscription{Views: ch, Seat: seat, rm: rm, ch: ch}, nil
+	return ch, func() { rm.unsubscribe(ch) }, nil
 }
 
 // SeatInfo is what a request's holder is in a game: his seat (-1: none,

@@ -107,14 +107,14 @@ func TestReadersDoNotWaitForTheTurn(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	sub, err := h.gs.Subscribe(ctx, c.ID, "")
+	views, stop, err := h.gs.Subscribe(ctx, c.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer sub.Close()
+	defer stop()
 	var msg []byte
 	select {
-	case msg = <-sub.Views:
+	case msg = <-views:
 	case <-ctx.Done():
 		t.Fatal("the watcher's first view waited for the change under way")
 	}

@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"github.com/muster-games/muster/internal/httpx"
-	"github.com/muster-games/muster/internal/play"
 	"github.com/muster-games/muster/internal/store"
 )
 
@@ -23,7 +22,9 @@ type Games interface {
 	// Seated tells whether player holds a seat of game id (an error for
 	// no such game).
 	Seated(ctx context.Context, id, player string) (bool, error)
-	Subscribe(ctx context.Context, id, player string) (*play.Subscription, error)
+	// Subscribe gives the game's views, as JSON, until stop (views
+	// closes when the game leaves the server's memory).
+	Subscribe(ctx context.Context, id string) (views <-chan []byte, stop func(), err error)
 }
 
 // Chat gives the chat lines a watcher may read (internal/chat): a
@@ -118,11 +119,11 @@ func (ws *Watchers) feed(r *http.Request) (httpx.Watch, func(ctx context.Context
 	}
 	byToken := r.Header.Get("Authorization") != "" && me != nil
 	return watch, func(ctx context.Context, send func([]byte) error) {
-		sub, err := ws.games.Subscribe(ctx, id, player)
+		views, stop, err := ws.games.Subscribe(ctx, id)
 		if err != nil {
 			return // the game left memory meanwhile: the client connects again
 		}
-		defer sub.Close()
+		defer stop()
 		var recheck <-chan time.Time
 		if byToken {
 			t := time.NewTicker(TokenRecheck)
@@ -132,7 +133,7 @@ func (ws *Watchers) feed(r *http.Request) (httpx.Watch, func(ctx context.Context
 		var lines <-chan []byte
 		if ws.chat != nil {
 			var stop func()
-			lines, stop = ws.chat.Watch(id, sub.Seat)
+			lines, stop = ws.chat.Watch(id, seated)
 			defer stop()
 		}
 		for {
@@ -141,7 +142,7 @@ func (ws *Watchers) feed(r *http.Request) (httpx.Watch, func(ctx context.Context
 			select {
 			case <-ctx.Done():
 				return
-			case msg, ok = <-sub.Views:
+			case msg, ok = <-views:
 				if !ok {
 					return // the game left memory
 				}
