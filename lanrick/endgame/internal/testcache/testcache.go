@@ -84,9 +84,9 @@ func Ensure(t testing.TB, file string, build func(dir string) error) string {
 	}
 	if race && os.Getenv("MUSTER_TESTCACHE_BUILDING") == "" {
 		release()
-		goBin := filepath.Join(runtime.GOROOT(), "bin", "go")
-		if _, err := os.Stat(goBin); err != nil {
-			goBin = "go"
+		goBin, err := exec.LookPath("go")
+		if err != nil {
+			t.Fatalf("testcache: no go command to build the shared table with: %v", err)
 		}
 		cmd := exec.Command(goBin, "test", "-count=1", "-run", "^TestTableConsistent$", "github.com/muster-games/muster/lanrick/endgame")
 		cmd.Env = append(os.Environ(), "MUSTER_TESTCACHE_BUILDING=1")
