@@ -27,7 +27,8 @@ type Spec struct {
 
 // KV is one option setting.
 type KV struct {
-	Key, Value string
+	Key   string `json:"key"`
+	Value string `json:"value"`
 }
 
 // String writes the spec in canonical form.
@@ -135,60 +136,60 @@ type Loader func(ruleset string, opts []KV) (Game, error)
 
 // Info describes a registered game for listings.
 type Info struct {
-	Name        string
-	Description string
-	Rulesets    []RulesetInfo
-	Options     []OptionInfo
+	Name        string        `json:"name"`
+	Description string        `json:"description"`
+	Rulesets    []RulesetInfo `json:"rulesets"`
+	Options     []OptionInfo  `json:"options"`
 	// Traits are the game's traits; Chance is true when some ruleset
 	// throws dice.
-	Traits Traits
+	Traits Traits `json:"traits"`
 	// HowTo explains the game to a newcomer in a few paragraphs.
-	HowTo []string
+	HowTo []string `json:"how_to"`
 	// Docs are the documents about the game (files of the repository's
 	// docs folder), most useful first.
-	Docs []DocLink
+	Docs []DocLink `json:"docs"`
 	// Lessons are the steps of the game's walkthrough, in order.
-	Lessons []Lesson
+	Lessons []Lesson `json:"lessons"`
 	// Figures are the diagrams of the rules page, in order.
-	Figures []Figure
+	Figures []Figure `json:"figures"`
 }
 
 // DocLink names a document of the repository's docs folder, with an
 // optional heading id after '#'.
 type DocLink struct {
-	Title string
-	File  string
+	Title string `json:"title"`
+	File  string `json:"file"`
 }
 
 // RulesetInfo describes one named preset.
 type RulesetInfo struct {
-	ID          string
-	Default     bool
-	Description string
+	ID          string `json:"id"`
+	Default     bool   `json:"default"`
+	Description string `json:"description"`
 	// Date is when the ruleset was written, in words ("16 January
 	// 1879"); empty where unknown.
-	Date   string `json:",omitempty"`
-	Source string
+	Date   string `json:"date,omitempty"`
+	Source string `json:"source"`
 	// Settings are the option values of the preset, in option order.
-	Settings []KV
+	Settings []KV `json:"settings"`
 	// Chance says that chance acts in this ruleset.
-	Chance bool
+	Chance bool `json:"chance"`
 	// Notes is a document with findings about this ruleset, if any.
-	Notes *DocLink `json:",omitempty"`
+	Notes *DocLink `json:"notes,omitempty"`
 }
 
 // OptionInfo describes one option.
 type OptionInfo struct {
-	Key    string
-	Values []string // the allowed values; nil for free integers
+	Key    string   `json:"key"`
+	Values []string `json:"values"` // the allowed values; nil for free integers
 	// Description says what the option decides, in plain words.
-	Description string
+	Description string `json:"description"`
 	// Ruling cites the text or ruling the option reads ("1893 Rule 5",
 	// "A-G2" of the rulings document), for scholars; empty for none.
-	Ruling string `json:",omitempty"`
+	Ruling string `json:"ruling,omitempty"`
 	// Rulesets are the rulesets the option means something in; empty
 	// for all.
-	Rulesets []string `json:",omitempty"`
+	Rulesets []string `json:"rulesets,omitempty"`
 }
 
 type entry struct {

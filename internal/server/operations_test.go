@@ -65,7 +65,16 @@ func TestMetrics(t *testing.T) {
 	h.call("POST", "/api/games", createRequest{Game: "tablut", Opponent: "local"}, &c)
 	h.call("POST", "/api/games", createRequest{Game: "tablut", Opponent: "local"}, nil) // past the limit
 	h.call("POST", "/api/games/"+c.ID+"/act", actRequest{Secret: c.Secrets[0], Action: "a4-a3", Ply: at(0)}, nil)
-	code, body := h.get("/metrics")
+	// A request is counted once its answer has gone: the last one may be
+	// counted a moment after the client has read it.
+	var code int
+	var body string
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		code, body = h.get("/metrics")
+		if strings.Contains(body, `route="POST /api/games/{id}/act",status="200"} 1`) || time.Now().After(deadline) {
+			break
+		}
+	}
 	if code != http.StatusOK {
 		t.Fatalf("metrics: %d", code)
 	}

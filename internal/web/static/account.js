@@ -205,8 +205,8 @@ export async function playerPage(app, name) {
   const cat = await api("GET", "/api/games");
   const ratings = h("table", { class: "ratings" }, h("tr", {}, h("th", {}, "Game"), h("th", {}, "Rating"), h("th", {}, "Rated games")),
     ...cat.games.map((g) => {
-      const r = p.ratings[g.Name];
-      return h("tr", { "data-game": g.Name }, h("td", {}, cap(g.Name)),
+      const r = p.ratings[g.name];
+      return h("tr", { "data-game": g.name }, h("td", {}, cap(g.name)),
         h("td", { class: "rating" }, r ? ratingText(r.rating, r.provisional) : "1500?"), h("td", {}, r ? String(r.games) : "0"));
     }));
   const challenge = p.me ? notifyToggle() : h("a", { class: "button primary", id: "challenge-player", href: "/?opponent=" + encodeURIComponent(p.username) + "#new-game" }, "Challenge " + p.username);
@@ -234,8 +234,8 @@ export async function leaderboardPage(app) {
   document.title = "Leaderboard — Muster";
   const cat = await api("GET", "/api/games");
   const sections = await Promise.all(cat.games.map(async (g) => {
-    const rows = await api("GET", "/api/leaderboard/" + g.Name);
-    return [h("h2", {}, cap(g.Name)), rows.length
+    const rows = await api("GET", "/api/leaderboard/" + g.name);
+    return [h("h2", {}, cap(g.name)), rows.length
       ? h("ol", { class: "leaders" }, rows.map((r) => h("li", {}, h("a", { href: "/@/" + r.username }, r.username), " ", ratingText(r.rating, false), h("span", { class: "muted" }, ` (${r.games} games)`))))
       : h("p", { class: "muted" }, "Nobody yet: a rating joins the board once it is established, after about 10 rated games against established players (up to 22 against newcomers).")];
   }));

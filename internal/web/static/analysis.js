@@ -364,11 +364,11 @@ class Analysis {
 // setup is the form that opens the board on a game's start or a pasted
 // position.
 function setup(app, cat, error) {
-  const gameSel = h("select", { id: "setup-game" }, cat.games.map((g) => h("option", { value: g.Name }, g.Name)));
+  const gameSel = h("select", { id: "setup-game" }, cat.games.map((g) => h("option", { value: g.name }, g.name)));
   const rulesetSel = h("select", { id: "setup-ruleset" });
   const fill = () => {
-    const g = cat.games.find((x) => x.Name === gameSel.value);
-    rulesetSel.replaceChildren(...g.Rulesets.map((r) => h("option", { value: r.ID, selected: r.Default }, `${r.ID} — ${r.Description}`)));
+    const g = cat.games.find((x) => x.name === gameSel.value);
+    rulesetSel.replaceChildren(...g.rulesets.map((r) => h("option", { value: r.id, selected: r.default }, `${r.id} — ${r.description}`)));
   };
   gameSel.addEventListener("change", fill);
   const pos = h("textarea", { id: "setup-position", rows: 4, placeholder: "Paste a position (as the board's \"This position as text\" gives it), or leave empty for the start" });

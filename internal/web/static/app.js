@@ -22,7 +22,7 @@ import { puzzlesPage, puzzleOf, startPuzzle, markSolved } from "./puzzles.js";
 
 const app = document.getElementById("app");
 
-const docHref = (d) => "/docs/" + d.File;
+const docHref = (d) => "/docs/" + d.file;
 
 // ---- home ----
 
@@ -30,7 +30,7 @@ async function home() {
   const cat = await api("GET", "/api/games");
   const lobby = new Lobby((me) => bar && bar(me));
   const err = h("p", { class: "error", id: "error", role: "alert" });
-  const gameSel = h("select", { id: "game" }, cat.games.map((g) => h("option", { value: g.Name }, g.Name)));
+  const gameSel = h("select", { id: "game" }, cat.games.map((g) => h("option", { value: g.name }, g.name)));
   const rulesetSel = h("select", { id: "ruleset" });
   const sideSel = h("select", { id: "side" });
   const list = h("ul", { class: "rulesets" });
@@ -55,11 +55,11 @@ async function home() {
   const increment = h("input", { id: "increment", type: "number", min: 0, max: 600, step: 1, value: 0, size: 4 });
   const rulesLink = h("a", { href: "#" }, "Read the rules");
   const fill = () => {
-    const g = cat.games.find((x) => x.Name === gameSel.value);
-    rulesetSel.replaceChildren(...g.Rulesets.map((r) => h("option", { value: r.ID, selected: r.Default }, r.ID + (r.Default ? " (default)" : ""))));
-    sideSel.replaceChildren(h("option", { value: "random" }, "random"), ...g.Traits.players.map((p) => h("option", { value: p.name }, p.title)));
-    list.replaceChildren(...g.Rulesets.map((r) => h("li", {}, h("strong", {}, r.ID), " — ", r.Description, h("br"), h("span", { class: "muted" }, "Source: " + r.Source))));
-    rulesLink.setAttribute("href", "/rules/" + g.Name);
+    const g = cat.games.find((x) => x.name === gameSel.value);
+    rulesetSel.replaceChildren(...g.rulesets.map((r) => h("option", { value: r.id, selected: r.default }, r.id + (r.default ? " (default)" : ""))));
+    sideSel.replaceChildren(h("option", { value: "random" }, "random"), ...g.traits.players.map((p) => h("option", { value: p.name }, p.title)));
+    list.replaceChildren(...g.rulesets.map((r) => h("li", {}, h("strong", {}, r.id), " — ", r.description, h("br"), h("span", { class: "muted" }, "Source: " + r.source))));
+    rulesLink.setAttribute("href", "/rules/" + g.name);
   };
   gameSel.addEventListener("change", fill);
   const people = () => opponent.value === "lobby" || opponent.value === "player";
@@ -108,24 +108,24 @@ async function home() {
   // newcomer knows neither), the way to learn it, a game against the
   // computer at once, and its rules.
   const quick = async (g) => {
-    try { await playComputer({ game: g.Name, level: localStorage.getItem("muster-level") || "easy" }); } catch (e) { err.textContent = e.message; }
+    try { await playComputer({ game: g.name, level: localStorage.getItem("muster-level") || "easy" }); } catch (e) { err.textContent = e.message; }
   };
   const card = (g) => {
     const box = h("div", { class: "card-board" });
-    const start = (cat.starts || {})[g.Name];
-    if (start) new Board(box, () => {}).render(start.board, start.traits, { still: `${cap(g.Name)} at the start` });
-    return h("article", { class: "game-card", id: `card-${g.Name}` }, box,
+    const start = (cat.starts || {})[g.name];
+    if (start) new Board(box, () => {}).render(start.board, start.traits, { still: `${cap(g.name)} at the start` });
+    return h("article", { class: "game-card", id: `card-${g.name}` }, box,
       h("div", { class: "card-text" },
-        h("h2", {}, cap(g.Name)),
-        h("p", { class: "game-intro", id: `about-${g.Name}` }, g.Description),
+        h("h2", {}, cap(g.name)),
+        h("p", { class: "game-intro", id: `about-${g.name}` }, g.description),
         h("p", { class: "card-actions" },
-          g.Lessons && g.Lessons.length ? learnLink(g) : "",
-          h("button", { id: `quick-${g.Name}`, onclick: () => quick(g) }, "Play the computer"),
-          (cat.puzzles || []).includes(g.Name) ? h("a", { href: "/puzzles", id: `puzzles-${g.Name}` }, "Puzzles") : "",
-          h("a", { href: `/rules/${g.Name}` }, "The rules"))));
+          g.lessons && g.lessons.length ? learnLink(g) : "",
+          h("button", { id: `quick-${g.name}`, onclick: () => quick(g) }, "Play the computer"),
+          (cat.puzzles || []).includes(g.name) ? h("a", { href: "/puzzles", id: `puzzles-${g.name}` }, "Puzzles") : "",
+          h("a", { href: `/rules/${g.name}` }, "The rules"))));
   };
   app.replaceChildren(
-    h("h1", { class: "home-title" }, "Play " + cat.games.map((g) => cap(g.Name)).join(" or ")),
+    h("h1", { class: "home-title" }, "Play " + cat.games.map((g) => cap(g.name)).join(" or ")),
     h("div", { class: "game-cards" }, ...cat.games.map(card)),
     h("div", { class: "home-top" },
     h("fieldset", { id: "new-game" }, h("legend", {}, "New game"),
@@ -152,12 +152,12 @@ async function home() {
 // learnLink leads to a game's walkthrough: its first step, or the first
 // one not yet done.
 function learnLink(g) {
-  const done = learned(g.Name);
-  const n = g.Lessons.length;
+  const done = learned(g.name);
+  const n = g.lessons.length;
   let next = 1;
   while (done.has(next)) next++;
-  if (!done.size || next > n) return h("a", { class: "button primary", href: `/learn/${g.Name}`, id: `learn-${g.Name}` }, `New to ${cap(g.Name)}? Learn it in ${n} steps`);
-  return h("a", { class: "button primary", href: `/learn/${g.Name}/${next}`, id: `learn-${g.Name}` }, `Go on learning: step ${next} of ${n}`);
+  if (!done.size || next > n) return h("a", { class: "button primary", href: `/learn/${g.name}`, id: `learn-${g.name}` }, `New to ${cap(g.name)}? Learn it in ${n} steps`);
+  return h("a", { class: "button primary", href: `/learn/${g.name}/${next}`, id: `learn-${g.name}` }, `Go on learning: step ${next} of ${n}`);
 }
 
 // ---- rules ----
@@ -167,15 +167,15 @@ function learnLink(g) {
 // options in words.
 async function rules(name) {
   const cat = await api("GET", "/api/games");
-  const g = cat.games.find((x) => x.Name === name);
+  const g = cat.games.find((x) => x.name === name);
   if (!g) { app.replaceChildren(h("p", { class: "error" }, "No such game.")); return; }
   document.title = `The rules of ${cap(name)} — Muster`;
   const figures = await api("GET", `/api/rules/${name}/figures`);
-  const rulesets = (ids) => ids.length === g.Rulesets.length ? "every ruleset" : ids.join(", ");
+  const rulesets = (ids) => ids.length === g.rulesets.length ? "every ruleset" : ids.join(", ");
   app.replaceChildren(
     h("h1", {}, "The rules of " + cap(name)),
-    ...(g.HowTo || []).map((p) => h("p", {}, p)),
-    g.Lessons && g.Lessons.length ? h("p", {}, h("a", { class: "button", href: `/learn/${name}` }, `Learn it by playing, in ${g.Lessons.length} steps`)) : "",
+    ...(g.how_to || []).map((p) => h("p", {}, p)),
+    g.lessons && g.lessons.length ? h("p", {}, h("a", { class: "button", href: `/learn/${name}` }, `Learn it by playing, in ${g.lessons.length} steps`)) : "",
     h("h2", {}, "Diagrams"),
     h("div", { class: "figures" }, figures.map((f, i) => {
       const box = h("div", { class: "figure-board" });
@@ -183,23 +183,23 @@ async function rules(name) {
       return h("figure", { id: `figure-${i + 1}` }, box, h("figcaption", {}, h("strong", {}, f.title), " (", f.ruleset, "). ", f.caption));
     })),
     h("h2", {}, "Rulesets"),
-    h("ul", { class: "rulesets" }, g.Rulesets.map((r) => h("li", {},
-      h("strong", {}, r.ID + (r.Default ? " (default)" : "")), r.Date ? ` — ${r.Date}` : "", h("br"), cap(r.Description) + ".", h("br"),
-      h("span", { class: "muted" }, "Source: " + r.Source),
-      r.Notes ? [h("br"), h("a", { href: docHref(r.Notes), class: "findings", "data-ruleset": r.ID }, r.Notes.Title)] : null))),
+    h("ul", { class: "rulesets" }, g.rulesets.map((r) => h("li", {},
+      h("strong", {}, r.id + (r.default ? " (default)" : "")), r.date ? ` — ${r.date}` : "", h("br"), cap(r.description) + ".", h("br"),
+      h("span", { class: "muted" }, "Source: " + r.source),
+      r.notes ? [h("br"), h("a", { href: docHref(r.notes), class: "findings", "data-ruleset": r.id }, r.notes.title)] : null))),
     h("h2", {}, "Options"),
-    h("p", {}, `Each ruleset settles these questions its own way. For study you may change one when you start a game from the command line, as ${name}(${g.Rulesets[0].ID}, ${g.Options[0].Key}=${(g.Options[0].Values || ["0"])[0]}).`),
-    h("dl", { class: "options" }, g.Options.flatMap((o) => {
+    h("p", {}, `Each ruleset settles these questions its own way. For study you may change one when you start a game from the command line, as ${name}(${g.rulesets[0].id}, ${g.options[0].key}=${(g.options[0].values || ["0"])[0]}).`),
+    h("dl", { class: "options" }, g.options.flatMap((o) => {
       const settings = new Map();
-      for (const r of g.Rulesets.filter((x) => !o.Rulesets || o.Rulesets.includes(x.ID))) {
-        const kv = (r.Settings || []).find((x) => x.Key === o.Key);
-        if (kv) settings.set(kv.Value, [...(settings.get(kv.Value) || []), r.ID]);
+      for (const r of g.rulesets.filter((x) => !o.rulesets || o.rulesets.includes(x.id))) {
+        const kv = (r.settings || []).find((x) => x.key === o.key);
+        if (kv) settings.set(kv.value, [...(settings.get(kv.value) || []), r.id]);
       }
-      return [h("dt", {}, cap(o.Key.replaceAll("_", " "))),
-        h("dd", {}, cap(o.Description) + ".", h("br"),
+      return [h("dt", {}, cap(o.key.replaceAll("_", " "))),
+        h("dd", {}, cap(o.description) + ".", h("br"),
           h("span", { class: "muted" }, [...settings].map(([v, ids]) => `${v}: ${rulesets(ids)}`).join("; ")))];
     })),
-    h("p", {}, "The texts, rulings and findings: ", ...(g.Docs || []).flatMap((d, i) => [i ? " · " : "", h("a", { href: docHref(d), "data-doc": d.File }, d.Title)])),
+    h("p", {}, "The texts, rulings and findings: ", ...(g.docs || []).flatMap((d, i) => [i ? " · " : "", h("a", { href: docHref(d), "data-doc": d.file }, d.title)])),
     h("p", {}, h("a", { href: "/" }, "Back to the games")),
   );
 }
@@ -985,8 +985,8 @@ function markLearned(game, step) {
 // position, both seats here, and the step's words beside the board.
 async function learn(name, n) {
   const cat = await api("GET", "/api/games");
-  const g = cat.games.find((x) => x.Name === name);
-  const lessons = (g && g.Lessons) || [];
+  const g = cat.games.find((x) => x.name === name);
+  const lessons = (g && g.lessons) || [];
   const step = Math.max(1, Math.min(lessons.length, parseInt(n || "1", 10) || 1));
   if (!lessons.length) { app.replaceChildren(h("p", {}, `No walkthrough for ${name} yet.`), h("a", { href: "/" }, "Home")); return; }
   document.title = `Learn ${cap(name)} — Muster`;
