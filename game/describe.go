@@ -56,13 +56,39 @@ type PieceTraits struct {
 	Kind string `json:"kind"` // as in View.Pieces, e.g. "king"
 	Name string `json:"name"` // for people, e.g. "the king"
 	Side Player `json:"side"`
+	// Emblem is drawn on the piece to tell its kind from the side's
+	// others: EmblemCrown, or "" for none.
+	Emblem string `json:"emblem,omitempty"`
 }
 
-// RegionTraits describe one kind of region.
+// Piece emblems a page draws.
+const EmblemCrown = "crown"
+
+// RegionTraits describe one kind of region and how a page draws it.
 type RegionTraits struct {
 	Kind string `json:"kind"`
 	Name string `json:"name"`
+	// Style is how the region is drawn: StyleFill (its squares tinted
+	// with Tint), StyleMarker (each square ringed, with a coin) or
+	// StyleLine (a line along its squares).
+	Style string `json:"style"`
+	// Tint is a fill's colour, one of Tints.
+	Tint string `json:"tint,omitempty"`
+	// Short names one square of it for screen readers ("the mark"), if
+	// the page should say so.
+	Short string `json:"short,omitempty"`
 }
+
+// Region styles a page draws.
+const (
+	StyleFill   = "fill"
+	StyleMarker = "marker"
+	StyleLine   = "line"
+)
+
+// Tints are the colours a page fills regions with (each with a shade for
+// a chequered board's dark squares, and for every theme).
+var Tints = []string{"green", "gold", "sand", "blue"}
 
 // View is a position as a board display needs it.
 type View struct {

@@ -21,9 +21,9 @@ var traits = game.Traits{
 		{Kind: "man", Name: "a white man", Side: White},
 	},
 	Regions: []game.RegionTraits{
-		{Kind: "rendezvous", Name: "the rendezvous, which each side tries to fill with all its men"},
-		{Kind: "mark", Name: "the mark (the coin) that fixes the rendezvous"},
-		{Kind: "swap", Name: "the men chosen so far for the interchange"},
+		{Kind: "rendezvous", Name: "the rendezvous, which each side tries to fill with all its men", Style: game.StyleFill, Tint: "green"},
+		{Kind: "mark", Name: "the mark (the coin) that fixes the rendezvous", Style: game.StyleMarker, Short: "the mark"},
+		{Kind: "swap", Name: "the men chosen so far for the interchange", Style: game.StyleFill, Tint: "blue"},
 	},
 }
 

@@ -18,12 +18,12 @@ var traits = game.Traits{
 	Pieces: []game.PieceTraits{
 		{Kind: "attacker", Name: "an attacker", Side: game.Player(Attackers)},
 		{Kind: "defender", Name: "a defender", Side: game.Player(Defenders)},
-		{Kind: "king", Name: "the king", Side: game.Player(Defenders)},
+		{Kind: "king", Name: "the king", Side: game.Player(Defenders), Emblem: game.EmblemCrown},
 	},
 	Regions: []game.RegionTraits{
-		{Kind: "castle", Name: "the castle (konakis), where the king starts"},
-		{Kind: "camp", Name: "a camp of the attackers"},
-		{Kind: "open-line", Name: "an open line from the king to the edge (raichi, tuichu)"},
+		{Kind: "castle", Name: "the castle (konakis), where the king starts", Style: game.StyleFill, Tint: "gold"},
+		{Kind: "camp", Name: "a camp of the attackers", Style: game.StyleFill, Tint: "sand"},
+		{Kind: "open-line", Name: "an open line from the king to the edge (raichi, tuichu)", Style: game.StyleLine},
 	},
 }
 

@@ -26,6 +26,24 @@ func checkTraits(t *testing.T, g game.Game) {
 	if tr.Width <= 0 || tr.Height <= 0 || tr.Width > 26 || len(tr.Pieces) == 0 {
 		t.Fatalf("%s: traits without a board or pieces: %+v", g.Spec(), tr)
 	}
+	// How the page draws each kind of region and piece comes from the
+	// traits: a style it knows, a tint of its palette for a fill, an
+	// emblem it can draw.
+	for _, r := range tr.Regions {
+		switch {
+		case r.Kind == "" || r.Name == "":
+			t.Fatalf("%s: a region without a kind or a name: %+v", g.Spec(), r)
+		case r.Style != game.StyleFill && r.Style != game.StyleMarker && r.Style != game.StyleLine:
+			t.Fatalf("%s: region %q's style %q (known: fill, marker, line)", g.Spec(), r.Kind, r.Style)
+		case r.Style == game.StyleFill && !slices.Contains(game.Tints, r.Tint):
+			t.Fatalf("%s: region %q fills with tint %q (known: %v)", g.Spec(), r.Kind, r.Tint, game.Tints)
+		}
+	}
+	for _, p := range tr.Pieces {
+		if p.Emblem != "" && p.Emblem != game.EmblemCrown {
+			t.Fatalf("%s: piece %q's emblem %q (known: crown)", g.Spec(), p.Kind, p.Emblem)
+		}
+	}
 	info, err := game.Lookup(g.Name())
 	if err != nil {
 		t.Fatalf("%s: %v", g.Spec(), err)

@@ -19,9 +19,12 @@ function el(name, attrs, parent) {
 export function sqName(file, rank) { return String.fromCharCode(97 + file) + (rank + 1); }
 export function parseSq(s) { return [s.charCodeAt(0) - 97, parseInt(s.slice(1), 10) - 1]; }
 
-// Region kinds drawn as a square's colour (the stylesheet's r-KIND);
-// others (the mark, lines) are drawn over the squares.
-const filled = new Set(["castle", "camp", "rendezvous", "swap"]);
+// How a region is drawn comes from the game's traits: its style (fill:
+// its squares tinted with the stylesheet's tint-NAME; marker: each square
+// ringed, with a coin; line: a line along its squares).
+function regionStyles(traits) {
+  return new Map((traits.regions || []).map((r) => [r.kind, r]));
+}
 
 const cell = 60;
 
@@ -60,9 +63,11 @@ export class Board {
     this.defs(svg);
     const fills = new Map();
     const overlays = [];
+    const styles = regionStyles(traits);
     for (const r of board.regions || []) {
-      if (filled.has(r.kind)) for (const q of r.squares) fills.set(q, r.kind);
-      else overlays.push(r);
+      const st = styles.get(r.kind) || {};
+      if (st.style === "fill") for (const q of r.squares) fills.set(q, st.tint);
+      else overlays.push({ ...r, style: st.style, short: st.short });
     }
     // The turn shown: every square a man left or reached, and the last
     // action's squares.
@@ -73,7 +78,7 @@ export class Board {
     const tset = new Set(targets);
     const askedSet = new Set(asked);
     const previewSet = new Set(preview);
-    const marked = new Set(overlays.filter((r) => r.kind === "mark").flatMap((r) => r.squares));
+    const marked = new Map(overlays.filter((r) => r.style === "marker").flatMap((r) => r.squares.map((q) => [q, r.short || r.kind])));
     const pieces = new Map((board.pieces || []).map((p) => [p.square, p]));
     const pos = (name) => {
       const [f, r] = parseSq(name);
@@ -87,9 +92,9 @@ export class Board {
         const name = sqName(f, r);
         const [x, y] = pos(name);
         const cls = ["sq", traits.chequered ? ((f + r) % 2 ? "light" : "dark") : "plain"];
-        if (fills.has(name)) cls.push("r-" + fills.get(name));
+        if (fills.has(name)) cls.push("tint-" + fills.get(name));
         const p = pieces.get(name);
-        const label = name + (p ? ", " + pieceName(traits, p) : ", empty") + (marked.has(name) ? ", the mark" : "") +
+        const label = name + (p ? ", " + pieceName(traits, p) : ", empty") + (marked.has(name) ? ", " + marked.get(name) : "") +
           (askedSet.has(name) ? ", can be chosen" : "") + (tset.has(name) ? ", a target" : "");
         const rect = el("rect", { x, y, width: cell, height: cell, class: cls.join(" "), "data-sq": name, role: "gridcell", "aria-label": label }, svg);
         rect.addEventListener("click", (e) => { if (!this.dragged) this.onSquare(name, { pointer: e.pointerType }); });
@@ -125,7 +130,7 @@ export class Board {
     // Overlays: the mark (its square ringed, a coin on it), lines drawn
     // along their squares.
     for (const r of overlays) {
-      if (r.kind === "mark") {
+      if (r.style === "marker") {
         for (const q of r.squares) {
           const [x, y] = pos(q);
           el("rect", { x: x + 2.5, y: y + 2.5, width: cell - 5, height: cell - 5, class: "mark-ring", "pointer-events": "none" }, svg);
@@ -243,7 +248,8 @@ export class Board {
     el("circle", { cx, cy: cy + 2, r: cell * 0.37, class: "man-shadow" }, g);
     el("circle", { cx, cy, r: cell * 0.37, fill: `url(#man-${colour})`, class: "man-body" }, g);
     el("circle", { cx, cy, r: cell * 0.25, class: "man-rim" }, g);
-    if (p.kind === "king") {
+    const kind = (traits.pieces || []).find((k) => k.kind === p.kind && k.side === p.side) || {};
+    if (kind.emblem === "crown") {
       el("path", { d: `M${cx - 12} ${cy + 7} L${cx - 12} ${cy - 5} L${cx - 6} ${cy + 1} L${cx} ${cy - 10} L${cx + 6} ${cy + 1} L${cx + 12} ${cy - 5} L${cx + 12} ${cy + 7} Z`, class: "crown" }, g);
     }
     if (taken) {
