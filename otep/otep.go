@@ -407,7 +407,11 @@ func statusLine(r search.Result) string {
 	if r.Nodes > 0 {
 		what = fmt.Sprintf("depth %d, %d nodes", r.Depth, r.Nodes)
 	}
-	return fmt.Sprintf("status Muster: %s in %.1f s, value %+.2f", what, r.Elapsed.Seconds(), r.Value)
+	value := r.Value
+	if r.Kind == search.Score {
+		value = r.Score
+	}
+	return fmt.Sprintf("status Muster: %s in %.1f s, value %+.2f", what, r.Elapsed.Seconds(), value)
 }
 
 // opponentMove plays the other side's move; if it does not fit, the
@@ -472,5 +476,8 @@ func (e *Engine) analysisLine(res search.Result) string {
 	}
 	// In hundredths: of a man for alpha-beta, of the outcome for MCTS.
 	eval := int(math.Round(res.Value * 100))
+	if res.Kind == search.Score {
+		eval = int(math.Round(res.Score * 100))
+	}
 	return fmt.Sprintf("analysis 1 %s %d", strings.Join(line, "|"), eval)
 }

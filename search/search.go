@@ -23,13 +23,45 @@ type Limits struct {
 	Threads int
 }
 
-// Result is what a search reports.
+// Kind says what a Result holds.
+type Kind int
+
+// The kinds of result.
+const (
+	// Estimate: Value is the expected outcome for the player to act, in
+	// [-1, 1] (MCTS, or an agent that only chooses).
+	Estimate Kind = iota
+	// Score: Score is alpha-beta's evaluation for the player to act, in
+	// men (kept in hundredths of a man); Proven is set where the search
+	// saw a forced end.
+	Score
+	// Proof: the outcome is proved by search: Proven, or the exact
+	// solver's Lo and Hi (Exact set).
+	Proof
+	// Verdict: the outcome is known exactly from a game's own knowledge
+	// (Lanrick's endgame tables): Proven (0: a draw), Turns to the end,
+	// and Source and Note say whence and what it means, in the game's
+	// words.
+	Verdict
+)
+
+var kindNames = [...]string{"estimate", "score", "proof", "verdict"}
+
+func (k Kind) String() string { return kindNames[k] }
+
+// Result is what a search reports. Kind says which of its fields hold
+// the value.
 type Result struct {
+	Kind   Kind
 	Action game.Action
 	// Value is the expected outcome for the player to act, in [-1, 1]
-	// (MCTS), or alpha-beta's evaluation in men (its score, kept in
-	// hundredths of a man, divided by 100).
+	// (an Estimate; a Proof's or a Verdict's outcome, -1, 0 or +1).
 	Value float64
+	// Score is alpha-beta's evaluation in men (a Score).
+	Score float64
+	// Source names what gave a Verdict ("the endgame tables"), and Note
+	// says what a drawn one means, in the game's words; empty elsewhere.
+	Source, Note string
 	// PV is the expected line, best action first.
 	PV         []game.Action
 	Iterations int
@@ -88,5 +120,9 @@ func (r Result) Describe(s game.State) string {
 	case -1:
 		proven = " (proven loss)"
 	}
-	return fmt.Sprintf("value %+.2f%s, %s in %.2fs (%.0f/s), line: %s", r.Value, proven, what, r.Elapsed.Seconds(), r.Rate(), strings.Join(line, " "))
+	value := fmt.Sprintf("value %+.2f", r.Value)
+	if r.Kind == Score {
+		value = fmt.Sprintf("score %+.2f men", r.Score)
+	}
+	return fmt.Sprintf("%s%s, %s in %.2fs (%.0f/s), line: %s", value, proven, what, r.Elapsed.Seconds(), r.Rate(), strings.Join(line, " "))
 }

@@ -322,26 +322,43 @@ func judge(res search.Result, p game.Player, players []game.PlayerTraits) evalua
 	me := players[p].Title
 	var ev evaluation
 	var forMe float64 // the balance for p, -1 to +1
+	source := func() string {
+		if res.Source == "" {
+			return ""
+		}
+		return " (" + res.Source + ")"
+	}
 	switch {
-	case res.Proven == 0 && res.Proved() && res.Turns == 0 && res.Nodes == 0:
-		// An endgame table's draw: neither side can force his men in.
-		ev.Text = "A draw with best play: neither side can force his men in, and each can stop the other (the endgame tables)."
+	case res.Kind == search.Verdict && res.Proven == 0:
+		// A game's exact draw: its own words for what it means.
+		ev.Text = "A draw with best play"
+		if res.Note != "" {
+			ev.Text += ": " + res.Note
+		}
+		ev.Text += source() + "."
+	case res.Kind == search.Verdict:
+		winner := me
+		if res.Proven < 0 {
+			winner = other
+		}
+		whence := ""
+		if res.Source != "" {
+			whence = "; " + res.Source
+		}
+		ev.Text = fmt.Sprintf("%s: a win in %d turn%s with best play (both sides' turns%s).", winner, res.Turns, plural(res.Turns), whence)
+		forMe = float64(res.Proven)
 	case res.Proven != 0:
 		winner := me
 		if res.Proven < 0 {
 			winner = other
 		}
 		ev.Text = winner + ": a win by force."
-		if res.Turns > 0 {
-			// An endgame table's verdict, exact, as chess sites give theirs.
-			ev.Text = fmt.Sprintf("%s: a win in %d turn%s with best play (both sides' turns; the endgame tables).", winner, res.Turns, plural(res.Turns))
-		}
 		forMe = float64(res.Proven)
-	case res.Nodes > 0:
+	case res.Kind == search.Score:
 		// Alpha-beta's value is in men; a player reads a chance to win
 		// better, so the lead is said as one too (a rough one: a lead of
 		// two men is about three chances in four).
-		score := res.Value
+		score := res.Score
 		forMe = math.Tanh(score / 4)
 		switch who, by, chance := me, score, (forMe+1)/2; {
 		case math.Abs(score) < 0.25:
@@ -353,7 +370,7 @@ func judge(res search.Result, p game.Player, players []game.PlayerTraits) evalua
 			ev.Text = fmt.Sprintf("%s better, about %.0f%% to win (a lead worth %.2f men; alpha-beta, depth %d).", who, 100*chance, by, res.Depth)
 		}
 	default:
-		// MCTS: the expected outcome, as a chance to win.
+		// An estimate: the expected outcome, as a chance to win.
 		forMe = res.Value
 		chance := (res.Value + 1) / 2
 		who := me

@@ -243,15 +243,19 @@ func TestRecordOpened(t *testing.T) {
 // said exactly, with the turns to the end (issue 25, item 5, in part).
 func TestVerdictFromTables(t *testing.T) {
 	players := []game.PlayerTraits{{Name: "black", Title: "Black"}, {Name: "white", Title: "White"}}
-	ev := judge(search.Result{Proven: -1, Turns: 4}, 0, players)
+	table := func(proven, turns int) search.Result {
+		return search.Result{Kind: search.Verdict, Proven: proven, Turns: turns, Exact: true, Source: "the endgame tables",
+			Note: "neither side can force his men in, and each can stop the other"}
+	}
+	ev := judge(table(-1, 4), 0, players)
 	if ev.Text != "White: a win in 4 turns with best play (both sides' turns; the endgame tables)." || ev.Bar != -1 {
 		t.Errorf("a table's loss for Black: %+v", ev)
 	}
-	if ev := judge(search.Result{Proven: 1}, 1, players); ev.Text != "White: a win by force." {
+	if ev := judge(search.Result{Kind: search.Proof, Proven: 1}, 1, players); ev.Text != "White: a win by force." {
 		t.Errorf("a proof without tables: %+v", ev)
 	}
 	// Three men against two can be drawn: the tables say so exactly.
-	if ev := judge(search.Result{Exact: true}, 0, players); !strings.HasPrefix(ev.Text, "A draw with best play") || ev.Bar != 0 {
+	if ev := judge(table(0, 0), 0, players); ev.Text != "A draw with best play: neither side can force his men in, and each can stop the other (the endgame tables)." || ev.Bar != 0 {
 		t.Errorf("a table's draw: %+v", ev)
 	}
 	if ev := judge(search.Result{Iterations: 100}, 0, players); strings.HasPrefix(ev.Text, "A draw") {

@@ -298,8 +298,9 @@ func oracle(s game.State) (search.Result, bool) {
 	}
 	// Exact: a draw too is known (three men against two can be drawn).
 	o := float64(v.Outcome)
-	return search.Result{Action: a, PV: []game.Action{a}, Value: o, Proven: v.Outcome, Turns: v.Turns,
-		Exact: true, Lo: o, Hi: o, Elapsed: time.Since(start)}, true
+	return search.Result{Kind: search.Verdict, Action: a, PV: []game.Action{a}, Value: o, Proven: v.Outcome, Turns: v.Turns,
+		Exact: true, Lo: o, Hi: o, Elapsed: time.Since(start), Source: "the endgame tables",
+		Note: "neither side can force his men in, and each can stop the other"}, true
 }
 
 // turnSearch plays the final rendezvous (two men a side, the 3-square
@@ -319,5 +320,5 @@ func turnSearch(s game.State, depth int) (search.Result, bool) {
 	if !found {
 		return search.Result{}, false
 	}
-	return search.Result{Action: a, PV: []game.Action{a}, Value: 1, Proven: 1, Depth: depth, Elapsed: time.Since(start)}, true
+	return search.Result{Kind: search.Proof, Action: a, PV: []game.Action{a}, Value: 1, Proven: 1, Depth: depth, Elapsed: time.Since(start)}, true
 }

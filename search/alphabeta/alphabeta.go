@@ -239,7 +239,7 @@ func SearchWith(ctx context.Context, p Position, lim search.Limits, tt *Table, o
 
 // deepen runs the iterative deepening of one thread.
 func (s *searcher) deepen(maxDepth, offset int) search.Result {
-	res := search.Result{}
+	res := search.Result{Kind: search.Score}
 	root := s.p.Moves(nil)
 	if len(root) == 0 {
 		return res
@@ -256,7 +256,7 @@ func (s *searcher) deepen(maxDepth, offset int) search.Result {
 			res.Action = s.rootBest
 		}
 		res.Depth = depth
-		res.Value = float64(score) / 100
+		res.Score = float64(score) / 100
 		switch {
 		case score > Win-maxPly:
 			res.Proven = 1

@@ -488,9 +488,9 @@ func (m *Searcher) result(s game.State, start time.Time) search.Result {
 	}
 	switch {
 	case st.proven == int8(me)+1:
-		res.Proven, res.Value = 1, 1
+		res.Proven, res.Value, res.Kind = 1, 1, search.Proof
 	case st.proven != 0 && st.proven != 3:
-		res.Proven, res.Value = -1, -1
+		res.Proven, res.Value, res.Kind = -1, -1, search.Proof
 	}
 	res.PV = m.trees[0].pv(best, 12)
 	return res

@@ -80,7 +80,7 @@ func Solve(ctx context.Context, st game.State, lim search.Limits) (search.Result
 	}
 	start := time.Now()
 	s := &solver{ctx: ctx, lim: lim, tt: map[uint64]entry{}}
-	res := search.Result{Exact: true, Lo: -1, Hi: 1}
+	res := search.Result{Kind: search.Proof, Exact: true, Lo: -1, Hi: 1}
 	for d := 1; d <= lim.Depth; d++ {
 		e := s.search(st.Clone(), d, 0)
 		if s.stopped {
