@@ -1,7 +1,9 @@
 package tablut
 
 import (
+	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/muster-games/muster/game"
 )
@@ -135,44 +137,65 @@ var Info = game.Info{
 		{ID: "linnaeus", Default: true,
 			Description: "the best modern reading of Linnaeus's Latin: no entering or crossing the castle, empty castle hostile to all, the Linnaean capture, king captured by 2 (4 on, 3 + castle beside the castle)",
 			Date:        "1732", Source: "Linnaeus, Iter Lapponicum (1732), rules 1–14, as read by Ashton (2010), Cartier (2011) and Salmi (2013)",
-			Settings: preset("attackers", "no", "no", "empty", "yes", "none", "yes", "near_castle", "third", "lose", "no", "0")},
+			Settings: preset("first=attackers castle_cross=no king_reenter=no castle_hostile=empty linnaean=yes camps=none king_armed=yes king_capture=near_castle repetition=third no_moves=lose encirclement=no turn_limit=0")},
 		{ID: "ludii-linnaeus",
 			Description: "Ludii's \"Linnaeus (Observed)\": castle closed to all and always hostile, no repetition rule, forced passes, 2,500 turns",
 			Source:      "Digital Ludeme Project ruleset 373, Ludii Tablut.lud",
-			Settings:    preset("attackers", "no", "no", "always", "no", "none", "yes", "near_castle", "none", "pass", "no", "2500")},
+			Settings:    preset("first=attackers castle_cross=no king_reenter=no castle_hostile=always linnaean=no camps=none king_armed=yes king_capture=near_castle repetition=none no_moves=pass encirclement=no turn_limit=2500")},
 		{ID: "ludii-smith",
 			Description: "Ludii's \"Smith (Suggested)\": as ludii-linnaeus, but the king is captured only on four sides",
 			Source:      "Digital Ludeme Project ruleset 592, after J. E. Smith's translation, Lachesis Lapponica (1811)",
-			Settings:    preset("attackers", "no", "no", "always", "no", "none", "yes", "strong", "none", "pass", "no", "2500")},
+			Settings:    preset("first=attackers castle_cross=no king_reenter=no castle_hostile=always linnaean=no camps=none king_armed=yes king_capture=strong repetition=none no_moves=pass encirclement=no turn_limit=2500")},
 		{ID: "walker",
 			Description: "Damian Walker's 13 rules: the empty castle may be crossed, never landed on; any repeated position or a side without moves draws",
 			Date:        "2011", Source: "D. Walker, cyningstan.com, Traditional Board Game Series leaflet #1: Tablut (2011)",
-			Settings: preset("attackers", "yes", "no", "empty", "yes", "none", "yes", "near_castle", "first", "draw", "no", "0")},
+			Settings: preset("first=attackers castle_cross=yes king_reenter=no castle_hostile=empty linnaean=yes camps=none king_armed=yes king_capture=near_castle repetition=first no_moves=draw encirclement=no turn_limit=0")},
 		{ID: "cartier",
 			Description: "Cartier as written: as linnaeus, but the attackers must vary rather than repeat a position a third time",
 			Date:        "2011", Source: "N. Cartier, Tablut rules (2011), aagenielsen.dk/TablutrulesbyCartier.pdf",
-			Settings: preset("attackers", "no", "no", "empty", "yes", "none", "yes", "near_castle", "attacker_vary", "lose", "no", "0")},
+			Settings: preset("first=attackers castle_cross=no king_reenter=no castle_hostile=empty linnaean=yes camps=none king_armed=yes king_capture=near_castle repetition=attacker_vary no_moves=lose encirclement=no turn_limit=0")},
 		{ID: "opentafl",
 			Description: "OpenTafl's \"Tablut 9x9\": castle crossable, threefold repetition draws, attackers win by encirclement",
 			Source:      "OpenTafl (jslater89/OpenTafl), Tablut 9x9 rules",
-			Settings:    preset("attackers", "yes", "no", "empty", "yes", "none", "yes", "near_castle", "third", "lose", "yes", "0")},
+			Settings:    preset("first=attackers castle_cross=yes king_reenter=no castle_hostile=empty linnaean=yes camps=none king_armed=yes king_capture=near_castle repetition=third no_moves=lose encirclement=yes turn_limit=0")},
 		{ID: "foteviken",
 			Description: "the 1972 Swedish museums' reconstruction as OpenTafl implements it: forts, king captured on four sides, castle and forts hostile to the king only",
 			Date:        "1972", Source: "Riksutställningar 1972; OpenTafl FotevikenTablut.java",
-			Settings: preset("attackers", "no", "no", "never", "no", "forts", "yes", "strong", "third", "lose", "yes", "0")},
+			Settings: preset("first=attackers castle_cross=no king_reenter=no castle_hostile=never linnaean=no camps=forts king_armed=yes king_capture=strong repetition=third no_moves=lose encirclement=yes turn_limit=0")},
 		{ID: "ashton",
 			Description: "\"Ashton Tablut\" of the University of Bologna's Tablut Challenge: defenders (white) first, camps, castle always hostile, any repeated position draws",
 			Source:      "AGalassi/TablutCompetition, GameAshtonTablut.java; after Ashton (2007, 2010)",
-			Settings:    preset("defenders", "no", "no", "always", "no", "ashton", "yes", "near_castle", "first", "lose", "no", "0")},
+			Settings:    preset("first=defenders castle_cross=no king_reenter=no castle_hostile=always linnaean=no camps=ashton king_armed=yes king_capture=near_castle repetition=first no_moves=lose encirclement=no turn_limit=0")},
 	},
 }
 
-func preset(values ...string) []game.KV {
-	kv := make([]game.KV, len(values))
-	for i, v := range values {
-		kv[i] = game.KV{Key: options[i].Key, Value: v}
+// preset reads a ruleset's settings, written "key=value" for every option
+// (in any order, separated by spaces), into the option order Info lists
+// them in. A key unknown, missing or given twice, or a value the option
+// does not take, is a mistake in this file: it panics as the package
+// loads, and every test fails.
+func preset(settings string) []game.KV {
+	given := map[string]string{}
+	for _, kv := range strings.Fields(settings) {
+		k, v, ok := strings.Cut(kv, "=")
+		if _, dup := given[k]; !ok || dup {
+			panic(fmt.Sprintf("tablut: preset %q: %q", settings, kv))
+		}
+		given[k] = v
 	}
-	return kv
+	out := make([]game.KV, 0, len(options))
+	for _, o := range options {
+		v, ok := given[o.Key]
+		if !ok || o.Values != nil && indexOf(o.Values, v) < 0 {
+			panic(fmt.Sprintf("tablut: preset %q: option %s is %q (known: %v)", settings, o.Key, v, o.Values))
+		}
+		out = append(out, game.KV{Key: o.Key, Value: v})
+		delete(given, o.Key)
+	}
+	if len(given) > 0 {
+		panic(fmt.Sprintf("tablut: preset %q: unknown options %v", settings, given))
+	}
+	return out
 }
 
 func indexOf(list []string, v string) int {
