@@ -8,6 +8,38 @@ import (
 	"github.com/muster-games/muster/game"
 )
 
+// checkPlayers checks the players' names, which the rules' notation and
+// results use.
+func checkPlayers(t *testing.T, g game.Game) {
+	t.Helper()
+	if g.NumPlayers() < 1 {
+		t.Fatalf("%s: %d players", g.Spec(), g.NumPlayers())
+	}
+	for p := range g.NumPlayers() {
+		name := g.PlayerName(game.Player(p))
+		back, err := g.ParsePlayer(name)
+		if name == "" || err != nil || back != game.Player(p) {
+			t.Fatalf("%s: player %d is named %q, read back as %d (%v)", g.Spec(), p, name, back, err)
+		}
+	}
+	if _, err := g.ParsePlayer("nobody-plays-this"); err == nil {
+		t.Fatalf("%s: ParsePlayer accepts a name that is no side's", g.Spec())
+	}
+	back, err := game.Load(g.Spec())
+	if err != nil || back.Spec() != g.Spec() {
+		t.Fatalf("%s: the spec does not load the game again (%v)", g.Spec(), err)
+	}
+}
+
+// checkDescribed fails, with what to do, while the game's states still
+// embed game.Undescribed.
+func checkDescribed(t *testing.T, g game.Game) {
+	t.Helper()
+	if v := g.NewState().View(); v.Width == 0 && len(v.Pieces) == 0 {
+		t.Fatalf("%s: the start's view is empty: the description is not written yet (a state that embeds game.Undescribed passes gametest.RunRules only)", g.Spec())
+	}
+}
+
 // checkTraits checks that a game's traits fit it.
 func checkTraits(t *testing.T, g game.Game) {
 	t.Helper()
