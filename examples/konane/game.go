@@ -115,20 +115,3 @@ func init() {
 		}
 	}
 }
-
-func (g *Game) Traits() game.Traits { return traits(g.Size) }
-
-func traits(n int) game.Traits {
-	return game.Traits{
-		Players: []game.PlayerTraits{
-			{Name: "black", Title: "Black", Colour: "dark"},
-			{Name: "white", Title: "White", Colour: "light"},
-		},
-		Width: n, Height: n,
-		Bottom: Black,
-		Pieces: []game.PieceTraits{
-			{Kind: "stone", Name: "a black stone", Side: Black},
-			{Kind: "stone", Name: "a white stone", Side: White},
-		},
-	}
-}

@@ -19,7 +19,7 @@ func TestConformance(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			gametest.RunRules(t, g, gametest.Options{Games: 20, Seed: 7})
+			gametest.Run(t, g, gametest.Options{Games: 20, Seed: 7})
 		})
 	}
 }

@@ -41,7 +41,6 @@ var directions = [4]string{"north", "east", "south", "west"}
 type State struct {
 	game.Played
 	game.NoChance
-	game.Undescribed
 	g      *Game
 	board  [maxSize * maxSize]cell
 	toMove game.Player
@@ -52,8 +51,9 @@ type State struct {
 	hash       uint64
 	over       bool
 	result     game.Result
-	// last is the last action, with the square its jump took.
+	// last is the last action, by mover, with the square its jump took.
 	last  game.Action
+	mover game.Player
 	taken int
 }
 
@@ -164,7 +164,7 @@ func (s *State) gap() int {
 
 func (s *State) Apply(a game.Action) {
 	s.Add(a)
-	s.last, s.taken = a, -1
+	s.last, s.mover, s.taken = a, s.toMove, -1
 	if s.again >= 0 {
 		s.hash ^= zobrist.again[s.dir][s.again]
 	}
