@@ -131,6 +131,9 @@ func (s *State) Events() []game.Event {
 	case kindJump:
 		sq := s.square(s.taken)
 		out = append(out, game.Event{Kind: "capture", Player: s.mover, Squares: []string{sq}, Text: who + " took the stone on " + sq + "."})
+		if s.run > 1 {
+			out = append(out, game.Event{Kind: "run", Player: s.mover, Text: fmt.Sprintf("%s has taken %d stones in one turn.", who, s.run)})
+		}
 	case kindPass:
 		out = append(out, game.Event{Kind: "pass", Player: s.mover, Text: who + " stopped jumping."})
 	}

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/muster-games/muster/game"
+	"github.com/muster-games/muster/game/gametest"
 )
 
 // A jump that may go on does not end the turn; the page then shows the
@@ -33,7 +34,7 @@ func TestDescribeARunOfJumps(t *testing.T) {
 	}
 	play(t, s, "c1-e1")
 	e := s.Events()
-	if !s.IsTerminal() || len(e) != 2 || e[1].Kind != "game-over" || e[1].Text != "Black wins: white cannot jump." {
+	if !s.IsTerminal() || len(e) != 3 || e[1].Text != "Black has taken 2 stones in one turn." || e[2].Kind != "game-over" || e[2].Text != "Black wins: white cannot jump." {
 		t.Fatalf("events at the end %+v (over %v)", e, s.IsTerminal())
 	}
 	if p := s.Prompt(); p.Player != game.Terminal || p.Text != "Black wins: white cannot jump." {
@@ -56,5 +57,33 @@ func TestDescribeTheOpening(t *testing.T) {
 	}
 	if e := s.Events(); len(e) != 1 || e[0].Kind != "removed" || e[0].Text != "Black lifted the stone on f5." {
 		t.Fatalf("events %+v", e)
+	}
+}
+
+func TestLessonsAndFigures(t *testing.T) {
+	gametest.Lessons(t, Info, 4)
+	states := gametest.Figures(t, Info, 3)
+	if v := states[2].View(); !slices.Equal(v.Captured, []string{"d1"}) {
+		t.Fatalf("the run's figure shows %+v", v)
+	}
+}
+
+// The lessons' positions teach what they say: the run may not turn, and of
+// the two last jumps one lets White answer.
+func TestLessonsTeachWhatTheySay(t *testing.T) {
+	g := MustLoad("suggested")
+	s := parse(t, g, lessons[2].Position)
+	play(t, s, "a1-c1")
+	if got := legal(s); !slices.Equal(got, []string{"c1-e1", "pass"}) {
+		t.Fatalf("after a1-c1 (c2 white, c3 empty): %v", got)
+	}
+	s = parse(t, g, lessons[3].Position)
+	if got := legal(s); !slices.Equal(got, []string{"b1-d1", "e1-g1"}) {
+		t.Fatalf("the last jump: %v", got)
+	}
+	wrong := s.Copy()
+	play(t, wrong, "e1-g1")
+	if wrong.IsTerminal() {
+		t.Fatalf("e1-g1 leaves White no jump: %s", wrong)
 	}
 }

@@ -37,6 +37,8 @@ var Info = game.Info{
 }
 
 func init() {
+	Info.Lessons = lessons
+	Info.Figures = figures
 	game.Register(Info, func(ruleset string, opts []game.KV) (game.Game, error) {
 		return Load(ruleset, opts...)
 	})

@@ -55,6 +55,9 @@ type State struct {
 	last  game.Action
 	mover game.Player
 	taken int
+	// run counts the jumps of the turn so far (of the run in a position
+	// read from text).
+	run int
 }
 
 func (s *State) Game() game.Game { return s.g }
@@ -165,6 +168,9 @@ func (s *State) gap() int {
 func (s *State) Apply(a game.Action) {
 	s.Add(a)
 	s.last, s.mover, s.taken = a, s.toMove, -1
+	if s.again < 0 {
+		s.run = 0 // a turn begins
+	}
 	if s.again >= 0 {
 		s.hash ^= zobrist.again[s.dir][s.again]
 	}
@@ -178,6 +184,7 @@ func (s *State) Apply(a game.Action) {
 		d := s.direction(from, to)
 		mid := s.step(from, d)
 		s.taken = mid
+		s.run++
 		s.lift(mid)
 		s.lift(from)
 		s.put(to, s.toMove)
@@ -384,7 +391,7 @@ func (g *Game) Parse(text string) (*State, error) {
 		if s.gaps < 2 || s.board[sq] != cellOf(to) || s.jumpTo(sq, d) < 0 {
 			return nil, fmt.Errorf("konane: %w: again=%s: no stone of %s there that can jump on %s", game.ErrSyntax, a, fields["to"], dirText)
 		}
-		s.again, s.dir = sq, d
+		s.again, s.dir, s.run = sq, d, 1
 		s.hash ^= zobrist.again[d][sq]
 	}
 	s.settle()
