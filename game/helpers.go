@@ -211,7 +211,7 @@ func WinReturns(n int, over bool, r Result) []float64 {
 // fail while it is there: it is scaffolding, never a finished game.
 type Undescribed struct{}
 
-func (Undescribed) View() View                { return View{} }
+func (Undescribed) View() View                 { return View{} }
 func (Undescribed) Describe(Action) ActionInfo { return ActionInfo{} }
-func (Undescribed) Prompt() Prompt            { return Prompt{} }
-func (Undescribed) Events() []Event           { return nil }
+func (Undescribed) Prompt() Prompt             { return Prompt{} }
+func (Undescribed) Events() []Event            { return nil }

@@ -145,6 +145,9 @@ type Info struct {
 	Traits Traits `json:"traits"`
 	// HowTo explains the game to a newcomer in a few paragraphs.
 	HowTo []string `json:"how_to"`
+	// Notation says how actions are typed, in a line or two, for the
+	// terminal's help and the page's move box.
+	Notation string `json:"notation"`
 	// Docs are the documents about the game (files of the repository's
 	// docs folder), most useful first.
 	Docs []DocLink `json:"docs"`

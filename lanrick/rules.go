@@ -126,6 +126,7 @@ var Info = game.Info{
 	Options:     withRulesets(options),
 	Description: "Lanrick, Lewis Carroll's game for two players (1879–1899): each side plays its men into a 'rendezvous' that has room for all but one of them.",
 	Traits:      traits,
+	Notation:    "@c1 (set a man), c3-e5 (move), c1~f1 (slide along the border), mark d5 [n|e|ne|nw], mark>e6 (move the mark), interchange, no-interchange, swap e8, x e5 (take or convert), end, pass.",
 	HowTo: []string{
 		"Lanrick is Lewis Carroll's game for two players (1879–1899). Each side has men on a chess-board; a coin marks a 'rendezvous', a set of squares with room for all the men but one, and both try to play all their men into it.",
 		"Men move in a straight line, straight or slanting, through empty squares, never jumping. A turn has a budget of squares that may be shared among several men; then press End turn (or the turn ends when the budget is spent).",

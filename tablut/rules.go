@@ -125,6 +125,7 @@ var Info = game.Info{
 	Description: "Tablut, the tafl game Linnaeus recorded in Lapland in 1732 (Iter Lapponicum), in its reconstructions.",
 	Options:     options,
 	Traits:      traits,
+	Notation:    "Moves are from-to, e3-e1; captures may be added, e5-e8xe9. Squares a1–i9, a1 bottom left.",
 	HowTo: []string{
 		"Tablut is the game Linnaeus saw in Lapland in 1732. The Swedes (defenders, light, with their king) start in the middle; the Muscovites (attackers, dark) at the edges.",
 		"All pieces move like a rook, any distance along a rank or file, without jumping. Nobody stops on the castle (the centre square).",

@@ -26,7 +26,8 @@ var Info = game.Info{
 	Options: []game.OptionInfo{
 		{Key: "size", Values: []string{"6", "8", "10", "12", "14", "16"}, Description: "The board's side: Hawaiian boards ranged from 6×6 to more than 14×14."},
 	},
-	Traits: traits(10),
+	Traits:   traits(10),
+	Notation: "A lift is its square, f5; a jump its start and end, d5-f5; pass stops a run of jumps. Squares a1 bottom left, from Black's side.",
 	HowTo: []string{
 		"The board starts full: black and white stones alternate on every square, like the colours of a draughts board. Black begins by lifting one of his stones off a corner or one of the four centre squares; White then lifts one of hers from beside the gap.",
 		"From then on every move is a capture: jump one of your stones over an enemy stone next to it, along a row or a column, into the empty square just beyond, and take the stone jumped. No diagonal jumps, and no move that is not a jump.",

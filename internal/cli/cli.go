@@ -45,7 +45,7 @@ func init() {
 		{"legal", "muster legal GAME [--ruleset R] [--position P] [--moves \"m1 m2 …\"] [--json]", "apply moves and print the legal actions", legalHelp, runLegal},
 		{"playouts", "muster playouts GAME [--ruleset R] [--position P] [--seconds S | --games N] [--seed X]", "play uniformly random games and report speed and results", playoutsHelp, runPlayouts},
 		{"match", "muster match GAME [--ruleset R] --agents SPEC_A,SPEC_B --games N [--seed S] [--workers W]", "play two agents against each other, sides alternated, and print the Elo difference", matchHelp, runMatch},
-		{"play", "muster play GAME [--ruleset R] [--black SPEC] [--white SPEC] (Tablut: [--attackers SPEC] [--defenders SPEC])", "play in the terminal against an agent or another person", playHelp, runPlay},
+		{"play", "muster play GAME [--ruleset R] [--SIDE SPEC]… (--black, --white; Tablut: --attackers, --defenders)", "play in the terminal against an agent or another person", playHelp, runPlay},
 		{"engine", "muster engine otep [--agent SPEC] [--movetime D]", "run an engine for OpenTafl's engine protocol on standard input and output", engineHelp, runEngine},
 		{"tablutchallenge", "muster tablutchallenge --color white|black [--host H] [--port P] [--name N] [--time S] [--agent SPEC]", "play on a Tablut Challenge server (Bologna's ashton rules)", challengeHelp, runChallenge},
 		{"bot", "muster bot --token T [--url U] [--agent SPEC] [--accept casual,rated] [--games N]", "play a bot account on a Muster server with one of Muster's agents", botHelp, runBot},

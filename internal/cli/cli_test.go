@@ -21,6 +21,7 @@ import (
 	"github.com/muster-games/muster/lanrick/ai"
 	"github.com/muster-games/muster/lanrick/endgame"
 	"github.com/muster-games/muster/lanrick/endgame/endgametest"
+	_ "github.com/muster-games/muster/examples/konane"
 	_ "github.com/muster-games/muster/tablut"
 	_ "github.com/muster-games/muster/tablut/ai"
 	"github.com/muster-games/muster/tablutchallenge"
@@ -105,7 +106,7 @@ func TestBadInput(t *testing.T) {
 		{[]string{"legal", "tablut", "--moves", "a4-a3 e3-e1"}, 1, "blocked at e2"},
 		{[]string{"legal", "tablut", "--moves", "a4a3"}, 1, "want from-to"},
 		{[]string{"legal", "tablut", "--position", "/9/"}, 1, "rows"},
-		{[]string{"legal", "chess"}, 1, "known: lanrick, tablut"},
+		{[]string{"legal", "chess"}, 1, "known: konane, lanrick, tablut"},
 		{[]string{"legal", "tablut", "--ruleset", "smith"}, 1, "known: linnaeus, ludii-linnaeus"},
 		{[]string{"legal", "tablut(walker,size=11)"}, 1, "known: first, castle_cross"},
 		{[]string{"legal", "tablut(walker,repetition=often)"}, 1, "known: none, first, third"},
@@ -336,6 +337,35 @@ func TestPlay(t *testing.T) {
 	// The wrong side flags are a usage error.
 	if code := RunIO([]string{"play", "tablut", "--black", "easy"}, strings.NewReader(""), &o, &e); code != 2 {
 		t.Fatalf("--black for tablut: exit %d", code)
+	}
+}
+
+// TestPlayAGameWithoutADiagram: a game that draws no diagram of its own
+// (Kōnane) is drawn from its view, its help gives its notation, and its
+// sides' flags are named after them.
+func TestPlayAGameWithoutADiagram(t *testing.T) {
+	var o, e bytes.Buffer
+	code := RunIO([]string{"play", "konane", "--ruleset", "suggested", "--white", "easy", "--seed", "2"}, strings.NewReader("help\ne4\nlegal\nquit\n"), &o, &e)
+	out := o.String()
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, e.String())
+	}
+	for _, want := range []string{
+		"  8  b  w  b  w  b  w  b  w",
+		"     a  b  c  d  e  f  g  h",
+		"Stones: black 32, white 32",
+		"konane: A lift is its square",
+		"Lift one of your stones off a corner or the centre.",
+		" 4  b  w  b  w [.]",
+		"white (easy) plays",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("play output lacks %q:\n%s", want, out)
+		}
+	}
+	e.Reset()
+	if code := RunIO([]string{"play", "konane", "--attackers", "easy"}, strings.NewReader(""), &o, &e); code != 2 || !strings.Contains(e.String(), "konane's sides are --black and --white") {
+		t.Fatalf("--attackers for konane: exit %d, %q", code, e.String())
 	}
 }
 

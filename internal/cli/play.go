@@ -15,11 +15,11 @@ import (
 	"github.com/muster-games/muster/game"
 )
 
-const playHelp = `Plays a game in the terminal. Each side is a person unless an agent plays it:
-Lanrick --black/--white, Tablut --attackers/--defenders, with a spec such as
-medium or mcts(iterations=5000). The board is drawn after each action. At the
-prompt type actions in the game's notation (several at once, separated by
-spaces), or:
+const playHelp = `Plays a game in the terminal. Each side is a person unless an agent plays it,
+named by a flag after the side (--black, --white; Tablut's --attackers and
+--defenders) with a spec such as medium or mcts(iterations=5000). The board
+is drawn after each action. At the prompt type actions in the game's
+notation (several at once, separated by spaces), or:
   legal        list the legal actions        help     notation and commands
   undo         take back your last action    board    draw the board again
   hint         ask the medium agent          save F   write the game record to F
@@ -32,12 +32,7 @@ type diagrammer interface{ Diagram() string }
 func runPlay(env *Env, args []string) error {
 	fs := flag.NewFlagSet("play", flag.ContinueOnError)
 	ruleset := fs.String("ruleset", "", "ruleset and options")
-	var sides [2]string
-	fs.StringVar(&sides[0], "black", "", "Lanrick: the agent playing black (empty: a person)")
-	fs.StringVar(&sides[1], "white", "", "Lanrick: the agent playing white (empty: a person)")
-	var tafl [2]string
-	fs.StringVar(&tafl[0], "attackers", "", "Tablut: the agent playing the attackers (empty: a person)")
-	fs.StringVar(&tafl[1], "defenders", "", "Tablut: the agent playing the defenders (empty: a person)")
+	sides := sideFlags(fs)
 	seed := fs.Uint64("seed", 0, "random seed of the agents and the dice (0: a new one each game)")
 	pos, err := flags(fs, args)
 	if err != nil {
@@ -50,14 +45,9 @@ func runPlay(env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	specs := sides
-	if g.Name() == "tablut" {
-		if sides != [2]string{} {
-			return fmt.Errorf("%w: Tablut's sides are --attackers and --defenders", errUsage)
-		}
-		specs = tafl
-	} else if tafl != [2]string{} {
-		return fmt.Errorf("%w: %s's sides are --black and --white", errUsage, g.Name())
+	specs, err := sidesOf(g, fs, sides)
+	if err != nil {
+		return err
 	}
 	var agents [2]agent.Agent
 	if *seed == 0 {
@@ -96,7 +86,7 @@ func (pl *player) draw() {
 	if d, ok := pl.s.(diagrammer); ok {
 		pl.out("\n%s", d.Diagram())
 	} else {
-		pl.out("\n%s\n", pl.s)
+		pl.out("\n%s", viewDiagram(pl.g.Traits(), pl.s.View()))
 	}
 }
 
@@ -136,6 +126,7 @@ func (pl *player) loop() error {
 		prompt := "game over"
 		if p >= 0 {
 			prompt = pl.g.PlayerName(p)
+			pl.out("%s\n", pl.s.Prompt().Text)
 		}
 		pl.out("%s> ", prompt)
 		if !pl.in.Scan() {
@@ -164,11 +155,8 @@ func (pl *player) command(line string) bool {
 		return true
 	case "help", "?":
 		pl.out("%s\n", playHelp)
-		if pl.g.Name() == "tablut" {
-			pl.out("Tablut moves are from-to, e3-e1; captures may be added, e5-e8xe9. Squares a1–i9, a1 bottom left.\n")
-		} else {
-			pl.out("Lanrick actions: @c1 (set a man), c3-e5 (move), c1~f1 (slide along the border), mark d5 [n|e|ne|nw],\n" +
-				"mark>e6 (move the mark), interchange, no-interchange, swap e8, x e5 (take or convert), end, pass.\n")
+		if info, err := game.Lookup(pl.g.Name()); err == nil {
+			pl.out("%s: %s\n", pl.g.Name(), info.Notation)
 		}
 	case "board":
 		pl.draw()
@@ -295,4 +283,101 @@ func (pl *player) load(path string) {
 	pl.actions = append([]game.Action(nil), s.History()...)
 	pl.out("loaded %d actions\n", len(pl.actions))
 	pl.draw()
+}
+
+// sideFlags defines a flag for every side of every registered game, named
+// after it (--black, --attackers), for the agent that plays it.
+func sideFlags(fs *flag.FlagSet) map[string]*string {
+	games := map[string][]string{}
+	var names []string
+	for _, n := range game.Names() {
+		g, err := game.Load(n)
+		if err != nil {
+			continue
+		}
+		for p := range g.NumPlayers() {
+			side := g.PlayerName(game.Player(p))
+			if games[side] == nil {
+				names = append(names, side)
+			}
+			games[side] = append(games[side], n)
+		}
+	}
+	flags := map[string]*string{}
+	for _, side := range names {
+		flags[side] = fs.String(side, "", fmt.Sprintf("the agent playing %s (%s; empty: a person)", side, strings.Join(games[side], ", ")))
+	}
+	return flags
+}
+
+// sidesOf are the agents' specs for g's players, from the flags named after
+// them; a flag set for a side g does not have is an error.
+func sidesOf(g game.Game, fs *flag.FlagSet, flags map[string]*string) ([2]string, error) {
+	var specs [2]string
+	var names []string
+	for p := range min(g.NumPlayers(), 2) {
+		name := g.PlayerName(game.Player(p))
+		names = append(names, "--"+name)
+		if f := flags[name]; f != nil {
+			specs[p] = *f
+		}
+	}
+	var err error
+	fs.Visit(func(f *flag.Flag) {
+		if _, side := flags[f.Name]; side && !slices.Contains(names, "--"+f.Name) && err == nil {
+			err = fmt.Errorf("%w: %s's sides are %s", errUsage, g.Name(), strings.Join(names, " and "))
+		}
+	})
+	return specs, err
+}
+
+// viewDiagram draws a board from its view, for games that draw none of
+// their own: the ranks from the top, each side's pieces as the first
+// letter of its name (x and o where two sides share it; upper case for a
+// piece with an emblem), empty squares as dots, the last action's squares
+// in brackets, then the facts.
+func viewDiagram(tr game.Traits, v game.View) string {
+	letters := []string{"x", "o"}
+	if len(tr.Players) == 2 && tr.Players[0].Name[:1] != tr.Players[1].Name[:1] {
+		letters = []string{tr.Players[0].Name[:1], tr.Players[1].Name[:1]}
+	}
+	at := map[string]string{}
+	for _, pc := range v.Pieces {
+		c := "?"
+		if pc.Side >= 0 && int(pc.Side) < len(letters) {
+			c = letters[pc.Side]
+		}
+		for _, k := range tr.Pieces {
+			if k.Kind == pc.Kind && k.Side == pc.Side && k.Emblem != "" {
+				c = strings.ToUpper(c)
+			}
+		}
+		at[pc.Square] = c
+	}
+	var b strings.Builder
+	for r := v.Height - 1; r >= 0; r-- {
+		fmt.Fprintf(&b, "%3d ", r+1)
+		for f := 0; f < v.Width; f++ {
+			sq := game.SquareName(f, r)
+			c, ok := at[sq]
+			if !ok {
+				c = "."
+			}
+			if slices.Contains(v.Last, sq) {
+				fmt.Fprintf(&b, "[%s]", c)
+			} else {
+				fmt.Fprintf(&b, " %s ", c)
+			}
+		}
+		b.WriteByte('\n')
+	}
+	b.WriteString("    ")
+	for f := 0; f < v.Width; f++ {
+		fmt.Fprintf(&b, " %c ", 'a'+f)
+	}
+	b.WriteByte('\n')
+	for _, fact := range v.Facts {
+		fmt.Fprintf(&b, "%s: %s\n", fact.Label, fact.Value)
+	}
+	return b.String()
 }

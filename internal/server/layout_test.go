@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"go/parser"
 	"go/token"
 	"os"
@@ -46,7 +47,12 @@ func genericPackages(t *testing.T) []string {
 // imports no game package, and the page never names a game: a test fails
 // if one does.
 func TestNoConcreteGame(t *testing.T) {
-	games := []string{"tablut", "lanrick"}
+	games := gamePackages(t)
+	for _, must := range []string{"tablut", "lanrick", "examples/konane"} {
+		if !slices.Contains(games, must) {
+			t.Fatalf("the game packages found, %v, miss %s", games, must)
+		}
+	}
 	dirs := genericPackages(t)
 	for _, must := range []string{"internal/server", "internal/play", "internal/watch", "metrics", "agent", "search/mcts"} {
 		if !slices.ContainsFunc(dirs, func(d string) bool { return strings.HasSuffix(filepath.ToSlash(d), must) }) {
@@ -65,14 +71,18 @@ func TestNoConcreteGame(t *testing.T) {
 			}
 			for _, imp := range file.Imports {
 				for _, g := range games {
-					if strings.Contains(imp.Path.Value, "/muster/"+g) {
+					if p := strings.Trim(imp.Path.Value, `"`); p == "github.com/muster-games/muster/"+g || strings.HasPrefix(p, "github.com/muster-games/muster/"+g+"/") {
 						t.Errorf("%s imports %s", f, imp.Path.Value)
 					}
 				}
 			}
 		}
 	}
-	name := regexp.MustCompile(`(?i)\b(tablut|lanrick)\b`)
+	var names []string
+	for _, g := range games {
+		names = append(names, filepath.Base(g))
+	}
+	name := regexp.MustCompile(`(?i)\b(` + strings.Join(names, "|") + `)\b`)
 	scripts, err := filepath.Glob("../web/static/*.js")
 	if err != nil || len(scripts) < 2 {
 		t.Fatalf("the page's scripts: %v %v", scripts, err)
@@ -92,4 +102,42 @@ func TestNoConcreteGame(t *testing.T) {
 			}
 		}
 	}
+}
+
+// gamePackages are the folders (from the module's root) of the packages
+// that register a game, found by their call of game.Register; a game is
+// named after its folder.
+func gamePackages(t *testing.T) []string {
+	t.Helper()
+	root := "../.."
+	var games []string
+	err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if strings.HasPrefix(d.Name(), ".") && p != root || d.Name() == "testdata" {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(p, ".go") || strings.HasSuffix(p, "_test.go") {
+			return nil
+		}
+		src, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		if bytes.Contains(src, []byte("game.Register(")) {
+			rel, _ := filepath.Rel(root, filepath.Dir(p))
+			if rel = filepath.ToSlash(rel); !slices.Contains(games, rel) && rel != "game" {
+				games = append(games, rel)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return games
 }
