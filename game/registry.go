@@ -136,7 +136,12 @@ type Loader func(ruleset string, opts []KV) (Game, error)
 
 // Info describes a registered game for listings.
 type Info struct {
-	Name        string        `json:"name"`
+	Name string `json:"name"`
+	// Title is the game's name for people ("Kōnane").
+	Title string `json:"title"`
+	// Example marks a game added as the worked example of adding one
+	// (docs/new-game.md): listings put it after the others.
+	Example     bool          `json:"example,omitempty"`
 	Description string        `json:"description"`
 	Rulesets    []RulesetInfo `json:"rulesets"`
 	Options     []OptionInfo  `json:"options"`

@@ -83,7 +83,7 @@ func (s *State) Describe(a game.Action) game.ActionInfo {
 	case kindJump:
 		from, to := int(a&0xff), int(a>>8&0xff)
 		d.Kind, d.Squares = "jump", []string{s.square(from), s.square(to)}
-		d.Label = "Jump " + d.Text
+		d.Label = d.Text
 		d.Note = "takes " + s.square(s.step(from, s.direction(from, to)))
 		c := s.Copy()
 		c.Apply(a)

@@ -6,6 +6,8 @@ import "github.com/muster-games/muster/game"
 // and its one option.
 var Info = game.Info{
 	Name:        "konane",
+	Title:       "Kōnane",
+	Example:     true,
 	Description: "Kōnane, the Hawaiian leaping game: jump over the other side's stones in straight lines; the first who cannot jump loses.",
 	Rulesets: []game.RulesetInfo{
 		{

@@ -29,8 +29,8 @@ func checkPlayers(t *testing.T, g game.Game) {
 	if err != nil || back.Spec() != g.Spec() {
 		t.Fatalf("%s: the spec does not load the game again (%v)", g.Spec(), err)
 	}
-	if info, _ := game.Lookup(g.Name()); info.Notation == "" || info.Description == "" {
-		t.Fatalf("%s: the game's Info lacks its description or its notation", g.Spec())
+	if info, _ := game.Lookup(g.Name()); info.Notation == "" || info.Description == "" || info.Title == "" {
+		t.Fatalf("%s: the game's Info lacks its title, description or notation", g.Spec())
 	}
 }
 

@@ -2,6 +2,7 @@ package server
 
 import (
 	"net/http"
+	"slices"
 
 	"github.com/muster-games/muster/agent"
 	"github.com/muster-games/muster/game"
@@ -27,6 +28,16 @@ func (s *Server) catalogue(w http.ResponseWriter, r *http.Request) error {
 			starts[n] = startView{Traits: g.Traits(), Board: g.NewState().View()}
 		}
 	}
+	// The site's own games first, then the worked examples.
+	slices.SortStableFunc(games, func(a, b game.Info) int {
+		switch {
+		case a.Example == b.Example:
+			return 0
+		case a.Example:
+			return 1
+		}
+		return -1
+	})
 	return s.api.JSON(w, http.StatusOK, map[string]any{"games": games, "starts": starts, "puzzles": puzzles, "levels": agent.Levels, "reports": s.cfg.Reports != ""})
 }
 

@@ -364,7 +364,7 @@ class Analysis {
 // setup is the form that opens the board on a game's start or a pasted
 // position.
 function setup(app, cat, error) {
-  const gameSel = h("select", { id: "setup-game" }, cat.games.map((g) => h("option", { value: g.name }, g.name)));
+  const gameSel = h("select", { id: "setup-game" }, cat.games.map((g) => h("option", { value: g.name }, g.title)));
   const rulesetSel = h("select", { id: "setup-ruleset" });
   const fill = () => {
     const g = cat.games.find((x) => x.name === gameSel.value);

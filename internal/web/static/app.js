@@ -8,7 +8,7 @@
 
 import { Board } from "./board.js";
 import { sound } from "./sound.js";
-import { h, cap } from "./dom.js";
+import { h, cap, sentence, orList } from "./dom.js";
 import { api, held, hold, playComputer, IDENTITY } from "./api.js";
 import { pick, targets, buttons } from "./pick.js";
 import { analysis } from "./analysis.js";
@@ -30,7 +30,7 @@ async function home() {
   const cat = await api("GET", "/api/games");
   const lobby = new Lobby((me) => bar && bar(me));
   const err = h("p", { class: "error", id: "error", role: "alert" });
-  const gameSel = h("select", { id: "game" }, cat.games.map((g) => h("option", { value: g.name }, g.name)));
+  const gameSel = h("select", { id: "game" }, cat.games.map((g) => h("option", { value: g.name }, g.title)));
   const rulesetSel = h("select", { id: "ruleset" });
   const sideSel = h("select", { id: "side" });
   const list = h("ul", { class: "rulesets" });
@@ -113,10 +113,10 @@ async function home() {
   const card = (g) => {
     const box = h("div", { class: "card-board" });
     const start = (cat.starts || {})[g.name];
-    if (start) new Board(box, () => {}).render(start.board, start.traits, { still: `${cap(g.name)} at the start` });
+    if (start) new Board(box, () => {}).render(start.board, start.traits, { still: `${g.title} at the start` });
     return h("article", { class: "game-card", id: `card-${g.name}` }, box,
       h("div", { class: "card-text" },
-        h("h2", {}, cap(g.name)),
+        h("h2", {}, g.title),
         h("p", { class: "game-intro", id: `about-${g.name}` }, g.description),
         h("p", { class: "card-actions" },
           g.lessons && g.lessons.length ? learnLink(g) : "",
@@ -125,7 +125,7 @@ async function home() {
           h("a", { href: `/rules/${g.name}` }, "The rules"))));
   };
   app.replaceChildren(
-    h("h1", { class: "home-title" }, "Play " + cat.games.map((g) => cap(g.name)).join(" or ")),
+    h("h1", { class: "home-title" }, "Play " + orList(cat.games.map((g) => g.title))),
     h("div", { class: "game-cards" }, ...cat.games.map(card)),
     h("div", { class: "home-top" },
     h("fieldset", { id: "new-game" }, h("legend", {}, "New game"),
@@ -156,7 +156,7 @@ function learnLink(g) {
   const n = g.lessons.length;
   let next = 1;
   while (done.has(next)) next++;
-  if (!done.size || next > n) return h("a", { class: "button primary", href: `/learn/${g.name}`, id: `learn-${g.name}` }, `New to ${cap(g.name)}? Learn it in ${n} steps`);
+  if (!done.size || next > n) return h("a", { class: "button primary", href: `/learn/${g.name}`, id: `learn-${g.name}` }, `New to ${g.title}? Learn it in ${n} steps`);
   return h("a", { class: "button primary", href: `/learn/${g.name}/${next}`, id: `learn-${g.name}` }, `Go on learning: step ${next} of ${n}`);
 }
 
@@ -169,11 +169,11 @@ async function rules(name) {
   const cat = await api("GET", "/api/games");
   const g = cat.games.find((x) => x.name === name);
   if (!g) { app.replaceChildren(h("p", { class: "error" }, "No such game.")); return; }
-  document.title = `The rules of ${cap(name)} — Muster`;
+  document.title = `The rules of ${g.title} — Muster`;
   const figures = await api("GET", `/api/rules/${name}/figures`);
   const rulesets = (ids) => ids.length === g.rulesets.length ? "every ruleset" : ids.join(", ");
   app.replaceChildren(
-    h("h1", {}, "The rules of " + cap(name)),
+    h("h1", {}, "The rules of " + g.title),
     ...(g.how_to || []).map((p) => h("p", {}, p)),
     g.lessons && g.lessons.length ? h("p", {}, h("a", { class: "button", href: `/learn/${name}` }, `Learn it by playing, in ${g.lessons.length} steps`)) : "",
     h("h2", {}, "Diagrams"),
@@ -184,7 +184,7 @@ async function rules(name) {
     })),
     h("h2", {}, "Rulesets"),
     h("ul", { class: "rulesets" }, g.rulesets.map((r) => h("li", {},
-      h("strong", {}, r.id + (r.default ? " (default)" : "")), r.date ? ` — ${r.date}` : "", h("br"), cap(r.description) + ".", h("br"),
+      h("strong", {}, r.id + (r.default ? " (default)" : "")), r.date ? ` — ${r.date}` : "", h("br"), sentence(r.description), h("br"),
       h("span", { class: "muted" }, "Source: " + r.source),
       r.notes ? [h("br"), h("a", { href: docHref(r.notes), class: "findings", "data-ruleset": r.id }, r.notes.title)] : null))),
     h("h2", {}, "Options"),
@@ -196,7 +196,7 @@ async function rules(name) {
         if (kv) settings.set(kv.value, [...(settings.get(kv.value) || []), r.id]);
       }
       return [h("dt", {}, cap(o.key.replaceAll("_", " "))),
-        h("dd", {}, cap(o.description) + ".", h("br"),
+        h("dd", {}, sentence(o.description), h("br"),
           h("span", { class: "muted" }, [...settings].map(([v, ids]) => `${v}: ${rulesets(ids)}`).join("; ")))];
     })),
     h("p", {}, "The texts, rulings and findings: ", ...(g.docs || []).flatMap((d, i) => [i ? " · " : "", h("a", { href: docHref(d), "data-doc": d.file }, d.title)])),
@@ -485,7 +485,7 @@ class GameView {
   // beside it (kept in view on a phone), the why folded, a hint on
   // request, and the learner's progress through the steps.
   lessonPanel() {
-    const { lesson, step, count, game } = this.lesson;
+    const { lesson, step, count, game, title } = this.lesson;
     const done = learned(game);
     this.lessonResult = h("div", { class: "lesson-result", id: "lesson-result", "aria-live": "polite" });
     const hint = h("p", { class: "hint", id: "hint", hidden: true }, lesson.hint);
@@ -496,7 +496,7 @@ class GameView {
     } }, "Why?");
     return h("section", { class: "lesson", id: "lesson", "aria-label": "lesson" },
       h("div", { class: "step-of" },
-        h("span", { class: "muted" }, h("span", { class: "long" }, `${cap(game)}: s`), h("span", { class: "short" }, "S"), `tep ${step} of ${count}`),
+        h("span", { class: "muted" }, h("span", { class: "long" }, `${title}: s`), h("span", { class: "short" }, "S"), `tep ${step} of ${count}`),
         h("span", { class: "progress", id: "progress" }, ...Array.from({ length: count }, (_, i) =>
           h("a", { href: `/learn/${game}/${i + 1}`, class: (done.has(i + 1) ? "done" : "") + (i + 1 === step ? " here" : ""), title: `step ${i + 1}` + (done.has(i + 1) ? ", done" : ""), "aria-label": `step ${i + 1}` + (done.has(i + 1) ? ", done" : "") }))),
         h("span", { class: "tools" }, why2, h("button", { id: "show-hint", class: "link", onclick: () => { hint.hidden = false; } }, "Hint"))),
@@ -989,12 +989,12 @@ async function learn(name, n) {
   const lessons = (g && g.lessons) || [];
   const step = Math.max(1, Math.min(lessons.length, parseInt(n || "1", 10) || 1));
   if (!lessons.length) { app.replaceChildren(h("p", {}, `No walkthrough for ${name} yet.`), h("a", { href: "/" }, "Home")); return; }
-  document.title = `Learn ${cap(name)} — Muster`;
+  document.title = `Learn ${g ? g.title : name} — Muster`;
   const lesson = lessons[step - 1];
   // A lesson's board is a game of its own, kept out of the learner's lists.
   const res = await api("POST", "/api/games", { game: name, ruleset: lesson.ruleset, position: lesson.position, opponent: "local", side: "random", lesson: true });
   res.secrets.forEach((s, i) => hold(res.id, i, s));
-  await new GameView(res.id, { lesson, step, count: lessons.length, game: name }).start();
+  await new GameView(res.id, { lesson, step, count: lessons.length, game: name, title: g.title }).start();
 }
 
 // firstGame starts a game against the easy computer after a walkthrough.

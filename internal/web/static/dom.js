@@ -16,3 +16,10 @@ export function h(tag, attrs, ...children) {
 }
 
 export function cap(s) { return s[0].toUpperCase() + s.slice(1); }
+
+// sentence is s begun with a capital and ended with a full stop, unless
+// it ends with one already.
+export function sentence(s) { return /[.!?]$/.test(s) ? cap(s) : cap(s) + "."; }
+
+// orList joins words as "a, b or c".
+export function orList(words) { return words.length < 2 ? words.join("") : words.slice(0, -1).join(", ") + " or " + words[words.length - 1]; }

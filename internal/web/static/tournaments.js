@@ -34,7 +34,7 @@ export async function tournamentsPage(app) {
   const kind = h("select", { id: "t-kind" }, h("option", { value: "roundrobin" }, "Round robin"), h("option", { value: "swiss" }, "Swiss"), h("option", { value: "arena" }, "Arena (live clocks)"));
   const duration = h("input", { id: "t-duration", type: "number", min: 10, max: 720, value: 60 });
   const rounds = h("input", { id: "t-rounds", type: "number", min: 1, max: 11, value: 5 });
-  const gameSel = h("select", { id: "t-game" }, ...cat.games.flatMap((g) => g.rulesets.map((r) => h("option", { value: `${g.name}|${r.id}`, selected: r.default }, `${cap(g.name)} — ${r.id}`))));
+  const gameSel = h("select", { id: "t-game" }, ...cat.games.flatMap((g) => g.rulesets.map((r) => h("option", { value: `${g.name}|${r.id}`, selected: r.default }, `${g.title} — ${r.id}`))));
   const clock = h("select", { id: "t-clock" }, ...[["5+3", "5 min + 3 s"], ["10+5", "10 min + 5 s"], ["30+20", "30 min + 20 s"], ["d1", "1 day a move"], ["d3", "3 days a move"]].map(([v, l]) => h("option", { value: v }, l)));
   const rated = h("input", { id: "t-rated", type: "checkbox" });
   const bots = h("input", { id: "t-bots", type: "checkbox" });
