@@ -123,7 +123,7 @@ var options = []game.OptionInfo{
 // Info describes Lanrick for the registry.
 var Info = game.Info{
 	Name:        "lanrick",
-	Title: "Lanrick",
+	Title:       "Lanrick",
 	Options:     withRulesets(options),
 	Description: "Lanrick, Lewis Carroll's game for two players (1879–1899): each side plays its men into a 'rendezvous' that has room for all but one of them.",
 	Traits:      traits,

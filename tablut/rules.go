@@ -122,7 +122,7 @@ var options = []game.OptionInfo{
 // Info describes Tablut, its options and its rulesets for the registry.
 var Info = game.Info{
 	Name:        "tablut",
-	Title: "Tablut",
+	Title:       "Tablut",
 	Description: "Tablut, the tafl game Linnaeus recorded in Lapland in 1732 (Iter Lapponicum), in its reconstructions.",
 	Options:     options,
 	Traits:      traits,
