@@ -501,6 +501,12 @@ func (s *State) check() error {
 		if s.placer < 0 || int(s.placed) != s.all().count() {
 			return fmt.Errorf("phase place needs placer= and placed= equal to the men on the board")
 		}
+		if s.placed >= 10 {
+			return fmt.Errorf("phase place ends when the ten men are set: placed=%d", s.placed)
+		}
+		if actor, _ := s.placeTurn(); s.toAct != actor {
+			return fmt.Errorf("phase place: with placer=%s and placed=%d, %s sets the next man, not to=%s", optPlayerText(s.placer), s.placed, playerText(actor), playerText(s.toAct))
+		}
 	}
 	if s.g.Rules.old() && s.phase == PhaseRoll && s.toAct != -1 {
 		return fmt.Errorf("phase roll has to=chance")
