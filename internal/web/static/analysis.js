@@ -6,10 +6,9 @@
 // /api/analysis/eval) from the root position and the actions to the node.
 // A game still in play is never analysed here.
 
-import { Board } from "./board.js";
-import { h } from "./dom.js";
+import { PlayBoard } from "./playboard.js";
+import { h, patch } from "./dom.js";
 import { api, playComputer } from "./api.js";
-import { pick, targets, buttons } from "./pick.js";
 import { recordField } from "./record.js";
 
 // A Node is a position of the tree: the root, or the action that led to
@@ -54,10 +53,14 @@ class Analysis {
     this.levels = levels;
     this.root = new Node(null, null);
     this.node = this.root;
-    this.selected = null;
     this.engineOn = localStorage.getItem("muster-engine") === "on";
-    this.board = new Board(null, (sq, how) => this.click(sq, how));
     this.err = h("p", { class: "error", id: "error", role: "alert" });
+    this.pb = new PlayBoard({
+      onPlay: (text) => this.play(text),
+      onClick: () => { this.err.textContent = ""; },
+      onMiss: (sq) => { this.err.textContent = `Not ${sq}: ${this.node.view.prompt.text}`; },
+      onChange: () => this.drawChoices(),
+    });
   }
 
   // load gives the tree a main line of actions and shows its node at ply.
@@ -79,7 +82,7 @@ class Analysis {
       if (!node.view) node.view = await this.fetchView(node.path());
     } catch (e) { this.err.textContent = e.message; return; }
     this.node = node;
-    this.selected = null;
+    this.pb.reset();
     this.err.textContent = "";
     this.draw();
     if (this.engineOn) this.evaluate(node);
@@ -99,20 +102,19 @@ class Analysis {
   title(p) { const t = this.node.view.traits.players[p]; return t ? t.title : "Chance"; }
 
   layout() {
-    const boardEl = h("div", { id: "board" });
-    this.board.container = boardEl;
-    const boardBox = h("div", { class: "board-wrap" }, h("div", { class: "board-box" }, boardEl),
+    const boardEl = this.pb.boardEl;
+    const boardBox = h("div", { class: "board-wrap" }, this.pb.el,
       h("p", { class: "muted graph-note" }, "Right-drag on the board to draw your own arrows; a right-click clears them."));
     // Your own arrows: a right-drag from a square to another draws one,
     // again takes it away; a right-click on one square clears them all.
     boardEl.addEventListener("contextmenu", (e) => e.preventDefault());
     boardEl.addEventListener("pointerdown", (e) => {
       if (e.button !== 2) return;
-      this.rightFrom = this.board.squareAt(e);
+      this.rightFrom = this.pb.board.squareAt(e);
     });
     boardEl.addEventListener("pointerup", (e) => {
       if (e.button !== 2 || !this.rightFrom) return;
-      const to = this.board.squareAt(e);
+      const to = this.pb.board.squareAt(e);
       const from = this.rightFrom;
       this.rightFrom = null;
       const mine = this.node.arrows || (this.node.arrows = []);
@@ -127,7 +129,8 @@ class Analysis {
       if (e.altKey || e.ctrlKey || e.metaKey || e.defaultPrevented) return;
       const t = e.target;
       if (t && (t.closest("input, textarea, select, [contenteditable]") || t.closest("svg.board") || t.closest("#tree"))) return;
-      if (e.key === "f") { this.board.flipped = !this.board.flipped; this.draw(); return; }
+      if (e.key === "f") { this.flip(); return; }
+      if (e.key === "Escape" && this.pb.busy()) { this.pb.cancel(); return; }
       if (["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "Home", "End"].includes(e.key)) this.key(e);
     });
     this.status = h("div", { class: "status", id: "status", "aria-live": "polite" });
@@ -153,7 +156,7 @@ class Analysis {
           h("button", { onclick: () => this.go(this.node.parent), "aria-label": "back", id: "back" }, "◀"),
           h("button", { onclick: () => this.go(this.node.children[0]), "aria-label": "forward", id: "forward" }, "▶"),
           h("button", { onclick: () => this.go(this.lineEnd()), "aria-label": "to the end of the line", id: "last" }, "▶|"),
-          h("button", { onclick: () => { this.board.flipped = !this.board.flipped; this.draw(); }, id: "flip" }, "Flip board")),
+          h("button", { onclick: () => this.flip(), id: "flip" }, "Flip board")),
         h("div", { class: "tree-tools" },
           h("button", { id: "promote", onclick: () => this.promote() }, "Make this the main line"),
           h("button", { id: "delete", onclick: () => this.remove() }, "Delete from here")),
@@ -165,12 +168,11 @@ class Analysis {
 
   draw() {
     const v = this.node.view;
-    const legal = v.legal || [];
-    this.board.render(v.board, v.traits, { selected: this.selected, targets: targets(legal, this.selected), asked: this.selected ? [] : v.prompt.squares || [],
+    this.pb.set({ view: v.board, traits: v.traits, legal: v.legal || [], asked: v.prompt.squares || [],
       trail: this.node.parent ? [this.node.squares || []] : [], arrows: [...this.engineArrows(), ...(this.node.arrows || [])] });
     this.status.textContent = v.over ? v.prompt.text : `${this.title(v.to_act)} to play: ${v.prompt.text}`;
-    this.events.replaceChildren(...(this.node.parent ? v.events || [] : []).map((e) => h("li", { "data-event": e.kind }, e.text)));
-    this.choices.replaceChildren(...buttons(legal).map((a) => h("button", { "data-action": a.text, onclick: () => this.play(a.text) }, a.label)));
+    patch(this.events, ...(this.node.parent ? v.events || [] : []).map((e) => h("li", { "data-event": e.kind }, e.text)));
+    this.drawChoices();
     this.posText.value = v.position;
     this.vsButton.disabled = v.over;
     this.drawTree();
@@ -302,21 +304,13 @@ class Analysis {
     this.go(to);
   }
 
-  click(sq, how) {
-    if (sq === undefined) { this.draw(); return; }
-    if (sq === null) { this.selected = null; this.draw(); return; }
-    const legal = this.node.view.legal || [];
-    if (how && how.drag && sq === this.selected) return;
-    this.err.textContent = "";
-    const p = pick(legal, this.selected, sq);
-    if (p.play) { this.play(p.play); return; }
-    if (p.offer) {
-      this.choices.replaceChildren(h("span", {}, "Choose: "), ...p.offer.map((a) => h("button", { "data-action": a.text, onclick: () => this.play(a.text) }, a.label)));
-      return;
-    }
-    if (p.miss && legal.length) this.err.textContent = `Not ${sq}: ${this.node.view.prompt.text}`;
-    this.selected = p.select;
-    this.draw();
+  flip() { this.pb.flipped = !this.pb.flipped; this.draw(); }
+
+  // drawChoices offers the actions that pick no square, or the choice the
+  // board asks for, as buttons.
+  drawChoices() {
+    patch(this.choices, this.pb.pending ? h("span", {}, "Choose: ") : null, ...this.pb.choices()
+      .map((a) => h("button", { "data-action": a.text, "data-key": a.text, onclick: () => this.pb.choose(a.text) }, a.label)));
   }
 
   // play goes to the child of the action, making it a new variation if

@@ -6,6 +6,8 @@
 // Colours come from the stylesheet (classes on the squares and men), so
 // the board follows the chosen theme.
 
+import { patch } from "./dom.js";
+
 const NS = "http://www.w3.org/2000/svg";
 
 function el(name, attrs, parent) {
@@ -142,8 +144,8 @@ export class Board {
         el("line", { x1: x1 + cell / 2, y1: y1 + cell / 2, x2: x2 + cell / 2, y2: y2 + cell / 2, class: "line-region", "pointer-events": "none", "data-region": r.kind, "data-end": r.squares[r.squares.length - 1] }, svg);
       }
     }
-    this.pieceLayer = el("g", {}, svg);
-    for (const p of board.pieces || []) this.piece(this.pieceLayer, traits, p, taken.has(p.square));
+    const pieceLayer = el("g", { class: "pieces" }, svg);
+    for (const p of board.pieces || []) this.piece(pieceLayer, traits, p, taken.has(p.square));
     for (const q of taken) {
       if (pieces.has(q)) continue;
       const [x, y] = pos(q);
@@ -177,10 +179,18 @@ export class Board {
       svg.addEventListener("pointerup", (e) => this.up(e));
       svg.addEventListener("pointercancel", () => this.cancelDrag());
     }
-    const hadFocus = this.svg && document.activeElement === this.svg;
-    this.container.replaceChildren(svg);
-    this.svg = svg;
-    if (hadFocus) svg.focus();
+    // The board drawn before is patched into the new one, so that the
+    // element under a finger or holding the focus stays (its listeners
+    // were set when it was first drawn); a still diagram is drawn anew.
+    if (this.svg && !still && this.svg.parentNode === this.container && this.svg.getAttribute("class") === svg.getAttribute("class")) {
+      patch(this.container, svg);
+    } else {
+      const hadFocus = this.svg && document.activeElement === this.svg;
+      this.container.replaceChildren(svg);
+      this.svg = svg;
+      if (hadFocus) svg.focus();
+    }
+    this.pieceLayer = this.svg.querySelector("g.pieces");
     if (animate.length) this.animate(animate);
   }
 

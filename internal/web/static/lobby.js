@@ -10,6 +10,7 @@ import { api, hold } from "./api.js";
 import { Board } from "./board.js";
 import { ratingText, clockText, gameLine, botBadge } from "./account.js";
 import { startsText } from "./tournaments.js";
+import { Live } from "./socket.js";
 
 export class Lobby {
   constructor(onMe) {
@@ -46,23 +47,13 @@ export class Lobby {
   // reconnect opens the lobby's socket again: the browser may have just
   // been given its identity (its first challenge), which the server reads
   // from the cookie when the socket opens.
-  reconnect() {
-    if (this.ws) { this.ws.onclose = null; this.ws.close(); }
-    this.connect();
-  }
+  reconnect() { this.socket.reopen(); }
 
   connect() {
-    const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws/lobby`);
-    ws.onopen = () => { this.failures = 0; this.conn.dataset.state = "live"; this.conn.textContent = "Live"; };
-    ws.onmessage = (e) => this.update(JSON.parse(e.data));
-    ws.onclose = () => {
-      this.failures = (this.failures || 0) + 1;
-      const wait = Math.min(30, 2 ** (this.failures - 1));
-      this.conn.dataset.state = "lost";
-      this.conn.textContent = `Connection lost: trying again in ${wait} s.`;
-      setTimeout(() => this.connect(), wait * 1000);
-    };
-    this.ws = ws;
+    this.socket = new Live("/ws/lobby", {
+      onMessage: (v) => this.update(v),
+      onState: (state, text) => { this.conn.dataset.state = state; this.conn.textContent = text; },
+    });
   }
 
   update(v) {

@@ -48,3 +48,67 @@ export async function puzzlesPage(app) {
       h("span", {}, ` ${p.context} `), h("span", { class: "muted" }, `Rating ${p.rating}.`), done.has(p.id) ? h("span", { class: "gain" }, " Solved.") : ""))),
     h("p", {}, h("a", { href: "/" }, "Home")));
 }
+
+// turnsLeft is what a verdict leaves the solver, seat me, after done of
+// his turns in a puzzle of turns: {winning, left} (left being his turns
+// still needed, Infinity when the win is gone). From his move a win in T
+// turns of both sides is ceil(T/2) of his; from his opponent's, a loss for
+// the opponent in T is T/2 of his.
+export function turnsLeft(verdict, me) {
+  const myMove = verdict.to_act === me;
+  const winning = verdict.decided && verdict.outcome === (myMove ? "win" : "loss");
+  return { winning, left: winning ? (myMove ? Math.ceil(verdict.turns / 2) : verdict.turns / 2) : Infinity };
+}
+
+// PuzzlePanel is the puzzle beside its game's board: what to do, then
+// after each of the solver's turns whether the win is still there.
+export class PuzzlePanel {
+  constructor(p) {
+    this.p = p;
+    this.kind = "puzzle";
+    this.over = false;
+    this.turns = 0;
+    this.result = h("div", { class: "lesson-result", id: "puzzle-result", "aria-live": "polite" });
+    this.el = h("section", { class: "lesson", id: "puzzle" },
+      h("div", { class: "step-of" }, h("span", { class: "muted" }, `Puzzle · rating ${p.rating}`), h("span", { class: "tools" }, h("a", { href: "/puzzles" }, "All puzzles"))),
+      h("h2", {}, `Win in ${p.turns} turn${p.turns > 1 ? "s" : ""}`),
+      h("p", { class: "task", id: "task" }, p.context),
+      this.result);
+  }
+
+  // check, each time one of the solver's turns is over, asks the server
+  // for the exact verdict of the position: the win must still be there,
+  // in the turns left. Every winning turn counts, not one stored line.
+  // Views may come after the computer has answered too: the verdict is
+  // then for the solver to move.
+  async check(host, v) {
+    if (this.over) return;
+    const me = host.mySeat();
+    const turns = v.turns || [];
+    const done = turns.filter((t, i) => t.player === me && (i < turns.length - 1 || v.to_act !== me || v.status === "over")).length;
+    if (done <= this.turns) return;
+    this.turns = done;
+    const p = this.p;
+    const again = h("button", { id: "puzzle-again", onclick: () => startPuzzle(p) }, "Try again");
+    const next = h("a", { class: "button", href: "/puzzles", id: "puzzle-next" }, "Other puzzles");
+    let verdict;
+    try { verdict = await api("POST", "/api/puzzles/verdict", { spec: v.spec, position: v.position }); } catch (e) { host.err.textContent = e.message; return; }
+    if (this.over) return;
+    if (verdict.over) {
+      this.over = true;
+      if (verdict.result === v.traits.players[me].name) {
+        markSolved(p.id);
+        this.result.replaceChildren(h("p", { class: "well-done", id: "puzzle-solved" }, "Solved: the win, in the turns given."), next);
+      } else this.result.replaceChildren(h("p", { class: "error" }, "Not this time: the game is lost."), again, next);
+      return;
+    }
+    const { winning, left } = turnsLeft(verdict, me);
+    if (done + left <= p.turns) {
+      this.result.replaceChildren(h("p", { class: "well-done", id: "puzzle-good" }, `Good: still a win, in ${left} more turn${left > 1 ? "s" : ""} of yours.`));
+      return;
+    }
+    this.over = true;
+    const why = !verdict.decided ? "the tables no longer decide it" : winning ? `the win now takes ${left} more turns of yours, beyond the ${p.turns} given` : "the win is gone with best play";
+    this.result.replaceChildren(h("p", { class: "error", id: "puzzle-failed" }, `Not the best turn: ${why}.`), again, next);
+  }
+}

@@ -1,0 +1,105 @@
+// lesson.js is a game's walkthrough: each step a game of its own from the
+// step's position, both seats at this screen, with the step's words beside
+// the board (the task in a line, the why folded, a hint on request) and,
+// after each of the learner's actions, whether the step's goal is met.
+
+import { h } from "./dom.js";
+import { api, hold, playComputer } from "./api.js";
+import { GameView } from "./game.js";
+
+// learned are the steps of a game's walkthrough this browser has done.
+export function learned(game) {
+  try { return new Set(JSON.parse(localStorage.getItem("muster-learned:" + game) || "[]")); } catch { return new Set(); }
+}
+
+function markLearned(game, step) {
+  const done = learned(game);
+  done.add(step);
+  localStorage.setItem("muster-learned:" + game, JSON.stringify([...done]));
+}
+
+// goalMet says whether a view, just after the learner acted, meets a
+// step's goal, as game.Lesson.Met does: any action ("act"), the end of
+// his turn ("turn"), or an event of the goal's kind.
+export function goalMet(goal, v, learner) {
+  const turnOver = v.status === "over" || v.to_act !== learner;
+  return goal === "act" || (goal === "turn" ? turnOver : (v.events || []).some((e) => e.kind === goal));
+}
+
+// LessonPanel is the step beside a game's board; GameView calls check
+// after every view.
+class LessonPanel {
+  constructor({ lesson, step, count, game, title }) {
+    Object.assign(this, { lesson, step, count, game, title });
+    this.kind = "lesson";
+    this.closed = false; // the step is over: the board takes no more clicks
+    const finished = learned(game);
+    this.result = h("div", { class: "lesson-result", id: "lesson-result", "aria-live": "polite" });
+    const hint = h("p", { class: "hint", id: "hint", hidden: true }, lesson.hint);
+    const why = h("p", { class: "why", id: "why-text", hidden: true }, lesson.text);
+    const whyButton = h("button", { id: "why", class: "link", "aria-expanded": "false", onclick: () => {
+      why.hidden = !why.hidden;
+      whyButton.setAttribute("aria-expanded", String(!why.hidden));
+    } }, "Why?");
+    this.el = h("section", { class: "lesson", id: "lesson", "aria-label": "lesson" },
+      h("div", { class: "step-of" },
+        h("span", { class: "muted" }, h("span", { class: "long" }, `${title}: s`), h("span", { class: "short" }, "S"), `tep ${step} of ${count}`),
+        h("span", { class: "progress", id: "progress" }, ...Array.from({ length: count }, (_, i) =>
+          h("a", { href: `/learn/${game}/${i + 1}`, class: (finished.has(i + 1) ? "done" : "") + (i + 1 === step ? " here" : ""), title: `step ${i + 1}` + (finished.has(i + 1) ? ", done" : ""), "aria-label": `step ${i + 1}` + (finished.has(i + 1) ? ", done" : "") }))),
+        h("span", { class: "tools" }, whyButton, h("button", { id: "show-hint", class: "link", onclick: () => { hint.hidden = false; } }, "Hint"))),
+      h("h2", {}, lesson.title),
+      h("p", { class: "task", id: "task" }, lesson.task),
+      hint, why,
+      this.result);
+  }
+
+  // seat is the side the board is turned for: the learner's, the side to
+  // act first.
+  seat(v) { return this.learner === undefined ? v.to_act : this.learner; }
+
+  // check tells the learner, after his action, whether the step's goal is
+  // met, or that his turn went by. A step with a reply plays the other
+  // side's answer first, to be seen.
+  async check(host, v) {
+    if (this.learner === undefined) this.learner = v.to_act;
+    if (v.ply === 0 || this.closed) return;
+    const met = goalMet(this.lesson.goal, v, this.learner);
+    if (met) {
+      this.closed = true;
+      markLearned(this.game, this.step);
+      const dot = document.querySelector(`#progress a:nth-child(${this.step})`);
+      if (dot) dot.classList.add("done");
+      for (const text of this.lesson.reply || []) {
+        try {
+          host.update(await api("POST", `/api/games/${host.id}/act`, { secret: host.secret(1 - this.learner), action: text, ply: host.view.ply }));
+        } catch (e) { host.err.textContent = e.message; }
+      }
+      const next = this.step < this.count
+        ? h("a", { class: "button primary", id: "next-step", href: `/learn/${this.game}/${this.step + 1}` }, "Next step")
+        : h("button", { class: "primary", id: "first-game", onclick: () => playComputer({ game: this.game, ruleset: this.lesson.ruleset, level: "easy" }) }, "Play your first game against the computer");
+      this.result.replaceChildren(h("p", { class: "well-done" }, "Well done. " + this.lesson.done), next);
+    } else if (v.status === "over" || v.to_act !== this.learner) {
+      this.closed = true;
+      this.result.replaceChildren(h("p", { class: "error" }, "Not this time: your turn has passed."),
+        h("a", { class: "button", id: "try-again", href: location.pathname }, "Try again"));
+    }
+  }
+
+  you(host) { return this.learner !== undefined && this.learner >= 0 ? `You play ${host.title(this.learner)}.` : null; }
+}
+
+// learn runs step n of a game's walkthrough: a fresh game from the step's
+// position, both seats here, and the step's words beside the board.
+export async function learn(app, name, n) {
+  const cat = await api("GET", "/api/games");
+  const g = cat.games.find((x) => x.name === name);
+  const lessons = (g && g.lessons) || [];
+  const step = Math.max(1, Math.min(lessons.length, parseInt(n || "1", 10) || 1));
+  if (!lessons.length) { app.replaceChildren(h("p", {}, `No walkthrough for ${name} yet.`), h("a", { href: "/" }, "Home")); return; }
+  document.title = `Learn ${g.title} — Muster`;
+  const lesson = lessons[step - 1];
+  // A lesson's board is a game of its own, kept out of the learner's lists.
+  const res = await api("POST", "/api/games", { game: name, ruleset: lesson.ruleset, position: lesson.position, opponent: "local", side: "random", lesson: true });
+  res.secrets.forEach((s, i) => hold(res.id, i, s));
+  await new GameView(app, res.id, new LessonPanel({ lesson, step, count: lessons.length, game: name, title: g.title })).start();
+}

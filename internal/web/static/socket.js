@@ -1,0 +1,49 @@
+// socket.js keeps a live WebSocket to the server: on a lost connection it
+// says so and tries again after 1, 2, 4… up to 30 seconds. The game page
+// and the lobby use it; what a message means is theirs.
+
+// retryWait is the seconds to wait before the nth try after a loss.
+export function retryWait(failures) { return Math.min(30, 2 ** (failures - 1)); }
+
+// Live is one socket kept open on path (such as /ws/lobby). onMessage(msg)
+// gets each message, parsed; onState(state, text) hears "live" or "lost"
+// with words for people; onOpen(again) is told each opening, again being
+// true after a loss (the page may have missed changes meanwhile).
+export class Live {
+  constructor(path, { onMessage, onState = () => {}, onOpen = () => {} }) {
+    this.path = path;
+    this.onMessage = onMessage;
+    this.onState = onState;
+    this.onOpen = onOpen;
+    this.failures = 0;
+    this.ws = null;
+    this.connect();
+  }
+
+  connect() {
+    const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}${this.path}`);
+    ws.onopen = () => {
+      const again = this.failures > 0;
+      this.failures = 0;
+      this.onState("live", "Live");
+      this.onOpen(again);
+    };
+    ws.onmessage = (e) => this.onMessage(JSON.parse(e.data));
+    ws.onclose = () => {
+      this.failures++;
+      const wait = retryWait(this.failures);
+      const why = this.failures >= 3 ? " The server may be limiting connections from your address: close other tabs of this site." : "";
+      this.onState("lost", `Connection lost: trying again in ${wait} s.${why}`);
+      this.timer = setTimeout(() => this.connect(), wait * 1000);
+    };
+    this.ws = ws;
+  }
+
+  // reopen closes the socket and opens it again at once (the browser's
+  // identity may have just changed, which the server reads as it opens).
+  reopen() {
+    if (this.ws) { this.ws.onclose = null; this.ws.close(); }
+    clearTimeout(this.timer);
+    this.connect();
+  }
+}
