@@ -49,6 +49,7 @@ class Element extends Node {
     super(1, tag.toUpperCase());
     this.attrs = new Map();
     this.listeners = {};
+    this.style = {};
     if (tag === "input" || tag === "select" || tag === "textarea") this.value = "";
     if (tag === "input") this.checked = false;
   }
@@ -62,6 +63,7 @@ class Element extends Node {
   removeAttribute(n) { this.attrs.delete(n); }
   hasAttribute(n) { return this.attrs.has(n); }
   get id() { return this.getAttribute("id") || ""; }
+  scrollIntoView() {}
   addEventListener(type, fn) { (this.listeners[type] ||= []).push(fn); }
   dispatch(type, ev = {}) { for (const fn of this.listeners[type] || []) fn({ type, target: this, ...ev }); }
   querySelector(sel) {

@@ -17,9 +17,11 @@ export class PlayBoard {
   // square no action uses while the prompt asks for some; onChange(), the
   // board's own state changed (the page redraws what shows it: the
   // buttons, the status); onClick(sq), a click on the board that picks.
-  constructor(events) {
+  // The board drawn is a Board (board.js) unless the tests give another
+  // with its methods.
+  constructor(events, BoardType = Board) {
     this.events = { onPlay() {}, onMiss() {}, onChange() {}, onClick() {}, ...events };
-    this.board = new Board(null, (sq, how) => this.click(sq, how));
+    this.board = new BoardType(null, (sq, how) => this.click(sq, how));
     this.boardEl = h("div", { id: "board" });
     this.board.container = this.boardEl;
     this.board.onHover = (sq) => this.hover(sq);
