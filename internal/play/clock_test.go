@@ -196,14 +196,14 @@ func TestUnbegunGamesAborted(t *testing.T) {
 		if n := b.gs.AbortUnbegun(); n != 1 {
 			t.Fatalf("aborted %d after a day, want the one game nobody began", n)
 		}
-		if sn := idle.snap.Load(); sn.rec.Result != resultAborted || !strings.Contains(sn.view.Prompt.Text, "nobody made the first move") {
+		if sn := idle.snap.Load(); sn.view.Ending != "aborted" || !strings.Contains(sn.view.Prompt.Text, "nobody made the first move") {
 			t.Fatalf("the idle game: %s %q", sn.rec.Result, sn.view.Prompt.Text)
 		}
 		if begun.snap.Load().rec.Status != store.StatusPlaying || slow.snap.Load().rec.Status != store.StatusPlaying {
 			t.Fatal("a begun game or a correspondence game within its days was aborted")
 		}
 		time.Sleep(48 * time.Hour)
-		if n := b.gs.AbortUnbegun(); n != 1 || slow.snap.Load().rec.Result != resultAborted {
+		if n := b.gs.AbortUnbegun(); n != 1 || slow.snap.Load().view.Ending != "aborted" {
 			t.Fatalf("the correspondence game after its three days: %d aborted, %s", n, slow.snap.Load().rec.Result)
 		}
 	})

@@ -3,6 +3,7 @@ package play
 import (
 	"context"
 	"fmt"
+	"github.com/muster-games/muster/internal/outcome"
 	"net/http"
 	"time"
 
@@ -24,8 +25,7 @@ func (r *room) resign(ctx context.Context, h holder) (View, error) {
 	if err != nil {
 		return View{}, err
 	}
-	winner := r.g.PlayerName(game.Player(1 - seat))
-	if err := r.end(ctx, winner, r.g.PlayerName(game.Player(seat))+" resigned"); err != nil {
+	if err := r.end(ctx, outcome.Won(1-seat, r.g.PlayerName(game.Player(seat))+" resigned")); err != nil {
 		return View{}, err
 	}
 	return r.snap.Load().current(), nil
@@ -64,7 +64,7 @@ func (r *room) draw(ctx context.Context, h holder, what string) (View, error) {
 		if r.rec.DrawOffer != 1-seat {
 			return View{}, errNoOffer
 		}
-		if err := r.end(ctx, "draw", "draw agreed"); err != nil {
+		if err := r.end(ctx, outcome.Drawn("draw agreed")); err != nil {
 			return View{}, err
 		}
 		return r.snap.Load().current(), nil
@@ -88,17 +88,18 @@ func (r *room) draw(ctx context.Context, h holder, what string) (View, error) {
 // minRatedTurns turns keeps its result but is not rated: a resignation
 // after a move each gives or takes no rating. A casual one keeps its
 // result.
-func (r *room) end(ctx context.Context, result, reason string) error {
+func (r *room) end(ctx context.Context, o outcome.Outcome) error {
 	rated := r.rec.Rated
 	switch {
-	case rated && result != resultAborted && r.canAbort():
-		result, reason = resultAborted, reason+" before both sides had moved"
-	case rated && result != resultAborted && len(r.moveList()) < 2*minRatedTurns:
-		r.rec.Rated, reason = false, reason+fmt.Sprintf(" before %d moves each: not rated", minRatedTurns)
+	case rated && o.Kind != outcome.Aborted && r.canAbort():
+		o = outcome.Abort(o.Reason + " before both sides had moved")
+	case rated && o.Kind != outcome.Aborted && len(r.moveList()) < 2*minRatedTurns:
+		r.rec.Rated = false
+		o.Reason += fmt.Sprintf(" before %d moves each: not rated", minRatedTurns)
 	}
 	ply := len(r.rec.Actions)
 	offer := r.rec.DrawOffer
-	r.rec.Status, r.rec.Result, r.rec.Reason, r.rec.DrawOffer = store.StatusOver, result, reason, -1
+	r.rec.Status, r.rec.Result, r.rec.Reason, r.rec.DrawOffer = store.StatusOver, o.Text(r.g), o.Reason, -1
 	if err := r.save(ctx, ply); err != nil {
 		r.rec.Status, r.rec.Result, r.rec.Reason, r.rec.DrawOffer, r.rec.Rated = store.StatusPlaying, "", "", offer, rated
 		return err
@@ -137,7 +138,7 @@ func (r *room) abort(ctx context.Context, h holder) (View, error) {
 	if !r.canAbort() {
 		return View{}, errNoAbort
 	}
-	if err := r.end(ctx, resultAborted, "aborted before both sides had moved"); err != nil {
+	if err := r.end(ctx, outcome.Abort("aborted before both sides had moved")); err != nil {
 		return View{}, err
 	}
 	return r.snap.Load().current(), nil
@@ -146,9 +147,6 @@ func (r *room) abort(ctx context.Context, h holder) (View, error) {
 // minRatedTurns is the turns each side plays before a game ended by
 // resignation, time or agreement is rated.
 const minRatedTurns = 3
-
-// resultAborted is the result of a game called off.
-const resultAborted = "aborted"
 
 // rematch gives the holder of a seat of this finished game his seat in the
 // game that follows it, with the sides swapped: the first to ask creates

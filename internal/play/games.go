@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/muster-games/muster/internal/outcome"
 	"log/slog"
 	"net/http"
 	"sync"
@@ -297,7 +298,7 @@ func (gs *Games) AbortUnbegun() int {
 				return nil
 			}
 			n++
-			return r.end(gs.ctx, resultAborted, fmt.Sprintf("nobody made the first move in %s", wait.Round(time.Hour)))
+			return r.end(gs.ctx, outcome.Abort(fmt.Sprintf("nobody made the first move in %s", wait.Round(time.Hour))))
 		})
 		if err != nil {
 			gs.log.Error("aborting an unbegun game", "game", id, "err", err)

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/muster-games/muster/internal/outcome"
 	"net/http"
 	"slices"
 	"strconv"
@@ -569,7 +570,7 @@ func (gs *Games) adminAbort(w http.ResponseWriter, r *http.Request) error {
 		if rm.rec.Status != store.StatusPlaying {
 			return errOver
 		}
-		return rm.end(r.Context(), resultAborted, "aborted by an administrator")
+		return rm.end(r.Context(), outcome.Abort("aborted by an administrator"))
 	})
 	if err != nil {
 		return err

@@ -437,7 +437,7 @@ func TestRatedGameEndedUnplayedIsAborted(t *testing.T) {
 		if code := h.call("POST", "/api/games/"+id+"/resign", secretRequest{Secret: secrets[1]}, &v); code != http.StatusOK {
 			t.Fatalf("resign: %d", code)
 		}
-		if v.Result != resultAborted || len(v.RatingChanges) != 0 || !strings.HasPrefix(v.Prompt.Text, "Game aborted: defenders resigned before both sides had moved") {
+		if v.Result != "aborted" || v.Ending != "aborted" || v.Winner != -1 || len(v.RatingChanges) != 0 || !strings.HasPrefix(v.Prompt.Text, "Game aborted: defenders resigned before both sides had moved") {
 			t.Fatalf("resigned after %d moves: %s, %q, changes %v", len(moves), v.Result, v.Prompt.Text, v.RatingChanges)
 		}
 		for _, p := range players {

@@ -2,6 +2,7 @@ package play
 
 import (
 	"context"
+	"github.com/muster-games/muster/internal/outcome"
 	"time"
 
 	"github.com/muster-games/muster/game"
@@ -18,28 +19,16 @@ const ratingPeriod = 7 * 24 * time.Hour
 // 0 a loss), or false for an ending that scores nobody (an abort, or a
 // game that counts points without a winner).
 func (r *room) scores(s game.State) ([2]float64, bool) {
-	res := r.rec.Result
-	if s.IsTerminal() {
-		gr := s.Result()
-		if gr.Draw() {
-			return [2]float64{0.5, 0.5}, true
-		}
-		if gr.Winner < 0 || gr.Winner > 1 {
+	o := outcome.Of(s)
+	if o.Kind == outcome.None {
+		var err error
+		if o, err = outcome.Read(r.g, r.rec.Result, r.rec.Reason); err != nil {
 			return [2]float64{}, false
 		}
-		out := [2]float64{}
-		out[gr.Winner] = 1
-		return out, true
 	}
-	switch res {
-	case "draw":
-		return [2]float64{0.5, 0.5}, true
-	case r.g.PlayerName(0):
-		return [2]float64{1, 0}, true
-	case r.g.PlayerName(1):
-		return [2]float64{0, 1}, true
-	}
-	return [2]float64{}, false
+	p0, ok := o.Points(0)
+	p1, _ := o.Points(1)
+	return [2]float64{p0, p1}, ok
 }
 
 // CurrentRating is a player's rating in a game now, from his stored

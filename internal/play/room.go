@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/muster-games/muster/internal/outcome"
 	"io"
 	"math/rand/v2"
 	"net/http"
@@ -303,7 +304,7 @@ func (r *room) apply(ctx context.Context, a game.Action) error {
 		nc := c.Charged(int(mover), time.Now().UnixMilli())
 		r.rec.Clock = &nc
 		if nc.LeftMS[mover] == 0 {
-			if err := r.end(ctx, r.g.PlayerName(1-mover), r.g.PlayerName(mover)+" lost on time"); err != nil {
+			if err := r.end(ctx, outcome.Won(int(1-mover), r.g.PlayerName(mover)+" lost on time")); err != nil {
 				r.rec.Clock = oldClock
 				return err
 			}
@@ -324,8 +325,8 @@ func (r *room) apply(ctx context.Context, a game.Action) error {
 	r.rec.DrawOffer, r.rec.TakebackOffer = -1, -1
 	if next.IsTerminal() {
 		r.rec.Status = store.StatusOver
-		r.rec.Result = game.ResultName(next)
-		r.rec.Reason = next.Result().Reason
+		o := outcome.Of(next)
+		r.rec.Result, r.rec.Reason = o.Text(r.g), o.Reason
 	}
 	if err := r.saveState(ctx, before, next); err != nil {
 		r.rec.Actions = r.rec.Actions[:before]
@@ -581,7 +582,7 @@ func (r *room) flag(p game.Player, ply int) {
 	}
 	old := r.rec.Clock
 	r.rec.Clock = &c
-	if err := r.end(r.gs.ctx, r.g.PlayerName(1-p), r.g.PlayerName(p)+" lost on time"); err != nil {
+	if err := r.end(r.gs.ctx, outcome.Won(int(1-p), r.g.PlayerName(p)+" lost on time")); err != nil {
 		r.rec.Clock = old
 		r.gs.log.Error("flagging a game", "game", r.rec.ID, "err", err)
 	}

@@ -2,20 +2,24 @@ package play
 
 import (
 	"github.com/muster-games/muster/game"
+	"github.com/muster-games/muster/internal/outcome"
 	"github.com/muster-games/muster/internal/store"
 )
 
 // Summary is a line of a list of games: a player's, or the lobby's.
 type Summary struct {
-	ID      string       `json:"id"`
-	Spec    string       `json:"spec"`
-	Game    string       `json:"game"`
-	Status  store.Status `json:"status"`
-	Result  string       `json:"result,omitempty"`
-	Reason  string       `json:"reason,omitempty"`
-	Rated   bool         `json:"rated"`
-	Ply     int          `json:"ply"`
-	Updated int64        `json:"updated"`
+	ID     string       `json:"id"`
+	Spec   string       `json:"spec"`
+	Game   string       `json:"game"`
+	Status store.Status `json:"status"`
+	Result string       `json:"result,omitempty"`
+	Reason string       `json:"reason,omitempty"`
+	// Ending and Winner are the outcome as data, as in View.
+	Ending  string `json:"ending,omitempty"`
+	Winner  int    `json:"winner"`
+	Rated   bool   `json:"rated"`
+	Ply     int    `json:"ply"`
+	Updated int64  `json:"updated"`
 	// Players names each seat: a username, "Anonymous", or the agent.
 	Players []string `json:"players"`
 	// Sides are the seats' player names in the game ("attackers").
@@ -46,9 +50,12 @@ func seatName(seat store.Seat) string {
 // Summarize makes a game's summary as player (or "") sees it.
 func Summarize(rec *store.Game, player string) Summary {
 	gs := Summary{ID: rec.ID, Spec: rec.Spec, Status: rec.Status, Result: rec.Result, Reason: rec.Reason, Rated: rec.Rated,
-		Ply: len(rec.Actions), Updated: rec.Updated.UnixMilli(), Seat: -1}
+		Ply: len(rec.Actions), Updated: rec.Updated.UnixMilli(), Seat: -1, Winner: -1}
 	if g, err := game.Load(rec.Spec); err == nil {
 		gs.Game = g.Name()
+		if o, err := outcome.Read(g, rec.Result, rec.Reason); err == nil && o.Kind != outcome.None {
+			gs.Ending, gs.Winner = o.Kind.String(), o.Winner
+		}
 		for p := 0; p < g.NumPlayers(); p++ {
 			gs.Sides = append(gs.Sides, g.PlayerName(game.Player(p)))
 		}

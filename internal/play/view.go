@@ -2,8 +2,8 @@ package play
 
 import (
 	"fmt"
+	"github.com/muster-games/muster/internal/outcome"
 	"net/http"
-	"strings"
 	"time"
 
 	"github.com/muster-games/muster/game"
@@ -30,6 +30,11 @@ type View struct {
 	Status store.Status `json:"status"`
 	Result string       `json:"result,omitempty"`
 	Reason string       `json:"reason,omitempty"`
+	// Ending is how the game ended ("win", "draw", "aborted", "scored";
+	// none while it goes on) and Winner the seat that won, or -1: the
+	// outcome as data, where Result is its words.
+	Ending string `json:"ending,omitempty"`
+	Winner int    `json:"winner"`
 	// DrawOffer is the seat offering a draw, or -1.
 	DrawOffer int        `json:"draw_offer"`
 	Thinking  bool       `json:"thinking"`
@@ -149,7 +154,7 @@ func (r *room) publish() {
 		if !r.s.IsTerminal() {
 			// Resigned, agreed or lost on time: the room's ending, not the
 			// rules'.
-			v.Prompt = game.Prompt{Player: game.Terminal, Text: endSentence(&rec)}
+			v.Prompt = game.Prompt{Player: game.Terminal, Text: endSentence(r.g, &rec)}
 		}
 	}
 	sn.traits, sn.board = v.Traits, v.Board
@@ -218,6 +223,10 @@ func viewOf(rec *store.Game, s game.State, turns []game.Turn) View {
 	v := View{
 		ID: rec.ID, Described: Describe(s), Turns: turns, Ply: len(s.History()), Status: rec.Status,
 		Result: rec.Result, Reason: rec.Reason, DrawOffer: rec.DrawOffer, TakebackOffer: rec.TakebackOffer, Start: rec.Start,
+		Winner: -1,
+	}
+	if o, err := outcome.Read(s.Game(), rec.Result, rec.Reason); err == nil && o.Kind != outcome.None {
+		v.Ending, v.Winner = o.Kind.String(), o.Winner
 	}
 	for _, seat := range rec.Seats {
 		v.Seats = append(v.Seats, seatView{Kind: seat.Kind, Agent: seat.Agent, Claimed: seat.SecretHash != "" || seat.Kind == store.SeatAI, Name: seat.Name,
@@ -240,14 +249,12 @@ func (r *room) moveList() []game.Turn {
 }
 
 // endSentence says how a game ended by resignation, time or agreement.
-func endSentence(rec *store.Game) string {
-	switch rec.Result {
-	case "draw":
-		return "Draw: " + rec.Reason + "."
-	case resultAborted:
-		return "Game aborted: " + rec.Reason + "."
+func endSentence(g game.Game, rec *store.Game) string {
+	o, err := outcome.Read(g, rec.Result, rec.Reason)
+	if err != nil {
+		return rec.Result + ": " + rec.Reason + "."
 	}
-	return strings.ToUpper(rec.Result[:1]) + rec.Result[1:] + " won: " + rec.Reason + "."
+	return o.Sentence(g)
 }
 
 // viewAt is the view of the game as it was after ply actions, for

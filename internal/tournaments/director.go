@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/muster-games/muster/internal/outcome"
 	"slices"
 	"time"
 
@@ -34,7 +35,8 @@ type state struct {
 
 // resultOf reads a stored game's result for a tournament: the winner by
 // seat, a draw, or Pending while it goes on. An aborted game (nobody
-// moved, or called off in its first moves) counts as a draw.
+// moved, or called off in its first moves) counts as a draw, as does one
+// ended on equal scores.
 func resultOf(rec *store.Game) (tournament.Result, error) {
 	if rec.Status != store.StatusOver {
 		return tournament.Pending, nil
@@ -43,10 +45,14 @@ func resultOf(rec *store.Game) (tournament.Result, error) {
 	if err != nil {
 		return tournament.Pending, err
 	}
-	switch rec.Result {
-	case g.PlayerName(0):
+	o, err := outcome.Read(g, rec.Result, rec.Reason)
+	if err != nil {
+		return tournament.Pending, err
+	}
+	switch {
+	case o.Kind == outcome.Win && o.Winner == 0:
 		return tournament.WhiteWin, nil
-	case g.PlayerName(1):
+	case o.Kind == outcome.Win && o.Winner == 1:
 		return tournament.BlackWin, nil
 	}
 	return tournament.Draw, nil

@@ -190,7 +190,7 @@ export function gameLine(g) {
   const vs = g.players.map((p, i) => `${p} (${g.sides[i] || i})`).join(" vs ");
   let state;
   if (g.status === "playing") state = g.your_turn ? "your turn" : "in play";
-  else state = g.result ? (g.result === "aborted" ? "aborted" : g.result === "draw" ? "draw" : cap(g.result) + " won") : "over";
+  else state = { win: g.winner >= 0 && cap(g.sides[g.winner] || "") + " won", draw: "draw", aborted: "aborted", scored: g.result }[g.ending] || "over";
   const bits = [h("a", { href: "/g/" + g.id }, g.spec), " ", vs, " — ", h("span", { class: g.your_turn ? "your-turn" : "" }, state)];
   if (g.rated) bits.push(" · rated");
   if (g.change) bits.push(h("span", { class: g.change > 0 ? "gain" : "loss" }, ` ${g.change > 0 ? "+" : ""}${Math.round(g.change)}`));

@@ -80,11 +80,13 @@ function takebackControls(host, live) {
 }
 
 // headline is the end of the game in words, from the side of the seats
-// this browser holds (mine): "You won — …", "Draw", "Black won — …".
+// this browser holds (mine): "You won — …", "Draw", "Black won — …",
+// read from the view's outcome (ending, winner), not from its words.
 export function headline(live, mine) {
-  const winner = live.traits.players.map((p) => p.name).indexOf(live.result);
+  const winner = live.winner;
   const reason = live.reason ? ` — ${live.reason}` : "";
-  if (live.result === "aborted") return "Game aborted";
+  if (live.ending === "aborted") return "Game aborted";
+  if (live.ending === "scored") return `Ended on scores: ${live.result}`;
   if (winner < 0) return "Draw" + reason;
   if (mine.length === 1) return (mine[0] === winner ? "You won" : "You lost") + reason;
   return `${live.traits.players[winner].title} won${reason}`;
