@@ -94,3 +94,37 @@ func TestNoAllocations(t *testing.T) {
 		t.Fatalf("%v allocations per run, want 0", allocs)
 	}
 }
+
+// TestPlayoutAsRandomActions: a playout plays, for the same random
+// numbers, the moves RandomAction and ApplyMove play one by one, and ends
+// as they do (the winner, the reason, the position), under every ruleset,
+// cut off at any number of actions too.
+func TestPlayoutAsRandomActions(t *testing.T) {
+	for _, rs := range Info.Rulesets {
+		g := MustLoad(rs.ID)
+		ended := 0
+		for seed := uint64(0); seed < 40; seed++ {
+			limit := 1 << 20
+			if seed%4 == 3 {
+				limit = int(seed * 7)
+			}
+			fast, slow := g.Start(), g.Start()
+			n := fast.Playout(rand.New(rand.NewPCG(seed, 9)), limit)
+			rng := rand.New(rand.NewPCG(seed, 9))
+			m := 0
+			for ; !slow.IsTerminal() && m < limit; m++ {
+				slow.ApplyMove(Move(slow.RandomAction(rng)))
+			}
+			if n != m || fast.String() != slow.String() || fast.over != slow.over || fast.result.Reason != slow.result.Reason ||
+				fast.result.Winner != slow.result.Winner || fast.result.History != slow.result.History || len(fast.actions) != len(slow.actions) {
+				t.Fatalf("%s seed %d: the playout played %d (%v %+v), the moves one by one %d (%v %+v)", rs.ID, seed, n, fast.over, fast.result, m, slow.over, slow.result)
+			}
+			if fast.over {
+				ended++
+			}
+		}
+		if ended == 0 {
+			t.Errorf("%s: no playout ended", rs.ID)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package tablut
 
 import (
 	"fmt"
+	"math/bits"
 	"strings"
 )
 
@@ -113,6 +114,10 @@ var nb [Squares][4]Square
 // each side.
 var slide [1 << Size][Size]uint16
 
+// reachN[occ][i] is the number of cells in slide[occ][i]: a small table
+// (4.6 KB) that stays in the fastest cache.
+var reachN [1 << Size][Size]uint8
+
 func init() {
 	for s := Square(0); s < Squares; s++ {
 		for d := 0; d < 4; d++ {
@@ -129,6 +134,7 @@ func init() {
 				m |= 1 << j
 			}
 			slide[occ][i] = m
+			reachN[occ][i] = uint8(bits.OnesCount16(m))
 		}
 	}
 }

@@ -120,13 +120,18 @@ func TestRandomActionUniform(t *testing.T) {
 			got := map[Move]bool{}
 			r := &g.Rules
 			if r.byLine {
-				var counts [2 * Size]uint8
-				n := r.countLines(&s.pos, &counts)
+				counts, n := r.countLines(&s.pos)
 				if n != len(legal) && !(n == 0 && legal[0] == Pass) {
 					t.Fatalf("%s: countLines %d, legal %d", rs, n, len(legal))
 				}
+				// The counts kept move by move are those counted afresh.
+				fresh := s.pos
+				fresh.linesOK = false
+				if _, m := r.countLines(&fresh); m != n || fresh.lineN != s.pos.lineN {
+					t.Fatalf("%s ply %d: counts kept %d %v, counted afresh %d %v", rs, ply, n, s.pos.lineN, m, fresh.lineN)
+				}
 				for x := 0; x < n; x++ {
-					got[r.pickLine(&s.pos, &counts, x)] = true
+					got[r.pickLine(&s.pos, counts, x)] = true
 				}
 			} else {
 				n := r.CountMoves(&s.pos)

@@ -41,6 +41,13 @@ type Position struct {
 	king                 Square       // the king's square
 	toMove               Side
 	hash                 uint64
+	// Under rules that count moves by line (Rules.byLine), lineN holds
+	// each side's moves along each rank (0–8) and file (9–17) and moveN
+	// their sums, kept as moves are applied once linesOK; a position read
+	// from text counts them when first asked.
+	lineN   [2][2 * Size]uint8
+	moveN   [2]int16
+	linesOK bool
 }
 
 // Captures lists the squares a move cleared; the king, when captured, is
@@ -153,14 +160,10 @@ func (r *Rules) GenMoves(p *Position, dst []Move) []Move {
 // CountMoves returns the number of moves GenMoves would append.
 func (r *Rules) CountMoves(p *Position) int {
 	if r.byLine {
-		t := lineTable()
-		side := p.toMove
-		n := 0
-		for i := 0; i < Size; i++ {
-			n += int(t[uint32(p.ranks[i]|r.lineBlock[i])<<Size|uint32(p.sideRanks[side][i])])
-			n += int(t[uint32(p.files[i]|r.lineBlock[i])<<Size|uint32(p.sideFiles[side][i])])
+		if !p.linesOK {
+			r.countAllLines(p)
 		}
-		return n
+		return int(p.moveN[p.toMove])
 	}
 	n := 0
 	set := p.men[p.toMove]
@@ -173,19 +176,46 @@ func (r *Rules) CountMoves(p *Position) int {
 	return n
 }
 
-// countLines stores the moves of the side to move along each rank (0–8)
-// and file (9–17) in counts and returns their sum. It needs r.byLine.
-func (r *Rules) countLines(p *Position, counts *[2 * Size]uint8) int {
-	t := lineTable()
-	side := p.toMove
-	n := 0
+// countAllLines counts both sides' moves along every line into the
+// position (lineN, moveN). It needs r.byLine.
+func (r *Rules) countAllLines(p *Position) {
+	p.moveN, p.lineN = [2]int16{}, [2][2 * Size]uint8{}
 	for i := 0; i < Size; i++ {
-		a := t[uint32(p.ranks[i]|r.lineBlock[i])<<Size|uint32(p.sideRanks[side][i])]
-		b := t[uint32(p.files[i]|r.lineBlock[i])<<Size|uint32(p.sideFiles[side][i])]
-		counts[i], counts[Size+i] = a, b
-		n += int(a) + int(b)
+		r.recountRank(p, i)
+		r.recountFile(p, i)
 	}
-	return n
+	p.linesOK = true
+}
+
+// recountRank counts both sides' moves along rank i again, keeping the
+// sums. It needs r.byLine.
+func (r *Rules) recountRank(p *Position, i int) {
+	p.recountLine(i, p.ranks[i]|r.lineBlock[i], p.sideRanks[Attackers][i], p.sideRanks[Defenders][i])
+}
+
+// recountFile is recountRank for file i.
+func (r *Rules) recountFile(p *Position, i int) {
+	p.recountLine(Size+i, p.files[i]|r.lineBlock[i], p.sideFiles[Attackers][i], p.sideFiles[Defenders][i])
+}
+
+// recountLine sets line x's counts from its blocked cells and each side's
+// men on it.
+func (p *Position) recountLine(x int, occ, att, def uint16) {
+	t := lineTable()
+	o := uint32(occ) << Size
+	a, d := t[o|uint32(att)], t[o|uint32(def)]
+	p.moveN[Attackers] += int16(a) - int16(p.lineN[Attackers][x])
+	p.moveN[Defenders] += int16(d) - int16(p.lineN[Defenders][x])
+	p.lineN[Attackers][x], p.lineN[Defenders][x] = a, d
+}
+
+// countLines returns the moves of the side to move along each rank (0–8)
+// and file (9–17), and their sum. It needs r.byLine.
+func (r *Rules) countLines(p *Position) (*[2 * Size]uint8, int) {
+	if !p.linesOK {
+		r.countAllLines(p)
+	}
+	return &p.lineN[p.toMove], int(p.moveN[p.toMove])
 }
 
 // pickLine returns move number x (counting as countLines did) of the side
@@ -197,20 +227,23 @@ func (r *Rules) pickLine(p *Position, counts *[2 * Size]uint8, x int) Move {
 			x -= int(counts[i])
 			continue
 		}
-		line := i % Size
-		occ, movers := p.ranks[line], p.sideRanks[side][line]
-		if i >= Size {
+		var line int
+		var occ, movers uint16
+		if i < Size {
+			line = i
+			occ, movers = p.ranks[line], p.sideRanks[side][line]
+		} else {
+			line = i - Size
 			occ, movers = p.files[line], p.sideFiles[side][line]
 		}
 		occ |= r.lineBlock[line]
 		for ; movers != 0; movers &= movers - 1 {
 			at := bits.TrailingZeros16(movers)
-			reach := slide[occ][at]
-			if c := bits.OnesCount16(reach); x >= c {
+			if c := int(reachN[occ][at]); x >= c {
 				x -= c
 				continue
 			}
-			to := nthBit(reach, x)
+			to := nthBit(slide[occ][at], x)
 			if i < Size {
 				return NewMove(sq(at, line), sq(to, line))
 			}
@@ -484,6 +517,24 @@ func (r *Rules) Apply(p *Position, m Move) (caps Captures, kingTaken bool) {
 		}
 		if side == Attackers {
 			kingTaken = r.kingCaptured(p, to)
+		}
+		switch {
+		case !r.byLine:
+			p.linesOK = false
+		case !p.linesOK:
+			r.countAllLines(p)
+		default:
+			r.recountRank(p, from.Rank())
+			r.recountFile(p, from.File())
+			if to.Rank() != from.Rank() {
+				r.recountRank(p, to.Rank())
+			} else {
+				r.recountFile(p, to.File())
+			}
+			for i := 0; i < caps.N; i++ {
+				r.recountRank(p, caps.Sq[i].Rank())
+				r.recountFile(p, caps.Sq[i].File())
+			}
 		}
 	}
 	p.passTurn()

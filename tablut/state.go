@@ -313,6 +313,14 @@ func (s *State) ApplyMove(m Move) {
 // judge decides the end of the game after a move by mover, or in a parsed
 // position (mover is then the side not to move).
 func (s *State) judge(mover Side) {
+	if !s.judgeButMoves(mover) && !s.hasLegalMove() {
+		s.noMoves()
+	}
+}
+
+// judgeButMoves decides every end but that of a side without a move, in
+// judge's order, and reports whether the game is over.
+func (s *State) judgeButMoves(mover Side) bool {
 	r := &s.g.Rules
 	switch {
 	case s.pos.king >= 0 && s.pos.king.OnEdge():
@@ -330,14 +338,87 @@ func (s *State) judge(mover Side) {
 	case r.TurnLimit > 0 && len(s.actions) >= r.TurnLimit:
 		s.end(-1, fmt.Sprintf("turn limit of %d", r.TurnLimit))
 		s.result.History = true
-	case !s.hasLegalMove():
-		switch r.NoMoves {
-		case NoMovesLose:
-			s.end(1-s.pos.toMove, s.pos.toMove.String()+" cannot move")
-		case NoMovesDraw:
-			s.end(-1, s.pos.toMove.String()+" cannot move")
+	default:
+		return false
+	}
+	return true
+}
+
+// noMoves ends the game of a side to move that has no move, where the
+// rules end it (where they make it pass, the pass is its move).
+func (s *State) noMoves() {
+	switch s.g.Rules.NoMoves {
+	case NoMovesLose:
+		s.end(1-s.pos.toMove, s.pos.toMove.String()+" cannot move")
+	case NoMovesDraw:
+		s.end(-1, s.pos.toMove.String()+" cannot move")
+	}
+}
+
+// Playout plays uniformly random moves until the game ends or maxActions
+// are played, and returns the number played (it implements
+// game.Playouter). It plays the moves RandomAction and ApplyMove would,
+// one for one with the same random numbers, and ends the game as they
+// would, but keeps no undo frames (a state cannot Undo into or past a
+// playout) and counts the side to move's moves once a move: for the
+// random draw and for the end of a side without one.
+func (s *State) Playout(rng *rand.Rand, maxActions int) int {
+	r := &s.g.Rules
+	s.undo = s.undo[:0]
+	if r.Repetition == RepAttackerVary {
+		n := 0
+		for ; !s.over && n < maxActions; n++ {
+			s.ApplyMove(Move(s.RandomAction(rng)))
+		}
+		return n
+	}
+	n := 0
+	for !s.over {
+		var counts *[2 * Size]uint8
+		var c int
+		if r.byLine {
+			counts, c = r.countLines(&s.pos)
+		} else {
+			c = r.CountMoves(&s.pos)
+		}
+		if c == 0 && r.NoMoves != NoMovesPass {
+			s.noMoves()
+			break
+		}
+		if n >= maxActions {
+			break
+		}
+		m := Pass
+		switch {
+		case c == 0:
+		case r.byLine:
+			m = r.pickLine(&s.pos, counts, rng.IntN(c))
+		default:
+			m = r.NthMove(&s.pos, rng.IntN(c))
+		}
+		s.actions = append(s.actions, game.Action(m))
+		mover := s.pos.toMove
+		caps, kingTaken := r.Apply(&s.pos, m)
+		if caps.N > 0 {
+			s.lastIrrev = len(s.hashes)
+		}
+		if m == Pass {
+			s.passes++
+		} else {
+			s.passes = 0
+		}
+		s.hashes = append(s.hashes, s.pos.hash)
+		n++
+		switch {
+		case kingTaken:
+			s.end(Attackers, reasonKingCaptured)
+		case m != Pass && s.pos.board[m.To()] == King && m.To().OnEdge():
+			s.end(Defenders, reasonKingEscaped)
+		default:
+			s.judgeButMoves(mover)
 		}
 	}
+	return n
 }
 
 func (s *State) end(winner Side, reason string) {
@@ -369,12 +450,11 @@ func (s *State) RandomAction(rng *rand.Rand) game.Action {
 		return game.Action(moves[rng.IntN(len(moves))])
 	}
 	if r.byLine {
-		var counts [2 * Size]uint8
-		n := r.countLines(&s.pos, &counts)
+		counts, n := r.countLines(&s.pos)
 		if n == 0 {
 			return game.Action(Pass)
 		}
-		return game.Action(r.pickLine(&s.pos, &counts, rng.IntN(n)))
+		return game.Action(r.pickLine(&s.pos, counts, rng.IntN(n)))
 	}
 	n := r.CountMoves(&s.pos)
 	if n == 0 {
