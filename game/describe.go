@@ -268,34 +268,78 @@ type Turn struct {
 // ends with an action that ends it or when the player to act changes.
 // Chance actions join the turn of the player who acts after them.
 func Turns(start State, actions []Action) []Turn {
-	s := start.Clone()
-	var out []Turn
-	open := false
-	for i, a := range actions {
-		p := s.ToAct()
-		info := s.Describe(a)
-		cur := len(out) - 1
-		switch {
-		case !open,
-			p == Chance && out[cur].Player != Chance,
-			p >= 0 && out[cur].Player >= 0 && out[cur].Player != p:
-			out = append(out, Turn{Number: len(out) + 1, Player: p, First: i})
-		case out[cur].Player == Chance && p >= 0:
-			out[cur].Player = p
-		}
-		cur = len(out) - 1
-		out[cur].Actions = append(out[cur].Actions, s.ActionString(a))
-		out[cur].Labels = append(out[cur].Labels, info.Label)
-		out[cur].Squares = append(out[cur].Squares, info.Squares)
-		out[cur].Paths = append(out[cur].Paths, info.Path)
-		open = !info.EndsTurn
-		s.Apply(a)
-		out[cur].Events = append(out[cur].Events, s.Events()...)
+	b := NewTurnBuilder(start)
+	for _, a := range actions {
+		b.Add(a)
 	}
-	// Throws that open a turn not yet played belong to the player who
-	// acts next.
-	if n := len(out) - 1; n >= 0 && out[n].Player == Chance && s.ToAct() >= 0 {
-		out[n].Player = s.ToAct()
+	return b.Turns()
+}
+
+// TurnBuilder groups actions into turns as they are played, as Turns does
+// all at once, so that a game in play describes each action once. A slice
+// Turns returned is never changed by later actions: it may be shared with
+// readers while the game goes on.
+type TurnBuilder struct {
+	s     State
+	turns []Turn
+	open  bool
+	n     int
+}
+
+// NewTurnBuilder starts grouping the actions played from start (which it
+// copies).
+func NewTurnBuilder(start State) *TurnBuilder { return &TurnBuilder{s: start.Clone()} }
+
+// Len is the number of actions added.
+func (b *TurnBuilder) Len() int { return b.n }
+
+// Add plays a and puts it into its turn.
+func (b *TurnBuilder) Add(a Action) {
+	s := b.s
+	p := s.ToAct()
+	info := s.Describe(a)
+	cur := len(b.turns) - 1
+	var t Turn
+	switch {
+	case !b.open,
+		p == Chance && b.turns[cur].Player != Chance,
+		p >= 0 && b.turns[cur].Player >= 0 && b.turns[cur].Player != p:
+		// A new turn goes past the end of what earlier slices hold.
+		t = Turn{Number: len(b.turns) + 1, Player: p, First: b.n}
+		cur++
+	default:
+		// The turn goes on: a new copy of it, in a new slice of turns,
+		// leaves the slices given out before as they were.
+		t = b.turns[cur]
+		if t.Player == Chance && p >= 0 {
+			t.Player = p
+		}
+		t.Actions = t.Actions[:len(t.Actions):len(t.Actions)]
+		t.Labels = t.Labels[:len(t.Labels):len(t.Labels)]
+		t.Squares = t.Squares[:len(t.Squares):len(t.Squares)]
+		t.Paths = t.Paths[:len(t.Paths):len(t.Paths)]
+		t.Events = t.Events[:len(t.Events):len(t.Events)]
+		b.turns = b.turns[:cur:cur]
+	}
+	t.Actions = append(t.Actions, s.ActionString(a))
+	t.Labels = append(t.Labels, info.Label)
+	t.Squares = append(t.Squares, info.Squares)
+	t.Paths = append(t.Paths, info.Path)
+	b.open = !info.EndsTurn
+	s.Apply(a)
+	t.Events = append(t.Events, s.Events()...)
+	b.turns = append(b.turns, t)
+	b.n++
+}
+
+// Turns are the turns so far; throws that open a turn not yet played
+// belong to the player who acts next.
+func (b *TurnBuilder) Turns() []Turn {
+	out := b.turns
+	if n := len(out) - 1; n >= 0 && out[n].Player == Chance && b.s.ToAct() >= 0 {
+		last := out[n]
+		last.Player = b.s.ToAct()
+		out = append(out[:n:n], last)
 	}
 	return out
 }

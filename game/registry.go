@@ -245,13 +245,39 @@ func Lookup(name string) (Info, error) {
 }
 
 // Load parses a game string and builds the game.
+//
+// A game is immutable and safe to share, so the games loaded are kept by
+// their text (the first few hundred of them): every room of a server
+// playing tablut(linnaeus) shares one.
 func Load(text string) (Game, error) {
+	loadedMu.RLock()
+	g, ok := loaded[text]
+	loadedMu.RUnlock()
+	if ok {
+		return g, nil
+	}
 	sp, err := ParseSpec(text)
 	if err != nil {
 		return nil, err
 	}
-	return LoadSpec(sp)
+	if g, err = LoadSpec(sp); err != nil {
+		return nil, err
+	}
+	loadedMu.Lock()
+	if len(loaded) < maxLoaded {
+		loaded[text] = g
+	}
+	loadedMu.Unlock()
+	return g, nil
 }
+
+// loaded are the games Load made, by their text.
+var (
+	loadedMu sync.RWMutex
+	loaded   = map[string]Game{}
+)
+
+const maxLoaded = 512
 
 // LoadSpec builds the game a parsed spec names.
 func LoadSpec(sp Spec) (Game, error) {

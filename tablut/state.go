@@ -281,13 +281,25 @@ func (s *State) Play(a game.Action) error {
 	return nil
 }
 
-func (s *State) Apply(a game.Action) { s.ApplyMove(Move(a)) }
+// Apply plays a legal action without checking it, keeping the undo frame
+// of this action alone (what Events reads; a frame holds the whole
+// position, and a game in play never takes a move back by Undo): after
+// Apply, Undo takes back this action and no more.
+func (s *State) Apply(a game.Action) {
+	s.undo = append(s.undo[:0], frame{s.pos, s.lastIrrev, s.passes, s.over, s.result})
+	s.play(Move(a))
+}
 
 // ApplyMove plays a legal move without checking it and decides whether the
-// game is over.
+// game is over; Undo takes it back.
 func (s *State) ApplyMove(m Move) {
-	r := &s.g.Rules
 	s.undo = append(s.undo, frame{s.pos, s.lastIrrev, s.passes, s.over, s.result})
+	s.play(m)
+}
+
+// play plays m and decides whether the game is over.
+func (s *State) play(m Move) {
+	r := &s.g.Rules
 	s.actions = append(s.actions, game.Action(m))
 	mover := s.pos.toMove
 	caps, kingTaken := r.Apply(&s.pos, m)

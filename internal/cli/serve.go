@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/http/pprof"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -96,6 +97,7 @@ func runServe(env *Env, args []string) error {
 	drain := fs.Duration("drain", 5*time.Second, "on SIGTERM, how long the server answers not ready (GET /readyz 503) before it ends its WebSockets and stops, so that a balancer sends new requests elsewhere")
 	shutdown := fs.Duration("shutdown-timeout", 15*time.Second, "on SIGTERM, after draining, how long the requests under way may take to finish")
 	metricsAddr := fs.String("metrics-addr", "", "serve GET /metrics on this address alone (such as 127.0.0.1:9090), not on the site")
+	debugAddr := fs.String("debug-addr", "", "serve Go's profiles (/debug/pprof/) on this address alone, for finding where the server's time and memory go (keep it on loopback: profiles show the server's insides)")
 	tlsCert := fs.String("tls-cert", "", "a certificate file (PEM, the chain): serve HTTPS with it and --tls-key")
 	tlsKey := fs.String("tls-key", "", "the certificate's private key file (PEM)")
 	acmeDomain := fs.String("acme-domain", "", "serve HTTPS with certificates from Let's Encrypt for this domain (comma-separated for several); its challenges are answered on --acme-http-addr")
@@ -216,6 +218,16 @@ func runServe(env *Env, args []string) error {
 		go func() { errc <- ms.Serve(mln) }()
 		defer ms.Close()
 	}
+	if *debugAddr != "" {
+		dln, err := net.Listen("tcp", *debugAddr)
+		if err != nil {
+			return fmt.Errorf("--debug-addr: %w", err)
+		}
+		ds := &http.Server{Handler: profiles(), ReadHeaderTimeout: 10 * time.Second}
+		go func() { errc <- ds.Serve(dln) }()
+		defer ds.Close()
+		logf("Go's profiles at http://%s/debug/pprof/", dln.Addr())
+	}
 	where := *db
 	if store.IsPostgres(where) {
 		where = "PostgreSQL"
@@ -273,4 +285,15 @@ func prepareOnce(ctx context.Context, data string, five bool, logf func(string, 
 			}
 		}()
 	}
+}
+
+// profiles serves Go's profiles (net/http/pprof) under /debug/pprof/.
+func profiles() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("/debug/pprof/", pprof.Index)
+	mux.HandleFunc("/debug/pprof/cmdline", pprof.Cmdline)
+	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
+	mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
+	mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
+	return mux
 }

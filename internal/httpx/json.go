@@ -38,6 +38,11 @@ func (a *API) JSON(w http.ResponseWriter, code int, v any) error {
 		http.Error(w, "internal error", http.StatusInternalServerError)
 		return nil
 	}
+	return a.Raw(w, code, b)
+}
+
+// Raw answers with b, already encoded as JSON (by Marshal).
+func (a *API) Raw(w http.ResponseWriter, code int, b []byte) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(code)

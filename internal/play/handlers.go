@@ -477,19 +477,29 @@ func (gs *Games) act(w http.ResponseWriter, r *http.Request) error {
 }
 
 // answer does a change on the request's game and answers with the view
-// it leaves.
+// it leaves: the JSON its watchers were sent, where it was built just now
+// (a view is encoded once per change, not again for the one who made it).
 func (gs *Games) answer(w http.ResponseWriter, r *http.Request, do func(*room) (View, error)) error {
 	var v View
+	var sn *snapshot
 	err := gs.with(r.Context(), r.PathValue("id"), func(rm *room) error {
 		var err error
 		v, err = do(rm)
+		sn = rm.snap.Load()
 		return err
 	})
 	if err != nil {
 		return err
 	}
+	if sn != nil && sn.view.ID == v.ID && sn.view.Updated == v.Updated && sn.view.Ply == v.Ply && time.Since(sn.at) < freshView {
+		return gs.api.Raw(w, http.StatusOK, sn.json)
+	}
 	return gs.api.JSON(w, http.StatusOK, v)
 }
+
+// freshView is how old a view's JSON may be to answer a change with it:
+// its clock is read when it is built.
+const freshView = 250 * time.Millisecond
 
 type secretRequest struct {
 	Secret string `json:"secret"`

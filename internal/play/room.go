@@ -56,6 +56,7 @@ type room struct {
 	// turns caches the move list for the ply it was made at.
 	turns   []game.Turn
 	turnsAt int
+	tb      *game.TurnBuilder // the turns grouped as actions come
 	// pondering is a computer thinking on a person's time, while it runs.
 	pondering struct {
 		cancel context.CancelFunc

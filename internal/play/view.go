@@ -123,6 +123,8 @@ type snapshot struct {
 	// view is the view, built once; json its encoding.
 	view View
 	json []byte
+	// at is when it was built (its clock read then).
+	at time.Time
 	// history is the state's actions, for views of past plies.
 	history   []game.Action
 	toAct     game.Player
@@ -159,7 +161,8 @@ func (r *room) publish() {
 	}
 	sn.traits, sn.board = v.Traits, v.Board
 	sn.view = v
-	sn.view.Clock = sn.clock(time.Now())
+	sn.at = time.Now()
+	sn.view.Clock = sn.clock(sn.at)
 	sn.json = r.gs.marshalView(sn.view)
 	r.snap.Store(sn)
 	r.broadcast(sn.json)
@@ -240,7 +243,19 @@ func viewOf(rec *store.Game, s game.State, turns []game.Turn) View {
 // the turn is held.
 func (r *room) moveList() []game.Turn {
 	if ply := len(r.rec.Actions); r.turnsAt != ply {
-		r.turns, r.turnsAt = game.Turns(r.first, r.s.History()), ply
+		// One more action is added to the turns; anything else (a
+		// takeback, a game loaded) groups them all again.
+		h := r.s.History()
+		if r.turnsAt < 0 || r.tb == nil || r.tb.Len() != r.turnsAt || ply != r.turnsAt+1 {
+			r.tb = game.NewTurnBuilder(r.first)
+			for _, a := range h[:ply-min(ply, 1)] {
+				r.tb.Add(a)
+			}
+		}
+		if ply > 0 {
+			r.tb.Add(h[ply-1])
+		}
+		r.turns, r.turnsAt = r.tb.Turns(), ply
 		if r.turns == nil {
 			r.turns = []game.Turn{}
 		}

@@ -311,10 +311,21 @@ func (s *Store) update(ctx context.Context, c conn, g *Game, ply int, playing bo
 	// Updated grows by at least a millisecond with every change, so that
 	// clients can order the views of a game by it.
 	g.Updated = time.UnixMilli(max(time.Now().UnixMilli(), old.UnixMilli()+1))
-	res, err := c.ExecContext(ctx, s.q(`UPDATE games SET actions = ?, seats = ?, status = ?, result = ?, reason = ?, updated = ?, ply = ?, draw_offer = ?, clock = ?, rematch = ?,
-		takeback_offer = ?, player0 = ?, player1 = ?, rated = ?, rating_change = ?, to_act = ?, deadline = ?, version = ? WHERE id = ? AND ply = ? AND version = ?`+cond),
-		string(actions), string(seats), g.Status, g.Result, g.Reason, g.Updated.UnixMilli(), len(g.Actions), g.DrawOffer, clockText(g.Clock), g.Rematch,
-		g.TakebackOffer, g.player(0), g.player(1), boolInt(g.Rated), ratingsText(g.Ratings), g.ToAct, g.Deadline, g.Version+1, g.ID, ply, g.Version)
+	query := s.q(`UPDATE games SET actions = ?, seats = ?, status = ?, result = ?, reason = ?, updated = ?, ply = ?, draw_offer = ?, clock = ?, rematch = ?,
+		takeback_offer = ?, player0 = ?, player1 = ?, rated = ?, rating_change = ?, to_act = ?, deadline = ?, version = ? WHERE id = ? AND ply = ? AND version = ?` + cond)
+	args := []any{string(actions), string(seats), g.Status, g.Result, g.Reason, g.Updated.UnixMilli(), len(g.Actions), g.DrawOffer, clockText(g.Clock), g.Rematch,
+		g.TakebackOffer, g.player(0), g.player(1), boolInt(g.Rated), ratingsText(g.Ratings), g.ToAct, g.Deadline, g.Version + 1, g.ID, ply, g.Version}
+	var res sql.Result
+	var err error
+	if db, ok := c.(*sql.DB); ok && db == s.db {
+		// The write of every move, outside a transaction: prepared once.
+		var st *sql.Stmt
+		if st, err = s.prepared(ctx, query); err == nil {
+			res, err = st.ExecContext(ctx, args...)
+		}
+	} else {
+		res, err = c.ExecContext(ctx, query, args...)
+	}
 	if err != nil {
 		g.Updated = old
 		return fmt.Errorf("store: update %s: %w", g.ID, err)

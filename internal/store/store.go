@@ -17,6 +17,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -36,6 +37,28 @@ type Store struct {
 	dsn string
 	// timing counts the statements run and their time, writes and reads.
 	timing [2]struct{ n, ns atomic.Int64 }
+	// stmts are the writes run with every action, prepared once.
+	stmtMu sync.Mutex
+	stmts  map[string]*sql.Stmt
+}
+
+// prepared is query prepared on the writer, once: a move's write is then
+// not parsed again each time.
+func (s *Store) prepared(ctx context.Context, query string) (*sql.Stmt, error) {
+	s.stmtMu.Lock()
+	defer s.stmtMu.Unlock()
+	if st, ok := s.stmts[query]; ok {
+		return st, nil
+	}
+	st, err := s.db.PrepareContext(ctx, query)
+	if err != nil {
+		return nil, err
+	}
+	if s.stmts == nil {
+		s.stmts = map[string]*sql.Stmt{}
+	}
+	s.stmts[query] = st
+	return st, nil
 }
 
 // Statement kinds, for Timing.
@@ -114,6 +137,12 @@ func where(dsn string) string {
 
 // Close closes the database.
 func (s *Store) Close() error {
+	s.stmtMu.Lock()
+	for _, st := range s.stmts {
+		st.Close()
+	}
+	s.stmts = nil
+	s.stmtMu.Unlock()
 	if s.rdb != s.db {
 		s.rdb.Close()
 	}

@@ -1,0 +1,65 @@
+package game_test
+
+import (
+	"math/rand/v2"
+	"reflect"
+	"testing"
+
+	"github.com/muster-games/muster/game"
+	_ "github.com/muster-games/muster/lanrick"
+	_ "github.com/muster-games/muster/tablut"
+)
+
+// TestTurnBuilderAsTurns: turns grouped as actions come equal those
+// grouped at once after every action, and a slice given out earlier is
+// never changed by later actions (a game in play shares it with its
+// readers). Lanrick of 1879 throws dice (chance) and plays several actions
+// a turn; Tablut one.
+func TestTurnBuilderAsTurns(t *testing.T) {
+	for _, spec := range []string{"lanrick(1879-03)", "lanrick(1893)", "tablut(linnaeus)"} {
+		g, err := game.Load(spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rng := rand.New(rand.NewPCG(3, 4))
+		start := g.NewState()
+		s := start.Clone()
+		b := game.NewTurnBuilder(start)
+		var given [][]game.Turn
+		var copies [][]game.Turn
+		for i := 0; i < 300 && !s.IsTerminal(); i++ {
+			var a game.Action
+			a, _ = game.RandomAction(s, rng, nil)
+			s.Apply(a)
+			b.Add(a)
+			got := b.Turns()
+			if want := game.Turns(start, s.History()); !reflect.DeepEqual(got, want) {
+				t.Fatalf("%s after %d actions: built %+v, grouped at once %+v", spec, i+1, got, want)
+			}
+			given = append(given, got)
+			copies = append(copies, deepCopy(got))
+		}
+		for i := range given {
+			if !reflect.DeepEqual(given[i], copies[i]) {
+				t.Fatalf("%s: the turns given out after %d actions changed later", spec, i+1)
+			}
+		}
+		if b.Len() != len(s.History()) {
+			t.Fatalf("%s: Len %d, %d actions", spec, b.Len(), len(s.History()))
+		}
+	}
+}
+
+func deepCopy(ts []game.Turn) []game.Turn {
+	out := make([]game.Turn, len(ts))
+	for i, t := range ts {
+		c := t
+		c.Actions = append([]string(nil), t.Actions...)
+		c.Labels = append([]string(nil), t.Labels...)
+		c.Squares = append([][]string(nil), t.Squares...)
+		c.Paths = append([][]string(nil), t.Paths...)
+		c.Events = append([]game.Event(nil), t.Events...)
+		out[i] = c
+	}
+	return out
+}
