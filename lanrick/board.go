@@ -32,8 +32,16 @@ func (s Square) String() string {
 	if s < 0 || s >= Squares {
 		return "-"
 	}
-	return string(rune('a'+s.File())) + string(rune('1'+s.Rank()))
+	return squareName[s]
 }
+
+// squareName are the squares' names, made once (a view names many).
+var squareName = func() (names [Squares]string) {
+	for s := range names {
+		names[s] = string(rune('a'+s&7)) + string(rune('1'+s>>3))
+	}
+	return names
+}()
 
 // ParseSquare reads a square name such as "e5".
 func ParseSquare(t string) (Square, error) {

@@ -50,8 +50,18 @@ func (s Square) String() string {
 	if s < 0 || int(s) >= Squares {
 		return "-"
 	}
-	return string(rune('a'+s.File())) + string(rune('1'+s.Rank()))
+	return squareName[s]
 }
+
+// squareName are the squares' names, made once: a view names each
+// square of every legal move, and names made anew cost a game in play
+// memory and time.
+var squareName = func() (names [Squares]string) {
+	for s := range names {
+		names[s] = string(rune('a'+s%Size)) + string(rune('1'+s/Size))
+	}
+	return names
+}()
 
 // ParseSquare reads a square name such as "e5".
 func ParseSquare(s string) (Square, error) {
