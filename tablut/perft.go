@@ -5,10 +5,67 @@ package tablut
 // game is over is a leaf at whatever depth it is reached and is not
 // expanded. The last ply is counted without being played where the rules
 // allow it.
+//
+// From depth 4 a table of the counts below the positions met (by their
+// hash, the depth left and the passes in a row) counts a position reached
+// by moves in another order once, where the count cannot depend on the
+// way there (transposable).
 func (s *State) Perft(depth int) uint64 {
+	var t *perftTable
+	if depth >= 4 && s.g.Rules.Repetition != RepFirst && s.g.Rules.Repetition != RepAttackerVary {
+		t = newPerftTable(depth)
+	}
+	return s.perft(depth, t)
+}
+
+func (s *State) perft(depth int, t *perftTable) uint64 {
 	if s.over || depth == 0 {
 		return 1
 	}
+	if t != nil && depth >= 2 && s.transposable(depth) {
+		key := s.pos.hash ^ perftDepthKey[depth&63] ^ uint64(s.passes)*perftPassKey
+		if n, ok := t.get(key); ok {
+			return n
+		}
+		n := s.perftBelow(depth, t)
+		t.put(key, n)
+		return n
+	}
+	return s.perftBelow(depth, t)
+}
+
+// transposable reports whether the count below the position, depth moves
+// deep, is the same however the position was reached, so that a table
+// may keep it. Without a repetition rule it always is. Under threefold
+// repetition it is when no position since the last capture came twice
+// (the current one among them) and depth ≤ 5: a position ends the game
+// there only if met twice before, and the history holds it at most once,
+// while a position comes back within the tree no sooner than four moves
+// after (each side undoing a move), which is beyond the four moves whose
+// ends the count looks at.
+func (s *State) transposable(depth int) bool {
+	switch s.g.Rules.Repetition {
+	case RepNone:
+		return true
+	case RepThird:
+		w := s.hashes[s.lastIrrev:]
+		if depth > 5 || len(w) > 32 {
+			return false
+		}
+		for i, x := range w {
+			for _, y := range w[i+1:] {
+				if x == y {
+					return false
+				}
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// perftBelow counts the leaves below the position, depth ≥ 1 deep.
+func (s *State) perftBelow(depth int, t *perftTable) uint64 {
 	r := &s.g.Rules
 	if depth == 1 && !s.mustVary() {
 		if n := r.CountMoves(&s.pos); n > 0 {
@@ -30,11 +87,56 @@ func (s *State) Perft(depth int) uint64 {
 	}
 	for _, m := range moves {
 		s.ApplyMove(m)
-		n += s.Perft(depth - 1)
+		n += s.perft(depth-1, t)
 		s.Undo()
 	}
 	return n
 }
+
+// perftTable keeps counts by key (a position's hash mixed with the depth
+// and passes), one a slot, the last one put.
+type perftTable struct {
+	keys, counts []uint64
+	mask         uint64
+}
+
+func newPerftTable(depth int) *perftTable {
+	n := 1 << 16
+	if depth >= 5 {
+		n = 1 << 20
+	}
+	return &perftTable{keys: make([]uint64, n), counts: make([]uint64, n), mask: uint64(n - 1)}
+}
+
+func (t *perftTable) get(key uint64) (uint64, bool) {
+	i := key & t.mask
+	if t.keys[i] == key && t.counts[i] != 0 {
+		return t.counts[i], true
+	}
+	return 0, false
+}
+
+func (t *perftTable) put(key, n uint64) {
+	i := key & t.mask
+	t.keys[i], t.counts[i] = key, n
+}
+
+// perftDepthKey and perftPassKey mix the depth left and the passes in a
+// row into a table's key.
+var perftDepthKey, perftPassKey = func() (keys [64]uint64, pass uint64) {
+	x := uint64(0x5eedbeef1732)
+	next := func() uint64 {
+		x += 0x9E3779B97F4A7C15
+		z := x
+		z = (z ^ z>>30) * 0xBF58476D1CE4E5B9
+		z = (z ^ z>>27) * 0x94D049BB133111EB
+		return z ^ z>>31
+	}
+	for i := range keys {
+		keys[i] = next()
+	}
+	return keys, next()
+}()
 
 // Divide returns the perft count below each legal move.
 func (s *State) Divide(depth int) map[string]uint64 {
@@ -56,7 +158,8 @@ func (s *State) childLeaves(m Move) uint64 {
 	r := &s.g.Rules
 	p := s.pos
 	mover := p.toMove
-	caps, kingTaken := r.Apply(&p, m)
+	count := r.byLine && m != Pass && s.pos.linesOK
+	caps, kingTaken := r.apply(&p, m, !count)
 	switch {
 	case m == Pass:
 		if s.passes >= 1 {
@@ -76,6 +179,9 @@ func (s *State) childLeaves(m Move) uint64 {
 	}
 	if r.TurnLimit > 0 && len(s.actions)+1 >= r.TurnLimit {
 		return 1
+	}
+	if count {
+		return uint64(max(1, r.countAfter(&s.pos, &p, m.From(), m.To(), &caps)))
 	}
 	return uint64(max(1, r.CountMoves(&p)))
 }

@@ -1,6 +1,7 @@
 package tablut
 
 import (
+	"math/rand/v2"
 	"testing"
 
 	"github.com/muster-games/muster/game/gametest"
@@ -148,6 +149,43 @@ func TestRandomActionUniform(t *testing.T) {
 				}
 			}
 			s.ApplyMove(legal[(ply*31)%len(legal)])
+		}
+	}
+}
+
+// TestPerftTableCountsAsWithout: the table of counts by position changes
+// no count: perft with it equals perft without it, under every ruleset,
+// from the start, after random moves and after moves back and forth (a
+// history holding a position twice, where the table must stand aside).
+func TestPerftTableCountsAsWithout(t *testing.T) {
+	for _, rs := range Info.Rulesets {
+		g := MustLoad(rs.ID)
+		rng := rand.New(rand.NewPCG(7, uint64(len(rs.ID))))
+		random := g.Start()
+		for i := 0; i < 12 && !random.over; i++ {
+			random.ApplyMove(Move(random.RandomAction(rng)))
+		}
+		// Each side moves a man away and back, twice: the start comes
+		// round again.
+		shuffle := g.Start()
+		var buf [MaxMoves]Move
+		for round := 0; round < 2 && !shuffle.over; round++ {
+			var back []Move
+			for i := 0; i < 2 && !shuffle.over; i++ {
+				m := shuffle.LegalMoves(buf[:0])[0]
+				shuffle.ApplyMove(m)
+				back = append(back, NewMove(m.To(), m.From()))
+			}
+			for _, m := range back {
+				if !shuffle.over && shuffle.IsLegal(m) {
+					shuffle.ApplyMove(m)
+				}
+			}
+		}
+		for name, s := range map[string]*State{"start": g.Start(), "random": random, "shuffled": shuffle} {
+			if got, want := s.Perft(4), s.perft(4, nil); got != want {
+				t.Errorf("%s from %s: perft(4) %d with the table, %d without", rs.ID, name, got, want)
+			}
 		}
 	}
 }

@@ -209,6 +209,41 @@ func (p *Position) recountLine(x int, occ, att, def uint16) {
 	p.lineN[Attackers][x], p.lineN[Defenders][x] = a, d
 }
 
+// countAfter is the number of moves of the side to move in child, the
+// position parent became by the move from, to with caps captured (by
+// apply without recount): parent's count for that side, with the lines
+// the move and its captures changed counted again. parent's lines must
+// be counted (linesOK). It needs r.byLine.
+func (r *Rules) countAfter(parent, child *Position, from, to Square, caps *Captures) int {
+	side := child.toMove
+	t := lineTable()
+	n := int(parent.moveN[side])
+	var done uint32
+	line := func(x int) {
+		if done&(1<<x) != 0 {
+			return
+		}
+		done |= 1 << x
+		var c uint8
+		if x < Size {
+			c = t[uint32(child.ranks[x]|r.lineBlock[x])<<Size|uint32(child.sideRanks[side][x])]
+		} else {
+			i := x - Size
+			c = t[uint32(child.files[i]|r.lineBlock[i])<<Size|uint32(child.sideFiles[side][i])]
+		}
+		n += int(c) - int(parent.lineN[side][x])
+	}
+	line(from.Rank())
+	line(Size + from.File())
+	line(to.Rank())
+	line(Size + to.File())
+	for i := 0; i < caps.N; i++ {
+		line(caps.Sq[i].Rank())
+		line(Size + caps.Sq[i].File())
+	}
+	return n
+}
+
 // countLines returns the moves of the side to move along each rank (0–8)
 // and file (9–17), and their sum. It needs r.byLine.
 func (r *Rules) countLines(p *Position) (*[2 * Size]uint8, int) {
@@ -489,6 +524,12 @@ func (r *Rules) kingInDanger(p *Position) bool {
 // soldiers captured and whether the king was captured; the captured king
 // stays on the board, as the game is over.
 func (r *Rules) Apply(p *Position, m Move) (caps Captures, kingTaken bool) {
+	return r.apply(p, m, true)
+}
+
+// apply is Apply; without recount it leaves the moves by line uncounted
+// (linesOK false), for a caller that counts only what it needs.
+func (r *Rules) apply(p *Position, m Move, recount bool) (caps Captures, kingTaken bool) {
 	if m != Pass {
 		from, to := m.From(), m.To()
 		piece := p.board[from]
@@ -519,7 +560,7 @@ func (r *Rules) Apply(p *Position, m Move) (caps Captures, kingTaken bool) {
 			kingTaken = r.kingCaptured(p, to)
 		}
 		switch {
-		case !r.byLine:
+		case !r.byLine || !recount:
 			p.linesOK = false
 		case !p.linesOK:
 			r.countAllLines(p)
