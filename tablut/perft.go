@@ -94,32 +94,32 @@ func (s *State) perftBelow(depth int, t *perftTable) uint64 {
 }
 
 // perftTable keeps counts by key (a position's hash mixed with the depth
-// and passes), one a slot, the last one put.
+// and passes), one a slot, the last one put; a slot's key and count lie
+// side by side, so that a probe reads one cache line.
 type perftTable struct {
-	keys, counts []uint64
-	mask         uint64
+	slots []perftSlot
+	mask  uint64
 }
+
+type perftSlot struct{ key, count uint64 }
 
 func newPerftTable(depth int) *perftTable {
 	n := 1 << 16
 	if depth >= 5 {
-		n = 1 << 20
+		n = 1 << 19
 	}
-	return &perftTable{keys: make([]uint64, n), counts: make([]uint64, n), mask: uint64(n - 1)}
+	return &perftTable{slots: make([]perftSlot, n), mask: uint64(n - 1)}
 }
 
 func (t *perftTable) get(key uint64) (uint64, bool) {
-	i := key & t.mask
-	if t.keys[i] == key && t.counts[i] != 0 {
-		return t.counts[i], true
+	sl := &t.slots[key&t.mask]
+	if sl.key == key && sl.count != 0 {
+		return sl.count, true
 	}
 	return 0, false
 }
 
-func (t *perftTable) put(key, n uint64) {
-	i := key & t.mask
-	t.keys[i], t.counts[i] = key, n
-}
+func (t *perftTable) put(key, n uint64) { t.slots[key&t.mask] = perftSlot{key, n} }
 
 // perftDepthKey and perftPassKey mix the depth left and the passes in a
 // row into a table's key.
@@ -156,6 +156,17 @@ func (s *State) Divide(depth int) map[string]uint64 {
 // can only pass, else the number of its moves.
 func (s *State) childLeaves(m Move) uint64 {
 	r := &s.g.Rules
+	if r.byLine && m != Pass && s.pos.linesOK && !r.Encirclement {
+		if n, ok := s.quietChildLeaves(m); ok {
+			return n
+		}
+	}
+	return s.playedChildLeaves(m)
+}
+
+// playedChildLeaves is childLeaves by playing m on a copy of the position.
+func (s *State) playedChildLeaves(m Move) uint64 {
+	r := &s.g.Rules
 	p := s.pos
 	mover := p.toMove
 	count := r.byLine && m != Pass && s.pos.linesOK
@@ -184,4 +195,60 @@ func (s *State) childLeaves(m Move) uint64 {
 		return uint64(max(1, r.countAfter(&s.pos, &p, m.From(), m.To(), &caps)))
 	}
 	return uint64(max(1, r.CountMoves(&p)))
+}
+
+// quietChildLeaves is childLeaves for a move that captures nothing, found
+// without making the position it leads to: the board shows the move for
+// the capture and king checks and is put back, the hash and the moves of
+// the side to move there come from the parent's and the three lines the
+// move changes. It reports false for a move that captures (childLeaves
+// then plays it). It needs r.byLine, counted lines and no encirclement.
+func (s *State) quietChildLeaves(m Move) (uint64, bool) {
+	r := &s.g.Rules
+	p := &s.pos
+	from, to := m.From(), m.To()
+	piece := p.board[from]
+	mover := piece.side()
+	p.board[from], p.board[to] = Empty, piece
+	caps := r.capturesBy(p, to, piece)
+	kingTaken := caps.N == 0 && mover == Attackers && r.kingCaptured(p, to)
+	p.board[from], p.board[to] = piece, Empty
+	switch {
+	case caps.N > 0:
+		return 0, false
+	case kingTaken, piece == King && to.OnEdge():
+		return 1, true
+	}
+	if r.Repetition != RepNone {
+		h := p.hash ^ zobrist[piece][from] ^ zobrist[piece][to] ^ zobristSide
+		seen := s.occurrences(h) + 1
+		if r.Repetition == RepFirst && seen >= 2 || r.Repetition == RepThird && seen >= 3 {
+			return 1, true
+		}
+	}
+	if r.TurnLimit > 0 && len(s.actions)+1 >= r.TurnLimit {
+		return 1, true
+	}
+	// The other side's moves: its men stay, the lines the mover left and
+	// reached change.
+	opp := 1 - mover
+	t := lineTable()
+	fr, ff, tr, tf := from.Rank(), from.File(), to.Rank(), to.File()
+	n := int(p.moveN[opp])
+	if fr == tr {
+		occ := p.ranks[fr] ^ 1<<ff ^ 1<<tf
+		n += int(t[uint32(occ|r.lineBlock[fr])<<Size|uint32(p.sideRanks[opp][fr])]) - int(p.lineN[opp][fr])
+		occ = p.files[ff] &^ (1 << fr)
+		n += int(t[uint32(occ|r.lineBlock[ff])<<Size|uint32(p.sideFiles[opp][ff])]) - int(p.lineN[opp][Size+ff])
+		occ = p.files[tf] | 1<<tr
+		n += int(t[uint32(occ|r.lineBlock[tf])<<Size|uint32(p.sideFiles[opp][tf])]) - int(p.lineN[opp][Size+tf])
+	} else {
+		occ := p.files[ff] ^ 1<<fr ^ 1<<tr
+		n += int(t[uint32(occ|r.lineBlock[ff])<<Size|uint32(p.sideFiles[opp][ff])]) - int(p.lineN[opp][Size+ff])
+		occ = p.ranks[fr] &^ (1 << ff)
+		n += int(t[uint32(occ|r.lineBlock[fr])<<Size|uint32(p.sideRanks[opp][fr])]) - int(p.lineN[opp][fr])
+		occ = p.ranks[tr] | 1<<tf
+		n += int(t[uint32(occ|r.lineBlock[tr])<<Size|uint32(p.sideRanks[opp][tr])]) - int(p.lineN[opp][tr])
+	}
+	return uint64(max(1, n)), true
 }

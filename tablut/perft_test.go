@@ -189,3 +189,38 @@ func TestPerftTableCountsAsWithout(t *testing.T) {
 		}
 	}
 }
+
+// TestQuietChildLeaves: the count after a move that captures nothing,
+// found without making the move, is the one found by making it, for every
+// move of random games under every ruleset it serves.
+func TestQuietChildLeaves(t *testing.T) {
+	checked := 0
+	for _, rs := range Info.Rulesets {
+		g := MustLoad(rs.ID)
+		if !g.Rules.byLine || g.Rules.Encirclement {
+			continue
+		}
+		rng := rand.New(rand.NewPCG(11, uint64(len(rs.ID))))
+		for game := 0; game < 20; game++ {
+			s := g.Start()
+			for ply := 0; ply < 120 && !s.over; ply++ {
+				var buf [MaxMoves]Move
+				for _, m := range s.LegalMoves(buf[:0]) {
+					if m == Pass {
+						continue
+					}
+					if n, ok := s.quietChildLeaves(m); ok {
+						checked++
+						if want := s.playedChildLeaves(m); n != want {
+							t.Fatalf("%s %s after %v: %d without the move, %d with it", rs.ID, s.MoveString(m), s.actions, n, want)
+						}
+					}
+				}
+				s.ApplyMove(Move(s.RandomAction(rng)))
+			}
+		}
+	}
+	if checked < 10000 {
+		t.Fatalf("only %d moves checked", checked)
+	}
+}

@@ -216,30 +216,28 @@ func (p *Position) recountLine(x int, occ, att, def uint16) {
 // be counted (linesOK). It needs r.byLine.
 func (r *Rules) countAfter(parent, child *Position, from, to Square, caps *Captures) int {
 	side := child.toMove
-	t := lineTable()
-	n := int(parent.moveN[side])
-	var done uint32
-	line := func(x int) {
-		if done&(1<<x) != 0 {
-			return
+	if caps.N > 0 {
+		// Captures change more lines: all of them counted afresh, for
+		// this side alone.
+		t := lineTable()
+		n := 0
+		for i := 0; i < Size; i++ {
+			n += int(t[uint32(child.ranks[i]|r.lineBlock[i])<<Size|uint32(child.sideRanks[side][i])])
+			n += int(t[uint32(child.files[i]|r.lineBlock[i])<<Size|uint32(child.sideFiles[side][i])])
 		}
-		done |= 1 << x
-		var c uint8
-		if x < Size {
-			c = t[uint32(child.ranks[x]|r.lineBlock[x])<<Size|uint32(child.sideRanks[side][x])]
-		} else {
-			i := x - Size
-			c = t[uint32(child.files[i]|r.lineBlock[i])<<Size|uint32(child.sideFiles[side][i])]
-		}
-		n += int(c) - int(parent.lineN[side][x])
+		return n
 	}
-	line(from.Rank())
-	line(Size + from.File())
-	line(to.Rank())
-	line(Size + to.File())
-	for i := 0; i < caps.N; i++ {
-		line(caps.Sq[i].Rank())
-		line(Size + caps.Sq[i].File())
+	// A move changes three lines: the one it runs along and the two it
+	// crosses at each end.
+	t := lineTable()
+	fr, ff, tr, tf := from.Rank(), from.File(), to.Rank(), to.File()
+	n := int(parent.moveN[side]) - int(parent.lineN[side][fr]) - int(parent.lineN[side][Size+ff])
+	n += int(t[uint32(child.ranks[fr]|r.lineBlock[fr])<<Size|uint32(child.sideRanks[side][fr])])
+	n += int(t[uint32(child.files[ff]|r.lineBlock[ff])<<Size|uint32(child.sideFiles[side][ff])])
+	if tr != fr {
+		n += int(t[uint32(child.ranks[tr]|r.lineBlock[tr])<<Size|uint32(child.sideRanks[side][tr])]) - int(parent.lineN[side][tr])
+	} else {
+		n += int(t[uint32(child.files[tf]|r.lineBlock[tf])<<Size|uint32(child.sideFiles[side][tf])]) - int(parent.lineN[side][Size+tf])
 	}
 	return n
 }
@@ -536,25 +534,9 @@ func (r *Rules) apply(p *Position, m Move, recount bool) (caps Captures, kingTak
 		p.clear(from)
 		p.put(to, piece)
 		side := piece.side()
-		enemy := 1 - side
-		if piece != King || r.KingArmed {
-			for d := 0; d < 4; d++ {
-				v := nb[to][d]
-				if v < 0 {
-					continue
-				}
-				q := p.board[v]
-				if q == Empty || q == King || q.side() != enemy {
-					continue
-				}
-				if s := nb[v][d]; s >= 0 && r.hostile(p, s, v, enemy) {
-					caps.Sq[caps.N] = v
-					caps.N++
-				}
-			}
-			for i := 0; i < caps.N; i++ {
-				p.clear(caps.Sq[i])
-			}
+		caps = r.capturesBy(p, to, piece)
+		for i := 0; i < caps.N; i++ {
+			p.clear(caps.Sq[i])
 		}
 		if side == Attackers {
 			kingTaken = r.kingCaptured(p, to)
@@ -580,6 +562,30 @@ func (r *Rules) apply(p *Position, m Move, recount bool) (caps Captures, kingTak
 	}
 	p.passTurn()
 	return caps, kingTaken
+}
+
+// capturesBy lists the soldiers that piece, just arrived on to (the board
+// showing it there), captures; it changes nothing.
+func (r *Rules) capturesBy(p *Position, to Square, piece Piece) (caps Captures) {
+	if piece == King && !r.KingArmed {
+		return caps
+	}
+	enemy := 1 - piece.side()
+	for d := 0; d < 4; d++ {
+		v := nb[to][d]
+		if v < 0 {
+			continue
+		}
+		q := p.board[v]
+		if q == Empty || q == King || q.side() != enemy {
+			continue
+		}
+		if s := nb[v][d]; s >= 0 && r.hostile(p, s, v, enemy) {
+			caps.Sq[caps.N] = v
+			caps.N++
+		}
+	}
+	return caps
 }
 
 // passTurn gives the move to the other side.
