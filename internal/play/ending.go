@@ -28,7 +28,7 @@ func (r *room) resign(ctx context.Context, h holder) (View, error) {
 	if err := r.end(ctx, outcome.Won(1-seat, r.g.PlayerName(game.Player(seat))+" resigned")); err != nil {
 		return View{}, err
 	}
-	return r.snap.Load().current(), nil
+	return r.snap.Load().head(), nil
 }
 
 // Draw requests.
@@ -67,7 +67,7 @@ func (r *room) draw(ctx context.Context, h holder, what string) (View, error) {
 		if err := r.end(ctx, outcome.Drawn("draw agreed")); err != nil {
 			return View{}, err
 		}
-		return r.snap.Load().current(), nil
+		return r.snap.Load().head(), nil
 	case drawDecline:
 		r.rec.DrawOffer = -1
 	default:
@@ -78,7 +78,7 @@ func (r *room) draw(ctx context.Context, h holder, what string) (View, error) {
 		return View{}, err
 	}
 	r.publish()
-	return r.snap.Load().current(), nil
+	return r.snap.Load().head(), nil
 }
 
 // end finishes the game by resignation, time or agreement; the turn is
@@ -141,7 +141,7 @@ func (r *room) abort(ctx context.Context, h holder) (View, error) {
 	if err := r.end(ctx, outcome.Abort("aborted before both sides had moved")); err != nil {
 		return View{}, err
 	}
-	return r.snap.Load().current(), nil
+	return r.snap.Load().head(), nil
 }
 
 // minRatedTurns is the turns each side plays before a game ended by

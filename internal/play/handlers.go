@@ -491,8 +491,14 @@ func (gs *Games) answer(w http.ResponseWriter, r *http.Request, do func(*room) (
 	if err != nil {
 		return err
 	}
-	if sn != nil && sn.view.ID == v.ID && sn.view.Updated == v.Updated && sn.view.Ply == v.Ply && time.Since(sn.at) < freshView {
-		return gs.api.Raw(w, http.StatusOK, sn.json)
+	if sn != nil && sn.view.ID == v.ID && sn.view.Updated == v.Updated && sn.view.Ply == v.Ply {
+		if time.Since(sn.at) < freshView {
+			return gs.api.Raw(w, http.StatusOK, sn.json)
+		}
+		return gs.api.JSON(w, http.StatusOK, sn.current())
+	}
+	if v.Legal == nil {
+		v.Legal = []game.ActionInfo{}
 	}
 	return gs.api.JSON(w, http.StatusOK, v)
 }

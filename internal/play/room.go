@@ -255,7 +255,7 @@ func (r *room) play(ctx context.Context, h holder, text string, ply int) (View, 
 	if err := r.apply(ctx, a); err != nil {
 		return View{}, err
 	}
-	return r.snap.Load().current(), nil
+	return r.snap.Load().head(), nil
 }
 
 // join gives the seat left for a friend to the holder of its invitation,

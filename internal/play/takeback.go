@@ -92,7 +92,7 @@ func (r *room) setTakebackOffer(ctx context.Context, seat int) (View, error) {
 		return View{}, err
 	}
 	r.publish()
-	return r.snap.Load().current(), nil
+	return r.snap.Load().head(), nil
 }
 
 // undoTo takes the game back to ply. The time of the player thinking is
@@ -118,5 +118,5 @@ func (r *room) undoTo(ctx context.Context, ply int) (View, error) {
 	r.publish()
 	r.kick()
 	r.arm()
-	return r.snap.Load().current(), nil
+	return r.snap.Load().head(), nil
 }

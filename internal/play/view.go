@@ -125,6 +125,10 @@ type snapshot struct {
 	json []byte
 	// at is when it was built (its clock read then).
 	at time.Time
+	// first is the game's start: once the view is encoded, its legal
+	// actions are let go (a game's largest part) and made again from
+	// first and history when a view is asked for.
+	first game.State
 	// history is the state's actions, for views of past plies.
 	history   []game.Action
 	toAct     game.Player
@@ -164,6 +168,9 @@ func (r *room) publish() {
 	sn.at = time.Now()
 	sn.view.Clock = sn.clock(sn.at)
 	sn.json = r.gs.marshalView(sn.view)
+	if len(sn.view.Legal) > 0 {
+		sn.view.Legal, sn.first = nil, r.first
+	}
 	r.snap.Store(sn)
 	r.broadcast(sn.json)
 	if betweenPeople(&rec) {
@@ -199,11 +206,37 @@ func (sn *snapshot) clock(now time.Time) *clockView {
 
 // current is the view now: the snapshot's, with the clock read now.
 func (sn *snapshot) current() View {
+	v := sn.head()
+	if v.Legal == nil {
+		v.Legal = sn.legal()
+	}
+	return v
+}
+
+// head is the view now without its legal actions where they were let go
+// (nil): what a change answers with, its JSON being the snapshot's.
+func (sn *snapshot) head() View {
 	v := sn.view
 	if sn.clockRuns {
 		v.Clock = sn.clock(time.Now())
 	}
 	return v
+}
+
+// legal are the actions the view offers, made again from the game's start
+// and its history.
+func (sn *snapshot) legal() []game.ActionInfo {
+	if sn.first == nil {
+		return []game.ActionInfo{}
+	}
+	s := sn.first.Clone()
+	for _, a := range sn.history {
+		s.Apply(a)
+	}
+	if s.ToAct() < 0 {
+		return []game.ActionInfo{}
+	}
+	return game.DescribeLegal(s)
 }
 
 // currentJSON is the view now as JSON: built once per change, and again
