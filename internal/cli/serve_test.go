@@ -61,6 +61,7 @@ func TestServeFromTheEnvironmentAndStop(t *testing.T) {
 	out, errs := &lockedBuffer{}, &lockedBuffer{}
 	env := &Env{Stdout: out, Stderr: errs, Context: ctx, Environ: map[string]string{
 		"MUSTER_ADDR": "127.0.0.1:0", "MUSTER_DB": db, "MUSTER_DRAIN": "300ms", "MUSTER_LOG_FORMAT": "json", "MUSTER_ENGINES": "1",
+		"MUSTER_DEBUG_ADDR": "127.0.0.1:0",
 	}}
 	done := make(chan error, 1)
 	go func() { done <- runServe(env, nil) }()
@@ -87,6 +88,23 @@ func TestServeFromTheEnvironmentAndStop(t *testing.T) {
 		if code, body := get(c.path); code != http.StatusOK || !strings.Contains(body, c.want) {
 			t.Errorf("%s: %d %.200q", c.path, code, body)
 		}
+	}
+	// Go's profiles on the debug address alone, never on the site.
+	profiles := regexp.MustCompile(`Go's profiles at (http://127\.0\.0\.1:\d+)/debug/pprof/`).FindStringSubmatch(errs.String())
+	if profiles == nil {
+		t.Fatalf("no debug address logged: %q", errs.String())
+	}
+	if res, err := http.Get(profiles[1] + "/debug/pprof/"); err != nil || res.StatusCode != http.StatusOK {
+		t.Errorf("the profiles on the debug address: %v %v", res, err)
+	} else {
+		b, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if !strings.Contains(string(b), "goroutine") {
+			t.Errorf("the profiles' index: %.200q", b)
+		}
+	}
+	if code, _ := get("/debug/pprof/"); code == http.StatusOK {
+		t.Errorf("the site serves the profiles: %d", code)
 	}
 	post := func(path, body string, out any) int {
 		res, err := http.Post(base+path, "application/json", strings.NewReader(body))
