@@ -178,6 +178,21 @@ func (b squareSet) has(s Square) bool {
 	return b.hi&(1<<uint(s-64)) != 0
 }
 
+// meets reports whether the sets share a square.
+func (b squareSet) meets(c squareSet) bool { return b.lo&c.lo|b.hi&c.hi != 0 }
+
+// beside[s] are the squares beside s (up to four).
+var beside = func() (sets [Squares]squareSet) {
+	for s := Square(0); s < Squares; s++ {
+		for d := 0; d < 4; d++ {
+			if n := neighbour(s, d); n >= 0 {
+				sets[s].add(n)
+			}
+		}
+	}
+	return sets
+}()
+
 func squareSetOf(names string) squareSet {
 	var b squareSet
 	for _, n := range strings.Fields(names) {

@@ -571,6 +571,9 @@ func (r *Rules) capturesBy(p *Position, to Square, piece Piece) (caps Captures) 
 		return caps
 	}
 	enemy := 1 - piece.side()
+	if !p.men[enemy].meets(beside[to]) {
+		return caps // nobody of the other side beside: nothing to take
+	}
 	for d := 0; d < 4; d++ {
 		v := nb[to][d]
 		if v < 0 {
