@@ -306,7 +306,6 @@ func (b *TurnBuilder) Add(a Action) {
 		p >= 0 && b.turns[cur].Player >= 0 && b.turns[cur].Player != p:
 		// A new turn goes past the end of what earlier slices hold.
 		t = Turn{Number: len(b.turns) + 1, Player: p, First: b.n}
-		cur++
 	default:
 		// The turn goes on: a new copy of it, in a new slice of turns,
 		// leaves the slices given out before as they were.
