@@ -99,6 +99,7 @@ func (s *State) perftBelow(depth int, t *perftTable) uint64 {
 type perftTable struct {
 	slots []perftSlot
 	mask  uint64
+	hits  int
 }
 
 type perftSlot struct{ key, count uint64 }
@@ -114,6 +115,7 @@ func newPerftTable(depth int) *perftTable {
 func (t *perftTable) get(key uint64) (uint64, bool) {
 	sl := &t.slots[key&t.mask]
 	if sl.key == key && sl.count != 0 {
+		t.hits++
 		return sl.count, true
 	}
 	return 0, false

@@ -154,37 +154,46 @@ func TestRandomActionUniform(t *testing.T) {
 }
 
 // TestPerftTableCountsAsWithout: the table of counts by position changes
-// no count: perft with it equals perft without it, under every ruleset,
-// from the start, after random moves and after moves back and forth (a
-// history holding a position twice, where the table must stand aside).
+// no count: perft(5) with it equals perft(5) without it, with no
+// repetition rule and under threefold repetition, in a position of few
+// men (a small tree) and in the same position reached again by moves back
+// and forth (a history holding it twice, where the table must stand
+// aside); and where it may, it is used.
 func TestPerftTableCountsAsWithout(t *testing.T) {
-	for _, rs := range Info.Rulesets {
-		g := MustLoad(rs.ID)
-		rng := rand.New(rand.NewPCG(7, uint64(len(rs.ID))))
-		random := g.Start()
-		for i := 0; i < 12 && !random.over; i++ {
-			random.ApplyMove(Move(random.RandomAction(rng)))
+	for _, id := range []string{"ludii-linnaeus", "linnaeus"} {
+		g := MustLoad(id)
+		few, err := g.Parse("/t8/9/9/9/3TK4/9/4T4/9/7tt/ attackers")
+		if err != nil {
+			t.Fatal(err)
 		}
-		// Each side moves a man away and back, twice: the start comes
-		// round again.
-		shuffle := g.Start()
+		// Each side moves a man away and back: the position comes round
+		// again.
+		shuffle := few.Copy()
 		var buf [MaxMoves]Move
-		for round := 0; round < 2 && !shuffle.over; round++ {
-			var back []Move
-			for i := 0; i < 2 && !shuffle.over; i++ {
-				m := shuffle.LegalMoves(buf[:0])[0]
-				shuffle.ApplyMove(m)
-				back = append(back, NewMove(m.To(), m.From()))
-			}
-			for _, m := range back {
-				if !shuffle.over && shuffle.IsLegal(m) {
-					shuffle.ApplyMove(m)
-				}
-			}
+		var back []Move
+		for i := 0; i < 2; i++ {
+			m := shuffle.LegalMoves(buf[:0])[0]
+			shuffle.ApplyMove(m)
+			back = append(back, NewMove(m.To(), m.From()))
 		}
-		for name, s := range map[string]*State{"start": g.Start(), "random": random, "shuffled": shuffle} {
-			if got, want := s.Perft(4), s.perft(4, nil); got != want {
-				t.Errorf("%s from %s: perft(4) %d with the table, %d without", rs.ID, name, got, want)
+		for _, m := range back {
+			if !shuffle.IsLegal(m) {
+				t.Fatalf("%s: %s cannot go back", id, shuffle.MoveString(m))
+			}
+			shuffle.ApplyMove(m)
+		}
+		if shuffle.String() != few.String() {
+			t.Fatalf("%s: back and forth reached %s, not %s", id, shuffle, few)
+		}
+		for name, s := range map[string]*State{"few": few, "again": shuffle} {
+			table := newPerftTable(5)
+			got, want := s.perft(5, table), s.perft(5, nil)
+			if got != want {
+				t.Errorf("%s %s: perft(5) %d with the table, %d without", id, name, got, want)
+			}
+			t.Logf("%s %s: perft(5) %d, %d counts from the table", id, name, got, table.hits)
+			if name == "few" && table.hits == 0 {
+				t.Errorf("%s %s: the table was never used", id, name)
 			}
 		}
 	}
