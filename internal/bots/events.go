@@ -20,7 +20,9 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/muster-games/muster/game"
 	"github.com/muster-games/muster/internal/httpx"
+	"github.com/muster-games/muster/internal/outcome"
 	"github.com/muster-games/muster/internal/store"
 )
 
@@ -111,6 +113,24 @@ type Game struct {
 	Seat   int    `json:"seat"`
 	Result string `json:"result,omitempty"`
 	Reason string `json:"reason,omitempty"`
+	// Ending and Winner say how a finished game ended, as data: "win",
+	// "draw", "aborted" or "scored", and the seat that won (or -1), as in
+	// a game's view.
+	Ending string `json:"ending,omitempty"`
+	Winner *int   `json:"winner,omitempty"`
+}
+
+// finished is a finished game's event data, its outcome read for its
+// game (the words alone where the game is unknown).
+func finished(g *store.Game, seat int) *Game {
+	out := &Game{ID: g.ID, Spec: g.Spec, Seat: seat, Result: g.Result, Reason: g.Reason}
+	if gm, err := game.Load(g.Spec); err == nil {
+		if o, err := outcome.Read(gm, g.Result, g.Reason); err == nil && o.Kind != outcome.None {
+			w := o.Winner
+			out.Ending, out.Winner = o.Kind.String(), &w
+		}
+	}
+	return out
 }
 
 // stream sends the player's events until he goes: at once the open
@@ -227,7 +247,7 @@ func (w *watcher) news(ctx context.Context) ([]Event, error) {
 			out = append(out, Event{Type: EventGameStart, Game: &Game{ID: g.ID, Spec: g.Spec, Seat: seat}})
 		case !playing && w.games[g.ID]:
 			delete(w.games, g.ID)
-			out = append(out, Event{Type: EventGameFinish, Game: &Game{ID: g.ID, Spec: g.Spec, Seat: seat, Result: g.Result, Reason: g.Reason}})
+			out = append(out, Event{Type: EventGameFinish, Game: finished(g, seat)})
 		}
 	}
 	return out, nil

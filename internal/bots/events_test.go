@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	_ "github.com/muster-games/muster/tablut"
 	"io"
 	"log/slog"
 	"net/http"
@@ -104,7 +105,8 @@ func TestEventStream(t *testing.T) {
 	if err := st.Update(ctx, g, 0); err != nil {
 		t.Fatal(err)
 	}
-	if ev := next(); ev.Type != EventGameFinish || ev.Game.ID != "g1" || ev.Game.Result != "attackers" {
+	if ev := next(); ev.Type != EventGameFinish || ev.Game.ID != "g1" || ev.Game.Result != "attackers" ||
+		ev.Game.Ending != "win" || ev.Game.Winner == nil || *ev.Game.Winner != 0 {
 		t.Fatalf("the game's end: %+v %+v", ev, ev.Game)
 	}
 }
