@@ -135,7 +135,8 @@ var lessons = []game.Lesson{
 			"Carroll advises converting the nearest outlying man.",
 		Position: "board=8/8/8/3wwww1/3bwbb1/3b4/8/1b6 to=white phase=move rdv=1 size=9 mark=e4 setter=black budget=5 opening=no opened=bw",
 		Goal:     "converted",
-		Done:     "The man is yours now: you have one more, black one fewer, and the next rendezvous begins.",
+		Done: "The man is yours now: you have one more, black one fewer. The rendezvous goes on: it is not yet full, " +
+			"and your new man on g4 stands outside it like black's on b1. Only a full rendezvous ends it (Rule 8).",
 		Hint:     "e4 to e3, f5 to e4, g5 to f5; then click the black man on g4.",
 		Solution: []string{"e4-e3", "f5-e4", "g5-f5", "x g4"},
 	},

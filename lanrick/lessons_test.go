@@ -1,6 +1,7 @@
 package lanrick
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/muster-games/muster/game/gametest"
@@ -10,3 +11,39 @@ import (
 // rules accept, and its solution, played by the rules, meets the goal with
 // its last action and not before.
 func TestLessonsPlay(t *testing.T) { gametest.Lessons(t, Info, 6) }
+
+// TestLessonConversionKeepsTheRendezvous: the step that teaches Rule 7
+// says the rendezvous goes on after a conversion, not full, the converted
+// man outside it; the rules agree (a newcomer was once told "the next
+// rendezvous begins").
+func TestLessonConversionKeepsTheRendezvous(t *testing.T) {
+	for _, l := range Info.Lessons {
+		if l.Goal != "converted" {
+			continue
+		}
+		g := MustLoad(l.Ruleset)
+		s, err := g.Parse(l.Position)
+		if err != nil {
+			t.Fatal(err)
+		}
+		before := s.rendezvous
+		for _, text := range l.Solution {
+			a, err := s.ParseAction(text)
+			if err != nil {
+				t.Fatalf("%s: %v", text, err)
+			}
+			s.Apply(a)
+		}
+		if s.rendezvous != before || s.rdv == 0 {
+			t.Fatalf("%q: after the conversion rendezvous %d (squares %v), was %d", l.Title, s.rendezvous, s.rdv, before)
+		}
+		if s.all()&s.rdv == s.rdv {
+			t.Fatalf("%q: the rendezvous is full after the conversion", l.Title)
+		}
+		if !strings.Contains(l.Done, "goes on") || strings.Contains(l.Done, "next rendezvous begins") {
+			t.Fatalf("%q says %q", l.Title, l.Done)
+		}
+		return
+	}
+	t.Fatal("no step teaches a conversion")
+}
