@@ -301,4 +301,15 @@ func TestSignOutFromTheHeader(t *testing.T) {
 		t.Fatal(err)
 	}
 	poll(t, ctx, "signed out", `!!document.getElementById("sign-in") && !document.getElementById("sign-out")`)
+	// A wrong password is refused, said so, and not kept in the field.
+	if err := chromedp.Do(ctx,
+		chromedp.Navigate(a.url("/account")),
+		chromedp.WaitVisible(chromedp.CSS("#login-username")),
+		chromedp.SendKeys(chromedp.CSS("#login-username"), "leaver"),
+		chromedp.SendKeys(chromedp.CSS("#login-password"), "not the password"),
+		chromedp.Click(chromedp.CSS("#login button[type=submit]")),
+	); err != nil {
+		t.Fatal(err)
+	}
+	poll(t, ctx, "the refusal", `document.getElementById("account-error").textContent !== "" && document.getElementById("login-password").value === "" && document.activeElement === document.getElementById("login-password") && location.pathname === "/account"`)
 }

@@ -103,7 +103,12 @@ export async function accountPage(app) {
       try {
         const res = await api("POST", path, { username: user.value, password: pass.value });
         location.href = "/@/" + res.username;
-      } catch (x) { err.textContent = x.message; }
+      } catch (x) {
+        // A refused password is not kept: the next try starts empty.
+        err.textContent = x.message;
+        pass.value = "";
+        pass.focus();
+      }
     });
     return f;
   };
