@@ -124,11 +124,19 @@ func TestFriendClockResignAndRematch(t *testing.T) {
 	if v := current(t, friend); v.Status != "playing" {
 		t.Fatalf("one click resigned: %s", v.Status)
 	}
+	// The header's "your turn" follows the game: shown to the player to
+	// act, and to nobody once it is over.
+	for _, c := range []context.Context{ctx, friend} {
+		poll(t, c, "your turn in the header as in the game", `(document.body.dataset.myTurn === "yes") === !!document.getElementById("your-turn")`)
+	}
 	if err := chromedp.Do(friend, chromedp.Click(chromedp.CSS("#confirm-resign"))); err != nil {
 		t.Fatal(err)
 	}
 	poll(t, ctx, "the winner's panel", `document.getElementById("ending").textContent.includes("You won")`)
 	poll(t, friend, "the loser's panel", `document.getElementById("ending").textContent.includes("You lost")`)
+	for _, c := range []context.Context{ctx, friend} {
+		poll(t, c, "no 'your turn' after the end", `!document.getElementById("your-turn")`)
+	}
 	if got := text(t, ctx, "#ending"); !strings.Contains(got, "defenders resigned") {
 		t.Fatalf("the winner reads %q", got)
 	}

@@ -50,6 +50,10 @@ export async function identityBar() {
   const refresh = async () => { try { draw(await api("GET", "/api/me")); } catch { /* offline: keep the last */ } };
   await refresh();
   setInterval(refresh, 30000);
+  // A page that sees a game's turn pass or its end says so: "your turn"
+  // follows at once, not at the next half minute.
+  let soon = null;
+  document.addEventListener("muster:turns", () => { clearTimeout(soon); soon = setTimeout(refresh, 200); });
   return draw;
 }
 

@@ -169,6 +169,8 @@ export class GameView {
     else if (this.offers(v) > this.offers(this.view)) sound.play("turn");
     const before = this.view;
     this.view = v;
+    // The header's "your turn" counts this game too.
+    if (before && (before.status !== v.status || before.to_act !== v.to_act)) document.dispatchEvent(new Event("muster:turns"));
     this.received = Date.now();
     if (moved) { this.past = null; this.showPly = null; this.pb.reset(); }
     if (this.panel) this.panel.check(this, v);
