@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 
 	"github.com/muster-games/muster/game"
 )
@@ -36,6 +37,23 @@ func TestAnalysisBoard(t *testing.T) {
 	}
 	if n := count(t, ctx, "#tree .node"); n != len(v.History) {
 		t.Fatalf("the tree has %d nodes, the game %d actions", n, len(v.History))
+	}
+	// On a phone the board opens where the page begins, and the arrow
+	// keys step through the moves without scrolling it (at the end of the
+	// line too).
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(360, 740, chromedp.EmulateScale(2), chromedp.EmulateMobile),
+		chromedp.Navigate(a.url("/analysis/"+id)), chromedp.WaitVisible(chromedp.CSS("#tree .node.current"))); err != nil {
+		t.Fatal(err)
+	}
+	poll(t, ctx, "the page at its top", `window.scrollY === 0`)
+	for _, key := range []string{kb.ArrowRight, kb.ArrowRight, kb.ArrowLeft} {
+		if err := chromedp.Do(ctx, chromedp.KeyEvent(key)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	poll(t, ctx, "a step back, the page still at its top", fmt.Sprintf(`document.querySelector("#tree .node.current").dataset.ply === "%d" && window.scrollY === 0`, len(v.History)-1))
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1280, 800, chromedp.EmulateScale(1)), chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS("#tree .node.current"))); err != nil {
+		t.Fatal(err)
 	}
 	// Back to the first move's node, then a different reply: a variation.
 	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`#tree .node[data-ply="1"]`))); err != nil {

@@ -277,8 +277,14 @@ class Analysis {
       return out;
     };
     this.tree.replaceChildren(...(this.root.children[0] ? line(this.root.children[0]) : [h("span", { class: "muted" }, "Play an action on the board to begin.")]));
+    // The current node is kept in view within the tree's own box; the
+    // page does not move (on a phone the tree is below the board).
     const cur = this.tree.querySelector(".current");
-    if (cur) cur.scrollIntoView({ block: "nearest" });
+    if (cur) {
+      const top = cur.offsetTop - this.tree.offsetTop, box = this.tree;
+      if (top < box.scrollTop) box.scrollTop = top;
+      else if (top + cur.offsetHeight > box.scrollTop + box.clientHeight) box.scrollTop = top + cur.offsetHeight - box.clientHeight;
+    }
   }
 
   moveEl(n, first) {
@@ -298,10 +304,12 @@ class Analysis {
   key(e) {
     const n = this.node;
     const sib = (d) => { if (!n.parent) return null; const c = n.parent.children; return c[c.indexOf(n) + d] || null; };
-    const to = { ArrowLeft: n.parent, ArrowRight: n.children[0], ArrowUp: sib(-1), ArrowDown: sib(1), Home: this.root, End: this.lineEnd() }[e.key];
-    if (to === undefined) return;
+    const keys = { ArrowLeft: n.parent, ArrowRight: n.children[0], ArrowUp: sib(-1), ArrowDown: sib(1), Home: this.root, End: this.lineEnd() };
+    if (!(e.key in keys)) return;
+    // The keys step through the moves, never scroll the page, even with
+    // nowhere to step to.
     e.preventDefault();
-    this.go(to);
+    this.go(keys[e.key]);
   }
 
   flip() { this.pb.flipped = !this.pb.flipped; this.draw(); }
