@@ -41,11 +41,11 @@ func TestAnalysisBoard(t *testing.T) {
 	// On a phone the board opens where the page begins, and the arrow
 	// keys step through the moves without scrolling it (at the end of the
 	// line too).
-	if err := chromedp.Do(ctx, chromedp.EmulateViewport(360, 740, chromedp.EmulateScale(2), chromedp.EmulateMobile),
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(360, 740, chromedp.EmulateScale(2), chromedp.EmulateMobile, chromedp.EmulateTouch),
 		chromedp.Navigate(a.url("/analysis/"+id)), chromedp.WaitVisible(chromedp.CSS("#tree .node.current"))); err != nil {
 		t.Fatal(err)
 	}
-	poll(t, ctx, "the page at its top", `window.scrollY === 0`)
+	poll(t, ctx, "the page at its top, no mouse words on a touch screen", `window.scrollY === 0 && !document.getElementById("arrows-note")`)
 	for _, key := range []string{kb.ArrowRight, kb.ArrowRight, kb.ArrowLeft} {
 		if err := chromedp.Do(ctx, chromedp.KeyEvent(key)); err != nil {
 			t.Fatal(err)
@@ -55,6 +55,7 @@ func TestAnalysisBoard(t *testing.T) {
 	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1280, 800, chromedp.EmulateScale(1)), chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS("#tree .node.current"))); err != nil {
 		t.Fatal(err)
 	}
+	poll(t, ctx, "the right-drag told to a mouse", `!!document.getElementById("arrows-note")`)
 	// Back to the first move's node, then a different reply: a variation.
 	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`#tree .node[data-ply="1"]`))); err != nil {
 		t.Fatal(err)

@@ -104,7 +104,9 @@ class Analysis {
   layout() {
     const boardEl = this.pb.boardEl;
     const boardBox = h("div", { class: "board-wrap" }, this.pb.el,
-      h("p", { class: "muted graph-note" }, "Right-drag on the board to draw your own arrows; a right-click clears them."));
+      // Arrows are drawn with a mouse's other button: a touch screen is
+      // not told of them.
+      matchMedia("(pointer: coarse)").matches ? null : h("p", { class: "muted graph-note", id: "arrows-note" }, "Right-drag on the board to draw your own arrows; a right-click clears them."));
     // Your own arrows: a right-drag from a square to another draws one,
     // again takes it away; a right-click on one square clears them all.
     boardEl.addEventListener("contextmenu", (e) => e.preventDefault());
