@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
-	_ "github.com/muster-games/muster/tablut"
 	"io"
 	"log/slog"
 	"net/http"
@@ -15,6 +14,7 @@ import (
 
 	"github.com/muster-games/muster/internal/httpx"
 	"github.com/muster-games/muster/internal/store"
+	_ "github.com/muster-games/muster/tablut"
 )
 
 // tokens is a fake identity: the header X-Player names the player; none

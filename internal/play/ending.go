@@ -3,7 +3,6 @@ package play
 import (
 	"context"
 	"fmt"
-	"github.com/muster-games/muster/internal/outcome"
 	"net/http"
 	"time"
 
@@ -11,6 +10,7 @@ import (
 	"github.com/muster-games/muster/internal/events"
 	"github.com/muster-games/muster/internal/httpx"
 	"github.com/muster-games/muster/internal/moderation"
+	"github.com/muster-games/muster/internal/outcome"
 	"github.com/muster-games/muster/internal/store"
 	"github.com/muster-games/muster/internal/token"
 )

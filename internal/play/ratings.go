@@ -2,10 +2,10 @@ package play
 
 import (
 	"context"
-	"github.com/muster-games/muster/internal/outcome"
 	"time"
 
 	"github.com/muster-games/muster/game"
+	"github.com/muster-games/muster/internal/outcome"
 	"github.com/muster-games/muster/internal/store"
 	"github.com/muster-games/muster/rating"
 )

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/muster-games/muster/internal/outcome"
 	"io"
 	"math/rand/v2"
 	"net/http"
@@ -18,6 +17,7 @@ import (
 	"github.com/muster-games/muster/internal/engine"
 	"github.com/muster-games/muster/internal/events"
 	"github.com/muster-games/muster/internal/httpx"
+	"github.com/muster-games/muster/internal/outcome"
 	"github.com/muster-games/muster/internal/store"
 	"github.com/muster-games/muster/internal/token"
 )

@@ -2,13 +2,13 @@ package play
 
 import (
 	"fmt"
-	"github.com/muster-games/muster/internal/outcome"
 	"net/http"
 	"time"
 
 	"github.com/muster-games/muster/game"
 	"github.com/muster-games/muster/internal/events"
 	"github.com/muster-games/muster/internal/httpx"
+	"github.com/muster-games/muster/internal/outcome"
 	"github.com/muster-games/muster/internal/store"
 	"github.com/muster-games/muster/rating"
 )

@@ -4,12 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/muster-games/muster/internal/outcome"
 	"slices"
 	"time"
 
 	"github.com/muster-games/muster/game"
 	"github.com/muster-games/muster/internal/events"
+	"github.com/muster-games/muster/internal/outcome"
 	"github.com/muster-games/muster/internal/play"
 	"github.com/muster-games/muster/internal/store"
 	"github.com/muster-games/muster/internal/token"
