@@ -299,6 +299,15 @@ func (s *State) ApplyMove(m Move) {
 
 // play plays m and decides whether the game is over.
 func (s *State) play(m Move) {
+	if s.move(m) && !s.hasLegalMove() {
+		s.noMoves()
+	}
+}
+
+// move plays m and decides every end but that of a side left without a
+// move; it reports whether the game goes on so far (that end is then
+// still to be judged).
+func (s *State) move(m Move) bool {
 	r := &s.g.Rules
 	s.actions = append(s.actions, game.Action(m))
 	mover := s.pos.toMove
@@ -318,8 +327,9 @@ func (s *State) play(m Move) {
 	case m != Pass && s.pos.board[m.To()] == King && m.To().OnEdge():
 		s.end(Defenders, reasonKingEscaped)
 	default:
-		s.judge(mover)
+		return !s.judgeButMoves(mover)
 	}
+	return false
 }
 
 // judge decides the end of the game after a move by mover, or in a parsed
@@ -408,27 +418,8 @@ func (s *State) Playout(rng *rand.Rand, maxActions int) int {
 		default:
 			m = r.NthMove(&s.pos, rng.IntN(c))
 		}
-		s.actions = append(s.actions, game.Action(m))
-		mover := s.pos.toMove
-		caps, kingTaken := r.Apply(&s.pos, m)
-		if caps.N > 0 {
-			s.lastIrrev = len(s.hashes)
-		}
-		if m == Pass {
-			s.passes++
-		} else {
-			s.passes = 0
-		}
-		s.hashes = append(s.hashes, s.pos.hash)
+		s.move(m)
 		n++
-		switch {
-		case kingTaken:
-			s.end(Attackers, reasonKingCaptured)
-		case m != Pass && s.pos.board[m.To()] == King && m.To().OnEdge():
-			s.end(Defenders, reasonKingEscaped)
-		default:
-			s.judgeButMoves(mover)
-		}
 	}
 	return n
 }
