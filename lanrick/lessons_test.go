@@ -40,6 +40,15 @@ func TestLessonConversionKeepsTheRendezvous(t *testing.T) {
 		if s.all()&s.rdv == s.rdv {
 			t.Fatalf("%q: the rendezvous is full after the conversion", l.Title)
 		}
+		// The converted man is the learner's now, outside the rendezvous,
+		// as the step says of g4.
+		g4, _ := ParseSquare("g4")
+		if !strings.Contains(l.Done, "g4") || !s.men[White].has(g4) || s.rdv.has(g4) {
+			t.Fatalf("%q: after the conversion g4 is white's %v, in the rendezvous %v", l.Title, s.men[White].has(g4), s.rdv.has(g4))
+		}
+		if b1, _ := ParseSquare("b1"); !strings.Contains(l.Done, "b1") || !s.men[Black].has(b1) || s.rdv.has(b1) {
+			t.Fatalf("%q: black's man on b1 is not outside the rendezvous after the conversion", l.Title)
+		}
 		if !strings.Contains(l.Done, "goes on") || strings.Contains(l.Done, "next rendezvous begins") {
 			t.Fatalf("%q says %q", l.Title, l.Done)
 		}
