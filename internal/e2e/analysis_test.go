@@ -52,6 +52,7 @@ func TestAnalysisBoard(t *testing.T) {
 		}
 	}
 	poll(t, ctx, "a step back, the page still at its top", fmt.Sprintf(`document.querySelector("#tree .node.current").dataset.ply === "%d" && window.scrollY === 0`, len(v.History)-1))
+	fullShot(t, ctx, "phone-analysis")
 	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1280, 800, chromedp.EmulateScale(1)), chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS("#tree .node.current"))); err != nil {
 		t.Fatal(err)
 	}
