@@ -19,7 +19,8 @@ import (
 // there, on a one-node Slurm cluster the test starts on this machine
 // (munged, slurmctld and slurmd from Debian's slurm-wlm and munge, in a
 // temporary directory): the four shards' games merged are the unsharded
-// run's, `muster report` reads them, and a task requeued after finishing
+// run's, `muster report` reads them, the report of the tasks' partials
+// (muster report --partial) is the same report, and a task requeued after finishing
 // a game resumes without playing it again. Without Slurm installed it is
 // skipped, unless MUSTER_REQUIRE_SLURM is set (CI sets it).
 func TestSlurmArrayJob(t *testing.T) {
@@ -63,8 +64,18 @@ func TestSlurmArrayJob(t *testing.T) {
 	sameGames(t, want, merged.Bytes(), 16)
 	mergedPath := filepath.Join(dir, "results.jsonl")
 	os.WriteFile(mergedPath, merged.Bytes(), 0o644)
-	if out, err := exec.Command(muster, "report", mergedPath).CombinedOutput(); err != nil || !strings.Contains(string(out), "tablut(linnaeus)") {
-		t.Fatalf("muster report: %v\n%s", err, out)
+	whole, err := exec.Command(muster, "report", mergedPath).CombinedOutput()
+	if err != nil || !strings.Contains(string(whole), "tablut(linnaeus)") {
+		t.Fatalf("muster report: %v\n%s", err, whole)
+	}
+	// Each task wrote its partial; merged, they are the whole's report.
+	partials, _ := filepath.Glob(filepath.Join(dir, "results", "shard-*.partial.json"))
+	if len(partials) != 4 {
+		t.Fatalf("%d partials, want the four tasks' (the job's log: %s)", len(partials), c.jobLog(dir))
+	}
+	merged2, err := exec.Command(muster, append([]string{"report"}, partials...)...).CombinedOutput()
+	if err != nil || string(merged2) != string(whole) {
+		t.Fatalf("the report of the tasks' partials differs from the whole's: %v\n%s\nwant\n%s", err, merged2, whole)
 	}
 
 	// A task requeued once it has finished a game starts again from its

@@ -94,7 +94,7 @@ func TestOutcomeAgainstLudii(t *testing.T) {
 		if err != nil || len(lines) != n {
 			t.Fatalf("%d lines: %v", len(lines), err)
 		}
-		g := outcomes(lines)
+		g := summarize(lines, false)[0]
 		if g.CoverageGames != n {
 			t.Fatalf("%s: coverage replayed %d of %d games", c.ruleset, g.CoverageGames, n)
 		}

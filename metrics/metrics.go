@@ -4,39 +4,21 @@
 package metrics
 
 import (
-	"bufio"
-	"encoding/json"
 	"fmt"
 	"io"
 	"math"
-	"sort"
-	"strings"
 
 	"github.com/muster-games/muster/arena"
-	"github.com/muster-games/muster/game"
 )
 
 // Read reads result lines (JSON lines); malformed lines are errors.
 func Read(r io.Reader) ([]arena.Line, error) {
 	var out []arena.Line
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 1<<16), 1<<26)
-	n := 0
-	for sc.Scan() {
-		n++
-		if strings.TrimSpace(sc.Text()) == "" {
-			continue
-		}
-		var l arena.Line
-		if err := json.Unmarshal(sc.Bytes(), &l); err != nil {
-			return nil, fmt.Errorf("metrics: line %d: %w", n, err)
-		}
-		if l.Spec == "" {
-			return nil, fmt.Errorf("metrics: line %d has no game string", n)
-		}
+	err := Each(r, func(l arena.Line) error {
 		out = append(out, l)
-	}
-	return out, sc.Err()
+		return nil
+	})
+	return out, err
 }
 
 // Interval is a proportion with its 95% Wilson interval.
@@ -86,10 +68,10 @@ type Group struct {
 	Uniformity   float64
 	Length       Mean // actions per game
 	MedianLength float64
-	Lengths      []int
-	Decisions    Mean // share of a game's actions chosen among more than one
-	Branching    Mean // a game's mean legal actions at a player's turn
-	Repetition   Mean // share of a game's positions seen before in it
+	LengthCounts map[int]int // games by length
+	Decisions    Mean        // share of a game's actions chosen among more than one
+	Branching    Mean        // a game's mean legal actions at a player's turn
+	Repetition   Mean        // share of a game's positions seen before in it
 	// Repeated is the share of games in which some position recurs.
 	Repeated Interval
 	// Coverage is the share of the board's squares ever occupied, over
@@ -134,114 +116,6 @@ func Pairs(groups []*Group) []Pair {
 		out[i].Score = Wilson(float64(r[0])+float64(r[2])/2, float64(r[0]+r[1]+r[2]))
 	}
 	return out
-}
-
-// Summarize groups the lines by game string and agents, in order.
-func Summarize(lines []arena.Line) []*Group {
-	byKey := map[string][]arena.Line{}
-	var keys []string
-	for _, l := range lines {
-		k := l.Spec + "|" + l.Agents[0] + "|" + l.Agents[1]
-		if _, ok := byKey[k]; !ok {
-			keys = append(keys, k)
-		}
-		byKey[k] = append(byKey[k], l)
-	}
-	sort.Strings(keys)
-	var out []*Group
-	for _, k := range keys {
-		g := outcomes(byKey[k])
-		g.States = States(byKey[k])
-		out = append(out, g)
-	}
-	return out
-}
-
-// outcomes is a group's metrics but the state metrics, which replay every
-// game through the evaluation.
-func outcomes(ls []arena.Line) *Group {
-	g := &Group{Spec: ls[0].Spec, Agents: ls[0].Agents, Games: len(ls), Reasons: map[string]int{}}
-	first := -1
-	if gm, err := game.Load(g.Spec); err == nil {
-		g.Players = [2]string{gm.PlayerName(0), gm.PlayerName(1)}
-		s := gm.NewState()
-		if p := s.ToAct(); p >= 0 {
-			first = int(p)
-			g.FirstPlayer = gm.PlayerName(p)
-		}
-	}
-	var pw [2]float64
-	var timeouts, repeated float64
-	var lengths, dec, branch, rep, cov []float64
-	for _, l := range ls {
-		if c := Coverage(l); c >= 0 {
-			cov = append(cov, c)
-		}
-		g.Reasons[l.Reason]++
-		g.Lengths = append(g.Lengths, l.Length)
-		lengths = append(lengths, float64(l.Length))
-		d, r := 0.0, 0.0
-		if l.Length > 0 {
-			d = float64(l.Decisions) / float64(l.Length)
-			r = float64(l.Repeats) / float64(l.Length)
-		}
-		dec, rep = append(dec, d), append(rep, r)
-		if l.Repeats > 0 {
-			repeated++
-		}
-		branch = append(branch, l.Branching)
-		if !l.Finished || strings.Contains(l.Reason, "limit") || strings.Contains(l.Reason, "without progress") {
-			timeouts++
-		}
-		switch {
-		case l.WinnerAgent == "":
-			g.Record[2]++
-		default:
-			// The side whose agent won (scored games name the scores in
-			// Winner, so the seats decide).
-			for p := 0; p < 2; p++ {
-				if l.Players[p] == l.WinnerAgent {
-					pw[p]++
-				}
-			}
-			if l.WinnerAgent == "A" {
-				g.Record[0]++
-			} else {
-				g.Record[1]++
-			}
-		}
-	}
-	n := float64(len(ls))
-	for p := 0; p < 2; p++ {
-		g.PlayerWins[p] = Wilson(pw[p], n)
-		g.AgentWins[p] = Wilson(float64(g.Record[p]), n)
-	}
-	draws := float64(g.Record[2])
-	if first >= 0 {
-		g.FirstWins = g.PlayerWins[first]
-		g.Advantage = Wilson(pw[first]+draws/2, n)
-	}
-	g.Draws = Wilson(draws, n)
-	g.Score = Wilson(float64(g.Record[0])+draws/2, n)
-	g.Balance = 1 - math.Abs(pw[0]-pw[1])/n
-	g.Completion = float64(g.Record[0]+g.Record[1]) / n
-	g.Drawishness = draws / n
-	g.Timeouts = timeouts / n
-	g.Uniformity = uniformity(pw, draws, n)
-	g.Length = MeanOf(lengths)
-	g.Decisions = MeanOf(dec)
-	g.Branching = MeanOf(branch)
-	g.Repetition = MeanOf(rep)
-	g.Repeated = Wilson(repeated, n)
-	g.Coverage, g.CoverageGames = MeanOf(cov), len(cov)
-	sorted := append([]int(nil), g.Lengths...)
-	sort.Ints(sorted)
-	if len(sorted)%2 == 1 {
-		g.MedianLength = float64(sorted[len(sorted)/2])
-	} else {
-		g.MedianLength = float64(sorted[len(sorted)/2-1]+sorted[len(sorted)/2]) / 2
-	}
-	return g
 }
 
 // uniformity is Ludii's outcome uniformity of two players with wins w and

@@ -97,11 +97,13 @@ func lengthsPlot(g *Group, i int, dir string) (string, error) {
 	h.Title.Text = "Game length: " + label(g, i)
 	h.X.Label.Text = "actions"
 	h.Y.Label.Text = "games"
-	vals := make(plotter.Values, len(g.Lengths))
-	for j, n := range g.Lengths {
-		vals[j] = float64(n)
+	// Each length weighted by its games.
+	vals := make(plotter.XYs, 0, len(g.LengthCounts))
+	for n, games := range g.LengthCounts {
+		vals = append(vals, plotter.XY{X: float64(n), Y: float64(games)})
 	}
-	hist, err := plotter.NewHist(vals, min(20, max(1, len(vals))))
+	sort.Slice(vals, func(i, j int) bool { return vals[i].X < vals[j].X })
+	hist, err := plotter.NewHistogram(vals, min(20, max(1, g.Games)))
 	if err != nil {
 		return "", err
 	}
@@ -294,20 +296,15 @@ func rows(g *Group) [][2]string {
 		add("board coverage", g.Coverage.Format("%.3f"))
 	}
 	if st := g.States; st.Games > 0 {
-		iv := func(v []float64) string { return MeanOf(v).Format("%.3f") }
-		add("lead change", iv(st.LeadChange))
-		add("stability", iv(st.Stability))
-		add("decisiveness threshold", iv(st.DecisivenessThreshold))
-		add("decisiveness moves", iv(st.DecisivenessMoves))
-		add("clarity: variance", iv(st.ClarityVariance))
-		add("clarity: narrowness", iv(st.ClarityNarrowness))
-		var drama []float64
-		for _, d := range st.Drama {
-			drama = append(drama, DramaAggregates[0].F(d))
-		}
-		add("drama: average", iv(drama))
+		add("lead change", st.LeadChange.Format("%.3f"))
+		add("stability", st.Stability.Format("%.3f"))
+		add("decisiveness threshold", st.DecisivenessThreshold.Format("%.3f"))
+		add("decisiveness moves", st.DecisivenessMoves.Format("%.3f"))
+		add("clarity: variance", st.ClarityVariance.Format("%.3f"))
+		add("clarity: narrowness", st.ClarityNarrowness.Format("%.3f"))
+		add("drama: average", st.DramaBy[DramaAggregates[0].Name].Format("%.3f"))
 		for _, a := range DramaAggregates[1:] {
-			add("drama: "+a.Name, fmt.Sprintf("%.3f", st.DramaBy[a.Name]))
+			add("drama: "+a.Name, fmt.Sprintf("%.3f", st.DramaBy[a.Name].P))
 		}
 		add("games evaluated", fmt.Sprintf("%d of %d", st.Games, g.Games))
 	}

@@ -5,10 +5,8 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"runtime"
 	"sort"
 	"strings"
-	"sync"
 
 	"github.com/muster-games/muster/agent"
 	"github.com/muster-games/muster/arena"
@@ -151,20 +149,19 @@ func WriteTraces(w io.Writer, ls []arena.Line) (int, error) {
 	return len(out), json.NewEncoder(w).Encode(out)
 }
 
-// StateMetrics are the per-game values of the state metrics, one slice
-// per metric, over the games that could be evaluated.
+// StateMetrics are the state metrics of a group's games, each a mean
+// over the games that could be evaluated with its 95% interval.
 type StateMetrics struct {
 	Games                 int
-	LeadChange            []float64
-	Stability             []float64
-	DecisivenessThreshold []float64
-	DecisivenessMoves     []float64
-	ClarityVariance       []float64
-	ClarityNarrowness     []float64
-	// Drama is each game's drama per position; DramaBy its aggregates,
-	// by DramaAggregates' names, each already a mean over the games.
-	Drama   [][]float64
-	DramaBy map[string]float64
+	LeadChange            Mean
+	Stability             Mean
+	DecisivenessThreshold Mean
+	DecisivenessMoves     Mean
+	ClarityVariance       Mean
+	ClarityNarrowness     Mean
+	// DramaBy are the means of drama's aggregates, by DramaAggregates'
+	// names.
+	DramaBy map[string]Mean
 	// WinnerCurve is the winners' mean value at each tenth of the game,
 	// averaged over the games (for the report's plot).
 	WinnerCurve [10]float64
@@ -454,73 +451,6 @@ var DramaAggregates = []struct {
 	}},
 }
 
-// States computes the state metrics of the games whose records replay
-// and whose game has an evaluation.
-func States(ls []arena.Line) StateMetrics {
-	var m StateMetrics
-	m.DramaBy = map[string]float64{}
-	var curveN [10]float64
-	// Replaying and valuing every legal action is the slow part: on every
-	// core, the results kept in the games' order.
-	traces := make([]Trace, len(ls))
-	oks := make([]bool, len(ls))
-	var wg sync.WaitGroup
-	next := make(chan int)
-	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				traces[i], oks[i] = TraceOf(ls[i], nil)
-			}
-		}()
-	}
-	for i := range ls {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
-	for i := range ls {
-		t, ok := traces[i], oks[i]
-		if !ok {
-			continue
-		}
-		m.Games++
-		m.LeadChange = append(m.LeadChange, LeadChange(t))
-		m.Stability = append(m.Stability, Stability(t))
-		m.DecisivenessThreshold = append(m.DecisivenessThreshold, DecisivenessThreshold(t))
-		m.DecisivenessMoves = append(m.DecisivenessMoves, DecisivenessMoves(t))
-		m.ClarityVariance = append(m.ClarityVariance, ClarityVariance(t))
-		m.ClarityNarrowness = append(m.ClarityNarrowness, ClarityNarrowness(t))
-		d := Drama(t)
-		m.Drama = append(m.Drama, d)
-		for i, e := range t.Evals {
-			bin := i * 10 / len(t.Evals)
-			w := 0.0
-			for _, p := range t.Winners {
-				w += e[p] / float64(len(t.Winners))
-			}
-			m.WinnerCurve[bin] += w
-			curveN[bin]++
-		}
-	}
-	for i := range m.WinnerCurve {
-		if curveN[i] > 0 {
-			m.WinnerCurve[i] /= curveN[i]
-		}
-	}
-	for _, a := range DramaAggregates {
-		s := 0.0
-		for _, d := range m.Drama {
-			s += a.F(d)
-		}
-		if len(m.Drama) > 0 {
-			m.DramaBy[a.Name] = s / float64(len(m.Drama))
-		}
-	}
-	return m
-}
-
 // Mean is a mean over games with its 95% interval (normal, from the
 // games' standard deviation).
 type Mean struct{ P, Lo, Hi float64 }
@@ -533,21 +463,9 @@ func (m Mean) Format(f string) string {
 
 // MeanOf is the mean of vals with its 95% interval.
 func MeanOf(vals []float64) Mean {
-	if len(vals) == 0 {
-		return Mean{}
-	}
-	n := float64(len(vals))
-	mean := 0.0
+	var m Moments
 	for _, v := range vals {
-		mean += v / n
+		m.Add(v)
 	}
-	sd := 0.0
-	if n > 1 {
-		for _, v := range vals {
-			sd += (v - mean) * (v - mean) / (n - 1)
-		}
-		sd = math.Sqrt(sd)
-	}
-	h := 1.96 * sd / math.Sqrt(n)
-	return Mean{mean, mean - h, mean + h}
+	return m.Interval()
 }

@@ -442,6 +442,47 @@ func TestEvalAndReport(t *testing.T) {
 	}
 }
 
+// TestReportShards: each shard of a study written as a partial, the
+// partials reported together give the report of the whole.
+func TestReportShards(t *testing.T) {
+	dir := t.TempDir()
+	var shards, partials []string
+	for i := 0; i < 2; i++ {
+		shard := filepath.Join(dir, fmt.Sprintf("shard-%d.jsonl", i))
+		if _, errOut, code := run(t, "eval", "--game", "tablut", "--rulesets", "linnaeus,walker", "--agents", "random,alphabeta(depth=1)", "--games", "3",
+			"--shard", fmt.Sprintf("%d/2", i), "--out", shard, "--workers", "2"); code != 0 {
+			t.Fatalf("eval shard %d: %s", i, errOut)
+		}
+		partial := filepath.Join(dir, fmt.Sprintf("shard-%d.partial.json", i))
+		got, errOut, code := run(t, "report", "--partial", partial, shard)
+		if code != 0 || !strings.Contains(got, "wrote the tallies of 3 games") {
+			t.Fatalf("report --partial: %d %s %s", code, got, errOut)
+		}
+		shards, partials = append(shards, shard), append(partials, partial)
+	}
+	whole, errOut, code := run(t, append([]string{"report"}, shards...)...)
+	if code != 0 || !strings.Contains(whole, "tablut(walker)") || !strings.Contains(whole, "| lead change |") {
+		t.Fatalf("report of the shards: %d %s %s", code, whole, errOut)
+	}
+	merged, errOut, code := run(t, "report", partials[1], partials[0])
+	if code != 0 || merged != whole {
+		t.Fatalf("report of the partials: %d %s\n%s\nwant\n%s", code, errOut, merged, whole)
+	}
+	mixed, _, code := run(t, "report", partials[0], shards[1])
+	if code != 0 || mixed != whole {
+		t.Fatalf("a partial and a results file: %d\n%s", code, mixed)
+	}
+	quick, _, code := run(t, "report", "--states=false", shards[0], shards[1])
+	if code != 0 || strings.Contains(quick, "| lead change |") || !strings.Contains(quick, "branching factor") {
+		t.Fatalf("--states=false: %d\n%s", code, quick)
+	}
+	bad := filepath.Join(dir, "bad.json")
+	os.WriteFile(bad, []byte(`{"partial":"muster report partial","version":9}`), 0o644)
+	if _, errOut, code := run(t, "report", bad); code == 0 || !strings.Contains(errOut, "bad.json") || !strings.Contains(errOut, "version 9") {
+		t.Fatalf("a bad partial: %d %s", code, errOut)
+	}
+}
+
 // TestSolve: muster solve proves positions by search, answers the final
 // rendezvous from a table (the shared test table, in a temporary folder)
 // in agreement with the search, and refuses bad command lines.

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bufio"
 	"flag"
 	"fmt"
 	"io"
@@ -15,7 +16,8 @@ import (
 	"github.com/muster-games/muster/metrics"
 )
 
-const reportHelp = `Reads the JSON lines of muster eval (several files are merged) and reports, per
+const reportHelp = `Reads the JSON lines of muster eval (several files are merged; - reads the
+standard input) and reports, per
 game string and pair of agents: the win rate of each side, of the first player
 and of each agent, and agent A's score (draws half), with 95% Wilson intervals
 (the score also over all game strings where a pair of agents played several,
@@ -36,6 +38,15 @@ through the game, and win rate against search effort, written next to the
 each legal action, and the actions and legal actions in the game's notation),
 for another tool to be checked on the same values (docs/eval.md: Ludii's).
 
+The games are read one at a time and forgotten once counted, so memory does
+not grow with their number. A study run in shards (muster eval --shard) is
+reported by merging: --partial FILE writes, instead of a report, what the
+report keeps of the files read (counts, moments, lengths: a few kilobytes per
+game string and pair of agents); muster report then takes such partial files
+beside or instead of results files, in any order, and reports the whole.
+--states=false skips the state metrics (the slow part: every legal action of
+every position valued).
+
 --rendezvous (Lanrick) replays every record and prints, per game string and
 agents, who won each of the first rendezvous — by colour (black acts first: he
 places first, or places all the men, or sets the first mark, by ruleset) and by
@@ -51,24 +62,23 @@ func runReport(env *Env, args []string) error {
 	mdOut := fs.String("md", "", "write a Markdown report here")
 	byRendezvous := fs.Bool("rendezvous", false, "Lanrick: who won each rendezvous, replayed from the records")
 	tracesOut := fs.String("traces", "", "write the per-position values the state metrics read (JSON) here, for another tool to check them on")
+	partialOut := fs.String("partial", "", "write the tallies of the files read (a shard's part of a study) here instead of a report")
+	states := fs.Bool("states", true, "compute Ludii's state metrics (every position's legal actions valued); false skips them")
 	files, err := flags(fs, args)
 	if err != nil {
 		return err
 	}
 	if len(files) == 0 {
-		return fmt.Errorf("%w: give one or more results files of muster eval", errUsage)
-	}
-	lines, err := readResults(files)
-	if err != nil {
-		return err
-	}
-	if len(lines) == 0 {
-		return fmt.Errorf("no games in %v", files)
+		return fmt.Errorf("%w: give one or more results files of muster eval, or partials of muster report --partial", errUsage)
 	}
 	if *byRendezvous {
-		return rendezvousReport(env, lines)
+		return rendezvousReport(env, files)
 	}
 	if *tracesOut != "" {
+		lines, err := readResults(env, files)
+		if err != nil {
+			return err
+		}
 		f, err := os.Create(*tracesOut)
 		if err != nil {
 			return err
@@ -83,7 +93,31 @@ func runReport(env *Env, args []string) error {
 		fmt.Fprintf(env.Stdout, "wrote the values of %d games to %s\n", n, *tracesOut)
 		return nil
 	}
-	groups := metrics.Summarize(lines)
+	study := metrics.NewStudy()
+	for _, name := range files {
+		if err := readInto(env, study, name, *states); err != nil {
+			return err
+		}
+	}
+	if study.Games() == 0 {
+		return fmt.Errorf("no games in %v", files)
+	}
+	if *partialOut != "" {
+		f, err := os.Create(*partialOut)
+		if err != nil {
+			return err
+		}
+		err = study.WritePartial(f)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(env.Stdout, "wrote the tallies of %d games to %s\n", study.Games(), *partialOut)
+		return nil
+	}
+	groups := study.Groups()
 	write := func(path string, html bool) error {
 		plots, err := metrics.Plots(groups, filepath.Dir(path))
 		if err != nil {
@@ -120,7 +154,7 @@ func runReport(env *Env, args []string) error {
 
 // rendezvousReport replays Lanrick records and tallies the winners of the
 // first rendezvous of each game, by colour and by agent.
-func rendezvousReport(env *Env, lines []arena.Line) error {
+func rendezvousReport(env *Env, files []string) error {
 	type key struct{ spec, a, b string }
 	type tally struct {
 		games    int
@@ -130,9 +164,9 @@ func rendezvousReport(env *Env, lines []arena.Line) error {
 	}
 	var order []key
 	tallies := map[key]*tally{}
-	for _, l := range lines {
+	err := eachLine(env, files, func(l arena.Line) error {
 		if l.Game != "lanrick" {
-			continue
+			return nil
 		}
 		r, err := replayLine(l)
 		if err != nil {
@@ -155,6 +189,10 @@ func rendezvousReport(env *Env, lines []arena.Line) error {
 		for x, n := range r.Excluded {
 			t.excluded[x] += n
 		}
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	if len(order) == 0 {
 		return fmt.Errorf("no Lanrick games in the files")
@@ -175,22 +213,61 @@ func rendezvousReport(env *Env, lines []arena.Line) error {
 	return nil
 }
 
-// readResults reads and merges results files of muster eval.
-func readResults(files []string) ([]arena.Line, error) {
-	var lines []arena.Line
-	for _, name := range files {
-		f, err := os.Open(name)
-		if err != nil {
-			return nil, err
-		}
-		ls, err := metrics.Read(f)
-		f.Close()
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", name, err)
-		}
-		lines = append(lines, ls...)
+// openInput opens a file named on the command line; - is the standard
+// input.
+func openInput(env *Env, name string) (io.ReadCloser, error) {
+	if name == "-" {
+		return io.NopCloser(env.Stdin), nil
 	}
-	return lines, nil
+	return os.Open(name)
+}
+
+// readInto adds a results file, or a partial of muster report --partial,
+// to the study.
+func readInto(env *Env, study *metrics.Study, name string, states bool) error {
+	f, err := openInput(env, name)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	r := bufio.NewReaderSize(f, 1<<16)
+	head, _ := r.Peek(64)
+	if metrics.IsPartial(head) {
+		err = study.ReadPartial(r)
+	} else {
+		err = study.ReadResults(r, states)
+	}
+	if err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	return nil
+}
+
+// eachLine calls f with each line of the results files, one at a time.
+func eachLine(env *Env, files []string, f func(arena.Line) error) error {
+	for _, name := range files {
+		in, err := openInput(env, name)
+		if err != nil {
+			return err
+		}
+		err = metrics.Each(in, f)
+		in.Close()
+		if err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+	}
+	return nil
+}
+
+// readResults reads and merges results files of muster eval, all in
+// memory.
+func readResults(env *Env, files []string) ([]arena.Line, error) {
+	var lines []arena.Line
+	err := eachLine(env, files, func(l arena.Line) error {
+		lines = append(lines, l)
+		return nil
+	})
+	return lines, err
 }
 
 // recordOf loads the game of one line of results and reads its record.

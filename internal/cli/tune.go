@@ -94,7 +94,7 @@ func runTune(env *Env, args []string) error {
 	case !errors.Is(err, fs.ErrNotExist):
 		return err
 	}
-	lines, err := readResults(files)
+	lines, err := readResults(env, files)
 	if err != nil {
 		return err
 	}
