@@ -28,9 +28,14 @@ two seconds before each action, as in live games (0: as fast as possible).
 server's computer at LEVEL (easy, medium, hard, max), and adds the computer's
 reply times: from the person's action seen on the WebSocket to the computer's.
 --browse N then makes N games against the computer, each resigned at once, and
-opens each of them, as visitors browsing finished games do. --pid PID reads
-the server's resident memory (on this machine, from /proc) after the games and
-after the browsing.`
+opens each of them, as visitors browsing finished games do. --pid PID reads,
+from /proc on this machine, the server's processor time (user and system)
+while the games are played, printed per action (game creation and sockets
+included), and its resident memory: before the games, the most while they are
+played (sampled twice a second), printed as a live game's share, and after
+the games and the browsing. Resident memory holds the garbage not yet
+collected too (about as much again as the live heap under Go's default GOGC):
+for the live heap alone use serve --debug-addr's heap profile.`
 
 func runLoadtest(env *Env, args []string) error {
 	fs := flag.NewFlagSet("loadtest", flag.ContinueOnError)
@@ -45,7 +50,7 @@ func runLoadtest(env *Env, args []string) error {
 	pace := fs.Duration("pace", 0, "how long a player thinks before each action (0: as fast as the server answers)")
 	computer := fs.String("computer", "", "play each game against the server's computer at this level (easy, medium, hard, max)")
 	browseN := fs.Int("browse", 0, "then make this many games against the computer, each resigned at once, and open each")
-	pid := fs.Int("pid", 0, "the server's process id, to report its memory (Linux)")
+	pid := fs.Int("pid", 0, "the server's process id, to report its CPU per action and memory per game (Linux)")
 	pos, err := flags(fs, args)
 	if err != nil {
 		return err

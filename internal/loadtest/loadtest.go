@@ -80,6 +80,13 @@ type Report struct {
 	// RSS and PeakRSS are the server's resident memory (kB) after the
 	// games, BrowseRSS after the browsing (0: not measured).
 	RSS, PeakRSS, BrowseRSS int
+	// StartRSS is the server's resident memory (kB) before the games,
+	// LiveRSS the most it held while they were played (sampled twice a
+	// second): their difference, by the games, is a live game's share.
+	StartRSS, LiveRSS int
+	// CPU is the server's processor time (user and system) while the
+	// games were played (0: not measured).
+	CPU time.Duration
 }
 
 // Percentile returns the p-th percentile of the latencies.
@@ -104,8 +111,15 @@ func (r *Report) String() string {
 		fmt.Fprintf(&b, "computer_replies: %d\ncomputer_p50_ms: %.1f\ncomputer_p90_ms: %.1f\ncomputer_p99_ms: %.1f\n", len(r.Replies),
 			ms(percentile(r.Replies, 50)), ms(percentile(r.Replies, 90)), ms(percentile(r.Replies, 99)))
 	}
+	if r.CPU > 0 && r.Actions > 0 {
+		fmt.Fprintf(&b, "server_cpu_s: %.2f\nserver_cpu_ms_per_action: %.3f\n", r.CPU.Seconds(), ms(r.CPU)/float64(r.Actions))
+	}
 	if r.RSS > 0 {
 		fmt.Fprintf(&b, "server_rss_mb: %.1f\nserver_peak_rss_mb: %.1f\n", float64(r.RSS)/1024, float64(r.PeakRSS)/1024)
+	}
+	if r.LiveRSS > 0 && r.Games > 0 {
+		fmt.Fprintf(&b, "server_rss_before_mb: %.1f\nserver_rss_live_mb: %.1f\nserver_rss_per_live_game_kb: %.1f\n",
+			float64(r.StartRSS)/1024, float64(r.LiveRSS)/1024, float64(r.LiveRSS-r.StartRSS)/float64(r.Games))
 	}
 	if r.Browsed > 0 {
 		fmt.Fprintf(&b, "browsed: %d\nbrowse_per_second: %.0f\n", r.Browsed, float64(r.Browsed)/r.BrowseElapsed.Seconds())
@@ -142,6 +156,34 @@ func Run(ctx context.Context, cfg Config) *Report {
 	rep := &Report{}
 	var mu sync.Mutex
 	var wg sync.WaitGroup
+	var cpu0 time.Duration
+	sampled := make(chan struct{})
+	if cfg.PID > 0 {
+		cpu0 = cpuTime(cfg.PID)
+		rep.StartRSS, _ = memory(cfg.PID)
+		sctx, stop := context.WithCancel(ctx)
+		defer stop()
+		go func() {
+			defer close(sampled)
+			t := time.NewTicker(500 * time.Millisecond)
+			defer t.Stop()
+			for {
+				select {
+				case <-sctx.Done():
+					return
+				case <-t.C:
+					if rss, _ := memory(cfg.PID); rss > 0 {
+						mu.Lock()
+						rep.LiveRSS = max(rep.LiveRSS, rss)
+						mu.Unlock()
+					}
+				}
+			}
+		}()
+		defer func() { stop(); <-sampled }()
+	} else {
+		close(sampled)
+	}
 	start := time.Now()
 	lctx, stopLobby := context.WithCancel(ctx)
 	var lobbyWG sync.WaitGroup
@@ -180,7 +222,13 @@ func Run(ctx context.Context, cfg Config) *Report {
 	stopLobby()
 	lobbyWG.Wait()
 	if cfg.PID > 0 {
+		if c := cpuTime(cfg.PID); c > cpu0 {
+			rep.CPU = c - cpu0
+		}
 		rep.RSS, rep.PeakRSS = memory(cfg.PID)
+		mu.Lock()
+		rep.LiveRSS = max(rep.LiveRSS, rep.RSS) // games too short for a sample
+		mu.Unlock()
 	}
 	if cfg.Browse > 0 {
 		browse(ctx, cfg, rep)
@@ -242,6 +290,32 @@ func memory(pid int) (rss, peak int) {
 		}
 	}
 	return rss, peak
+}
+
+// cpuTime reads a process's processor time, user and system, from
+// /proc/PID/stat (fields 14 and 15, in clock ticks of 1/100 s); 0 where it
+// cannot.
+func cpuTime(pid int) time.Duration {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0
+	}
+	// The command's name, in parentheses, may hold spaces: count the
+	// fields after its closing parenthesis (field 3 is the first).
+	i := bytes.LastIndexByte(b, ')')
+	if i < 0 {
+		return 0
+	}
+	f := strings.Fields(string(b[i+1:]))
+	if len(f) < 13 {
+		return 0
+	}
+	user, err1 := strconv.ParseInt(f[11], 10, 64)
+	sys, err2 := strconv.ParseInt(f[12], 10, 64)
+	if err1 != nil || err2 != nil {
+		return 0
+	}
+	return time.Duration(user+sys) * 10 * time.Millisecond
 }
 
 func (c Config) watchURL() string {

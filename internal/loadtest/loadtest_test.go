@@ -5,7 +5,9 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/muster-games/muster/internal/server"
 	"github.com/muster-games/muster/internal/store"
@@ -40,11 +42,46 @@ func serve(t *testing.T) string {
 func TestLoad(t *testing.T) {
 	url := serve(t)
 	for _, g := range []string{"tablut", "lanrick"} {
-		rep := Run(context.Background(), Config{URL: url, Game: g, Games: 8, Actions: 15, Seed: 1})
+		// The server runs in this process: its CPU and memory are ours.
+		rep := Run(context.Background(), Config{URL: url, Game: g, Games: 8, Actions: 15, Seed: 1, PID: os.Getpid()})
 		if len(rep.Errors) > 0 || rep.Lost > 0 || rep.Games != 8 || rep.Actions == 0 {
 			t.Fatalf("%s:\n%s", g, rep)
 		}
+		if rep.StartRSS <= 0 || rep.LiveRSS <= 0 || rep.RSS <= 0 {
+			t.Fatalf("%s: memory not read: before %d, live %d, after %d kB", g, rep.StartRSS, rep.LiveRSS, rep.RSS)
+		}
+		for _, want := range []string{"server_rss_per_live_game_kb: ", "server_rss_mb: "} {
+			if !strings.Contains(rep.String(), want) {
+				t.Fatalf("%s: the report lacks %q:\n%s", g, want, rep)
+			}
+		}
 		t.Logf("%s:\n%s", g, rep)
+	}
+}
+
+// TestCPUTime: a process's processor time, read from /proc, grows as it
+// works.
+func TestCPUTime(t *testing.T) {
+	before := cpuTime(os.Getpid())
+	if before <= 0 {
+		t.Skip("no /proc here")
+	}
+	x := 0
+	for end := time.Now().Add(200 * time.Millisecond); time.Now().Before(end); {
+		for i := 0; i < 1000; i++ {
+			x += i * i
+		}
+	}
+	after := cpuTime(os.Getpid())
+	if after-before < 100*time.Millisecond || x == 0 {
+		t.Fatalf("200 ms of work read as %v", after-before)
+	}
+	if cpuTime(-1) != 0 {
+		t.Fatal("no such process: not 0")
+	}
+	r := &Report{Actions: 1000, CPU: 500 * time.Millisecond}
+	if !strings.Contains(r.String(), "server_cpu_ms_per_action: 0.500") {
+		t.Fatalf("%s", r)
 	}
 }
 
