@@ -92,6 +92,41 @@ func (w *walker) inView(sel, what string) {
 	}
 }
 
+// boardUncovered opens the step's "Why?" (the lesson at its tallest),
+// scrolls the board to the top of the screen as a learner does to play,
+// and fails if anything lies over any part of it (25 points across it
+// asked what is on top); then folds the why again.
+func (w *walker) boardUncovered(step string) {
+	w.t.Helper()
+	// Not counted among the walk's clicks: the walk reads no why.
+	why := func() {
+		if err := chromedp.Do(w.ctx, chromedp.Click(chromedp.CSS("#why"))); err != nil {
+			w.t.Fatal(err)
+		}
+	}
+	why()
+	covered, err := chromedp.Run(w.ctx, chromedp.Evaluate[string](`(() => {
+		const b = document.querySelector("svg.board");
+		b.scrollIntoView({block: "start"});
+		const r = b.getBoundingClientRect();
+		const bottom = Math.min(r.bottom, innerHeight);
+		for (let i = 0; i < 5; i++) for (let j = 0; j < 5; j++) {
+			const x = r.left + (i + .5) * r.width / 5, y = r.top + (j + .5) * (bottom - r.top) / 5;
+			const e = document.elementFromPoint(x, y);
+			if (!e || !b.contains(e)) return (e ? (e.id || e.className.baseVal || e.className || e.tagName) : "nothing") + " at " + Math.round(x) + "," + Math.round(y);
+		}
+		return "";
+	})()`))
+	if err != nil || covered != "" {
+		w.screen("board-covered")
+		w.t.Fatalf("%s: with the why open and the board scrolled into view, %s lies over the board (%v)", step, covered, err)
+	}
+	why()
+	if _, err := chromedp.Run(w.ctx, chromedp.Evaluate[bool](`scrollTo(0, 0), true`)); err != nil {
+		w.t.Fatal(err)
+	}
+}
+
 // click clicks an element as a person does.
 func (w *walker) click(sel string) {
 	w.t.Helper()
@@ -193,6 +228,7 @@ func (w *walker) lessons(name string, minBoard float64) {
 			w.t.Fatalf("%s: the why is unfolded", step)
 		}
 		if w.phone {
+			w.boardUncovered(step)
 			width, err := chromedp.Run(w.ctx, chromedp.Evaluate[float64](`document.querySelector("svg.board").getBoundingClientRect().width`))
 			if err != nil || width < minBoard {
 				w.t.Fatalf("%s: the board is %.0f px wide on a 360 px phone, want ≥ %.0f", step, width, minBoard)

@@ -78,14 +78,24 @@ class LessonPanel {
         ? h("a", { class: "button primary", id: "next-step", href: `/learn/${this.game}/${this.step + 1}` }, "Next step")
         : h("button", { class: "primary", id: "first-game", onclick: () => playComputer({ game: this.game, ruleset: this.lesson.ruleset, level: "easy" }) }, "Play your first game against the computer");
       this.result.replaceChildren(h("p", { class: "well-done" }, "Well done. " + this.lesson.done), next);
+      reveal(this.result);
     } else if (v.status === "over" || v.to_act !== this.learner) {
       this.closed = true;
       this.result.replaceChildren(h("p", { class: "error" }, "Not this time: your turn has passed."),
         h("a", { class: "button", id: "try-again", href: location.pathname }, "Try again"));
+      reveal(this.result);
     }
   }
 
   you(host) { return this.learner !== undefined && this.learner >= 0 ? `You play ${host.title(this.learner)}.` : null; }
+}
+
+// reveal scrolls an element into view where it is not wholly on the
+// screen: on a phone the learner has scrolled down to the board, and the
+// lesson's result above it would be unseen.
+function reveal(el) {
+  const r = el.getBoundingClientRect();
+  if (r.top < 0 || r.bottom > innerHeight) el.scrollIntoView({ block: "nearest" });
 }
 
 // learn runs step n of a game's walkthrough: a fresh game from the step's
