@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"slices"
 	"strings"
 
@@ -45,7 +46,8 @@ report keeps of the files read (counts, moments, lengths: a few kilobytes per
 game string and pair of agents); muster report then takes such partial files
 beside or instead of results files, in any order, and reports the whole.
 --states=false skips the state metrics (the slow part: every legal action of
-every position valued).
+every position valued). The report lets its heap grow to 256 MiB between
+garbage collections (GOGC or GOMEMLIMIT in the environment override it).
 
 --rendezvous (Lanrick) replays every record and prints, per game string and
 agents, who won each of the first rendezvous — by colour (black acts first: he
@@ -93,6 +95,7 @@ func runReport(env *Env, args []string) error {
 		fmt.Fprintf(env.Stdout, "wrote the values of %d games to %s\n", n, *tracesOut)
 		return nil
 	}
+	roomyHeap()
 	study := metrics.NewStudy()
 	for _, name := range files {
 		if err := readInto(env, study, name, *states); err != nil {
@@ -211,6 +214,19 @@ func rendezvousReport(env *Env, files []string) error {
 		}
 	}
 	return nil
+}
+
+// roomyHeap lets the heap grow to 256 MiB between collections, unless
+// GOGC or GOMEMLIMIT say otherwise: a report's live heap is a few
+// megabytes (one game a core at a time) while it allocates gigabytes
+// replaying games, so that Go's default (collect when the heap doubles)
+// spends more time collecting than replaying.
+func roomyHeap() {
+	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
+		return
+	}
+	debug.SetGCPercent(-1)
+	debug.SetMemoryLimit(256 << 20)
 }
 
 // openInput opens a file named on the command line; - is the standard
