@@ -66,7 +66,8 @@ var lessons = []game.Lesson{
 		Position: "board=1b2w2b/w7/8/7w/b7/8/7b/w2b2w1 to=white phase=interchange rdv=1 size=9 mark=d5 setter=black",
 		Goal:     game.GoalAct,
 		Done:     "Whichever you chose, you move first, as the player who did not set the mark.",
-		Hint:     "Either button will do; black's men are a little nearer here.",
+		Hint: "Count each man's squares to the nearest green square: white's are 2, 2, 3, 3 and 3, black's 2, 3, 2, 3 " +
+			"and 3, so each side is 13 squares away in all and neither is nearer. Either button will do.",
 		Solution: []string{"interchange"},
 	},
 	{

@@ -1,6 +1,7 @@
 package lanrick
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -55,4 +56,178 @@ func TestLessonConversionKeepsTheRendezvous(t *testing.T) {
 		return
 	}
 	t.Fatal("no step teaches a conversion")
+}
+
+// TestLessonClaims: what each step of "Learn Lanrick" says happens, the
+// rules do. Each claim quotes the words it checks (which must stand in the
+// step's text, task, hint or result) and checks them on the step's
+// position before the solution, or after it; a sentence changed without
+// its claim, or a rule that disagrees with a sentence, fails.
+func TestLessonClaims(t *testing.T) {
+	sq := func(name string) Square {
+		q, err := ParseSquare(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return q
+	}
+	type claim struct {
+		words string
+		after bool // checked after the solution (else on the position)
+		holds func(s *State) bool
+	}
+	men := func(s *State, p int) int { return s.men[p].count() }
+	claims := map[string][]claim{
+		"Moving your men": {
+			{"you have five", false, func(s *State) bool { return s.budget == 5 && men(s, White) > 4 }},
+			{"the rendezvous around the mark on d5", false, func(s *State) bool { return s.mark == sq("d5") && s.rdv.has(sq("d5")) && s.rdv.count() == 9 }},
+			{"black moves next", true, func(s *State) bool { return s.toAct == Black }},
+		},
+		"The budget and the cap of three": {
+			{"the rendezvous around f6", false, func(s *State) bool { return s.mark == sq("f6") }},
+			{"two of your men are outside", false, func(s *State) bool { return (s.men[White] &^ s.rdv).count() == 2 }},
+			{"four squares from e5", false, func(s *State) bool { return s.rdv.has(sq("e5")) && s.men[White].has(sq("a1")) }},
+			// The cap: a1 may not go four squares while g4 is outside too.
+			{"no man may move more than three squares, unless he is your only man", false, func(s *State) bool {
+				_, err := s.ParseAction("a1-e5")
+				return err != nil
+			}},
+		},
+		"The game begins: the first mark": {
+			{"c6, d5, e4 or f3", false, func(s *State) bool {
+				var legal []string
+				for _, a := range s.LegalActions(nil) {
+					legal = append(legal, s.ActionString(a))
+				}
+				slices.Sort(legal)
+				return strings.Join(legal, ",") == "mark c6,mark d5,mark e4,mark f3"
+			}},
+			{"White moves first", true, func(s *State) bool { return s.toAct == White && s.phase == PhaseMove }},
+			{"each keeping his colour", true, func(s *State) bool { return men(s, Black) == 5 && men(s, White) == 5 }},
+		},
+		"Demanding the interchange": {
+			{"each side is 13 squares away in all", false, func(s *State) bool {
+				return distance(s, White) == 13 && distance(s, Black) == 13
+			}},
+		},
+		"The first turn has two squares": {
+			{"only 2 squares", false, func(s *State) bool { return s.budget == 2 && s.opening }},
+			{"the turn passes to Black, who has five", true, func(s *State) bool { return s.toAct == Black && s.budget == 5 }},
+		},
+		"Carroll's first example: a chain of moves": {
+			{"black's man outside, on g4, is removed", true, func(s *State) bool { return !s.all().has(sq("g4")) && men(s, Black) == 4 }},
+		},
+		"Carroll's second example: the longer chain": {
+			{"takes all five of your squares", true, func(s *State) bool { return men(s, Black) == 4 }},
+		},
+		"Carroll's third example: sliding along the border": {
+			{"the rendezvous is open", false, func(s *State) bool { return s.rdv.count() == 8 && men(s, Black)+men(s, White) == 9 }},
+			{"black's man on g6 is removed", true, func(s *State) bool { return !s.all().has(sq("g6")) }},
+		},
+		"Setting the next mark": {
+			{"nine men make eight squares", false, func(s *State) bool { return men(s, Black)+men(s, White) == 9 }},
+			{"the player with fewer men sets the mark", false, func(s *State) bool { return men(s, White) < men(s, Black) && s.toAct == White }},
+			{"your opponent may answer with the interchange", true, func(s *State) bool { return s.phase == PhaseInterchange && s.toAct == Black && s.rdv.count() == 8 }},
+		},
+		"How the game is won": {
+			{"three squares in a line", false, func(s *State) bool { return s.rdv.count() == 3 && men(s, Black)+men(s, White) == 4 }},
+			{"Black has one man left: you have won", true, func(s *State) bool { return men(s, Black) == 1 && s.IsTerminal() && s.Returns()[White] > 0 }},
+		},
+	}
+	checked := 0
+	for _, l := range Info.Lessons {
+		cs, ok := claims[l.Title]
+		if !ok {
+			continue
+		}
+		words := strings.Join([]string{l.Task, l.Text, l.Done, l.Hint}, " ")
+		s, err := MustLoad(l.Ruleset).Parse(l.Position)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range cs {
+			if !strings.Contains(words, c.words) {
+				t.Errorf("%q no longer says %q: check its claim again", l.Title, c.words)
+			}
+			if !c.after && !c.holds(s) {
+				t.Errorf("%q says %q; its position disagrees", l.Title, c.words)
+			}
+		}
+		for _, text := range l.Solution {
+			a, err := s.ParseAction(text)
+			if err != nil {
+				t.Fatalf("%q: %s: %v", l.Title, text, err)
+			}
+			s.Apply(a)
+		}
+		for _, text := range l.Reply {
+			a, err := s.ParseAction(text)
+			if err != nil {
+				t.Fatalf("%q: the reply %s: %v", l.Title, text, err)
+			}
+			s.Apply(a)
+		}
+		for _, c := range cs {
+			if c.after && !c.holds(s) {
+				t.Errorf("%q says %q; after its solution the rules disagree", l.Title, c.words)
+			}
+			checked++
+		}
+	}
+	if checked < 20 {
+		t.Fatalf("%d claims checked: a step's title changed?", checked)
+	}
+}
+
+// TestLessonInterchangeEitherWay: the step on demanding the interchange
+// says "whichever you chose, you move first": both choices leave the
+// learner to move, with the 2-square opening turn.
+func TestLessonInterchangeEitherWay(t *testing.T) {
+	for _, l := range Info.Lessons {
+		if l.Title != "Demanding the interchange" {
+			continue
+		}
+		if !strings.Contains(l.Done, "Whichever you chose, you move first") {
+			t.Fatalf("the step says %q", l.Done)
+		}
+		for _, choice := range []string{"interchange", "no-interchange"} {
+			s, err := MustLoad(l.Ruleset).Parse(l.Position)
+			if err != nil {
+				t.Fatal(err)
+			}
+			learner := s.toAct
+			a, err := s.ParseAction(choice)
+			if err != nil {
+				t.Fatalf("%s: %v", choice, err)
+			}
+			s.Apply(a)
+			if s.toAct != learner || s.phase != PhaseMove || s.budget != 2 {
+				t.Fatalf("after %s: %d to act (the learner %d), phase %d, budget %d", choice, s.toAct, learner, s.phase, s.budget)
+			}
+		}
+		return
+	}
+	t.Fatal("no step on demanding the interchange")
+}
+
+// distance is how many squares a player's men have to go, in all, each to
+// the nearest square of the rendezvous (a queen's moves: the larger of the
+// files and ranks between).
+func distance(s *State, p int) int {
+	var sum int
+	for _, m := range s.men[p].squares(nil) {
+		best := 64
+		for _, r := range s.rdv.squares(nil) {
+			best = min(best, max(abs(m.File()-r.File()), abs(m.Rank()-r.Rank())))
+		}
+		sum += best
+	}
+	return sum
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
 }
