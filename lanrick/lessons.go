@@ -8,7 +8,8 @@ import "github.com/muster-games/muster/game"
 // cap of three, the first mark (and an interchange demanded of you), the
 // interchange you may demand, the 2-square opening turn, Carroll's three
 // worked examples from the Hints to the 1893 edition (the third with
-// border slides), converting, setting a later mark, and how a game is won.
+// border slides), converting, setting a later mark, an interchange with
+// unequal numbers, and how a game is won.
 var lessons = []game.Lesson{
 	{
 		Title:   "Moving your men",
@@ -51,7 +52,7 @@ var lessons = []game.Lesson{
 			"the race most even. Point at a square to see its rendezvous.",
 		Position: "board=1b2w2b/w7/8/7w/b7/8/7b/w2b2w1 to=black phase=mark rdv=1 size=9 setter=black",
 		Goal:     game.GoalTurn,
-		Done:     "White demanded an interchange: the men changed places, each keeping his colour. White moves first.",
+		Done:     "White demanded an interchange: your men and his changed places, each player keeping his colour. White moves first.",
 		Hint:     "Any of the four will do; d5 is a good start.",
 		Solution: []string{"mark d5"},
 		Reply:    []string{"interchange"},
@@ -61,8 +62,10 @@ var lessons = []game.Lesson{
 		Ruleset: "1893",
 		Task:    "Black set the mark: demand an interchange if Black's men are nearer the green squares, else play on.",
 		Text: "Because the setter chooses where the men race, Rule 5 lets the other player demand an interchange: " +
-			"he then plays with the setter's men and the setter with his. Count how far each side's men are from the " +
-			"green squares and take the nearer ones.",
+			"the setter's men and the other's change places, each player keeping his colour, so that each now " +
+			"races from where the other stood. (When the numbers differ, the setter chooses which of the other's " +
+			"men change places: a later step.) Count how far each side's men are from the green squares and take " +
+			"the nearer ones.",
 		Position: "board=1b2w2b/w7/8/7w/b7/8/7b/w2b2w1 to=white phase=interchange rdv=1 size=9 mark=d5 setter=black",
 		Goal:     game.GoalAct,
 		Done:     "Whichever you chose, you move first, as the player who did not set the mark.",
@@ -154,6 +157,23 @@ var lessons = []game.Lesson{
 		Done:     "The mark is set. Now your opponent may answer with the interchange.",
 		Hint:     "Click d4.",
 		Solution: []string{"mark d4"},
+	},
+	{
+		Title:   "An interchange with unequal numbers",
+		Ruleset: "1893",
+		Task:    "Black demanded an interchange and has five men to your four: click four black men to change places with yours.",
+		Text: "An interchange always works the same way: the setter's men and as many of the other player's men " +
+			"change places, each player keeping his colour. With equal numbers, as at the start, all the men " +
+			"change places. After the first rendezvous the setter has fewer men (the player with fewer men sets " +
+			"the mark), so the setter chooses which of the other's men change places with his (Rule 5): here you " +
+			"choose four of black's five, and the one you leave out keeps his square. Choose the black men in or " +
+			"nearest the green squares: your men go where they stand, and black's go where yours stood.",
+		Position: "board=wb2w2b/8/8/8/b7/8/7b/w2b3w to=white phase=swap rdv=2 size=8 mark=d4 setter=white swap=-/4",
+		Goal:     game.GoalTurn,
+		Done: "Your men stand on the four squares you chose and black's on your old ones; the black man you left out " +
+			"kept his square. Black, who did not set the mark, moves first, with two squares.",
+		Hint:     "Click a4, h8, d1 and h2: they are on green squares or a square away; leave b8.",
+		Solution: []string{"swap a4", "swap h8", "swap d1", "swap h2"},
 	},
 	{
 		Title:   "How the game is won",

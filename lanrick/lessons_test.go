@@ -103,9 +103,13 @@ func TestLessonClaims(t *testing.T) {
 				return strings.Join(legal, ",") == "mark c6,mark d5,mark e4,mark f3"
 			}},
 			{"White moves first", true, func(s *State) bool { return s.toAct == White && s.phase == PhaseMove }},
-			{"each keeping his colour", true, func(s *State) bool { return men(s, Black) == 5 && men(s, White) == 5 }},
+			{"each player keeping his colour", true, func(s *State) bool { return men(s, Black) == 5 && men(s, White) == 5 }},
 		},
 		"Demanding the interchange": {
+			{"the setter's men and the other's change places, each player keeping his colour", true, func(s *State) bool {
+				// The learner (white) now stands where black's men stood.
+				return s.men[White].has(sq("b8")) && s.men[White].has(sq("d1")) && s.men[Black].has(sq("a7"))
+			}},
 			{"each side is 13 squares away in all", false, func(s *State) bool {
 				return distance(s, White) == 13 && distance(s, Black) == 13
 			}},
@@ -128,6 +132,26 @@ func TestLessonClaims(t *testing.T) {
 			{"nine men make eight squares", false, func(s *State) bool { return men(s, Black)+men(s, White) == 9 }},
 			{"the player with fewer men sets the mark", false, func(s *State) bool { return men(s, White) < men(s, Black) && s.toAct == White }},
 			{"your opponent may answer with the interchange", true, func(s *State) bool { return s.phase == PhaseInterchange && s.toAct == Black && s.rdv.count() == 8 }},
+		},
+		"An interchange with unequal numbers": {
+			{"has five men to your four", false, func(s *State) bool { return men(s, Black) == 5 && men(s, White) == 4 && s.phase == PhaseSwap }},
+			{"the one you leave out keeps his square", true, func(s *State) bool { return s.men[Black].has(sq("b8")) }},
+			{"your men go where they stand, and black's go where yours stood", true, func(s *State) bool {
+				for _, q := range []string{"a4", "h8", "d1", "h2"} {
+					if !s.men[White].has(sq(q)) {
+						return false
+					}
+				}
+				for _, q := range []string{"a8", "e8", "a1", "h1"} {
+					if !s.men[Black].has(sq(q)) {
+						return false
+					}
+				}
+				return true
+			}},
+			{"Black, who did not set the mark, moves first, with two squares", true, func(s *State) bool {
+				return s.toAct == Black && s.setter == White && s.phase == PhaseMove && s.budget == 2
+			}},
 		},
 		"How the game is won": {
 			{"three squares in a line", false, func(s *State) bool { return s.rdv.count() == 3 && men(s, Black)+men(s, White) == 4 }},
