@@ -7,6 +7,9 @@ import "fmt"
 type Lesson struct {
 	Title   string `json:"title"`
 	Ruleset string `json:"ruleset"`
+	// Rule is the rule the step practises, stated plainly: the page shows
+	// it above the task, never folded away.
+	Rule string `json:"rule,omitempty"`
 	// Task is what to do, in one line; Text is the why, for those who
 	// ask.
 	Task     string `json:"task"`

@@ -14,6 +14,7 @@ var lessons = []game.Lesson{
 	{
 		Title:   "Moving your men",
 		Ruleset: "1893",
+		Rule:    "The aim: get all your men into the rendezvous (the green squares) before your opponent does. A man moves along one straight line, straight or slanting, over empty squares, never changing direction (Rule 1); each square costs one of your turn's squares.",
 		Task:    "Spend your five squares moving white men toward the green squares: click a man, then where he goes.",
 		Text: "Your men are the white ones. A man moves like a chess queen: along a rank, a file or a diagonal, " +
 			"over empty squares, never jumping. Every square costs one of the squares of your turn: you have five, " +
@@ -29,6 +30,7 @@ var lessons = []game.Lesson{
 	{
 		Title:   "The budget and the cap of three",
 		Ruleset: "1893",
+		Rule:    "A turn has 5 squares when you have more than 4 men, 4 with 4, 3 with fewer, shared among your men as you like; each man moves at most once a turn, and at most 3 squares unless he is your only man outside the rendezvous (Rule 3).",
 		Task:    "Bring your two men from outside into the green squares this turn: g4 first, then a1.",
 		Text: "With more than four men you have five squares a turn (four with four men, three with fewer), to share " +
 			"among your men as you like. But no man may move more than three squares, unless he is your only man " +
@@ -43,6 +45,7 @@ var lessons = []game.Lesson{
 	{
 		Title:   "The game begins: the first mark",
 		Ruleset: "1893",
+		Rule:    "Five men each start on the border; one player sets the mark on c6, d5, e4 or f3, the nine squares round it are the first rendezvous, and the other player moves first (Rule 2).",
 		Task:    "You play Black and set the first mark: choose one of the four squares outlined in blue.",
 		Text: "A game begins with five men each on the border. One player, chosen by lot, sets the mark on one of " +
 			"the four central squares of the empty diagonal, c6, d5, e4 or f3 (Rule 2); the nine squares around it " +
@@ -60,6 +63,7 @@ var lessons = []game.Lesson{
 	{
 		Title:   "Demanding the interchange",
 		Ruleset: "1893",
+		Rule:    "Once the mark is set, the player who did not set it may demand an interchange: the setter's men and his change places, each player keeping his colour (Rule 5).",
 		Task:    "Black set the mark: demand an interchange if Black's men are nearer the green squares, else play on.",
 		Text: "Because the setter chooses where the men race, Rule 5 lets the other player demand an interchange: " +
 			"the setter's men and the other's change places, each player keeping his colour, so that each now " +
@@ -76,6 +80,7 @@ var lessons = []game.Lesson{
 	{
 		Title:   "The first turn has two squares",
 		Ruleset: "1893",
+		Rule:    "The first turn played for each rendezvous has 2 squares only (Rule 3).",
 		Task:    "The first turn for a rendezvous has only 2 squares: move one man 2 squares, or two men 1 each.",
 		Text: "Whoever moves first for a rendezvous may move only two squares in that turn (Rule 3); every turn " +
 			"after it has five (four with four men, three with fewer). The two squares are the pips: when they are " +
@@ -89,6 +94,7 @@ var lessons = []game.Lesson{
 	{
 		Title:   "Carroll's first example: a chain of moves",
 		Ruleset: "1893",
+		Rule:    "When a player has all his men in and the rendezvous is full, the one man left outside is removed from the board, and that rendezvous is over (Rule 8).",
 		Task:    "Get all five men in: e4 to f3, then f5 into e4, then g5 into f5.",
 		Text: "From Carroll's Hints. Four of your men are in the rendezvous around e4 and one, on g5, is outside; " +
 			"the only empty rendezvous square is f3. Carroll: \"moving A into the vacant square, D into A's place, and " +
@@ -103,6 +109,7 @@ var lessons = []game.Lesson{
 	{
 		Title:   "Carroll's second example: the longer chain",
 		Ruleset: "1893",
+		Rule:    "A man may move into a square that another left earlier in the same turn, so a chain of short moves can bring the last man in.",
 		Task:    "Get g5 in by a chain of five one-square moves, each man into the square the last one left.",
 		Text: "Carroll's second example: again one man (g5) is outside and the empty square is f3, but now it " +
 			"takes all five of your squares: \"A into the vacant square, B into A's place, C into B's, D into C's, " +
@@ -116,6 +123,7 @@ var lessons = []game.Lesson{
 	{
 		Title:   "Carroll's third example: sliding along the border",
 		Ruleset: "1893",
+		Rule:    "A rendezvous has one square fewer than the men on the board: an odd number makes a close rendezvous round the mark, an even number an open one, the border squares a queen on the mark would attack, where a man on the border may slide along it round the corners, for one square if he stops at or before the first rendezvous square (Def. 1–3, Rule 6).",
 		Task:    "Fill the green border squares with four men and four squares: slide along the border, 1 square each.",
 		Text: "From Carroll's Hints. With nine men on the board the rendezvous is open: the eight border squares a " +
 			"queen on the mark, c5, would check. A man on the border may slide along it, round the corners, and the " +
@@ -132,6 +140,7 @@ var lessons = []game.Lesson{
 	{
 		Title:   "Converting an outlying man",
 		Ruleset: "1893",
+		Rule:    "When a player has all his men in and the rendezvous still has an empty square, he turns one of his opponent's men outside into his own, his turn ends, and the same rendezvous goes on (Rule 7).",
 		Task:    "Bring g5 in by a chain (e4 to e3, f5 to e4, g5 to f5), then click a black man outside to convert him.",
 		Text: "If you get all your men in while the rendezvous still has an empty square, you replace one of your " +
 			"opponent's men outside it with one of your own (Rule 7). Your man on g5 cannot reach the empty " +
@@ -147,6 +156,7 @@ var lessons = []game.Lesson{
 	{
 		Title:   "Setting the next mark",
 		Ruleset: "1893",
+		Rule:    "For each later rendezvous the player with fewer men (if equal, the one who has just lost a man) sets the mark anywhere the rendezvous fits (Rules 4 and 8).",
 		Task:    "Set the mark for the next rendezvous: point at a square to see its rendezvous, then click it.",
 		Text: "After the first rendezvous the player with fewer men sets the mark anywhere the rendezvous fits (Rule " +
 			"4). The rendezvous has one square fewer than the men on the board: nine men make eight squares, an " +
@@ -161,6 +171,7 @@ var lessons = []game.Lesson{
 	{
 		Title:   "An interchange with unequal numbers",
 		Ruleset: "1893",
+		Rule:    "When the numbers differ, the setter, who has fewer men, chooses which of the other's men change places with his; the others keep their squares (Rule 5).",
 		Task:    "Black demanded an interchange and has five men to your four: click four black men to change places with yours.",
 		Text: "An interchange always works the same way: the setter's men and as many of the other player's men " +
 			"change places, each player keeping his colour. With equal numbers, as at the start, all the men " +
@@ -178,6 +189,7 @@ var lessons = []game.Lesson{
 	{
 		Title:   "How the game is won",
 		Ruleset: "1893",
+		Rule:    "With four men left the rendezvous is 3 squares in a line through the mark, its direction chosen by the setter; a player with only one man left has lost the game (Def. 2, Rule 9).",
 		Task:    "Win the game: bring both your men into the three green squares.",
 		Text: "Each rendezvous won takes a man from the loser (or converts one to the winner), and the rendezvous " +
 			"shrinks with the men: with four men left it has three squares in a line. A player with only one man " +

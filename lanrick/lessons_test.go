@@ -1,6 +1,7 @@
 package lanrick
 
 import (
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -128,6 +129,9 @@ func TestLessonClaims(t *testing.T) {
 			{"the rendezvous is open", false, func(s *State) bool { return s.rdv.count() == 8 && men(s, Black)+men(s, White) == 9 }},
 			{"black's man on g6 is removed", true, func(s *State) bool { return !s.all().has(sq("g6")) }},
 		},
+		"Converting an outlying man": {
+			{"his turn ends, and the same rendezvous goes on", true, func(s *State) bool { return s.toAct == Black && s.rendezvous == 1 }},
+		},
 		"Setting the next mark": {
 			{"nine men make eight squares", false, func(s *State) bool { return men(s, Black)+men(s, White) == 9 }},
 			{"the player with fewer men sets the mark", false, func(s *State) bool { return men(s, White) < men(s, Black) && s.toAct == White }},
@@ -164,7 +168,7 @@ func TestLessonClaims(t *testing.T) {
 		if !ok {
 			continue
 		}
-		words := strings.Join([]string{l.Task, l.Text, l.Done, l.Hint}, " ")
+		words := strings.Join([]string{l.Rule, l.Task, l.Text, l.Done, l.Hint}, " ")
 		s, err := MustLoad(l.Ruleset).Parse(l.Position)
 		if err != nil {
 			t.Fatal(err)
@@ -254,4 +258,35 @@ func abs(x int) int {
 		return -x
 	}
 	return x
+}
+
+// TestLessonRulesAreTheSummary: docs/lanrick-rules.md's "1893 in brief"
+// lists the rule each step of Learn Lanrick states, in order, word for
+// word, and every step states one.
+func TestLessonRulesAreTheSummary(t *testing.T) {
+	doc, err := os.ReadFile("../docs/lanrick-rules.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, ok := strings.Cut(string(doc), "## 1893 in brief")
+	section, _, _ = strings.Cut(section, "\n## ")
+	if !ok {
+		t.Fatal("docs/lanrick-rules.md has no \"1893 in brief\"")
+	}
+	var listed []string
+	for _, line := range strings.Split(section, "\n") {
+		if n, text, ok := strings.Cut(line, ". "); ok && n != "" && strings.Trim(n, "0123456789") == "" {
+			listed = append(listed, text)
+		}
+	}
+	var rules []string
+	for _, l := range Info.Lessons {
+		if l.Rule == "" {
+			t.Errorf("%q states no rule", l.Title)
+		}
+		rules = append(rules, l.Rule)
+	}
+	if !slices.Equal(listed, rules) {
+		t.Fatalf("the summary lists\n%q\nthe steps state\n%q", listed, rules)
+	}
 }

@@ -146,6 +146,18 @@ func TestAnalysisArrowsAndGraph(t *testing.T) {
 	// One look for the start and each action: the curve has them all.
 	poll(t, ctx, "the graph of every position", fmt.Sprintf(`!!document.querySelector("#graph svg.graph path.curve") && !document.getElementById("turning-points").textContent.startsWith("Looking")
 		&& document.querySelector("#graph path.curve").getAttribute("d").split(/[ML]/).filter((p) => p.trim()).length === %d`, len(v.History)+1))
+	// The graph has its scale, its move numbers and a legend, and names
+	// the mistakes, each against the player who made it.
+	axes, err := chromedp.Run(ctx, chromedp.Evaluate[string](`[...document.querySelectorAll("#graph text.axis")].map((e) => e.textContent).join("|")`))
+	if err != nil || !strings.Contains(axes, " better|even|") || !strings.Contains(axes, "|start|") {
+		t.Fatalf("the graph's axes read %q (%v)", axes, err)
+	}
+	if got := text(t, ctx, "#graph-legend"); !strings.Contains(got, "a mistake (a swing against the player who acted)") || !strings.Contains(got, "this position") {
+		t.Fatalf("the graph's legend reads %q", got)
+	}
+	if got := text(t, ctx, "#turning-points"); !strings.HasPrefix(got, "Mistakes: ") && !strings.HasPrefix(got, "No mistakes") {
+		t.Fatalf("the graph's note reads %q", got)
+	}
 	// The computer's arrow, with the evaluation on.
 	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#engine")), chromedp.WaitVisible(chromedp.CSS("#eval-text"))); err != nil {
 		t.Fatal(err)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -46,6 +47,7 @@ func TestNewcomerWalk(t *testing.T) {
 			w := &walker{t: t, ctx: ctx, size: size.name, phone: size.phone}
 			w.home(a)
 			w.lessons("lanrick", 336)
+			w.rulesShown()
 			w.firstGame()
 			if err := chromedp.Do(ctx, chromedp.Navigate(a.url("/learn/tablut"))); err != nil {
 				t.Fatal(err)
@@ -67,6 +69,36 @@ type walker struct {
 	clicks int
 	// choiceShown: the first choice on the board has been photographed.
 	choiceShown bool
+	// rules are the rules the lessons' pages have shown.
+	rules []string
+}
+
+// rulesShown fails unless the lessons showed every rule of 1893's summary
+// in docs/lanrick-rules.md ("1893 in brief"), the rules a newcomer should
+// be able to write down afterwards.
+func (w *walker) rulesShown() {
+	w.t.Helper()
+	doc, err := os.ReadFile("../../docs/lanrick-rules.md")
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	_, section, ok := strings.Cut(string(doc), "## 1893 in brief")
+	section, _, _ = strings.Cut(section, "\n## ")
+	n := 0
+	for _, line := range strings.Split(section, "\n") {
+		num, rule, found := strings.Cut(line, ". ")
+		if !found || num == "" || strings.Trim(num, "0123456789") != "" {
+			continue
+		}
+		n++
+		if !slices.Contains(w.rules, rule) {
+			w.t.Errorf("the lessons never showed rule %s of the summary: %q", num, rule)
+		}
+	}
+	if !ok || n < 9 {
+		w.t.Fatalf("the summary in docs/lanrick-rules.md lists %d rules", n)
+	}
+	w.t.Logf("%s: the lessons showed all %d rules of the summary", w.size, n)
 }
 
 // screen saves what the screen shows now.
@@ -222,6 +254,13 @@ func (w *walker) lessons(name string, minBoard float64) {
 			w.t.Fatalf("%s: the task reads %q", step, got)
 		}
 		w.inView("#task", step+": the task")
+		if l.Rule != "" {
+			if got := text(w.t, w.ctx, "#rule"); got != l.Rule {
+				w.t.Fatalf("%s: the rule reads %q", step, got)
+			}
+			w.inView("#rule", step+": the rule")
+			w.rules = append(w.rules, l.Rule)
+		}
 		w.inView("#lesson", step+": the lesson's panel")
 		// The long words are folded under "Why?".
 		if open, _ := chromedp.Run(w.ctx, chromedp.Evaluate[bool](`!document.getElementById("why-text").hidden`)); open {

@@ -60,6 +60,9 @@ type Config struct {
 	Browse int
 	// PID, if set, is the server's process, whose memory is reported.
 	PID int
+	// Ramp spreads the games' beginnings evenly over this long (0: all at
+	// once), as players arrive over time rather than in the same instant.
+	Ramp time.Duration
 }
 
 // Report is what a load test measured.
@@ -204,6 +207,13 @@ func Run(ctx context.Context, cfg Config) *Report {
 		wg.Add(1)
 		go func(i int) {
 			defer wg.Done()
+			if cfg.Ramp > 0 {
+				// Game i begins i/Games of the way through the ramp.
+				select {
+				case <-ctx.Done():
+				case <-time.After(cfg.Ramp * time.Duration(i) / time.Duration(cfg.Games)):
+				}
+			}
 			g, err := playGame(ctx, cfg, rand.New(rand.NewPCG(cfg.Seed, uint64(i))))
 			mu.Lock()
 			defer mu.Unlock()
@@ -342,10 +352,27 @@ func watchLobby(ctx context.Context, base string) (int, error) {
 	}
 }
 
+// transport keeps its connections open between requests, as a browser
+// does, however many games run at once. (Go's default keeps two idle
+// connections a host: with hundreds of players most actions would open a
+// new connection, which no browser does, and the server's cost per action
+// would be mostly connecting.)
+var transport = func() *http.Transport {
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	t.MaxIdleConns = 0 // no limit
+	t.MaxIdleConnsPerHost = 1 << 16
+	t.IdleConnTimeout = 2 * time.Minute
+	return t
+}()
+
+// client is the players' HTTP client where no session is needed (two
+// players at one screen hold their seats by their secrets).
+var client = &http.Client{Transport: transport}
+
 // browser is an HTTP client with its own cookies: its own session.
 func browser() *http.Client {
 	jar, _ := cookiejar.New(nil)
-	return &http.Client{Jar: jar}
+	return &http.Client{Jar: jar, Transport: transport}
 }
 
 func get(ctx context.Context, url string, out any) error {
@@ -353,7 +380,7 @@ func get(ctx context.Context, url string, out any) error {
 	if err != nil {
 		return err
 	}
-	res, err := http.DefaultClient.Do(req)
+	res, err := client.Do(req)
 	if err != nil {
 		return err
 	}
@@ -365,7 +392,7 @@ func get(ctx context.Context, url string, out any) error {
 }
 
 func post(ctx context.Context, url string, body, out any) error {
-	return postAs(ctx, http.DefaultClient, url, body, out)
+	return postAs(ctx, client, url, body, out)
 }
 
 func postAs(ctx context.Context, c *http.Client, url string, body, out any) error {
@@ -410,7 +437,7 @@ func newGame(ctx context.Context, cfg Config) (string, [2]seatHolder, error) {
 		if err := post(ctx, cfg.URL+"/api/games", map[string]string{"game": cfg.Game, "opponent": "ai", "level": cfg.Computer, "side": "random"}, &created); err != nil {
 			return "", seats, err
 		}
-		seats[created.Seat] = seatHolder{http.DefaultClient, created.Secret}
+		seats[created.Seat] = seatHolder{client, created.Secret}
 		return created.ID, seats, nil
 	}
 	if !cfg.Lobby {
@@ -422,7 +449,7 @@ func newGame(ctx context.Context, cfg Config) (string, [2]seatHolder, error) {
 			return "", seats, err
 		}
 		for i := range seats {
-			seats[i] = seatHolder{http.DefaultClient, created.Secrets[i]}
+			seats[i] = seatHolder{client, created.Secrets[i]}
 		}
 		return created.ID, seats, nil
 	}
@@ -558,7 +585,7 @@ func (w *watcher) next(ply int) (view, error) {
 // game.
 func missing(ctx context.Context, base, id string, sent map[int]string) (int, error) {
 	req, _ := http.NewRequestWithContext(ctx, "GET", base+"/api/games/"+id, nil)
-	res, err := http.DefaultClient.Do(req)
+	res, err := client.Do(req)
 	if err != nil {
 		return 0, err
 	}

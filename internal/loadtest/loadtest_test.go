@@ -89,7 +89,7 @@ func TestCPUTime(t *testing.T) {
 // played by the players' sessions, while browsers watch the lobby.
 func TestLoadLobby(t *testing.T) {
 	url := serve(t)
-	rep := Run(context.Background(), Config{URL: url, Game: "tablut", Games: 8, Actions: 10, Seed: 2, Lobby: true, LobbyWatchers: 3})
+	rep := Run(context.Background(), Config{URL: url, Game: "tablut", Games: 8, Actions: 10, Seed: 2, Lobby: true, LobbyWatchers: 3, Ramp: 100 * time.Millisecond})
 	if len(rep.Errors) > 0 || rep.Lost > 0 || rep.Games != 8 || rep.Actions != 80 || rep.LobbyUpdates < 3 {
 		t.Fatalf("%s", rep)
 	}

@@ -215,37 +215,66 @@ class Analysis {
   }
 
   drawGraph(line, known) {
-    const W = 600, H = 120, NS = "http://www.w3.org/2000/svg";
+    // The plot, with a band on the left for the middle's word and one
+    // below for the move numbers; who is better is written inside, at the
+    // top and the bottom.
+    const W = 600, H = 150, L = 34, B = 18, NS = "http://www.w3.org/2000/svg";
+    const PH = H - B;
     const mk = (name, attrs, parent) => { const e = document.createElementNS(NS, name); for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v); if (parent) parent.appendChild(e); return e; };
-    const first = this.node.view.traits.players[0].title;
-    const svg = mk("svg", { viewBox: `0 0 ${W} ${H}`, class: "graph", role: "img", "aria-label": `the balance through the game, for ${first}: up is better for ${first}` });
-    const x = (i) => line.length > 1 ? i / (line.length - 1) * W : W / 2;
-    const y = (b) => H / 2 - b * (H / 2 - 6);
+    const players = this.node.view.traits.players;
+    const first = players[0].title, second = players[1] ? players[1].title : "the other";
+    const svg = mk("svg", { viewBox: `0 0 ${W} ${H}`, class: "graph", role: "img", "aria-label": `the balance through the game: up is better for ${first}, down for ${second}` });
+    const x = (i) => L + (line.length > 1 ? i / (line.length - 1) * (W - L - 6) : (W - L) / 2);
+    const y = (b) => PH / 2 - b * (PH / 2 - 6);
+    const text = (t, attrs) => { const e = mk("text", attrs, svg); e.textContent = t; return e; };
+    // The scale: who is better, and even in the middle.
+    text(`↑ ${first} better`, { x: L + 4, y: 13, class: "axis" });
+    text("even", { x: 3, y: PH / 2 + 4, class: "axis" });
+    text(`↓ ${second} better`, { x: L + 4, y: PH - 5, class: "axis" });
+    mk("line", { x1: L, y1: 0, x2: L, y2: PH, class: "axis-line" }, svg);
+    mk("line", { x1: L, y1: PH, x2: W, y2: PH, class: "axis-line" }, svg);
+    // The move numbers: about six marks along the game.
+    const step = Math.max(1, Math.ceil((line.length - 1) / 6));
+    for (let i = 0; i < line.length; i += step) {
+      mk("line", { x1: x(i), y1: PH, x2: x(i), y2: PH + 4, class: "axis-line" }, svg);
+      text(i === 0 ? "start" : String(line[i].turn), { x: x(i), y: H - 3, class: "axis tick" });
+    }
     const pts = line.slice(0, known).map((n, i) => [x(i), y(n.quick || 0)]);
-    mk("path", { d: `M0 ${H / 2} ` + pts.map(([a, b]) => `L${a} ${b}`).join(" ") + ` L${pts.at(-1)[0]} ${H / 2} Z`, class: "area" }, svg);
-    mk("line", { x1: 0, y1: H / 2, x2: W, y2: H / 2, class: "mid" }, svg);
+    mk("path", { d: `M${L} ${PH / 2} ` + pts.map(([a, b]) => `L${a} ${b}`).join(" ") + ` L${pts.at(-1)[0]} ${PH / 2} Z`, class: "area" }, svg);
+    mk("line", { x1: L, y1: PH / 2, x2: W, y2: PH / 2, class: "mid" }, svg);
     mk("path", { d: pts.map(([a, b], i) => `${i ? "L" : "M"}${a} ${b}`).join(" "), class: "curve" }, svg);
-    // Turning points: the balance swung by more than a third of the
-    // scale in one action.
-    const turning = [];
+    // Turning points: the balance swung by more than a third of the scale
+    // in one action. A swing against the player who acted is his mistake;
+    // one for him, a find the computer had not seen at a quick look.
+    const mistakes = [], finds = [];
     for (let i = 1; i < known; i++) {
-      if (Math.abs((line[i].quick || 0) - (line[i - 1].quick || 0)) > 0.35) {
-        turning.push(line[i]);
-        mk("circle", { cx: x(i), cy: y(line[i].quick || 0), r: 5, class: "turning", "data-ply": line[i].ply }, svg);
-      }
+      const d = (line[i].quick || 0) - (line[i - 1].quick || 0);
+      if (Math.abs(d) <= 0.35) continue;
+      const against = line[i].player === 0 ? d < 0 : d > 0;
+      (against ? mistakes : finds).push(line[i]);
+      mk("circle", { cx: x(i), cy: y(line[i].quick || 0), r: 5, class: against ? "turning mistake" : "turning find", "data-ply": line[i].ply }, svg);
     }
     const here = line.indexOf(this.node);
-    if (here >= 0) mk("line", { x1: x(here), y1: 0, x2: x(here), y2: H, class: "here" }, svg);
+    if (here >= 0) mk("line", { x1: x(here), y1: 0, x2: x(here), y2: PH, class: "here" }, svg);
     svg.addEventListener("click", (e) => {
       const box = svg.getBoundingClientRect();
-      const i = Math.round((e.clientX - box.left) / box.width * (line.length - 1));
+      const px = (e.clientX - box.left) / box.width * W;
+      const i = Math.round((px - L) / (W - L - 6) * (line.length - 1));
       this.go(line[Math.max(0, Math.min(line.length - 1, i))]);
     });
     this.graphLine = line;
     this.graphKnown = known;
-    this.graph.replaceChildren(svg, h("p", { class: "graph-note muted", id: "turning-points" },
-      known < line.length ? `Looking at position ${known} of ${line.length}…` : turning.length ? "Turning points: " : "No turning points: the balance never swung by a third.",
-      ...turning.map((n, i) => [i ? ", " : "", h("a", { href: "#", onclick: (e) => { e.preventDefault(); this.go(n); } }, `${n.turn}. ${this.playerTitle(n.player)}: ${n.label}`)]).flat()));
+    const links = (ns) => ns.map((n, i) => [i ? ", " : "", h("a", { href: "#", onclick: (e) => { e.preventDefault(); this.go(n); } }, `${n.turn}. ${this.playerTitle(n.player)}: ${n.label}`)]).flat();
+    const legend = h("p", { class: "graph-legend muted", id: "graph-legend" },
+      h("span", { class: "key curve-key" }), ` the balance after each action, up for ${first}, down for ${second} `,
+      h("span", { class: "key mistake-key" }), " a mistake (a swing against the player who acted) ",
+      h("span", { class: "key find-key" }), " a find (a swing for him) ",
+      h("span", { class: "key here-key" }), " this position; click the graph to go there.");
+    const notes = known < line.length
+      ? [h("p", { class: "graph-note muted", id: "turning-points" }, `Looking at position ${known} of ${line.length}…`)]
+      : [h("p", { class: "graph-note muted", id: "turning-points" }, mistakes.length ? "Mistakes: " : "No mistakes: the balance never swung by a third against the player who acted.", ...(mistakes.length ? links(mistakes) : [])),
+        finds.length ? h("p", { class: "graph-note muted", id: "finds" }, "Finds: ", ...links(finds)) : null];
+    this.graph.replaceChildren(svg, legend, ...notes.filter(Boolean));
   }
 
   drawEval() {

@@ -48,6 +48,7 @@ class LessonPanel {
           h("a", { href: `/learn/${game}/${i + 1}`, class: (finished.has(i + 1) ? "done" : "") + (i + 1 === step ? " here" : ""), title: `step ${i + 1}` + (finished.has(i + 1) ? ", done" : ""), "aria-label": `step ${i + 1}` + (finished.has(i + 1) ? ", done" : "") }))),
         h("span", { class: "tools" }, whyButton, h("button", { id: "show-hint", class: "link", onclick: () => { hint.hidden = false; } }, "Hint"))),
       h("h2", {}, lesson.title),
+      lesson.rule ? h("p", { class: "rule", id: "rule" }, lesson.rule) : null,
       h("p", { class: "task", id: "task" }, lesson.task),
       hint, why,
       this.result);
