@@ -170,6 +170,11 @@ type ActionInfo struct {
 	// rendezvous a mark would make), for a page to show before it is
 	// chosen.
 	Preview []string `json:"preview,omitempty"`
+	// After names the position the action leads to (a hash, in hex;
+	// empty where the game does not say): actions on the same squares
+	// with the same After end alike, and a page plays either without
+	// asking which.
+	After string `json:"after,omitempty"`
 }
 
 // Prompt is what the player to act is asked to do now.

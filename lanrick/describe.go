@@ -169,14 +169,19 @@ func (s *State) Describe(a game.Action) game.ActionInfo {
 	}
 	switch k {
 	case kMove:
-		info.Note = squareCount(chebyshev(Square(x), Square(y)))
+		info.Note = squareCount(chebyshev(Square(x), Square(y))) + ", straight"
 	case kSlide:
-		info.Note = squareCount(s.slideCost(Square(x), Square(y)))
+		cost := s.slideCost(Square(x), Square(y))
+		info.Note = squareCount(cost) + " along the border"
+		if n := len(slidePath(Square(x), Square(y))) - 1; int(cost) < n {
+			info.Note = "1 square along the border: a slide that stops at or before the first rendezvous square counts one (Rule 6)"
+		}
 		info.Path = slidePath(Square(x), Square(y))
 	}
 	if k != kRoll {
 		c := s.Copy()
 		c.Apply(a)
+		info.After = fmt.Sprintf("%016x", c.Hash())
 		info.EndsTurn = c.over || c.toAct != s.toAct || c.phase != s.phase || (c.phase == PhaseMove && !c.movedAny)
 		// A mark shows the rendezvous it would make.
 		if k == kMark && c.rdv != 0 {

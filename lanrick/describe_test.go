@@ -255,3 +255,52 @@ func TestChoiceCostsAndMarkPreview(t *testing.T) {
 		t.Errorf("the last turn's squares: %v", last.Squares)
 	}
 }
+
+// TestAlikeActionsSayTheyAreAlike: where a straight move and a slide along
+// the border join the same squares, they lead to the same position exactly
+// when they cost the same (Rule 6 counts a short slide one square), and
+// their descriptions say so (After), so that the page asks only where the
+// choice means something; the notes say what each costs and why.
+func TestAlikeActionsSayTheyAreAlike(t *testing.T) {
+	s, err := MustLoad("1893").Parse("board=wb2w2b/8/8/8/b7/8/7b/w2b3w to=black phase=move rdv=2 size=8 mark=d4 setter=white budget=5 opening=no opened=bw")
+	if err != nil {
+		t.Fatal(err)
+	}
+	by := map[string][]game.ActionInfo{}
+	for _, a := range s.LegalActions(nil) {
+		d := s.Describe(a)
+		k := strings.Join(d.Squares, " ")
+		by[k] = append(by[k], d)
+	}
+	same, differ := 0, 0
+	for k, ds := range by {
+		if len(ds) != 2 {
+			continue
+		}
+		a, b := ds[0], ds[1]
+		if a.After == "" || b.After == "" {
+			t.Fatalf("%s: no After", k)
+		}
+		costA, _, _ := strings.Cut(a.Note, " ")
+		costB, _, _ := strings.Cut(b.Note, " ")
+		if (a.After == b.After) != (costA == costB) {
+			t.Errorf("%s: %s (%s) and %s (%s): alike %v", k, a.Text, a.Note, b.Text, b.Note, a.After == b.After)
+		}
+		if a.After == b.After {
+			same++
+		} else {
+			differ++
+		}
+	}
+	if same == 0 || differ == 0 {
+		t.Fatalf("%d pairs alike, %d not: want both", same, differ)
+	}
+	// b8-d8 goes two squares; b8~d8 slides past c8 to the rendezvous square
+	// d8 and counts one.
+	for _, d := range by["b8 d8"] {
+		want := map[string]string{"b8-d8": "2 squares, straight", "b8~d8": "1 square along the border: a slide that stops at or before the first rendezvous square counts one (Rule 6)"}[d.Text]
+		if d.Note != want {
+			t.Errorf("%s: note %q, want %q", d.Text, d.Note, want)
+		}
+	}
+}

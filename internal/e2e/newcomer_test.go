@@ -190,13 +190,15 @@ func (w *walker) play(v pageView, text string) {
 	for _, sq := range squares {
 		w.click(fmt.Sprintf(`rect[data-sq="%s"]`, sq))
 	}
-	same := 0
+	same, after := 0, map[string]bool{}
 	for _, a := range v.Legal {
 		if strings.Join(a.Squares, " ") == strings.Join(squares, " ") {
 			same++
+			after[a.After] = true
 		}
 	}
-	if same > 1 {
+	// Actions that end alike are played without asking.
+	if same > 1 && (len(after) > 1 || after[""]) {
 		// The choice stands on the board, with what each way costs.
 		poll(w.t, w.ctx, "the choice on the board", `!document.getElementById("choice-pop").hidden`)
 		w.inView("#choice-pop", "the choice")

@@ -107,6 +107,7 @@ type pageView struct {
 		Kind    string   `json:"kind"`
 		Squares []string `json:"squares"`
 		Preview []string `json:"preview"`
+		After   string   `json:"after"`
 	} `json:"legal"`
 	Board struct {
 		Pieces []struct {

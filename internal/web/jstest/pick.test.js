@@ -37,6 +37,15 @@ test("actions on the same squares are offered to choose from", () => {
   assert.deepEqual(pick(two, "c1", "f1"), { offer: two });
 });
 
+test("actions on the same squares that end alike are played without asking", () => {
+  const same = [{ text: "a1-a2", squares: ["a1", "a2"], after: "00ab" }, { text: "a1~a2", squares: ["a1", "a2"], after: "00ab" }];
+  assert.deepEqual(pick(same, "a1", "a2"), { play: "a1-a2" });
+  const differ = [{ text: "a1-c1", squares: ["a1", "c1"], after: "00ab" }, { text: "a1~c1", squares: ["a1", "c1"], after: "00cd" }];
+  assert.deepEqual(pick(differ, "a1", "c1"), { offer: differ });
+  const marks = [{ text: "mark d5 n", squares: ["d5"], after: "01" }, { text: "mark d5 e", squares: ["d5"], after: "02" }];
+  assert.deepEqual(pick(marks, null, "d5"), { offer: marks });
+});
+
 test("the actions without squares are buttons", () => {
   assert.deepEqual(buttons(legal).map((a) => a.text), ["pass"]);
 });

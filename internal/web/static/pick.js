@@ -15,14 +15,20 @@ export function targets(legal, selected) {
 export function pick(legal, selected, sq) {
   if (selected) {
     const moves = legal.filter((a) => a.squares && a.squares.length === 2 && a.squares[0] === selected && a.squares[1] === sq);
-    if (moves.length === 1) return { play: moves[0].text };
+    if (moves.length === 1 || alike(moves)) return { play: moves[0].text };
     if (moves.length > 1) return { offer: moves };
   }
   const here = legal.filter((a) => a.squares && a.squares.length === 1 && a.squares[0] === sq);
-  if (here.length === 1) return { play: here[0].text };
+  if (here.length === 1 || alike(here)) return { play: here[0].text };
   if (here.length > 1) return { offer: here };
   if (legal.some((a) => a.squares && a.squares.length === 2 && a.squares[0] === sq)) return { select: selected === sq ? null : sq };
   return { miss: !selected, select: null };
+}
+
+// alike reports whether several actions all lead to the same position
+// (their descriptors say so): choosing between them would mean nothing.
+function alike(actions) {
+  return actions.length > 1 && !!actions[0].after && actions.every((a) => a.after === actions[0].after);
 }
 
 // buttons are the actions that pick no square (end the turn, decline).
