@@ -272,6 +272,7 @@ func (w *walker) lessons(name string, minBoard float64) {
 			w.boardUncovered(step)
 			width, err := chromedp.Run(w.ctx, chromedp.Evaluate[float64](`document.querySelector("svg.board").getBoundingClientRect().width`))
 			if err != nil || width < minBoard {
+				w.screen("narrow-board")
 				w.t.Fatalf("%s: the board is %.0f px wide on a 360 px phone, want ≥ %.0f", step, width, minBoard)
 			}
 			if i == 0 {
