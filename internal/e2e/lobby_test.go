@@ -142,6 +142,14 @@ func TestAnonymousGamesKeptOnRegister(t *testing.T) {
 	poll(t, ctx, "your turn in the header", `((document.getElementById("your-turn") || {}).textContent || "").replace(/\u00a0/g, " ").startsWith("Your turn in 1 game")`)
 	register(t, ctx, a, "carroll")
 	poll(t, ctx, "the anonymous game on the page", fmt.Sprintf(`!!document.querySelector('#playing li[data-game=%q]')`, id))
+	// The game shows its player by the name he has taken, not as
+	// "Anonymous": in the list and on its page (a newcomer once found his
+	// first games still anonymous).
+	poll(t, ctx, "the new name in the list", fmt.Sprintf(`document.querySelector('#playing li[data-game=%q]').textContent.includes("carroll")`, id))
+	if err := chromedp.Do(ctx, chromedp.Navigate(a.url("/g/"+id))); err != nil {
+		t.Fatal(err)
+	}
+	poll(t, ctx, "the new name on the game's page", `document.getElementById("strip-bottom").textContent.includes("carroll") && !document.querySelector(".play").textContent.includes("Anonymous")`)
 }
 
 // say sends a chat line from the page.

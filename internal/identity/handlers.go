@@ -132,6 +132,9 @@ func (s *Service) register(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	p.Username = req.Username
+	for _, f := range s.renamed {
+		f(r.Context(), p.ID)
+	}
 	// A new token for the account, as a sign-in gives: one planted in the
 	// browser before (session fixation) signs nobody in to it.
 	return s.signIn(w, r, p, http.StatusCreated)

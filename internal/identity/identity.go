@@ -55,6 +55,15 @@ type Service struct {
 	// made); hashes bounds the password hashes running at once.
 	perAddress auth.Locks
 	hashes     *auth.Gate
+	// renamed are told of a player whose name changed (an anonymous
+	// visitor who registered), to show it where they hold his games.
+	renamed []func(ctx context.Context, player string)
+}
+
+// OnRename has f told of each player whose name changes: an anonymous
+// visitor who registers is shown by his new name in his games.
+func (s *Service) OnRename(f func(ctx context.Context, player string)) {
+	s.renamed = append(s.renamed, f)
 }
 
 // New returns the identity service on a store.

@@ -110,6 +110,27 @@ func New(ctx context.Context, st *store.Store, api *httpx.API, ids Identity, poo
 	return gs
 }
 
+// Renamed shows a player's new name (an anonymous visitor who has
+// registered: the store has already written it into his games' seats) in
+// the games of his held in memory here, and tells the other servers to.
+func (gs *Games) Renamed(ctx context.Context, player string) {
+	games, err := gs.store.PlayerGames(ctx, player, renamedGames)
+	if err != nil {
+		gs.log.Warn("a renamed player's games", "player", player, "err", err)
+		return
+	}
+	for _, g := range games {
+		if r := gs.loaded(g.ID); r != nil {
+			r.refresh()
+		}
+		gs.bus.Publish(bus.Game, g.ID)
+	}
+}
+
+// renamedGames bounds the games a rename refreshes at once: the others
+// show the name when next read.
+const renamedGames = 200
+
 // offersPerMinute bounds a seat's draw and takeback offers and refusals.
 const offersPerMinute = 6
 

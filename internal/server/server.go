@@ -240,6 +240,7 @@ func New(st *store.Store, cfg Config) *Server {
 		LoginsPerAccount: cfg.LoginsPerAccount, LoginWindow: cfg.LoginWindow})
 	s.games = play.New(ctx, st, api, s.ids, s.pool, s.bus, play.Config{GamesPerHour: cfg.GamesPerHour, ChangesPerMinute: cfg.ChangesPerMinute,
 		AgentTimeout: cfg.AgentTimeout, LeaseTTL: cfg.LeaseTTL, Levels: cfg.Levels, Events: s.events, NeedAgent: cfg.NeedAgent})
+	s.ids.OnRename(s.games.Renamed)
 	s.chat = chat.New(st, api, s.games, s.ids, s.bus)
 	// A game's watchers get its views and its chat, counted apart from its
 	// players.

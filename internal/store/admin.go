@@ -86,8 +86,19 @@ func (s *Store) rewritePlayer(ctx context.Context, key string, change func(tx *s
 	} else if err != nil {
 		return fmt.Errorf("store: %w", err)
 	}
+	if err := s.rewriteID(ctx, tx, id, change, name); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+// rewriteID runs change on player id in tx, then shows him everywhere as
+// name ("" for anonymous): in his games' seats (their versions moved on,
+// so that a server holding one reads it again), his tournaments, his
+// challenges and his chat lines.
+func (s *Store) rewriteID(ctx context.Context, tx *sql.Tx, id string, change func(tx *sql.Tx, id string) error, name string) error {
 	if err := change(tx, id); err != nil {
-		if errors.Is(err, ErrNameTaken) {
+		if errors.Is(err, ErrNameTaken) || errors.Is(err, ErrRegistered) {
 			return err
 		}
 		return fmt.Errorf("store: %w", err)
@@ -137,7 +148,7 @@ func (s *Store) rewritePlayer(ctx context.Context, key string, change func(tx *s
 			return fmt.Errorf("store: %w", err)
 		}
 	}
-	return tx.Commit()
+	return nil
 }
 
 // AddressActivity is what one address did in a while: the games it

@@ -92,23 +92,40 @@ func (s *Store) PlayerNamed(ctx context.Context, key string) (*Player, error) {
 }
 
 // Register makes the anonymous player id an account with the username
-// (its key folded by the caller) and password hash.
+// (its key folded by the caller) and password hash, and shows the name in
+// the games, challenges, tournaments and chat lines he took part in while
+// anonymous, in one transaction.
 func (s *Store) Register(ctx context.Context, id, username, key, hash string) error {
-	res, err := s.exec(ctx, `UPDATE players SET username = ?, username_key = ?, password_hash = ?, registered = ? WHERE id = ? AND username_key IS NULL`,
-		username, key, hash, time.Now().UnixMilli(), id)
+	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
-		if isUnique(err) {
-			return ErrNameTaken
+		return fmt.Errorf("store: register: %w", err)
+	}
+	defer tx.Rollback()
+	err = s.rewriteID(ctx, tx, id, func(tx *sql.Tx, id string) error {
+		res, err := tx.ExecContext(ctx, s.q(`UPDATE players SET username = ?, username_key = ?, password_hash = ?, registered = ? WHERE id = ? AND username_key IS NULL`),
+			username, key, hash, time.Now().UnixMilli(), id)
+		if err != nil {
+			if isUnique(err) {
+				return ErrNameTaken
+			}
+			return err
+		}
+		if n, _ := res.RowsAffected(); n != 1 {
+			var one int
+			if err := tx.QueryRowContext(ctx, s.q(`SELECT 1 FROM players WHERE id = ?`), id).Scan(&one); errors.Is(err, sql.ErrNoRows) {
+				return ErrNoPlayer
+			}
+			return ErrRegistered
+		}
+		return nil
+	}, username)
+	if err != nil {
+		if errors.Is(err, ErrNameTaken) || errors.Is(err, ErrRegistered) || errors.Is(err, ErrNoPlayer) {
+			return err
 		}
 		return fmt.Errorf("store: register: %w", err)
 	}
-	if n, _ := res.RowsAffected(); n != 1 {
-		if _, err := s.Player(ctx, id); err != nil {
-			return err
-		}
-		return ErrRegistered
-	}
-	return nil
+	return tx.Commit()
 }
 
 // isUnique reports whether err is a violated uniqueness constraint, in

@@ -8,8 +8,9 @@ import (
 )
 
 // TestPlayersAndSessions: an anonymous player signs in by a session,
-// takes an account (his games stay his: the id does not change), and a
-// second account cannot take the same name in another case.
+// takes an account (his games stay his: the id does not change, and they
+// show his name), and a second account cannot take the same name in
+// another case.
 func TestPlayersAndSessions(t *testing.T) { backends(t, testPlayersAndSessions) }
 
 func testPlayersAndSessions(t *testing.T, dsn string) {
@@ -56,6 +57,12 @@ func testPlayersAndSessions(t *testing.T, dsn string) {
 	games, err := s.PlayerGames(ctx, "p1", 10)
 	if err != nil || len(games) != 1 || games[0].ID != "g1" || games[0].Seats[0].Player != "p1" {
 		t.Fatalf("the anonymous game kept: %v %v", games, err)
+	}
+	// The game shows him by his new name, its version moved on so that a
+	// server holding it reads it again; the failed registrations changed
+	// nothing.
+	if games[0].Seats[0].Name != "Carroll" || games[0].Version != g.Version+1 {
+		t.Fatalf("after registering the seat is named %q, version %d (was %d)", games[0].Seats[0].Name, games[0].Version, g.Version)
 	}
 	if n, err := s.RegisteredSince(ctx, "10.0.0.1", time.Now().Add(-time.Hour)); err != nil || n != 1 {
 		t.Fatalf("accounts from the address: %d %v", n, err)
