@@ -1,62 +1,266 @@
 // Package puzzles serves the puzzles the games draw from what their
 // oracles know exactly (Lanrick: the endgame tables on disk): a list to
-// choose from, and the exact verdict of a position, with which the page
-// checks each turn of a solver's. It knows no game: the puzzles come from
-// the agents' support, the verdicts from its Oracle.
+// choose from and a stream (the next puzzle for the player, nearest his
+// puzzle rating), the exact verdict of a position, with which the page
+// checks each turn of a solver's, and the result of a try, read from its
+// game, which moves the player's puzzle rating (Glicko-2, the first try
+// at each puzzle only). It knows no game: the puzzles come from the
+// agents' support, the verdicts from its Oracle.
 package puzzles
 
 import (
+	"context"
+	"errors"
+	"math"
 	"net/http"
 	"sync"
 
 	"github.com/muster-games/muster/agent"
 	"github.com/muster-games/muster/game"
 	"github.com/muster-games/muster/internal/httpx"
+	"github.com/muster-games/muster/internal/store"
+	"github.com/muster-games/muster/rating"
 )
+
+// Identity tells who a request comes from.
+type Identity interface {
+	// Me returns the request's player, or nil for nobody.
+	Me(r *http.Request) (*store.Player, error)
+}
 
 // perGame is how many puzzles each game offers.
 const perGame = 60
 
 // Board serves the puzzles.
 type Board struct {
-	api *httpx.API
-	mu  sync.Mutex
+	api   *httpx.API
+	store *store.Store
+	ids   Identity
+	mu    sync.Mutex
 	// drawn are the puzzles drawn so far; none while no table is on disk
 	// (drawn again at the next request, so that tables built later show).
 	drawn []agent.Puzzle
 }
 
 // New returns the puzzles' handlers.
-func New(api *httpx.API) *Board { return &Board{api: api} }
+func New(api *httpx.API, st *store.Store, ids Identity) *Board {
+	return &Board{api: api, store: st, ids: ids}
+}
 
 // Routes adds the puzzles' API.
 func (b *Board) Routes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /api/puzzles", b.api.Func(b.list))
+	mux.HandleFunc("GET /api/puzzles/next", b.api.Func(b.next))
 	mux.HandleFunc("POST /api/puzzles/verdict", b.api.Func(b.verdict))
+	mux.HandleFunc("POST /api/puzzles/result", b.api.Func(b.result))
 }
 
-// listing is the list of puzzles, with a note when there are none.
+// listing is the list of puzzles, with a note when there are none, and
+// what the player has done: his puzzle rating, each puzzle's first try,
+// and the one the stream would give him next.
 type listing struct {
 	Puzzles []agent.Puzzle `json:"puzzles"`
 	Note    string         `json:"note,omitempty"`
+	Me      *solver        `json:"me,omitempty"`
 }
 
-func (b *Board) list(w http.ResponseWriter, r *http.Request) error {
+// solver is a player's puzzle record.
+type solver struct {
+	Rating      float64 `json:"rating"`
+	RD          float64 `json:"rd"`
+	Provisional bool    `json:"provisional"`
+	// Tried are the puzzles tried, by id: whether the first try solved it.
+	Tried map[string]bool `json:"tried"`
+	// Next is the index of the stream's next puzzle for him, -1 when he
+	// has tried them all.
+	Next int `json:"next"`
+}
+
+// puzzles returns the puzzles, drawn once there are any.
+func (b *Board) puzzles() []agent.Puzzle {
 	b.mu.Lock()
+	defer b.mu.Unlock()
 	if len(b.drawn) == 0 {
 		for _, name := range game.Names() {
 			ps, _ := agent.Puzzles(name, perGame, 1)
 			b.drawn = append(b.drawn, ps...)
 		}
 	}
-	out := listing{Puzzles: b.drawn}
-	b.mu.Unlock()
+	return b.drawn
+}
+
+// solverOf is the request's player's puzzle record (nil for nobody).
+func (b *Board) solverOf(ctx context.Context, r *http.Request, ps []agent.Puzzle) (*store.Player, *solver, error) {
+	me, err := b.ids.Me(r)
+	if err != nil || me == nil {
+		return nil, nil, err
+	}
+	rs, err := b.store.Ratings(ctx, me.ID)
+	if err != nil {
+		return nil, nil, httpx.Unavailable(err)
+	}
+	tried, err := b.store.PuzzleTries(ctx, me.ID)
+	if err != nil {
+		return nil, nil, httpx.Unavailable(err)
+	}
+	cur := rating.New()
+	if st, ok := rs[store.PuzzleGame]; ok {
+		cur = rating.Rating{R: st.R, RD: st.RD, Vol: st.Vol}
+	}
+	return me, &solver{Rating: cur.R, RD: cur.RD, Provisional: cur.Provisional(), Tried: tried, Next: nextFor(ps, tried, cur.R)}, nil
+}
+
+// nextFor is the puzzle the stream gives a player rated r next: of those
+// he has not tried, the one whose rating is nearest his (the first of
+// two as near); -1 when none is left.
+func nextFor(ps []agent.Puzzle, tried map[string]bool, r float64) int {
+	best, dist := -1, math.Inf(1)
+	for i, p := range ps {
+		if _, ok := tried[p.ID]; ok {
+			continue
+		}
+		if d := math.Abs(float64(p.Rating) - r); d < dist {
+			best, dist = i, d
+		}
+	}
+	return best
+}
+
+func (b *Board) list(w http.ResponseWriter, r *http.Request) error {
+	out := listing{Puzzles: b.puzzles()}
 	if len(out.Puzzles) == 0 {
 		out.Puzzles = []agent.Puzzle{}
 		out.Note = "No puzzles yet: they are drawn from Lanrick's endgame tables, which the server has not built. Run muster serve --prepare, or muster solve tables."
+		return b.api.JSON(w, http.StatusOK, out)
+	}
+	_, me, err := b.solverOf(r.Context(), r, out.Puzzles)
+	if err != nil {
+		return err
+	}
+	out.Me = me
+	return b.api.JSON(w, http.StatusOK, out)
+}
+
+// nextAnswer is the stream's next puzzle for the player, with his rating.
+type nextAnswer struct {
+	Puzzle *agent.Puzzle `json:"puzzle"`
+	Me     *solver       `json:"me,omitempty"`
+}
+
+// next gives the stream's next puzzle: the untried one nearest the
+// player's puzzle rating (nearest a newcomer's for nobody); null when none
+// is left.
+func (b *Board) next(w http.ResponseWriter, r *http.Request) error {
+	ps := b.puzzles()
+	_, me, err := b.solverOf(r.Context(), r, ps)
+	if err != nil {
+		return err
+	}
+	i := nextFor(ps, nil, rating.StartR)
+	if me != nil {
+		i = me.Next
+	}
+	out := nextAnswer{Me: me}
+	if i >= 0 {
+		out.Puzzle = &ps[i]
 	}
 	return b.api.JSON(w, http.StatusOK, out)
 }
+
+// resultRequest names a puzzle and the game the player tried it in.
+type resultRequest struct {
+	Puzzle string `json:"puzzle"`
+	Game   string `json:"game"`
+}
+
+// resultAnswer says whether the try solved the puzzle and what it did to
+// the player's puzzle rating (nothing after a first try: Counted false).
+type resultAnswer struct {
+	Solved  bool    `json:"solved"`
+	Counted bool    `json:"counted"`
+	Before  float64 `json:"before"`
+	After   float64 `json:"after"`
+	Me      *solver `json:"me,omitempty"`
+}
+
+var (
+	errNoPuzzle   = httpx.NewError(http.StatusNotFound, "no such puzzle")
+	errNotAPuzzle = httpx.NewError(http.StatusBadRequest, "that game is not a try at that puzzle")
+	errNotYours   = httpx.NewError(http.StatusForbidden, "that game's solver is not you")
+)
+
+// result reads a try at a puzzle from its game, as stored: solved where
+// the game is over, won by the player's side, in no more of his turns
+// than the puzzle gives; else failed (the page asks once it has seen a
+// turn lose the win, or the game end). The first try at a puzzle moves
+// the player's puzzle rating, against the puzzle's, as a game won or lost.
+func (b *Board) result(w http.ResponseWriter, r *http.Request) error {
+	var req resultRequest
+	if err := b.api.Decode(w, r, &req); err != nil {
+		return err
+	}
+	ps := b.puzzles()
+	var p *agent.Puzzle
+	for i := range ps {
+		if ps[i].ID == req.Puzzle {
+			p = &ps[i]
+		}
+	}
+	if p == nil {
+		return errNoPuzzle
+	}
+	me, err := b.ids.Me(r)
+	if err != nil {
+		return err
+	}
+	if me == nil {
+		return errNotYours
+	}
+	rec, err := b.store.Get(r.Context(), req.Game)
+	if errors.Is(err, store.ErrNotFound) {
+		return errNotAPuzzle
+	} else if err != nil {
+		return httpx.Unavailable(err)
+	}
+	solved, err := solvedIn(rec, p, me.ID)
+	if err != nil {
+		return err
+	}
+	out := resultAnswer{Solved: solved, Counted: true}
+	score := 0.0
+	if solved {
+		score = 1
+	}
+	opponent := rating.Rating{R: float64(p.Rating), RD: puzzleRD, Vol: rating.StartVol}
+	after, err := b.store.RecordPuzzle(r.Context(), me.ID, p.ID, solved, func(before store.Rating, found bool) store.Rating {
+		cur := rating.New()
+		if found {
+			cur = rating.Rating{R: before.R, RD: before.RD, Vol: before.Vol}
+		}
+		out.Before = cur.R
+		next := rating.Update(cur, []rating.Result{{Opponent: opponent, Score: score}}, rating.Tau)
+		return store.Rating{R: next.R, RD: next.RD, Vol: next.Vol, Games: before.Games + 1}
+	})
+	switch {
+	case errors.Is(err, store.ErrTried):
+		out.Counted = false
+	case err != nil:
+		return httpx.Unavailable(err)
+	default:
+		out.After = after.R
+	}
+	if _, out.Me, err = b.solverOf(r.Context(), r, ps); err != nil {
+		return err
+	}
+	if !out.Counted {
+		out.Before, out.After = out.Me.Rating, out.Me.Rating
+	}
+	return b.api.JSON(w, http.StatusOK, out)
+}
+
+// puzzleRD is how certain a puzzle's rating is taken to be: its rating is
+// its difficulty, fixed, not learnt from its solvers.
+const puzzleRD = 60
 
 // verdictRequest names a position: the game and its position text.
 type verdictRequest struct {
@@ -102,4 +306,49 @@ func (b *Board) verdict(w http.ResponseWriter, r *http.Request) error {
 		out.Outcome = map[int]string{1: "win", -1: "loss", 0: "draw"}[res.Proven]
 	}
 	return b.api.JSON(w, http.StatusOK, out)
+}
+
+// solvedIn reads a try at puzzle p from its stored game: the game must
+// start from the puzzle's position with player holding the side to move;
+// it is solved when over, won by that side, in at most p.Turns of its
+// turns.
+func solvedIn(rec *store.Game, p *agent.Puzzle, player string) (bool, error) {
+	g, err := game.Load(rec.Spec)
+	if err != nil {
+		return false, errNotAPuzzle
+	}
+	s, err := g.ParseState(rec.Start)
+	if err != nil {
+		return false, errNotAPuzzle
+	}
+	if want, err := g.ParseState(p.Position); err != nil || want.String() != s.String() {
+		return false, errNotAPuzzle
+	}
+	seat := s.ToAct()
+	if seat < 0 || int(seat) >= len(rec.Seats) || g.PlayerName(seat) != p.Side {
+		return false, errNotAPuzzle
+	}
+	if rec.Seats[seat].Player != player {
+		return false, errNotYours
+	}
+	tb := game.NewTurnBuilder(s)
+	for _, text := range rec.Actions {
+		a, err := s.ParseAction(text)
+		if err != nil {
+			return false, errNotAPuzzle
+		}
+		tb.Add(a)
+		s.Apply(a)
+	}
+	if !s.IsTerminal() {
+		return false, nil
+	}
+	mine := 0
+	for _, t := range tb.Turns() {
+		if t.Player == seat {
+			mine++
+		}
+	}
+	ret := s.Returns()
+	return int(seat) < len(ret) && ret[seat] > 0 && mine <= p.Turns, nil
 }

@@ -2,16 +2,19 @@ package puzzles
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"path/filepath"
 	"testing"
 
 	"github.com/muster-games/muster/agent"
 	"github.com/muster-games/muster/game"
 	"github.com/muster-games/muster/internal/httpx"
+	"github.com/muster-games/muster/internal/store"
 	"github.com/muster-games/muster/lanrick/ai"
 	"github.com/muster-games/muster/lanrick/endgame/endgametest"
 	_ "github.com/muster-games/muster/tablut/ai"
@@ -42,7 +45,7 @@ func call(t *testing.T, url, method string, body, out any) int {
 func TestPuzzlesServed(t *testing.T) {
 	api := &httpx.API{Log: slog.New(slog.NewTextHandler(io.Discard, nil)), MaxBody: 1 << 16}
 	mux := http.NewServeMux()
-	b := New(api)
+	b := New(api, openStore(t), nobody{})
 	b.Routes(mux)
 	srv := httptest.NewServer(mux)
 	defer srv.Close()
@@ -81,4 +84,134 @@ func TestPuzzlesServed(t *testing.T) {
 	if code := call(t, srv.URL+"/api/puzzles/verdict", "POST", verdictRequest{Spec: p.Spec, Position: "board=nonsense"}, &v); code != 400 {
 		t.Fatalf("a bad position: %d", code)
 	}
+}
+
+func openStore(t *testing.T) *store.Store {
+	t.Helper()
+	st, err := store.Open(filepath.Join(t.TempDir(), "p.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return st
+}
+
+// nobody is a request from nobody known.
+type nobody struct{}
+
+func (nobody) Me(*http.Request) (*store.Player, error) { return nil, nil }
+
+// as is every request from one player.
+type as struct{ p *store.Player }
+
+func (a as) Me(*http.Request) (*store.Player, error) { return a.p, nil }
+
+// TestPuzzleRatingAndStream: a try at a puzzle is read from its stored
+// game — won by the solver in the turns given, solved; not over, failed;
+// a game from another position, or another player's, refused — and only
+// the first try at each puzzle moves the player's Glicko-2 puzzle rating,
+// up for a solve, down for a failure; the stream then gives the untried
+// puzzle nearest his rating.
+func TestPuzzleRatingAndStream(t *testing.T) {
+	saved := ai.EndgameDir
+	defer ai.SetEndgameDir(saved)
+	ai.SetEndgameDir(endgametest.Dir(t))
+	ctx := context.Background()
+	st := openStore(t)
+	me := &store.Player{ID: "solver", Address: "10.0.0.1"}
+	other := &store.Player{ID: "other", Address: "10.0.0.2"}
+	for _, p := range []*store.Player{me, other} {
+		if err := st.CreatePlayer(ctx, p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	api := &httpx.API{Log: slog.New(slog.NewTextHandler(io.Discard, nil)), MaxBody: 1 << 16}
+	mux := http.NewServeMux()
+	New(api, st, as{me}).Routes(mux)
+	srv := httptest.NewServer(mux)
+	defer srv.Close()
+
+	var l listing
+	if code := call(t, srv.URL+"/api/puzzles", "GET", nil, &l); code != 200 || l.Me == nil || l.Me.Rating != 1500 || !l.Me.Provisional || l.Me.Next < 0 {
+		t.Fatalf("the list for a newcomer: %d %+v", code, l.Me)
+	}
+	first := l.Puzzles[l.Me.Next]
+	// A game of the puzzle played out by the tables: the solver wins.
+	g, _ := game.Load(first.Spec)
+	s, _ := g.ParseState(first.Position)
+	seat := int(s.ToAct())
+	rec := &store.Game{ID: "try1", Spec: first.Spec, Start: first.Position, Lesson: true, DrawOffer: -1, TakebackOffer: -1,
+		Seats: []store.Seat{{Kind: store.SeatAI, Agent: "hard"}, {Kind: store.SeatAI, Agent: "hard"}}}
+	rec.Seats[seat] = store.Seat{Kind: store.SeatHuman, Player: me.ID}
+	for steps := 0; !s.IsTerminal() && steps < 100; steps++ {
+		a := s.LegalActions(nil)[0]
+		if res, ok := agent.Verdict(s); ok && (res.Action != 0 || len(res.PV) > 0) {
+			a = res.Action
+		}
+		rec.Actions = append(rec.Actions, s.ActionString(a))
+		s.Apply(a)
+	}
+	if s.Returns()[seat] <= 0 {
+		t.Fatal("the tables' play did not win the puzzle")
+	}
+	rec.Status = store.StatusOver
+	if err := st.Create(ctx, rec); err != nil {
+		t.Fatal(err)
+	}
+	var res resultAnswer
+	if code := call(t, srv.URL+"/api/puzzles/result", "POST", resultRequest{Puzzle: first.ID, Game: "try1"}, &res); code != 200 || !res.Solved || !res.Counted || res.After <= res.Before || res.Me.Tried[first.ID] != true {
+		t.Fatalf("a solve: %d %+v", code, res)
+	}
+	up := res.After
+	// Again: counted once.
+	if code := call(t, srv.URL+"/api/puzzles/result", "POST", resultRequest{Puzzle: first.ID, Game: "try1"}, &res); code != 200 || res.Counted || res.After != up {
+		t.Fatalf("a second try: %d %+v", code, res)
+	}
+	// Another puzzle, its game not over: failed, the rating down.
+	var nx nextAnswer
+	if code := call(t, srv.URL+"/api/puzzles/next", "GET", nil, &nx); code != 200 || nx.Puzzle == nil || nx.Puzzle.ID == first.ID {
+		t.Fatalf("the stream's next: %d %+v", code, nx)
+	}
+	second := *nx.Puzzle
+	// The stream's pick is the untried puzzle nearest his rating.
+	for _, p := range l.Puzzles {
+		if p.ID != first.ID && abs(float64(p.Rating)-up) < abs(float64(second.Rating)-up) {
+			t.Fatalf("the stream gave %s (%d) for a rating of %.0f, but %s (%d) is nearer", second.ID, second.Rating, up, p.ID, p.Rating)
+		}
+	}
+	s2, _ := g.ParseState(second.Position)
+	rec2 := &store.Game{ID: "try2", Spec: second.Spec, Start: second.Position, Lesson: true, DrawOffer: -1, TakebackOffer: -1,
+		Seats: []store.Seat{{Kind: store.SeatAI, Agent: "hard"}, {Kind: store.SeatAI, Agent: "hard"}}}
+	rec2.Seats[s2.ToAct()] = store.Seat{Kind: store.SeatHuman, Player: me.ID}
+	if err := st.Create(ctx, rec2); err != nil {
+		t.Fatal(err)
+	}
+	if code := call(t, srv.URL+"/api/puzzles/result", "POST", resultRequest{Puzzle: second.ID, Game: "try2"}, &res); code != 200 || res.Solved || !res.Counted || res.After >= up {
+		t.Fatalf("a failure: %d %+v", code, res)
+	}
+	// Refused: the wrong puzzle for a game, no such puzzle, another's game.
+	if code := call(t, srv.URL+"/api/puzzles/result", "POST", resultRequest{Puzzle: second.ID, Game: "try1"}, &res); code != 400 {
+		t.Fatalf("a game of another puzzle: %d", code)
+	}
+	if code := call(t, srv.URL+"/api/puzzles/result", "POST", resultRequest{Puzzle: "nope", Game: "try1"}, &res); code != 404 {
+		t.Fatalf("no such puzzle: %d", code)
+	}
+	mux2 := http.NewServeMux()
+	New(api, st, as{other}).Routes(mux2)
+	srv2 := httptest.NewServer(mux2)
+	defer srv2.Close()
+	if code := call(t, srv2.URL+"/api/puzzles/result", "POST", resultRequest{Puzzle: first.ID, Game: "try1"}, &res); code != 403 {
+		t.Fatalf("another's game: %d", code)
+	}
+	rs, _ := st.Ratings(ctx, me.ID)
+	if r := rs[store.PuzzleGame]; r.Games != 2 || r.R != res.Me.Rating {
+		t.Fatalf("the stored puzzle rating: %+v", r)
+	}
+}
+
+func abs(x float64) float64 {
+	if x < 0 {
+		return -x
+	}
+	return x
 }

@@ -251,7 +251,7 @@ func New(st *store.Store, cfg Config) *Server {
 		OpenPerPlayer: cfg.OpenChallenges})
 	s.events.OnGameChanged(func(events.GameChanged) { s.lobby.Signal() })
 	s.analysis = analysis.New(api, s.pool, s.ids, analysis.Config{Think: cfg.AnalysisTime, InFlight: cfg.AnalysisInFlight, EngineTime: cfg.AnalysisEngineTime})
-	s.puzzles = puzzles.New(api)
+	s.puzzles = puzzles.New(api, st, s.ids)
 	s.players = players.New(st, api, s.ids)
 	s.bots = bots.New(st, api, s.ids, sockets, bots.Config{})
 	s.mod = moderation.New(st, api, s.ids)

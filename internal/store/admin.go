@@ -57,6 +57,7 @@ func (s *Store) DeleteAccount(ctx context.Context, key string) error {
 			`DELETE FROM sessions WHERE player_id = ?`,
 			`DELETE FROM bot_tokens WHERE player_id = ?`,
 			`DELETE FROM ratings WHERE player_id = ?`,
+			`DELETE FROM puzzle_attempts WHERE player_id = ?`,
 			`UPDATE challenges SET status = 'cancelled' WHERE (creator = ? OR target = ?) AND status = 'open'`,
 		} {
 			args := make([]any, strings.Count(q, "?"))

@@ -424,6 +424,17 @@ var migrations = []migration{
 	{both: `ALTER TABLE games ADD COLUMN version BIGINT NOT NULL DEFAULT 0`},
 	// A game's end finds its tournament.
 	{both: `CREATE INDEX tournament_games_game ON tournament_games(game)`},
+	// Each player's first try at each puzzle (the only one that moves his
+	// puzzle rating, kept in ratings under the game "puzzles").
+	{both: `CREATE TABLE puzzle_attempts (
+		player_id TEXT NOT NULL REFERENCES players(id),
+		puzzle TEXT NOT NULL,
+		solved INTEGER NOT NULL,
+		rating_before DOUBLE PRECISION NOT NULL,
+		rating_after DOUBLE PRECISION NOT NULL,
+		at BIGINT NOT NULL,
+		PRIMARY KEY (player_id, puzzle)
+	)`},
 }
 
 // migrate brings the schema up to date; on PostgreSQL under an advisory
