@@ -249,7 +249,9 @@ func DescribeLegal(s State) []ActionInfo {
 // Turn is one turn of a game: the actions one player made in a row, with
 // the chance actions that came before them.
 type Turn struct {
-	// Number counts the turns from 1.
+	// Number is the turn's number as the game's records write it: from 1,
+	// one more for each change of player (or as the game's TurnNumberer
+	// says).
 	Number int `json:"number"`
 	// Player made the turn; Chance for a turn of chance actions alone.
 	Player Player `json:"player"`
@@ -291,6 +293,14 @@ type TurnBuilder struct {
 	n     int
 }
 
+// TurnNumberer is a state whose game's records number turns otherwise
+// than one number for each change of player: TurnNumber is the number its
+// record writes before the turn whose first action is ply (counted from
+// the record's start).
+type TurnNumberer interface {
+	TurnNumber(ply int) int
+}
+
 // NewTurnBuilder starts grouping the actions played from start (which it
 // copies).
 func NewTurnBuilder(start State) *TurnBuilder { return &TurnBuilder{s: start.Clone()} }
@@ -309,14 +319,18 @@ func (b *TurnBuilder) Add(a Action) {
 	case !b.open,
 		p == Chance && b.turns[cur].Player != Chance,
 		p >= 0 && b.turns[cur].Player >= 0 && b.turns[cur].Player != p:
-		// A new turn goes past the end of what earlier slices hold.
-		t = Turn{Number: len(b.turns) + 1, Player: p, First: b.n}
+		// A new turn goes past the end of what earlier slices hold. It is
+		// numbered as the game's records number it: by the game, or else
+		// one number for each change of player (an interchange demanded
+		// and the turn played after it share one).
+		t = Turn{Number: b.number(len(b.turns), p, b.n), Player: p, First: b.n}
 	default:
 		// The turn goes on: a new copy of it, in a new slice of turns,
 		// leaves the slices given out before as they were.
 		t = b.turns[cur]
 		if t.Player == Chance && p >= 0 {
 			t.Player = p
+			t.Number = b.number(cur, p, t.First)
 		}
 		t.Actions = t.Actions[:len(t.Actions):len(t.Actions)]
 		t.Labels = t.Labels[:len(t.Labels):len(t.Labels)]
@@ -343,7 +357,25 @@ func (b *TurnBuilder) Turns() []Turn {
 	if n := len(out) - 1; n >= 0 && out[n].Player == Chance && b.s.ToAct() >= 0 {
 		last := out[n]
 		last.Player = b.s.ToAct()
+		last.Number = b.number(n, last.Player, last.First)
 		out = append(out[:n:n], last)
 	}
 	return out
+}
+
+// number is the number of turn i, player p's, beginning at ply first:
+// the game's (TurnNumberer), or else the turn before's, one more where
+// the player changes.
+func (b *TurnBuilder) number(i int, p Player, first int) int {
+	if n, ok := b.s.(TurnNumberer); ok {
+		return n.TurnNumber(first)
+	}
+	if i == 0 {
+		return 1
+	}
+	prev := b.turns[i-1]
+	if prev.Player != p {
+		return prev.Number + 1
+	}
+	return prev.Number
 }

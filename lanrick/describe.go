@@ -182,7 +182,9 @@ func (s *State) Describe(a game.Action) game.ActionInfo {
 		c := s.Copy()
 		c.Apply(a)
 		info.After = fmt.Sprintf("%016x", c.Hash())
-		info.EndsTurn = c.over || c.toAct != s.toAct || c.phase != s.phase || (c.phase == PhaseMove && !c.movedAny)
+		// A move that gets all the mover's men in leaves him to convert
+		// a man (Rule 7), in the same turn: that ends it.
+		info.EndsTurn = c.over || c.toAct != s.toAct || (c.phase != s.phase && c.phase != PhaseRemove) || (c.phase == PhaseMove && !c.movedAny)
 		// A mark shows the rendezvous it would make.
 		if k == kMark && c.rdv != 0 {
 			info.Preview = squareList(c.rdv)

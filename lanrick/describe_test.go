@@ -220,7 +220,7 @@ func TestChoiceCostsAndMarkPreview(t *testing.T) {
 			notes[d.Text] = d.Note
 		}
 	}
-	if notes["a3-c1"] != "2 squares" || notes["a3~c1"] != "1 square" {
+	if notes["a3-c1"] != "2 squares, straight" || !strings.HasPrefix(notes["a3~c1"], "1 square along the border: a slide that stops at or before the first rendezvous square counts one") {
 		t.Errorf("the two ways from a3 to c1 say %q", notes)
 	}
 	// The slide goes round the corner a1; the line move has no path.
@@ -301,6 +301,60 @@ func TestAlikeActionsSayTheyAreAlike(t *testing.T) {
 		want := map[string]string{"b8-d8": "2 squares, straight", "b8~d8": "1 square along the border: a slide that stops at or before the first rendezvous square counts one (Rule 6)"}[d.Text]
 		if d.Note != want {
 			t.Errorf("%s: note %q, want %q", d.Text, d.Note, want)
+		}
+	}
+}
+
+// TestTurnNumbersAreTheRecords: the turns a page numbers are numbered as
+// the game's record numbers its lines (a newcomer found the move numbers
+// on screen differing from the record's): each turn's actions stand, in
+// order, on the record's line of its number; a conversion (Rule 7) is in
+// the turn of the move that earned it.
+func TestTurnNumbersAreTheRecords(t *testing.T) {
+	for _, ruleset := range []string{"1893", "1899", "1881"} {
+		g := MustLoad(ruleset)
+		for seed := uint64(0); seed < 20; seed++ {
+			rng := rand.New(rand.NewPCG(seed, 99))
+			s := g.Start()
+			for n := 0; n < 400 && !s.IsTerminal(); n++ {
+				legal := s.LegalActions(nil)
+				s.Apply(legal[rng.IntN(len(legal))])
+			}
+			rec := &game.Record{Spec: g.Spec()}
+			replay := g.Start()
+			for _, a := range s.History() {
+				rec.Actions = append(rec.Actions, replay.ActionString(a))
+				replay.Apply(a)
+			}
+			var b strings.Builder
+			if err := g.WriteRecord(&b, rec); err != nil {
+				t.Fatal(err)
+			}
+			lines := map[int]string{}
+			for _, line := range strings.Split(b.String(), "\n") {
+				var n int
+				if _, err := fmt.Sscanf(line, "%d.", &n); err == nil {
+					_, acts, _ := strings.Cut(line, ":")
+					lines[n] += acts
+				}
+			}
+			got := map[int]string{}
+			for _, tu := range game.Turns(g.Start(), s.History()) {
+				got[tu.Number] += " " + strings.Join(tu.Actions, " ")
+				for i, a := range tu.Actions {
+					if strings.HasPrefix(a, "x ") && ruleset != "1881" && i == 0 {
+						t.Fatalf("%s seed %d: turn %d begins with the conversion %s", ruleset, seed, tu.Number, a)
+					}
+				}
+			}
+			if len(got) != len(lines) {
+				t.Fatalf("%s seed %d: %d turn numbers, %d record lines", ruleset, seed, len(got), len(lines))
+			}
+			for n, acts := range lines {
+				if got[n] != acts {
+					t.Fatalf("%s seed %d: record line %d holds%q, the turns numbered %d%q", ruleset, seed, n, acts, n, got[n])
+				}
+			}
 		}
 	}
 }

@@ -200,8 +200,22 @@ func checkEnd(t *testing.T, g game.Game, s game.State) {
 	replay := g.NewState()
 	ply := 0
 	for i, tu := range turns {
-		if tu.Number != i+1 || tu.First != ply || len(tu.Actions) == 0 || len(tu.Labels) != len(tu.Actions) {
+		if tu.First != ply || len(tu.Actions) == 0 || len(tu.Labels) != len(tu.Actions) {
 			t.Fatalf("%s: turn %d %+v does not follow ply %d", g.Spec(), i+1, tu, ply)
+		}
+		// Numbered as the game's records number turns: by the game, or one
+		// more for each change of player.
+		want := 1
+		if n, ok := replay.(game.TurnNumberer); ok {
+			want = n.TurnNumber(ply)
+		} else if i > 0 {
+			want = turns[i-1].Number
+			if turns[i-1].Player != tu.Player {
+				want++
+			}
+		}
+		if tu.Number != want {
+			t.Fatalf("%s: turn %d %+v is numbered %d, want %d", g.Spec(), i+1, tu, tu.Number, want)
 		}
 		for _, text := range tu.Actions {
 			if p := replay.ToAct(); p != game.Chance && p != tu.Player {
