@@ -85,6 +85,8 @@ func TestPuzzleSolvedByClicks(t *testing.T) {
 			return
 		}
 		poll(t, ctx, "the puzzle solved", `!!document.getElementById("puzzle-solved")`)
+		// The server read the solve from the game: the rating rises.
+		poll(t, ctx, "the puzzle rating moved", `/Puzzle rating 1500 → 1[5-9]\d\d\?? \(\+\d+\)/.test(document.getElementById("puzzle-rated").textContent)`)
 		shot(t, ctx, fmt.Sprintf("puzzle-%d-solved", i))
 		// Stepping back to the start, the end panel gives the tables'
 		// verdict of the position shown.
@@ -102,6 +104,20 @@ func TestPuzzleSolvedByClicks(t *testing.T) {
 	if got := text(t, ctx, "#puzzles li"); !strings.Contains(got, "Solved.") {
 		t.Fatalf("the first puzzle after solving it: %q", got)
 	}
+	if got := text(t, ctx, "#puzzle-rating"); !strings.Contains(got, "Your puzzle rating: 1") || !strings.Contains(got, "1 tried") {
+		t.Fatalf("the puzzles page says %q", got)
+	}
+	// The stream: the next puzzle at once, one not tried.
+	before, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`location.pathname`))
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#puzzles-stream"))); err != nil {
+		t.Fatal(err)
+	}
+	poll(t, ctx, "the stream's puzzle", fmt.Sprintf(`location.pathname.startsWith("/g/") && location.pathname !== %q && !!document.getElementById("puzzle")`, before))
+	id, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`JSON.parse(sessionStorage.getItem("muster-puzzle:" + location.pathname.slice(3))).id`))
+	if id == "" || id == list.Puzzles[0].ID {
+		t.Fatalf("the stream gave puzzle %q again", id)
+	}
+	shot(t, ctx, "puzzle-stream")
 	// A spoiling first action in a puzzle that has one.
 	for i, p := range list.Puzzles {
 		g, _ := game.Load(p.Spec)

@@ -217,7 +217,10 @@ export async function playerPage(app, name) {
       const r = p.ratings[g.name];
       return h("tr", { "data-game": g.name }, h("td", {}, cap(g.name)),
         h("td", { class: "rating" }, r ? ratingText(r.rating, r.provisional) : "1500?"), h("td", {}, r ? String(r.games) : "0"));
-    }));
+    }),
+    // The puzzle rating: each puzzle's first try a game against its rating.
+    p.ratings.puzzles ? h("tr", { "data-game": "puzzles" }, h("td", {}, h("a", { href: "/puzzles" }, "Puzzles")),
+      h("td", { class: "rating" }, ratingText(p.ratings.puzzles.rating, p.ratings.puzzles.provisional)), h("td", {}, `${p.ratings.puzzles.games} tried`)) : null);
   const challenge = p.me ? notifyToggle() : h("a", { class: "button primary", id: "challenge-player", href: "/?opponent=" + encodeURIComponent(p.username) + "#new-game" }, "Challenge " + p.username);
   const reportNote = h("span", { class: "muted", id: "report-note", role: "status" });
   const report = p.me ? null : h("button", { id: "report-player", onclick: async () => {

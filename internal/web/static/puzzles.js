@@ -31,16 +31,37 @@ export async function startPuzzle(p) {
   location.href = "/g/" + res.id;
 }
 
-// puzzlesPage lists the puzzles, easiest first.
+// ratingText is a puzzle rating as people read it: a ? while it is
+// provisional.
+export function ratingText(me) { return `${Math.round(me.rating)}${me.provisional ? "?" : ""}`; }
+
+// nextPuzzle starts the stream's next puzzle for this player: the one he
+// has not tried whose rating is nearest his.
+export async function nextPuzzle(err) {
+  try {
+    const res = await api("GET", "/api/puzzles/next");
+    if (!res.puzzle) { err.textContent = "You have tried every puzzle there is."; return; }
+    await startPuzzle(res.puzzle);
+  } catch (e) { err.textContent = e.message; }
+}
+
+// puzzlesPage lists the puzzles, easiest first, with the player's puzzle
+// rating and the way into the stream.
 export async function puzzlesPage(app) {
   document.title = "Puzzles — Muster";
   const res = await api("GET", "/api/puzzles");
   const done = solved();
+  if (res.me) for (const [id, ok] of Object.entries(res.me.tried || {})) if (ok) done.add(id);
   const err = h("p", { class: "error", role: "alert" });
+  const tried = res.me ? Object.keys(res.me.tried || {}).length : 0;
   app.replaceChildren(
     h("h1", {}, "Puzzles"),
     h("p", { class: "game-intro" }, "Positions that Muster's endgame tables decide exactly: you are to move, and you win with best play. Any turn that keeps the win in the turns given counts; the computer defends as well as it can be done."),
     res.note ? h("p", { class: "muted", id: "puzzles-note" }, res.note) : "",
+    res.puzzles.length ? h("p", { class: "puzzle-me" },
+      h("button", { class: "primary", id: "puzzles-stream", onclick: () => nextPuzzle(err) }, "Solve puzzles one after another"), " ",
+      h("span", { id: "puzzle-rating" }, res.me ? `Your puzzle rating: ${ratingText(res.me)} · ${tried} tried` : "Your puzzle rating starts at 1500."),
+      h("span", { class: "muted" }, " Each puzzle counts once, at your first try, against its own rating (Glicko-2); the stream gives you the untried puzzle nearest your rating.")) : "",
     err,
     h("ol", { class: "puzzles", id: "puzzles" }, res.puzzles.map((p, i) => h("li", { "data-rating": p.rating },
       h("button", { class: done.has(p.id) ? "" : "primary", "data-puzzle": i, onclick: () => startPuzzle(p).catch((e) => { err.textContent = e.message; }) },
@@ -100,6 +121,7 @@ export class PuzzlePanel {
         markSolved(p.id);
         this.result.replaceChildren(h("p", { class: "well-done", id: "puzzle-solved" }, "Solved: the win, in the turns given."), next);
       } else this.result.replaceChildren(h("p", { class: "error" }, "Not this time: the game is lost."), again, next);
+      this.rate(host);
       return;
     }
     const { winning, left } = turnsLeft(verdict, me);
@@ -110,5 +132,21 @@ export class PuzzlePanel {
     this.over = true;
     const why = !verdict.decided ? "the tables no longer decide it" : winning ? `the win now takes ${left} more turns of yours, beyond the ${p.turns} given` : "the win is gone with best play";
     this.result.replaceChildren(h("p", { class: "error", id: "puzzle-failed" }, `Not the best turn: ${why}.`), again, next);
+    this.rate(host);
+  }
+
+  // rate has the server read the try from its game and move the puzzle
+  // rating (the first try at a puzzle only), then offers the stream's next.
+  async rate(host) {
+    const line = h("p", { class: "puzzle-rated", id: "puzzle-rated" });
+    const stream = h("button", { class: "primary", id: "puzzle-stream-next", onclick: () => nextPuzzle(host.err) }, "Next puzzle");
+    this.result.append(line, stream);
+    try {
+      const r = await api("POST", "/api/puzzles/result", { puzzle: this.p.id, game: host.id });
+      const d = Math.round(r.after) - Math.round(r.before);
+      line.textContent = r.counted
+        ? `Puzzle rating ${Math.round(r.before)} → ${ratingText(r.me)} (${d >= 0 ? "+" : ""}${d}).`
+        : `Puzzle rating ${ratingText(r.me)}: only your first try at a puzzle counts.`;
+    } catch (e) { line.textContent = e.message; }
   }
 }
