@@ -256,6 +256,13 @@ func (w *walker) lessons(name string, minBoard float64) {
 			w.t.Fatalf("%s: the task reads %q", step, got)
 		}
 		w.inView("#task", step+": the task")
+		if name == "lanrick" && i == 0 {
+			// A screen reader hears which squares are the rendezvous.
+			label, err := chromedp.Run(w.ctx, chromedp.Evaluate[string](`document.querySelector('rect[data-sq="c4"]').getAttribute("aria-label")`))
+			if err != nil || !strings.Contains(label, "in the rendezvous") {
+				w.t.Fatalf("%s: c4, in the rendezvous, is read as %q (%v)", step, label, err)
+			}
+		}
 		if l.Rule != "" {
 			if got := text(w.t, w.ctx, "#rule"); got != l.Rule {
 				w.t.Fatalf("%s: the rule reads %q", step, got)

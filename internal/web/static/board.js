@@ -81,6 +81,14 @@ export class Board {
     const askedSet = new Set(asked);
     const previewSet = new Set(preview);
     const marked = new Map(overlays.filter((r) => r.style === "marker").flatMap((r) => r.squares.map((q) => [q, r.short || r.kind])));
+    // For screen readers: the regions a square is in, by their kinds
+    // ("in the rendezvous"), the markers said apart.
+    const within = new Map();
+    for (const r of board.regions || []) {
+      const st = styles.get(r.kind) || {};
+      if (st.style === "marker") continue;
+      for (const q of r.squares) within.set(q, [...(within.get(q) || []), r.kind]);
+    }
     const pieces = new Map((board.pieces || []).map((p) => [p.square, p]));
     const pos = (name) => {
       const [f, r] = parseSq(name);
@@ -97,6 +105,7 @@ export class Board {
         if (fills.has(name)) cls.push("tint-" + fills.get(name));
         const p = pieces.get(name);
         const label = name + (p ? ", " + pieceName(traits, p) : ", empty") + (marked.has(name) ? ", " + marked.get(name) : "") +
+          (within.has(name) ? ", in the " + within.get(name).join(" and the ") : "") +
           (askedSet.has(name) ? ", can be chosen" : "") + (tset.has(name) ? ", a target" : "");
         const rect = el("rect", { x, y, width: cell, height: cell, class: cls.join(" "), "data-sq": name, role: "gridcell", "aria-label": label }, svg);
         rect.addEventListener("click", (e) => { if (!this.dragged) this.onSquare(name, { pointer: e.pointerType }); });
