@@ -3,8 +3,9 @@ package tablut
 import "github.com/muster-games/muster/game"
 
 // lessons are the steps of "Learn Tablut" under the default ruleset
-// (linnaeus): moving, capturing, the king's escape and his capture; the
-// tests play every solution by the rules.
+// (linnaeus): moving, capturing, capturing against the empty castle, the
+// king's escape, raichi and tuichu, and his capture; the tests play every
+// solution by the rules and check what each step says of it.
 var lessons = []game.Lesson{
 	{
 		Title:   "Moving",
@@ -33,16 +34,46 @@ var lessons = []game.Lesson{
 		Solution: []string{"d9-d3xc3"},
 	},
 	{
+		Title:   "The empty castle captures too",
+		Ruleset: "linnaeus",
+		Rule:    "Once the king has left it, the empty castle is hostile to every piece: it takes the place of one of the two captors, for either side.",
+		Task:    "Capture the defender on e4 against the empty castle: move your attacker from a3 to e3.",
+		Text: "Linnaeus's rule 14: the castle shuts a piece in \"just like a third man\". Here the king has left it, so " +
+			"the defender on e4 stands between the empty castle (e5) and e3: an attacker arriving on e3 takes him. " +
+			"Beware: the castle does the same to your own men beside it, when a defender arrives on the far side.",
+		Position: "/9/9/t8/4T4/9/9/6K2/9/9/ attackers",
+		Goal:     "capture",
+		Done:     "The defender on e4 is taken: the empty castle was the second captor.",
+		Hint:     "a3 to e3.",
+		Solution: []string{"a3-e3xe4"},
+	},
+	{
 		Title:   "The king escapes",
 		Ruleset: "linnaeus",
 		Task:    "Play the defenders: run the king to the board's edge.",
 		Text: "Now you play the defenders, the light Swedes and their king (the crowned piece). The king wins the " +
-			"game for them by reaching any square of the board's edge. His way south is open: take it.",
+			"game for them by reaching any square of the board's edge. His way along the e-file to e1, on the edge, " +
+			"is open: take it.",
 		Position: "/9/9/9/9/t3K3t/9/9/9/4t4/ defenders",
 		Goal:     "king-escaped",
 		Done:     "The king has escaped: the defenders win. As the attackers, block every line he could run down.",
 		Hint:     "e5 to e1.",
 		Solution: []string{"e5-e1"},
+	},
+	{
+		Title:   "Raichi and tuichu",
+		Ruleset: "linnaeus",
+		Rule:    "A king with one open line to the edge is in raichi (check): the attackers must block it. With two open lines, tuichu, they can block only one, and he escapes.",
+		Task:    "Move the king along rank 3 to a square with two open lines to the edge (tuichu).",
+		Text: "Linnaeus names the threats: when the king has a free way to the edge the defender says \"raichi\", and " +
+			"with two at once \"tuichu\", which wins, since one move of the attackers blocks only one line. The open " +
+			"lines are drawn on the board. From e3 the king has none (a3, i3 and e1 block him, and the castle the " +
+			"way north); from a square on rank 3 other than e3, the file runs free both ways.",
+		Position: "/4t4/9/t3K3t/9/9/9/9/9/3ttt3/ defenders",
+		Goal:     game.GoalTurn,
+		Done:     "Tuichu: the king has two open lines and the attackers can block only one; next turn he escapes.",
+		Hint:     "e3 to c3: the c-file is open to c1 and to c9.",
+		Solution: []string{"e3-c3"},
 	},
 	{
 		Title:   "Capturing the king",
