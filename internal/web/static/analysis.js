@@ -29,7 +29,9 @@ class Node {
     this.ply = parent.ply + 1;
     const prev = parent.parent ? parent : null;
     this.turnStart = !prev || prev.endsTurn || prev.player !== this.player;
-    this.turn = parent.turn + (this.turnStart ? 1 : 0);
+    // Numbered as the records number turns: one number for each change of
+    // player (an interchange demanded and the turn after it share one).
+    this.turn = parent.turn + (!prev || prev.player !== this.player ? 1 : 0);
   }
 
   path() {
