@@ -27,6 +27,9 @@ type Lesson struct {
 	// Reply is the other side's answer, played once the goal is met, for
 	// the learner to see what it does (an interchange demanded of him).
 	Reply []string `json:"reply,omitempty"`
+	// Figures are the game's figures (by index in Info.Figures) the step
+	// shows beside its task: every shape a region can take, say.
+	Figures []int `json:"figures,omitempty"`
 }
 
 // Goals other than an event's kind.

@@ -160,13 +160,17 @@ var lessons = []game.Lesson{
 		Task:    "Set the mark for the next rendezvous: point at a square to see its rendezvous, then click it.",
 		Text: "After the first rendezvous the player with fewer men sets the mark anywhere the rendezvous fits (Rule " +
 			"4). The rendezvous has one square fewer than the men on the board: nine men make eight squares, an " +
-			"open rendezvous, the border squares a queen on the mark would check, scattered round the edge. Pick a " +
+			"open rendezvous, the border squares a queen on the mark would check, scattered round the edge; the " +
+			"drawings show every size, from nine squares down to the final line of three. Pick a " +
 			"mark whose rendezvous squares are near your men and far from your opponent's.",
 		Position: "board=wb2w2b/8/8/8/b7/8/7b/w2b3w to=white phase=mark rdv=2 size=8 setter=white",
 		Goal:     game.GoalTurn,
 		Done:     "The mark is set. Now your opponent may answer with the interchange.",
 		Hint:     "Click d4.",
 		Solution: []string{"mark d4"},
+		// The seven shapes, 9 squares down to 3, as the rules page draws
+		// them.
+		Figures: []int{0, 1, 2, 3, 4, 5, 6},
 	},
 	{
 		Title:   "An interchange with unequal numbers",

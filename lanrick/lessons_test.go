@@ -1,6 +1,7 @@
 package lanrick
 
 import (
+	"fmt"
 	"os"
 	"slices"
 	"strings"
@@ -289,4 +290,38 @@ func TestLessonRulesAreTheSummary(t *testing.T) {
 	if !slices.Equal(listed, rules) {
 		t.Fatalf("the summary lists\n%q\nthe steps state\n%q", listed, rules)
 	}
+}
+
+// TestLessonFiguresShowEverySize: the step that sets a later mark shows
+// the rendezvous of every size, nine squares down to three, as its text
+// says.
+func TestLessonFiguresShowEverySize(t *testing.T) {
+	for _, l := range Info.Lessons {
+		if l.Title != "Setting the next mark" {
+			continue
+		}
+		if !strings.Contains(l.Text, "the drawings show every size") {
+			t.Fatalf("the step says %q", l.Text)
+		}
+		var sizes []string
+		for _, i := range l.Figures {
+			if i < 0 || i >= len(Info.Figures) {
+				t.Fatalf("figure %d of %d", i, len(Info.Figures))
+			}
+			f := Info.Figures[i]
+			s, err := MustLoad(f.Ruleset).Parse(f.Position)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sizes = append(sizes, fmt.Sprint(s.rdv.count()))
+			if !strings.Contains(f.Title, fmt.Sprintf("%d squares", s.rdv.count())) {
+				t.Errorf("figure %q draws %d squares", f.Title, s.rdv.count())
+			}
+		}
+		if got := strings.Join(sizes, " "); got != "9 8 7 6 5 4 3" {
+			t.Fatalf("the step shows rendezvous of %s squares", got)
+		}
+		return
+	}
+	t.Fatal("no step sets a later mark")
 }

@@ -138,7 +138,7 @@ func (w *walker) boardUncovered(step string) {
 	}
 	why()
 	covered, err := chromedp.Run(w.ctx, chromedp.Evaluate[string](`(() => {
-		const b = document.querySelector("svg.board");
+		const b = document.querySelector(".board-box svg.board");
 		b.scrollIntoView({block: "start"});
 		const r = b.getBoundingClientRect();
 		const bottom = Math.min(r.bottom, innerHeight);
@@ -263,6 +263,10 @@ func (w *walker) lessons(name string, minBoard float64) {
 				w.t.Fatalf("%s: c4, in the rendezvous, is read as %q (%v)", step, label, err)
 			}
 		}
+		if len(l.Figures) > 0 {
+			poll(w.t, w.ctx, step+": its figures", fmt.Sprintf(`document.querySelectorAll("#lesson-figures figure svg").length === %d`, len(l.Figures)))
+			w.screen(fmt.Sprintf("learn-%s-%d-figures", name, i+1))
+		}
 		if l.Rule != "" {
 			if got := text(w.t, w.ctx, "#rule"); got != l.Rule {
 				w.t.Fatalf("%s: the rule reads %q", step, got)
@@ -277,7 +281,7 @@ func (w *walker) lessons(name string, minBoard float64) {
 		}
 		if w.phone {
 			w.boardUncovered(step)
-			width, err := chromedp.Run(w.ctx, chromedp.Evaluate[float64](`document.querySelector("svg.board").getBoundingClientRect().width`))
+			width, err := chromedp.Run(w.ctx, chromedp.Evaluate[float64](`document.querySelector(".board-box svg.board").getBoundingClientRect().width`))
 			if err != nil || width < minBoard {
 				w.screen("narrow-board")
 				w.t.Fatalf("%s: the board is %.0f px wide on a 360 px phone, want ≥ %.0f", step, width, minBoard)

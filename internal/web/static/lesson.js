@@ -6,6 +6,7 @@
 import { h } from "./dom.js";
 import { api, hold, playComputer } from "./api.js";
 import { GameView } from "./game.js";
+import { Board } from "./board.js";
 
 // learned are the steps of a game's walkthrough this browser has done.
 export function learned(game) {
@@ -50,8 +51,27 @@ class LessonPanel {
       h("h2", {}, lesson.title),
       lesson.rule ? h("p", { class: "rule", id: "rule" }, lesson.rule) : null,
       h("p", { class: "task", id: "task" }, lesson.task),
+      lesson.figures && lesson.figures.length ? this.figures(game, lesson.figures) : null,
       hint, why,
       this.result);
+  }
+
+  // figures draws the game's figures the step shows, small, in a row the
+  // finger scrolls, each with its title.
+  figures(game, which) {
+    const row = h("div", { class: "lesson-figures", id: "lesson-figures" });
+    api("GET", `/api/rules/${game}/figures`).then((all) => {
+      row.replaceChildren(...which.filter((i) => all[i]).map((i) => {
+        const f = all[i];
+        const box = h("div", { class: "figure-board" });
+        new Board(box, () => {}).render(f.board, f.traits, { still: `${f.title}: ${f.caption}` });
+        // Only the game's board is a board to play on: its squares alone
+        // are named.
+        for (const e of box.querySelectorAll("[data-sq]")) e.removeAttribute("data-sq");
+        return h("figure", { "data-figure": String(i) }, box, h("figcaption", {}, f.title));
+      }));
+    }).catch(() => {});
+    return row;
   }
 
   // seat is the side the board is turned for: the learner's, the side to
