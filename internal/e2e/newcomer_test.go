@@ -47,6 +47,7 @@ func TestNewcomerWalk(t *testing.T) {
 			w := &walker{t: t, ctx: ctx, size: size.name, phone: size.phone}
 			w.home(a)
 			w.lessons("lanrick", 336)
+			t.Logf("%s: Learn Lanrick's %d steps took %d clicks", size.name, len(mustInfo(t, "lanrick").Lessons), w.clicks)
 			w.rulesShown()
 			w.firstGame()
 			if err := chromedp.Do(ctx, chromedp.Navigate(a.url("/learn/tablut"))); err != nil {
@@ -612,4 +613,14 @@ func TestDragAndTouchPreview(t *testing.T) {
 	if v := waitPast(t, ctx, 0); v.History[0] != "mark e4" {
 		t.Fatalf("the second tap played %v", v.History)
 	}
+}
+
+// mustInfo is a registered game's description.
+func mustInfo(t *testing.T, name string) game.Info {
+	t.Helper()
+	info, err := game.Lookup(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return info
 }

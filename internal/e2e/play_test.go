@@ -445,7 +445,8 @@ func TestTwoBrowsersAndSpectator(t *testing.T) {
 		clickAction(t, p.ctx, v, p.move)
 		// All three pages show the move in their move lists, live.
 		for _, c := range []context.Context{ctx, friend, watcher} {
-			want := fmt.Sprintf("%d. %s: %s", i+1, map[string]string{"attackers": "Attackers (Muscovites)", "defenders": "Defenders (Swedes)"}[p.side], p.move)
+			// Numbered as Tablut's records number moves: one number a pair.
+			want := fmt.Sprintf("%d. %s: %s", i/2+1, map[string]string{"attackers": "Attackers (Muscovites)", "defenders": "Defenders (Swedes)"}[p.side], p.move)
 			if _, err := chromedp.Run(c, chromedp.Poll[bool](fmt.Sprintf(`document.getElementById("moves").textContent.includes(%q)`, want), chromedp.WithPollingTimeout(10*time.Second))); err != nil {
 				t.Fatalf("move %s did not appear live: %v", want, err)
 			}
@@ -481,7 +482,7 @@ func TestRestartMidGame(t *testing.T) {
 	startApp(t, db, addr)
 	poll(t, ctx, "the connection live again", `document.body.dataset.conn === "live"`)
 	// The game is where it was.
-	poll(t, ctx, "the game at ply 2", `document.body.dataset.ply === "2" && document.getElementById("moves").textContent.includes("2. ")`)
+	poll(t, ctx, "the game at ply 2", `document.body.dataset.ply === "2" && document.getElementById("moves").textContent.includes("1. Defenders")`)
 	v = waitMyTurn(t, ctx, "attackers")
 	if v.Ply != 2 || v.History[0] != "a4-a3" {
 		t.Fatalf("after the restart: %+v", v.History)
