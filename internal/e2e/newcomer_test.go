@@ -604,6 +604,17 @@ func TestDragAndTouchPreview(t *testing.T) {
 		t.Fatal(err)
 	}
 	poll(t, ctx, "the rendezvous of e4 shown", `document.querySelectorAll("[data-preview]").length === 9 && document.getElementById("status").textContent.includes("tap e4 again")`)
+	// The way to set it is a tap away, over the board but clear of the
+	// rendezvous shown.
+	poll(t, ctx, "the mark's button", `!document.getElementById("choice-pop").hidden && !!document.querySelector('#choice-pop button[data-choice="mark e4"]')`)
+	hidden, err := chromedp.Run(ctx, chromedp.Evaluate[string](`[...document.querySelectorAll("rect[data-preview]")].filter((r) => {
+		const b = r.getBoundingClientRect(); const e = document.elementFromPoint(b.left + b.width / 2, b.top + b.height / 2);
+		return !e || e.closest("#choice-pop");
+	}).map((r) => r.dataset.preview).join(" ")`))
+	if err != nil || hidden != "" {
+		t.Fatalf("the mark's button hides the rendezvous squares %q (%v)", hidden, err)
+	}
+	shot(t, ctx, "touch-mark-confirm")
 	if v := current(t, ctx); v.Ply != 0 {
 		t.Fatalf("the first tap set the mark: ply %d", v.Ply)
 	}

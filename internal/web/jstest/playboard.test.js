@@ -89,8 +89,20 @@ test("a finger's first tap on a mark shows its rendezvous, the second sets it", 
   assert.equal(pb.previewed, "d5");
   assert.deepEqual(b.previews.at(-1), ["c4", "d4", "e4"]);
   assert.deepEqual(seen.played, []);
+  // The way to set it is offered at once, a tap away.
+  assert.deepEqual(pb.choices().map((a) => a.text), ["mark d5"]);
   b.click("d5", { pointer: "touch" });
   assert.deepEqual(seen.played, ["mark d5"]);
+  // Or its button; or another square starts again.
+  const one = board();
+  one.b.click("d5", { pointer: "touch" });
+  one.pb.choose(one.pb.choices()[0].text);
+  assert.deepEqual(one.seen.played, ["mark d5"]);
+  const other = board();
+  other.b.click("d5", { pointer: "touch" });
+  other.b.click("h5", { pointer: "touch" });
+  assert.equal(other.pb.pending, null);
+  assert.deepEqual(other.seen.played, []);
   const mouse = board();
   mouse.b.click("d5", { pointer: "mouse" });
   assert.deepEqual(mouse.seen.played, ["mark d5"], "a mouse sets it at once");

@@ -88,7 +88,22 @@ export class PlayBoard {
   click(sq, how) {
     if (sq === undefined) { this.draw(); return; }
     if (sq === null) { this.cancel(); return; }
-    if (this.pending) return; // a choice on the board waits for its answer
+    if (this.pending) {
+      // A choice on the board waits for its answer, but for the one a
+      // finger's first tap on a mark opens: the same square again sets it,
+      // another square starts again.
+      const p = this.pending;
+      if (!p.confirm) return;
+      if (sq === p.square) {
+        if (p.actions.length === 1) { this.choose(p.actions[0].text); return; }
+        this.pending = { ...p, confirm: false };
+        this.draw();
+        this.events.onChange();
+        return;
+      }
+      this.pending = null;
+      this.previewed = null;
+    }
     if (this.config.premove >= 0 && !this.config.legal.length) { this.premoveClick(sq); return; }
     const legal = this.config.legal;
     if (!legal.length) return;
@@ -98,6 +113,9 @@ export class PlayBoard {
     const shows = how && how.pointer === "touch" && legal.find((x) => x.preview && x.squares && x.squares.length === 1 && x.squares[0] === sq);
     if (shows && this.previewed !== sq) {
       this.previewed = sq;
+      // The way to set it in one more tap stands over the board, away
+      // from the rendezvous shown.
+      this.pending = { actions: legal.filter((x) => x.squares && x.squares.length === 1 && x.squares[0] === sq), square: sq, confirm: true };
       this.draw();
       this.events.onChange();
       return;
@@ -156,9 +174,16 @@ export class PlayBoard {
     if (!p) { this.pop.hidden = true; patch(this.pop); return; }
     const b = this.board.box(p.square);
     const below = b.top < 0.55;
-    this.pop.style.top = below ? `${(b.top + b.height) * 100}%` : "";
-    this.pop.style.bottom = below ? "" : `${(1 - b.top) * 100}%`;
-    patch(this.pop, h("p", {}, p.actions.every((a) => a.note) ? `Two ways to ${p.square}:` : `Choose for ${p.square}:`),
+    if (p.confirm) {
+      // At the board's far edge from the square: the region stays seen.
+      this.pop.style.top = below ? "" : "0";
+      this.pop.style.bottom = below ? "0" : "";
+    } else {
+      this.pop.style.top = below ? `${(b.top + b.height) * 100}%` : "";
+      this.pop.style.bottom = below ? "" : `${(1 - b.top) * 100}%`;
+    }
+    const title = p.confirm ? `Shown on the board: tap ${p.square} again, or` : p.actions.every((a) => a.note) ? `Two ways to ${p.square}:` : `Choose for ${p.square}:`;
+    patch(this.pop, h("p", {}, title),
       ...p.actions.map((a) => h("button", { "data-choice": a.text, onclick: () => this.choose(a.text) }, h("span", {}, a.label), a.note ? h("span", { class: "note" }, a.note) : "")),
       h("button", { id: "cancel-choice", onclick: () => this.cancel() }, "Cancel"));
     this.pop.hidden = false;
