@@ -11,8 +11,10 @@ package puzzles
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"net/http"
+	"strings"
 	"sync"
 
 	"github.com/muster-games/muster/agent"
@@ -37,9 +39,10 @@ type Board struct {
 	store *store.Store
 	ids   Identity
 	mu    sync.Mutex
-	// drawn are the puzzles drawn so far; none while no table is on disk
-	// (drawn again at the next request, so that tables built later show).
-	drawn []agent.Puzzle
+	// drawn are each game's puzzles drawn so far; a game with none (no
+	// table on disk yet) is drawn again at the next request, so that
+	// tables built later show.
+	drawn map[string][]agent.Puzzle
 }
 
 // New returns the puzzles' handlers.
@@ -76,17 +79,29 @@ type solver struct {
 	Next int `json:"next"`
 }
 
-// puzzles returns the puzzles, drawn once there are any.
-func (b *Board) puzzles() []agent.Puzzle {
+// puzzles returns the puzzles, each game's drawn once it has any, and
+// the games that draw puzzles but have none yet.
+func (b *Board) puzzles() ([]agent.Puzzle, []string) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if len(b.drawn) == 0 {
-		for _, name := range game.Names() {
-			ps, _ := agent.Puzzles(name, perGame, 1)
-			b.drawn = append(b.drawn, ps...)
-		}
+	if b.drawn == nil {
+		b.drawn = map[string][]agent.Puzzle{}
 	}
-	return b.drawn
+	var out []agent.Puzzle
+	var missing []string
+	for _, name := range game.Names() {
+		if !agent.HasPuzzles(name) {
+			continue
+		}
+		if len(b.drawn[name]) == 0 {
+			b.drawn[name], _ = agent.Puzzles(name, perGame, 1)
+		}
+		if len(b.drawn[name]) == 0 {
+			missing = append(missing, name)
+		}
+		out = append(out, b.drawn[name]...)
+	}
+	return out, missing
 }
 
 // solverOf is the request's player's puzzle record (nil for nobody).
@@ -127,10 +142,13 @@ func nextFor(ps []agent.Puzzle, tried map[string]bool, r float64) int {
 }
 
 func (b *Board) list(w http.ResponseWriter, r *http.Request) error {
-	out := listing{Puzzles: b.puzzles()}
+	ps, missing := b.puzzles()
+	out := listing{Puzzles: ps}
+	if len(missing) > 0 {
+		out.Note = fmt.Sprintf("No %s puzzles yet: they are drawn from endgame tables, which the server has not built. Run muster serve --prepare, or muster solve tables.", strings.Join(missing, ", "))
+	}
 	if len(out.Puzzles) == 0 {
 		out.Puzzles = []agent.Puzzle{}
-		out.Note = "No puzzles yet: they are drawn from Lanrick's endgame tables, which the server has not built. Run muster serve --prepare, or muster solve tables."
 		return b.api.JSON(w, http.StatusOK, out)
 	}
 	_, me, err := b.solverOf(r.Context(), r, out.Puzzles)
@@ -151,7 +169,7 @@ type nextAnswer struct {
 // player's puzzle rating (nearest a newcomer's for nobody); null when none
 // is left.
 func (b *Board) next(w http.ResponseWriter, r *http.Request) error {
-	ps := b.puzzles()
+	ps, _ := b.puzzles()
 	_, me, err := b.solverOf(r.Context(), r, ps)
 	if err != nil {
 		return err
@@ -199,7 +217,7 @@ func (b *Board) result(w http.ResponseWriter, r *http.Request) error {
 	if err := b.api.Decode(w, r, &req); err != nil {
 		return err
 	}
-	ps := b.puzzles()
+	ps, _ := b.puzzles()
 	var p *agent.Puzzle
 	for i := range ps {
 		if ps[i].ID == req.Puzzle {

@@ -20,6 +20,8 @@ func init() { agent.Register(tablut.Info.Name, support) }
 // support is what Tablut gives the agents.
 var support = agent.Support{
 	Eval:         tablut.Value,
+	Oracle:       oracle,
+	Puzzles:      puzzles,
 	PlayoutLimit: 40,
 	Levels: map[string]string{
 		"easy":   "alphabeta(depth=1,hash=0.0625)",

@@ -112,12 +112,17 @@ export class PuzzlePanel {
     const p = this.p;
     const again = h("button", { id: "puzzle-again", onclick: () => startPuzzle(p) }, "Try again");
     const next = h("a", { class: "button", href: "/puzzles", id: "puzzle-next" }, "Other puzzles");
-    let verdict;
-    try { verdict = await api("POST", "/api/puzzles/verdict", { spec: v.spec, position: v.position }); } catch (e) { host.err.textContent = e.message; return; }
+    // The game's end is the view's (a position's text need not carry it:
+    // Tablut's king, captured, still stands on the board).
+    let verdict = { over: true, won: v.winner === me };
+    if (v.status !== "over") {
+      try { verdict = await api("POST", "/api/puzzles/verdict", { spec: v.spec, position: v.position }); } catch (e) { host.err.textContent = e.message; return; }
+      verdict.won = verdict.over && verdict.result === v.traits.players[me].name;
+    }
     if (this.over) return;
     if (verdict.over) {
       this.over = true;
-      if (verdict.result === v.traits.players[me].name) {
+      if (verdict.won) {
         markSolved(p.id);
         this.result.replaceChildren(h("p", { class: "well-done", id: "puzzle-solved" }, "Solved: the win, in the turns given."), next);
       } else this.result.replaceChildren(h("p", { class: "error" }, "Not this time: the game is lost."), again, next);
