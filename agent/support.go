@@ -73,6 +73,9 @@ type Puzzle struct {
 	// Rating is the difficulty, higher harder.
 	Rating  int    `json:"rating"`
 	Context string `json:"context"`
+	// Themes name what the puzzle is about ("escape", "the last
+	// rendezvous"), for a solver to choose.
+	Themes []string `json:"themes,omitempty"`
 }
 
 // Tuning is what muster tune needs to fit a game's evaluation weights to

@@ -133,6 +133,13 @@ func TestPuzzleSolvedByClicks(t *testing.T) {
 		t.Fatalf("the stream gave puzzle %q again", id)
 	}
 	shot(t, ctx, "puzzle-stream")
+	// A theme's stream: a puzzle of that theme, and the next one offered
+	// in it.
+	if err := chromedp.Do(ctx, chromedp.Navigate(a.url("/puzzles")), chromedp.Click(chromedp.CSS(`#puzzle-themes button[data-theme="king capture"]`))); err != nil {
+		t.Fatal(err)
+	}
+	poll(t, ctx, "the theme's puzzle", `location.pathname.startsWith("/g/") && !!document.getElementById("puzzle") &&
+		JSON.parse(sessionStorage.getItem("muster-puzzle:" + location.pathname.slice(3))).themes.includes("king capture")`)
 	// A spoiling first action in a puzzle that has one.
 	for i, p := range list.Puzzles {
 		g, _ := game.Load(p.Spec)

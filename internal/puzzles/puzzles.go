@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"math"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 
@@ -63,8 +64,10 @@ func (b *Board) Routes(mux *http.ServeMux) {
 // and the one the stream would give him next.
 type listing struct {
 	Puzzles []agent.Puzzle `json:"puzzles"`
-	Note    string         `json:"note,omitempty"`
-	Me      *solver        `json:"me,omitempty"`
+	// Themes are the puzzles' themes, each once, in their order.
+	Themes []string `json:"themes"`
+	Note   string   `json:"note,omitempty"`
+	Me     *solver  `json:"me,omitempty"`
 }
 
 // solver is a player's puzzle record.
@@ -122,16 +125,16 @@ func (b *Board) solverOf(ctx context.Context, r *http.Request, ps []agent.Puzzle
 	if st, ok := rs[store.PuzzleGame]; ok {
 		cur = rating.Rating{R: st.R, RD: st.RD, Vol: st.Vol}
 	}
-	return me, &solver{Rating: cur.R, RD: cur.RD, Provisional: cur.Provisional(), Tried: tried, Next: nextFor(ps, tried, cur.R)}, nil
+	return me, &solver{Rating: cur.R, RD: cur.RD, Provisional: cur.Provisional(), Tried: tried, Next: nextFor(ps, tried, cur.R, "")}, nil
 }
 
 // nextFor is the puzzle the stream gives a player rated r next: of those
-// he has not tried, the one whose rating is nearest his (the first of
-// two as near); -1 when none is left.
-func nextFor(ps []agent.Puzzle, tried map[string]bool, r float64) int {
+// he has not tried (of the theme, if one is named), the one whose rating
+// is nearest his (the first of two as near); -1 when none is left.
+func nextFor(ps []agent.Puzzle, tried map[string]bool, r float64, theme string) int {
 	best, dist := -1, math.Inf(1)
 	for i, p := range ps {
-		if _, ok := tried[p.ID]; ok {
+		if _, ok := tried[p.ID]; ok || (theme != "" && !slices.Contains(p.Themes, theme)) {
 			continue
 		}
 		if d := math.Abs(float64(p.Rating) - r); d < dist {
@@ -143,7 +146,14 @@ func nextFor(ps []agent.Puzzle, tried map[string]bool, r float64) int {
 
 func (b *Board) list(w http.ResponseWriter, r *http.Request) error {
 	ps, missing := b.puzzles()
-	out := listing{Puzzles: ps}
+	out := listing{Puzzles: ps, Themes: []string{}}
+	for _, p := range ps {
+		for _, th := range p.Themes {
+			if !slices.Contains(out.Themes, th) {
+				out.Themes = append(out.Themes, th)
+			}
+		}
+	}
 	if len(missing) > 0 {
 		out.Note = fmt.Sprintf("No %s puzzles yet: they are drawn from endgame tables, which the server has not built. Run muster serve --prepare, or muster solve tables.", strings.Join(missing, ", "))
 	}
@@ -166,17 +176,18 @@ type nextAnswer struct {
 }
 
 // next gives the stream's next puzzle: the untried one nearest the
-// player's puzzle rating (nearest a newcomer's for nobody); null when none
-// is left.
+// player's puzzle rating (nearest a newcomer's for nobody), of the theme
+// ?theme= names if any; null when none is left.
 func (b *Board) next(w http.ResponseWriter, r *http.Request) error {
 	ps, _ := b.puzzles()
 	_, me, err := b.solverOf(r.Context(), r, ps)
 	if err != nil {
 		return err
 	}
-	i := nextFor(ps, nil, rating.StartR)
+	theme := r.URL.Query().Get("theme")
+	i := nextFor(ps, nil, rating.StartR, theme)
 	if me != nil {
-		i = me.Next
+		i = nextFor(ps, me.Tried, me.Rating, theme)
 	}
 	out := nextAnswer{Me: me}
 	if i >= 0 {

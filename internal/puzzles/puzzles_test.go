@@ -8,7 +8,9 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -217,6 +219,21 @@ func TestPuzzleRatingAndStream(t *testing.T) {
 	defer srv2.Close()
 	if code := call(t, srv2.URL+"/api/puzzles/result", "POST", resultRequest{Puzzle: first.ID, Game: "try1"}, &res); code != 403 {
 		t.Fatalf("another's game: %d", code)
+	}
+	// A theme's stream gives only puzzles of that theme; the list names
+	// every theme once.
+	if code := call(t, srv.URL+"/api/puzzles", "GET", nil, &l); code != 200 || len(l.Themes) < 3 {
+		t.Fatalf("themes: %d %v", code, l.Themes)
+	}
+	for _, th := range l.Themes {
+		var tn nextAnswer
+		if code := call(t, srv.URL+"/api/puzzles/next?theme="+url.QueryEscape(th), "GET", nil, &tn); code != 200 || tn.Puzzle == nil || !slices.Contains(tn.Puzzle.Themes, th) {
+			t.Fatalf("the stream of %q: %d %+v", th, code, tn.Puzzle)
+		}
+	}
+	var none nextAnswer
+	if code := call(t, srv.URL+"/api/puzzles/next?theme=nosuch", "GET", nil, &none); code != 200 || none.Puzzle != nil {
+		t.Fatalf("a theme no puzzle has: %d %+v", code, none.Puzzle)
 	}
 	rs, _ := st.Ratings(ctx, me.ID)
 	if r := rs[store.PuzzleGame]; r.Games != 2 || r.R != res.Me.Rating {

@@ -7,6 +7,7 @@
 package ai
 
 import (
+	"slices"
 	"context"
 	"fmt"
 	"math/rand/v2"
@@ -278,7 +279,11 @@ func puzzles(n int, seed uint64) ([]agent.Puzzle, error) {
 	sort.SliceStable(ps, func(i, j int) bool { return ps[i].Rating < ps[j].Rating })
 	out := make([]agent.Puzzle, len(ps))
 	for i, p := range ps {
-		out[i] = agent.Puzzle{ID: p.ID, Spec: p.Spec, Position: p.Position, Side: p.Side, Turns: p.Turns, Rating: p.Rating, Context: p.Context}
+		themes := []string{"the last rendezvous"}
+		if slices.ContainsFunc(five, func(f puzzle.Puzzle) bool { return f.ID == p.ID }) {
+			themes = []string{"three against two", "border slides"}
+		}
+		out[i] = agent.Puzzle{ID: p.ID, Spec: p.Spec, Position: p.Position, Side: p.Side, Turns: p.Turns, Rating: p.Rating, Context: p.Context, Themes: themes}
 	}
 	return out, err
 }

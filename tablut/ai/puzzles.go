@@ -7,6 +7,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/muster-games/muster/agent"
@@ -135,6 +136,60 @@ func winningMoves(s *tablut.State) (int, int) {
 	return n, len(moves)
 }
 
+// themesOf names what a puzzle of s (the side to move winning in two) is
+// about: how its wins end, the king's escape or his capture, and a
+// tuichu where the winning move opens two lines for the king.
+func themesOf(s *tablut.State) []string {
+	m, _ := winInTwo(s)
+	mover := s.ToAct()
+	s.ApplyMove(m)
+	defer s.Undo()
+	var themes []string
+	if !s.IsTerminal() {
+		if n := len(openLineRegions(s)); n >= 2 && mover == game.Player(tablut.Defenders) {
+			themes = append(themes, "tuichu")
+		}
+	}
+	escape, capture := false, false
+	var buf, buf2 [tablut.MaxMoves]tablut.Move
+	for _, r := range s.LegalMoves(buf[:0]) {
+		s.ApplyMove(r)
+		if !s.IsTerminal() {
+			for _, w := range s.LegalMoves(buf2[:0]) {
+				s.ApplyMove(w)
+				if s.IsTerminal() && s.Returns()[mover] > 0 {
+					switch reason := s.Result().Reason; {
+					case strings.Contains(reason, "escape"):
+						escape = true
+					case strings.Contains(reason, "captured"):
+						capture = true
+					}
+				}
+				s.Undo()
+			}
+		}
+		s.Undo()
+	}
+	if escape {
+		themes = append(themes, "escape")
+	}
+	if capture {
+		themes = append(themes, "king capture")
+	}
+	return themes
+}
+
+// openLineRegions are the king's open lines to the edge the view draws.
+func openLineRegions(s *tablut.State) []game.Region {
+	var out []game.Region
+	for _, r := range s.View().Regions {
+		if r.Kind == "open-line" {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
 // cautiousMove is the move of a careful beginner: one that wins at once
 // if there is one, else one after which the other cannot win at once,
 // chosen at random (any move where none is safe).
@@ -176,12 +231,14 @@ func GeneratePuzzles(n int, seed uint64) []agent.Puzzle {
 						seen[pos] = true
 						good, all := winningMoves(s)
 						side := g.PlayerName(s.ToAct())
+						themes := themesOf(s)
 						out = append(out, agent.Puzzle{
 							ID: fmt.Sprintf("tablut-%d-%d", seed, len(out)+1), Spec: g.Spec(), Position: pos, Side: side, Turns: 2,
 							// From 700 for a puzzle every move solves, 170 more
 							// for each halving of the winning moves' share.
 							Rating:  700 + int(math.Round(170*math.Log2(float64(all)/float64(max(good, 1))))),
 							Context: fmt.Sprintf("Linnaeus's Tablut, from a game of Muster's: the %s to play and win in 2 turns, whatever the other side does (%d of %d moves win).", side, good, all),
+							Themes:  themes,
 						})
 					}
 					break

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"flag"
 	"os"
+	"slices"
 	"testing"
 
 	"github.com/muster-games/muster/agent"
@@ -42,6 +43,9 @@ func TestPuzzlesFile(t *testing.T) {
 			t.Fatalf("puzzle %s: %v %+v", p.ID, err, p)
 		}
 		ts := s.(*tablut.State)
+		if want := themesOf(ts.Copy()); len(p.Themes) == 0 || !slices.Equal(p.Themes, want) {
+			t.Fatalf("puzzle %s: themes %v, its position's %v", p.ID, p.Themes, want)
+		}
 		if _, now := winNow(ts); now {
 			t.Fatalf("puzzle %s wins at once", p.ID)
 		}

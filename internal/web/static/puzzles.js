@@ -37,10 +37,11 @@ export function ratingText(me) { return `${Math.round(me.rating)}${me.provisiona
 
 // nextPuzzle starts the stream's next puzzle for this player: the one he
 // has not tried whose rating is nearest his.
-export async function nextPuzzle(err) {
+export async function nextPuzzle(err, theme) {
   try {
-    const res = await api("GET", "/api/puzzles/next");
-    if (!res.puzzle) { err.textContent = "You have tried every puzzle there is."; return; }
+    const res = await api("GET", "/api/puzzles/next" + (theme ? "?theme=" + encodeURIComponent(theme) : ""));
+    if (!res.puzzle) { err.textContent = theme ? `You have tried every puzzle of ${theme}.` : "You have tried every puzzle there is."; return; }
+    sessionStorage.setItem("muster-puzzle-theme", theme || "");
     await startPuzzle(res.puzzle);
   } catch (e) { err.textContent = e.message; }
 }
@@ -62,11 +63,13 @@ export async function puzzlesPage(app) {
       h("button", { class: "primary", id: "puzzles-stream", onclick: () => nextPuzzle(err) }, "Solve puzzles one after another"), " ",
       h("span", { id: "puzzle-rating" }, res.me ? `Your puzzle rating: ${ratingText(res.me)} · ${tried} tried` : "Your puzzle rating starts at 1500."),
       h("span", { class: "muted" }, " Each puzzle counts once, at your first try, against its own rating (Glicko-2); the stream gives you the untried puzzle nearest your rating.")) : "",
+    (res.themes || []).length ? h("p", { class: "puzzle-themes", id: "puzzle-themes" }, "Or one theme: ",
+      ...res.themes.map((th) => h("button", { "data-theme": th, onclick: () => nextPuzzle(err, th) }, th))) : "",
     err,
     h("ol", { class: "puzzles", id: "puzzles" }, res.puzzles.map((p, i) => h("li", { "data-rating": p.rating },
-      h("button", { class: done.has(p.id) ? "" : "primary", "data-puzzle": i, onclick: () => startPuzzle(p).catch((e) => { err.textContent = e.message; }) },
+      h("button", { class: done.has(p.id) ? "" : "primary", "data-puzzle": i, onclick: () => { sessionStorage.removeItem("muster-puzzle-theme"); startPuzzle(p).catch((e) => { err.textContent = e.message; }); } },
         `Puzzle ${i + 1}: win in ${p.turns}`),
-      h("span", {}, ` ${p.context} `), h("span", { class: "muted" }, `Rating ${p.rating}.`), done.has(p.id) ? h("span", { class: "gain" }, " Solved.") : ""))),
+      h("span", {}, ` ${p.context} `), h("span", { class: "muted" }, `Rating ${p.rating}.` + ((p.themes || []).length ? ` Themes: ${p.themes.join(", ")}.` : "")), done.has(p.id) ? h("span", { class: "gain" }, " Solved.") : ""))),
     h("p", {}, h("a", { href: "/" }, "Home")));
 }
 
@@ -144,7 +147,8 @@ export class PuzzlePanel {
   // rating (the first try at a puzzle only), then offers the stream's next.
   async rate(host) {
     const line = h("p", { class: "puzzle-rated", id: "puzzle-rated" });
-    const stream = h("button", { class: "primary", id: "puzzle-stream-next", onclick: () => nextPuzzle(host.err) }, "Next puzzle");
+    const theme = sessionStorage.getItem("muster-puzzle-theme") || "";
+    const stream = h("button", { class: "primary", id: "puzzle-stream-next", onclick: () => nextPuzzle(host.err, theme) }, theme ? `Next puzzle: ${theme}` : "Next puzzle");
     this.result.append(line, stream);
     try {
       const r = await api("POST", "/api/puzzles/result", { puzzle: this.p.id, game: host.id });
