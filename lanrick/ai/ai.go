@@ -7,12 +7,12 @@
 package ai
 
 import (
-	"slices"
 	"context"
 	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"sync"
 	"time"
