@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/muster-games/muster/agent"
+	_ "github.com/muster-games/muster/examples/konane"
 	"github.com/muster-games/muster/game"
 	"github.com/muster-games/muster/lanrick"
 	_ "github.com/muster-games/muster/lanrick/ai"
@@ -16,6 +17,10 @@ import (
 
 func TestSpecs(t *testing.T) {
 	tg, lg := tablut.MustLoad("linnaeus"), lanrick.MustLoad("1893")
+	kg, err := game.Load("konane")
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, c := range []struct {
 		spec string
 		g    game.Game
@@ -37,7 +42,9 @@ func TestSpecs(t *testing.T) {
 		{"mcts(iterations=100,endgame=yes)", lg, ""},
 		{"alphabeta(depth=2,endgame=no)", tg, ""},
 		{"mcts(endgame=maybe)", lg, "want yes or no"},
-		{"alphabeta(depth=2,endgame=yes)", tg, "has no endgame tables"},
+		// Tablut's oracle proves wins and losses within two turns.
+		{"alphabeta(depth=2,endgame=yes)", tg, ""},
+		{"alphabeta(depth=2,endgame=yes)", kg, "has no endgame tables"},
 		{"random(endgame=yes)", lg, "no settings"},
 		{"mcts(iterations=100,turns=3)", lg, ""},
 		{"mcts(iterations=100,turns=0)", lg, "from 1 to 6"},
