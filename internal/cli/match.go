@@ -28,7 +28,8 @@ eval=FILE.json the weights in a file of the working folder as muster tune
 writes it (to try a fit before it replaces the embedded one), null=no searches without null moves
 and extend=no without extending threats to Tablut's king; either with
 endgame=yes plays Lanrick's last two rendezvous from the endgame tables where
-muster solve tables has built them (hard and max do), and turns=N (1 to 6)
+muster solve tables has built them (hard and max do), and Tablut's wins and
+losses within two turns as a search of every move and reply proves them; turns=N (1 to 6)
 plays Lanrick's final rendezvous by a search over N whole turns wherever that
 search proves a win, without the tables. Games
 run in parallel on --workers (default: one per core); each game is seeded from
