@@ -31,6 +31,10 @@ type Traits struct {
 	// Premove says a turn is one move of a piece, so that a page may let
 	// a player choose his next one while the other thinks (a premove).
 	Premove bool `json:"premove"`
+	// TurnPairs says the game's records number its turns by pairs, one
+	// number for both players' moves ("1. a4-a3 e3-d3"), as its
+	// TurnNumberer does; a page that numbers turns itself follows it.
+	TurnPairs bool `json:"turn_pairs,omitempty"`
 	// Bottom is the player who sits at rank 1, the bottom of the board
 	// as diagrams draw it; a page turns the board for the other.
 	Bottom Player `json:"bottom"`

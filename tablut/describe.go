@@ -13,8 +13,9 @@ var traits = game.Traits{
 		{Name: "defenders", Title: "Defenders (Swedes)", Colour: "light"},
 	},
 	Width: Size, Height: Size,
-	Premove: true,
-	Bottom:  game.Player(Attackers), // the board is symmetric; the first to move sits below
+	Premove:   true,
+	TurnPairs: true,
+	Bottom:    game.Player(Attackers), // the board is symmetric; the first to move sits below
 	Pieces: []game.PieceTraits{
 		{Kind: "attacker", Name: "an attacker", Side: game.Player(Attackers)},
 		{Kind: "defender", Name: "a defender", Side: game.Player(Defenders)},

@@ -217,6 +217,9 @@ func checkEnd(t *testing.T, g game.Game, s game.State) {
 		if tu.Number != want {
 			t.Fatalf("%s: turn %d %+v is numbered %d, want %d", g.Spec(), i+1, tu, tu.Number, want)
 		}
+		if g.Traits().TurnPairs && tu.Number != tu.First/2+1 {
+			t.Fatalf("%s: the traits number turns by pairs, but turn %d at ply %d is %d", g.Spec(), i+1, tu.First, tu.Number)
+		}
 		for _, text := range tu.Actions {
 			if p := replay.ToAct(); p != game.Chance && p != tu.Player {
 				t.Fatalf("%s: turn %d is %d's, but %d made %s", g.Spec(), tu.Number, tu.Player, p, text)

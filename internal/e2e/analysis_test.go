@@ -146,6 +146,10 @@ func TestAnalysisArrowsAndGraph(t *testing.T) {
 	// One look for the start and each action: the curve has them all.
 	poll(t, ctx, "the graph of every position", fmt.Sprintf(`!!document.querySelector("#graph svg.graph path.curve") && !document.getElementById("turning-points").textContent.startsWith("Looking")
 		&& document.querySelector("#graph path.curve").getAttribute("d").split(/[ML]/).filter((p) => p.trim()).length === %d`, len(v.History)+1))
+	// The moves are numbered as Tablut's records number them: by pairs.
+	if got := text(t, ctx, "#tree"); !strings.Contains(got, "1. Defenders") {
+		t.Fatalf("the analysis board's moves read %q", got)
+	}
 	// The graph has its scale, its move numbers and a legend, and names
 	// the mistakes, each against the player who made it.
 	axes, err := chromedp.Run(ctx, chromedp.Evaluate[string](`[...document.querySelectorAll("#graph text.axis")].map((e) => e.textContent).join("|")`))

@@ -266,7 +266,7 @@ class Analysis {
     });
     this.graphLine = line;
     this.graphKnown = known;
-    const links = (ns) => ns.map((n, i) => [i ? ", " : "", h("a", { href: "#", onclick: (e) => { e.preventDefault(); this.go(n); } }, `${n.turn}. ${this.playerTitle(n.player)}: ${n.label}`)]).flat();
+    const links = (ns) => ns.map((n, i) => [i ? ", " : "", h("a", { href: "#", onclick: (e) => { e.preventDefault(); this.go(n); } }, `${this.number(n)}. ${this.playerTitle(n.player)}: ${n.label}`)]).flat();
     const legend = h("p", { class: "graph-legend muted", id: "graph-legend" },
       h("span", { class: "key curve-key" }), ` the balance after each action, up for ${first}, down for ${second} `,
       h("span", { class: "key mistake-key" }), " a mistake (a swing against the player who acted) ",
@@ -321,8 +321,15 @@ class Analysis {
   }
 
   moveEl(n, first) {
-    const who = n.turnStart || first ? h("span", { class: "who" }, `${n.turn}. ${this.playerTitle(n.player)}: `) : "";
+    const who = n.turnStart || first ? h("span", { class: "who" }, `${this.number(n)}. ${this.playerTitle(n.player)}: `) : "";
     return h("span", { class: "node" + (n === this.node ? " current" : ""), "data-ply": n.ply, title: n.text, onclick: () => this.go(n) }, who, n.label);
+  }
+
+  // number is a move's number as the game's records write it: one for
+  // each change of player, or one for each pair of moves (Tablut's).
+  number(n) {
+    const traits = (this.root.view || this.node.view || {}).traits || {};
+    return traits.turn_pairs ? Math.floor((n.ply - 1) / 2) + 1 : n.turn;
   }
 
   playerTitle(p) {
