@@ -421,6 +421,41 @@ func (a *abAgent) Act(ctx context.Context, s game.State) (search.Result, error) 
 	return alphabeta.SearchWith(ctx, a.searchPosition(s), a.lim, a.table(), a.opt), nil
 }
 
+// SecondLine is the engine's best line that does not begin with first's
+// action: the one its search found besides (MCTS's second root action),
+// or, for alpha-beta, a search again with that action left out at the
+// root, within ctx. It reports false where the agent gives none.
+func SecondLine(ctx context.Context, a Agent, s game.State, first search.Result) (search.Result, bool) {
+	if first.Second != nil {
+		return *first.Second, true
+	}
+	for {
+		switch x := a.(type) {
+		case named:
+			a = x.Agent
+			continue
+		case withOracle:
+			a = x.Agent
+			continue
+		case withTurns:
+			a = x.Agent
+			continue
+		case *abAgent:
+			if first.Action == 0 || s.IsTerminal() || len(s.LegalActions(nil)) < 2 {
+				return search.Result{}, false
+			}
+			opt := x.opt
+			opt.Exclude = first.Action
+			res := alphabeta.SearchWith(ctx, x.searchPosition(s), x.lim, x.table(), opt)
+			if res.Action == 0 || res.Action == first.Action {
+				return search.Result{}, false
+			}
+			return res, true
+		}
+		return search.Result{}, false
+	}
+}
+
 func (a *abAgent) searchPosition(s game.State) alphabeta.Position {
 	if a.position != nil {
 		if pos, ok := a.position(s, a.evalName); ok {

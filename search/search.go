@@ -81,6 +81,10 @@ type Result struct {
 	// Turns, for a value read from an endgame table, counts the turns to
 	// the end with best play, both players', the deciding turn included.
 	Turns int
+	// Second, where the search knows it without searching again (MCTS's
+	// second root action), is the best line that does not begin with
+	// Action: its action, value and PV.
+	Second *Result
 }
 
 // Proved reports whether an exact search proved the value.

@@ -177,6 +177,9 @@ type evaluation struct {
 	// LinePlayers are who plays each action of the line.
 	LinePlayers []game.Player `json:"line_players"`
 	Agent       string        `json:"agent"`
+	// Second is the engine's second line: its best that does not begin
+	// with Line's first action (none where the engine gives none).
+	Second *evaluation `json:"second,omitempty"`
 }
 
 // replay plays a request's actions from its root.
@@ -313,6 +316,15 @@ func (b *Board) evaluation(ctx context.Context, st game.State, think time.Durati
 	ev := judge(res, st.ToAct(), players)
 	ev.Agent = a.Spec()
 	ev.Line, ev.LineTexts, ev.LineSquares, ev.LinePlayers = line(st, res.PV)
+	// The second line, in at most half the time again.
+	ctx2, cancel2 := context.WithTimeout(lease.Context(), think/2)
+	defer cancel2()
+	if sec, ok := agent.SecondLine(ctx2, a, st.Clone(), res); ok {
+		s2 := judge(sec, st.ToAct(), players)
+		s2.Agent = ev.Agent
+		s2.Line, s2.LineTexts, s2.LineSquares, s2.LinePlayers = line(st, sec.PV)
+		ev.Second = &s2
+	}
 	return ev, nil
 }
 

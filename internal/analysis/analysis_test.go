@@ -126,6 +126,14 @@ func TestAnalysisEvaluation(t *testing.T) {
 		if ev.Text == "" || len(ev.Line) == 0 || len(ev.Line) != len(ev.LineTexts) || len(ev.Line) != len(ev.LineSquares) || ev.Bar < -1 || ev.Bar > 1 || ev.Agent == "" {
 			t.Fatalf("%s: %+v", spec, ev)
 		}
+		// A second line, beginning otherwise, legal too.
+		if ev.Second == nil || len(ev.Second.LineTexts) == 0 || ev.Second.LineTexts[0] == ev.LineTexts[0] || ev.Second.Text == "" {
+			t.Fatalf("%s: the second line %+v beside %v", spec, ev.Second, ev.LineTexts)
+		}
+		var alt analysisView
+		if code := h.call("POST", "/api/analysis", analysisRequest{Spec: spec, Actions: ev.Second.LineTexts}, &alt); code != http.StatusOK {
+			t.Errorf("%s: the second line %v is not legal: %d", spec, ev.Second.LineTexts, code)
+		}
 		// The line is legal from the node.
 		var end analysisView
 		if code := h.call("POST", "/api/analysis", analysisRequest{Spec: spec, Actions: ev.LineTexts}, &end); code != http.StatusOK {

@@ -167,6 +167,12 @@ func TestAnalysisArrowsAndGraph(t *testing.T) {
 		t.Fatal(err)
 	}
 	poll(t, ctx, "the computer's arrow", `!!document.querySelector(".arrow.engine[data-arrow]")`)
+	// A second engine line, beginning otherwise.
+	poll(t, ctx, "the second line", `(document.getElementById("eval-second") || {textContent: ""}).textContent.startsWith("Second line: ")`)
+	firstMove := func(s, prefix string) string { return strings.Split(strings.TrimPrefix(s, prefix), ",")[0] }
+	if first, second := text(t, ctx, "#eval-line"), text(t, ctx, "#eval-second"); firstMove(first, "Expected: ") == firstMove(second, "Second line: ") {
+		t.Fatalf("the lines begin alike: %q, %q", first, second)
+	}
 	// A right-drag from a1 to a3 draws the player's arrow.
 	box := centres(t, ctx, "a1", "a3")
 	if err := chromedp.Do(ctx, chromedp.MouseEvent("mousePressed", box[0], box[1], chromedp.ButtonRight),

@@ -66,6 +66,9 @@ type Threatener interface {
 type Options struct {
 	NoNull   bool // no null-move pruning, though the position can pass
 	NoExtend bool // no extension of threatened positions
+	// Exclude, if set, is left out of the root's moves: the search finds
+	// the best line that does not begin with it (a second line).
+	Exclude game.Action
 }
 
 // Passer is a Position where the side to move may be imagined to pass, for
@@ -151,6 +154,7 @@ func (t *Table) store(key uint64, move game.Action, score, depth int, flag uint8
 }
 
 type searcher struct {
+	exclude  game.Action // left out of the root's moves (Options.Exclude)
 	p        Position
 	tt       *Table
 	ctx      context.Context
@@ -216,7 +220,7 @@ func SearchWith(ctx context.Context, p Position, lim search.Limits, tt *Table, o
 		}
 		threat, _ := pos.(Threatener)
 		rep, _ := pos.(Repeater)
-		return &searcher{p: pos, tt: tt, ctx: ctx, deadline: deadline, maxNodes: lim.Nodes, shared: &shared, quit: &quit, passer: pass, repeater: rep, threat: threat, extend: !opt.NoExtend}
+		return &searcher{p: pos, tt: tt, ctx: ctx, deadline: deadline, maxNodes: lim.Nodes, shared: &shared, quit: &quit, passer: pass, repeater: rep, threat: threat, extend: !opt.NoExtend, exclude: opt.Exclude}
 	}
 	var wg sync.WaitGroup
 	for i := 1; i < lim.Threads; i++ {
@@ -402,6 +406,18 @@ func (s *searcher) negamax(depth, ply int, alpha, beta int) int {
 		return score
 	}
 	moves := s.p.Moves(s.bufs[ply][:0])
+	if ply == 0 && s.exclude != 0 {
+		kept := moves[:0]
+		for _, m := range moves {
+			if m != s.exclude {
+				kept = append(kept, m)
+			}
+		}
+		moves = kept
+		if len(moves) == 0 {
+			return -inf
+		}
+	}
 	s.bufs[ply] = moves
 	scores := s.order(ply, moves, ttMove)
 	alpha0 := alpha
@@ -576,6 +592,18 @@ func (s *searcher) quiesce(ply, alpha, beta, left int) int {
 		alpha = stand
 	}
 	moves := s.p.Moves(s.bufs[ply][:0])
+	if ply == 0 && s.exclude != 0 {
+		kept := moves[:0]
+		for _, m := range moves {
+			if m != s.exclude {
+				kept = append(kept, m)
+			}
+		}
+		moves = kept
+		if len(moves) == 0 {
+			return -inf
+		}
+	}
 	s.bufs[ply] = moves
 	side := s.p.Side()
 	for _, m := range moves {

@@ -28,6 +28,27 @@ func TestEscapeInOne(t *testing.T) {
 	}
 }
 
+// TestExclude: with the escape left out at the root, the search finds the
+// best line that begins otherwise — the king's other escape, on the other
+// open line — and never the move left out.
+func TestExclude(t *testing.T) {
+	s, first := searchFrom(t, "/9/9/2t6/9/9/4K4/9/6t2/9/ defenders", search.Limits{Depth: 3})
+	second := alphabeta.SearchWith(context.Background(), pos(s), search.Limits{Depth: 3}, nil, alphabeta.Options{Exclude: first.Action})
+	if second.Action == 0 || second.Action == first.Action {
+		t.Fatalf("the second line begins with %v, the first with %v", second.Action, first.Action)
+	}
+	for _, a := range second.PV[:1] {
+		if a == first.Action {
+			t.Fatal("the second line's PV begins with the move left out")
+		}
+	}
+	c := s.Copy()
+	c.Apply(second.Action)
+	if !c.IsTerminal() || second.Proven != 1 {
+		t.Fatalf("the second line %v (proven %d) is not the other escape", s.ActionString(second.Action), second.Proven)
+	}
+}
+
 // TestCaptureKing: the attackers take the king by two when they can.
 func TestCaptureKing(t *testing.T) {
 	s, res := searchFrom(t, "/9/9/2t6/9/9/9/2K6/2t6/4t4/ attackers", search.Limits{Depth: 2})

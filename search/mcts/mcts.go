@@ -499,6 +499,24 @@ func (m *Searcher) result(s game.State, start time.Time) search.Result {
 		res.Proven, res.Value, res.Kind = -1, -1, search.Proof
 	}
 	res.PV = m.trees[0].pv(best, 12)
+	// The second line: the next action by the same choice.
+	second, found := game.Action(0), false
+	for _, a := range order {
+		if a != best && (!found || score(a) > score(second)) {
+			second, found = a, true
+		}
+	}
+	if found && stats[second].visits > 0 {
+		st := stats[second]
+		alt := &search.Result{Kind: res.Kind, Action: second, Value: st.value / st.visits, PV: m.trees[0].pv(second, 12)}
+		switch {
+		case st.proven == int8(me)+1:
+			alt.Proven, alt.Value = 1, 1
+		case st.proven != 0 && st.proven != 3:
+			alt.Proven, alt.Value = -1, -1
+		}
+		res.Second = alt
+	}
 	return res
 }
 

@@ -30,6 +30,16 @@ func TestFindsWinInOne(t *testing.T) {
 	if res.Proven != 1 {
 		t.Errorf("the win is not proven: %+v", res)
 	}
+	// The second line: the other escape, also proven, its line its own.
+	sec := res.Second
+	if sec == nil || sec.Action == res.Action || len(sec.PV) == 0 || sec.PV[0] != sec.Action {
+		t.Fatalf("second line %+v beside %s", sec, s.ActionString(res.Action))
+	}
+	c2 := s.Copy()
+	c2.Apply(sec.Action)
+	if !c2.IsTerminal() || sec.Proven != 1 {
+		t.Errorf("the second line %s (proven %d) is not the other escape", s.ActionString(sec.Action), sec.Proven)
+	}
 }
 
 // TestDeterministic: one thread, an iteration limit and a seed give the

@@ -291,7 +291,11 @@ class Analysis {
     const share = Math.round(50 + 50 * ev.bar);
     const bar = h("div", { class: "eval-bar", role: "img", "aria-label": `${first}: ${share} of 100` }, h("div", { class: "eval-fill", style: `width:${share}%` }));
     const line = ev.line.length ? h("p", { class: "eval-line", id: "eval-line" }, "Expected: ", ev.line.join(", ")) : "";
-    this.evalBox.replaceChildren(bar, h("p", { id: "eval-text" }, ev.text), line,
+    // The second line: the engine's best that begins otherwise.
+    const second = ev.second && ev.second.line.length
+      ? h("p", { class: "eval-line eval-second", id: "eval-second" }, "Second line: ", ev.second.line.join(", "), h("span", { class: "muted" }, ` (${ev.second.text})`))
+      : "";
+    this.evalBox.replaceChildren(bar, h("p", { id: "eval-text" }, ev.text), line, second,
       ev.agent ? h("p", { class: "muted" }, "Engine: " + ev.agent) : "");
   }
 
