@@ -135,13 +135,7 @@ func Threads(a Agent) int {
 // Limits returns the limits an agent searches under: zero for random, and
 // Threads zero where it searches on one.
 func Limits(a Agent) search.Limits {
-	switch a := a.(type) {
-	case named:
-		return Limits(a.Agent)
-	case withOracle:
-		return Limits(a.Agent)
-	case withTurns:
-		return Limits(a.Agent)
+	switch a := searcher(a).(type) {
 	case *abAgent:
 		return a.lim
 	case *mctsAgent:
@@ -429,30 +423,33 @@ func SecondLine(ctx context.Context, a Agent, s game.State, first search.Result)
 	if first.Second != nil {
 		return *first.Second, true
 	}
+	x, ok := searcher(a).(*abAgent)
+	if !ok || first.Action == 0 || s.IsTerminal() || len(s.LegalActions(nil)) < 2 {
+		return search.Result{}, false
+	}
+	opt := x.opt
+	opt.Exclude = first.Action
+	res := alphabeta.SearchWith(ctx, x.searchPosition(s), x.lim, x.table(), opt)
+	if res.Action == 0 || res.Action == first.Action {
+		return search.Result{}, false
+	}
+	return res, true
+}
+
+// searcher is the search under a level's name, an oracle and a turn
+// search: the agent that searches where they do not answer.
+func searcher(a Agent) Agent {
 	for {
 		switch x := a.(type) {
 		case named:
 			a = x.Agent
-			continue
 		case withOracle:
 			a = x.Agent
-			continue
 		case withTurns:
 			a = x.Agent
-			continue
-		case *abAgent:
-			if first.Action == 0 || s.IsTerminal() || len(s.LegalActions(nil)) < 2 {
-				return search.Result{}, false
-			}
-			opt := x.opt
-			opt.Exclude = first.Action
-			res := alphabeta.SearchWith(ctx, x.searchPosition(s), x.lim, x.table(), opt)
-			if res.Action == 0 || res.Action == first.Action {
-				return search.Result{}, false
-			}
-			return res, true
+		default:
+			return a
 		}
-		return search.Result{}, false
 	}
 }
 
@@ -490,21 +487,9 @@ type Ponderer interface {
 // Ponder lets an agent think on the opponent's time where it can (the
 // alpha-beta agents), until ctx is done; it reports whether it did.
 func Ponder(ctx context.Context, a Agent, s game.State) bool {
-	for {
-		switch x := a.(type) {
-		case named:
-			a = x.Agent
-			continue
-		case withOracle:
-			a = x.Agent
-			continue
-		case withTurns:
-			a = x.Agent
-			continue
-		case Ponderer:
-			x.Ponder(ctx, s)
-			return true
-		}
-		return false
+	p, ok := searcher(a).(Ponderer)
+	if ok {
+		p.Ponder(ctx, s)
 	}
+	return ok
 }

@@ -7,6 +7,7 @@ package alphabeta
 
 import (
 	"context"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -405,20 +406,10 @@ func (s *searcher) negamax(depth, ply int, alpha, beta int) int {
 	if score, ok := s.nullMove(depth, ply, alpha, beta, afterNull); ok {
 		return score
 	}
-	moves := s.p.Moves(s.bufs[ply][:0])
-	if ply == 0 && s.exclude != 0 {
-		kept := moves[:0]
-		for _, m := range moves {
-			if m != s.exclude {
-				kept = append(kept, m)
-			}
-		}
-		moves = kept
-		if len(moves) == 0 {
-			return -inf
-		}
+	moves, ok := s.movesAt(ply)
+	if !ok {
+		return -inf
 	}
-	s.bufs[ply] = moves
 	scores := s.order(ply, moves, ttMove)
 	alpha0 := alpha
 	side := s.p.Side()
@@ -518,6 +509,24 @@ func (s *searcher) nullMove(depth, ply, alpha, beta int, afterNull bool) (int, b
 	return beta, true
 }
 
+// movesAt lists the moves at ply into its buffer, the root's without
+// Options.Exclude; ok is false where that leaves the root none.
+func (s *searcher) movesAt(ply int) (moves []game.Action, ok bool) {
+	moves = s.p.Moves(s.bufs[ply][:0])
+	if ply == 0 && s.exclude != 0 {
+		if moves = s.excluded(moves); len(moves) == 0 {
+			return moves, false
+		}
+	}
+	s.bufs[ply] = moves
+	return moves, true
+}
+
+// excluded is moves without Options.Exclude.
+func (s *searcher) excluded(moves []game.Action) []game.Action {
+	return slices.DeleteFunc(moves, func(m game.Action) bool { return m == s.exclude })
+}
+
 // toTable turns a score at ply into the table's: a win or loss counted
 // from this position rather than from the root, so that it holds wherever
 // the position is met again; fromTable turns it back.
@@ -591,20 +600,10 @@ func (s *searcher) quiesce(ply, alpha, beta, left int) int {
 	if stand > alpha {
 		alpha = stand
 	}
-	moves := s.p.Moves(s.bufs[ply][:0])
-	if ply == 0 && s.exclude != 0 {
-		kept := moves[:0]
-		for _, m := range moves {
-			if m != s.exclude {
-				kept = append(kept, m)
-			}
-		}
-		moves = kept
-		if len(moves) == 0 {
-			return -inf
-		}
+	moves, ok := s.movesAt(ply)
+	if !ok {
+		return -inf
 	}
-	s.bufs[ply] = moves
 	side := s.p.Side()
 	for _, m := range moves {
 		if !s.p.Noisy(m) {
