@@ -95,21 +95,25 @@ func losesNow(s *tablut.State) (tablut.Move, bool) {
 // at once whatever it does (or which wins at once).
 func winInTwo(s *tablut.State) (tablut.Move, bool) {
 	var buf [tablut.MaxMoves]tablut.Move
-	mover := s.ToAct()
 	for _, m := range s.LegalMoves(buf[:0]) {
-		s.ApplyMove(m)
-		won := false
-		if s.IsTerminal() {
-			won = s.Returns()[mover] > 0
-		} else {
-			_, won = losesNow(s)
-		}
-		s.Undo()
-		if won {
+		if winsInTwo(s, m) {
 			return m, true
 		}
 	}
 	return 0, false
+}
+
+// winsInTwo reports whether move m of the side to move wins at once, or
+// leaves the other losing at once whatever it does.
+func winsInTwo(s *tablut.State, m tablut.Move) bool {
+	mover := s.ToAct()
+	s.ApplyMove(m)
+	defer s.Undo()
+	if s.IsTerminal() {
+		return s.Returns()[mover] > 0
+	}
+	_, lost := losesNow(s)
+	return lost
 }
 
 // winningMoves counts the moves of the side to move that win in two
@@ -118,18 +122,9 @@ func winInTwo(s *tablut.State) (tablut.Move, bool) {
 func winningMoves(s *tablut.State) (int, int) {
 	var buf [tablut.MaxMoves]tablut.Move
 	moves := s.LegalMoves(buf[:0])
-	mover := s.ToAct()
 	n := 0
 	for _, m := range moves {
-		s.ApplyMove(m)
-		won := false
-		if s.IsTerminal() {
-			won = s.Returns()[mover] > 0
-		} else {
-			_, won = losesNow(s)
-		}
-		s.Undo()
-		if won {
+		if winsInTwo(s, m) {
 			n++
 		}
 	}
@@ -145,28 +140,17 @@ func themesOf(s *tablut.State) []string {
 	s.ApplyMove(m)
 	defer s.Undo()
 	var themes []string
-	if !s.IsTerminal() {
-		if n := len(openLineRegions(s)); n >= 2 && mover == game.Player(tablut.Defenders) {
-			themes = append(themes, "tuichu")
-		}
+	if pos := s.Position(); !s.IsTerminal() && mover == game.Player(tablut.Defenders) &&
+		s.Game().(*tablut.Game).Rules.EscapeRoutes(&pos) >= 2 {
+		themes = append(themes, "tuichu")
 	}
 	escape, capture := false, false
-	var buf, buf2 [tablut.MaxMoves]tablut.Move
+	var buf [tablut.MaxMoves]tablut.Move
 	for _, r := range s.LegalMoves(buf[:0]) {
 		s.ApplyMove(r)
 		if !s.IsTerminal() {
-			for _, w := range s.LegalMoves(buf2[:0]) {
-				s.ApplyMove(w)
-				if s.IsTerminal() && s.Returns()[mover] > 0 {
-					switch reason := s.Result().Reason; {
-					case strings.Contains(reason, "escape"):
-						escape = true
-					case strings.Contains(reason, "captured"):
-						capture = true
-					}
-				}
-				s.Undo()
-			}
+			e, c := winsNowBy(s, mover)
+			escape, capture = escape || e, capture || c
 		}
 		s.Undo()
 	}
@@ -179,15 +163,20 @@ func themesOf(s *tablut.State) []string {
 	return themes
 }
 
-// openLineRegions are the king's open lines to the edge the view draws.
-func openLineRegions(s *tablut.State) []game.Region {
-	var out []game.Region
-	for _, r := range s.View().Regions {
-		if r.Kind == "open-line" {
-			out = append(out, r)
+// winsNowBy says how mover, to move in s, can win at once: by the king's
+// escape, by his capture.
+func winsNowBy(s *tablut.State, mover game.Player) (escape, capture bool) {
+	var buf [tablut.MaxMoves]tablut.Move
+	for _, w := range s.LegalMoves(buf[:0]) {
+		s.ApplyMove(w)
+		if s.IsTerminal() && s.Returns()[mover] > 0 {
+			reason := s.Result().Reason
+			escape = escape || strings.Contains(reason, "escape")
+			capture = capture || strings.Contains(reason, "captured")
 		}
+		s.Undo()
 	}
-	return out
+	return escape, capture
 }
 
 // cautiousMove is the move of a careful beginner: one that wins at once
