@@ -27,3 +27,18 @@ func TestNoSharedLinks(t *testing.T) {
 		}
 	}
 }
+
+// TestNumbered: a section's numbered items, without their numbers; a
+// section or a document that is not there is an error.
+func TestNumbered(t *testing.T) {
+	items, err := Numbered("lanrick-rules.md", "1893 in brief")
+	if err != nil || len(items) < 9 || !strings.HasPrefix(items[0], "The aim: ") {
+		t.Fatalf("%d items, the first %q: %v", len(items), items, err)
+	}
+	if _, err := Numbered("lanrick-rules.md", "No such section"); err == nil {
+		t.Fatal("a missing section: no error")
+	}
+	if _, err := Numbered("nosuch.md", "x"); err == nil {
+		t.Fatal("a missing document: no error")
+	}
+}

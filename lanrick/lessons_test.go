@@ -2,11 +2,12 @@ package lanrick
 
 import (
 	"fmt"
-	"os"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/muster-games/muster/docs"
+	"github.com/muster-games/muster/game"
 	"github.com/muster-games/muster/game/gametest"
 )
 
@@ -212,31 +213,25 @@ func TestLessonClaims(t *testing.T) {
 // says "whichever you chose, you move first": both choices leave the
 // learner to move, with the 2-square opening turn.
 func TestLessonInterchangeEitherWay(t *testing.T) {
-	for _, l := range Info.Lessons {
-		if l.Title != "Demanding the interchange" {
-			continue
-		}
-		if !strings.Contains(l.Done, "Whichever you chose, you move first") {
-			t.Fatalf("the step says %q", l.Done)
-		}
-		for _, choice := range []string{"interchange", "no-interchange"} {
-			s, err := MustLoad(l.Ruleset).Parse(l.Position)
-			if err != nil {
-				t.Fatal(err)
-			}
-			learner := s.toAct
-			a, err := s.ParseAction(choice)
-			if err != nil {
-				t.Fatalf("%s: %v", choice, err)
-			}
-			s.Apply(a)
-			if s.toAct != learner || s.phase != PhaseMove || s.budget != 2 {
-				t.Fatalf("after %s: %d to act (the learner %d), phase %d, budget %d", choice, s.toAct, learner, s.phase, s.budget)
-			}
-		}
-		return
+	l := lesson(t, "Demanding the interchange")
+	if !strings.Contains(l.Done, "Whichever you chose, you move first") {
+		t.Fatalf("the step says %q", l.Done)
 	}
-	t.Fatal("no step on demanding the interchange")
+	for _, choice := range []string{"interchange", "no-interchange"} {
+		s, err := MustLoad(l.Ruleset).Parse(l.Position)
+		if err != nil {
+			t.Fatal(err)
+		}
+		learner := s.toAct
+		a, err := s.ParseAction(choice)
+		if err != nil {
+			t.Fatalf("%s: %v", choice, err)
+		}
+		s.Apply(a)
+		if s.toAct != learner || s.phase != PhaseMove || s.budget != 2 {
+			t.Fatalf("after %s: %d to act (the learner %d), phase %d, budget %d", choice, s.toAct, learner, s.phase, s.budget)
+		}
+	}
 }
 
 // distance is how many squares a player's men have to go, in all, each to
@@ -265,20 +260,9 @@ func abs(x int) int {
 // lists the rule each step of Learn Lanrick states, in order, word for
 // word, and every step states one.
 func TestLessonRulesAreTheSummary(t *testing.T) {
-	doc, err := os.ReadFile("../docs/lanrick-rules.md")
+	listed, err := docs.Numbered("lanrick-rules.md", "1893 in brief")
 	if err != nil {
 		t.Fatal(err)
-	}
-	_, section, ok := strings.Cut(string(doc), "## 1893 in brief")
-	section, _, _ = strings.Cut(section, "\n## ")
-	if !ok {
-		t.Fatal("docs/lanrick-rules.md has no \"1893 in brief\"")
-	}
-	var listed []string
-	for _, line := range strings.Split(section, "\n") {
-		if n, text, ok := strings.Cut(line, ". "); ok && n != "" && strings.Trim(n, "0123456789") == "" {
-			listed = append(listed, text)
-		}
 	}
 	var rules []string
 	for _, l := range Info.Lessons {
@@ -296,32 +280,38 @@ func TestLessonRulesAreTheSummary(t *testing.T) {
 // the rendezvous of every size, nine squares down to three, as its text
 // says.
 func TestLessonFiguresShowEverySize(t *testing.T) {
-	for _, l := range Info.Lessons {
-		if l.Title != "Setting the next mark" {
-			continue
-		}
-		if !strings.Contains(l.Text, "the drawings show every size") {
-			t.Fatalf("the step says %q", l.Text)
-		}
-		var sizes []string
-		for _, i := range l.Figures {
-			if i < 0 || i >= len(Info.Figures) {
-				t.Fatalf("figure %d of %d", i, len(Info.Figures))
-			}
-			f := Info.Figures[i]
-			s, err := MustLoad(f.Ruleset).Parse(f.Position)
-			if err != nil {
-				t.Fatal(err)
-			}
-			sizes = append(sizes, fmt.Sprint(s.rdv.count()))
-			if !strings.Contains(f.Title, fmt.Sprintf("%d squares", s.rdv.count())) {
-				t.Errorf("figure %q draws %d squares", f.Title, s.rdv.count())
-			}
-		}
-		if got := strings.Join(sizes, " "); got != "9 8 7 6 5 4 3" {
-			t.Fatalf("the step shows rendezvous of %s squares", got)
-		}
-		return
+	l := lesson(t, "Setting the next mark")
+	if !strings.Contains(l.Text, "the drawings show every size") {
+		t.Fatalf("the step says %q", l.Text)
 	}
-	t.Fatal("no step sets a later mark")
+	var sizes []string
+	for _, i := range l.Figures {
+		if i < 0 || i >= len(Info.Figures) {
+			t.Fatalf("figure %d of %d", i, len(Info.Figures))
+		}
+		f := Info.Figures[i]
+		s, err := MustLoad(f.Ruleset).Parse(f.Position)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sizes = append(sizes, fmt.Sprint(s.rdv.count()))
+		if !strings.Contains(f.Title, fmt.Sprintf("%d squares", s.rdv.count())) {
+			t.Errorf("figure %q draws %d squares", f.Title, s.rdv.count())
+		}
+	}
+	if got := strings.Join(sizes, " "); got != "9 8 7 6 5 4 3" {
+		t.Fatalf("the step shows rendezvous of %s squares", got)
+	}
+}
+
+// lesson is the step of Learn Lanrick with the title.
+func lesson(t *testing.T, title string) game.Lesson {
+	t.Helper()
+	for _, l := range Info.Lessons {
+		if l.Title == title {
+			return l
+		}
+	}
+	t.Fatalf("no step %q", title)
+	return game.Lesson{}
 }

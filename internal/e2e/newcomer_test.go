@@ -13,6 +13,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
+	"github.com/muster-games/muster/docs"
 	"github.com/muster-games/muster/game"
 )
 
@@ -79,27 +80,16 @@ type walker struct {
 // be able to write down afterwards.
 func (w *walker) rulesShown() {
 	w.t.Helper()
-	doc, err := os.ReadFile("../../docs/lanrick-rules.md")
-	if err != nil {
-		w.t.Fatal(err)
+	summary, err := docs.Numbered("lanrick-rules.md", "1893 in brief")
+	if err != nil || len(summary) < 9 {
+		w.t.Fatalf("the summary in docs/lanrick-rules.md lists %d rules (%v)", len(summary), err)
 	}
-	_, section, ok := strings.Cut(string(doc), "## 1893 in brief")
-	section, _, _ = strings.Cut(section, "\n## ")
-	n := 0
-	for _, line := range strings.Split(section, "\n") {
-		num, rule, found := strings.Cut(line, ". ")
-		if !found || num == "" || strings.Trim(num, "0123456789") != "" {
-			continue
-		}
-		n++
+	for i, rule := range summary {
 		if !slices.Contains(w.rules, rule) {
-			w.t.Errorf("the lessons never showed rule %s of the summary: %q", num, rule)
+			w.t.Errorf("the lessons never showed rule %d of the summary: %q", i+1, rule)
 		}
 	}
-	if !ok || n < 9 {
-		w.t.Fatalf("the summary in docs/lanrick-rules.md lists %d rules", n)
-	}
-	w.t.Logf("%s: the lessons showed all %d rules of the summary", w.size, n)
+	w.t.Logf("%s: the lessons showed all %d rules of the summary", w.size, len(summary))
 }
 
 // screen saves what the screen shows now.
