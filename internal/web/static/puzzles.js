@@ -57,7 +57,7 @@ export async function puzzlesPage(app) {
   const tried = res.me ? Object.keys(res.me.tried || {}).length : 0;
   app.replaceChildren(
     h("h1", {}, "Puzzles"),
-    h("p", { class: "game-intro" }, "Positions that Muster's endgame tables decide exactly: you are to move, and you win with best play. Any turn that keeps the win in the turns given counts; the computer defends as well as it can be done."),
+    h("p", { class: "game-intro" }, "Positions Muster knows exactly — Lanrick's from its endgame tables, Tablut's by searching every move and reply: you are to move, and you win with best play. Any turn that keeps the win in the turns given counts; the computer defends as well as it can be done."),
     res.note ? h("p", { class: "muted", id: "puzzles-note" }, res.note) : "",
     res.puzzles.length ? h("p", { class: "puzzle-me" },
       h("button", { class: "primary", id: "puzzles-stream", onclick: () => nextPuzzle(err) }, "Solve puzzles one after another"), " ",
@@ -138,7 +138,7 @@ export class PuzzlePanel {
       return;
     }
     this.over = true;
-    const why = !verdict.decided ? "the tables no longer decide it" : winning ? `the win now takes ${left} more turns of yours, beyond the ${p.turns} given` : "the win is gone with best play";
+    const why = !verdict.decided ? "it is no longer known exactly (the tables or the search no longer decide it)" : winning ? `the win now takes ${left} more turns of yours, beyond the ${p.turns} given` : "the win is gone with best play";
     this.result.replaceChildren(h("p", { class: "error", id: "puzzle-failed" }, `Not the best turn: ${why}.`), again, next);
     this.rate(host);
   }
