@@ -32,8 +32,8 @@ type Traits struct {
 	// a player choose his next one while the other thinks (a premove).
 	Premove bool `json:"premove"`
 	// TurnPairs says the game's records number its turns by pairs, one
-	// number for both players' moves ("1. a4-a3 e3-d3"), as its
-	// TurnNumberer does; a page that numbers turns itself follows it.
+	// number for both players' moves ("1. a4-a3 e3-d3"), counted from the
+	// record's start; else one number for each change of player.
 	TurnPairs bool `json:"turn_pairs,omitempty"`
 	// Bottom is the player who sits at rank 1, the bottom of the board
 	// as diagrams draw it; a page turns the board for the other.
@@ -254,8 +254,8 @@ func DescribeLegal(s State) []ActionInfo {
 // the chance actions that came before them.
 type Turn struct {
 	// Number is the turn's number as the game's records write it: from 1,
-	// one more for each change of player (or as the game's TurnNumberer
-	// says).
+	// one more for each change of player (or each pair of moves, where the
+	// traits say TurnPairs).
 	Number int `json:"number"`
 	// Player made the turn; Chance for a turn of chance actions alone.
 	Player Player `json:"player"`
@@ -297,14 +297,6 @@ type TurnBuilder struct {
 	n     int
 }
 
-// TurnNumberer is a state whose game's records number turns otherwise
-// than one number for each change of player: TurnNumber is the number its
-// record writes before the turn whose first action is ply (counted from
-// the record's start).
-type TurnNumberer interface {
-	TurnNumber(ply int) int
-}
-
 // NewTurnBuilder starts grouping the actions played from start (which it
 // copies).
 func NewTurnBuilder(start State) *TurnBuilder { return &TurnBuilder{s: start.Clone()} }
@@ -324,9 +316,8 @@ func (b *TurnBuilder) Add(a Action) {
 		p == Chance && b.turns[cur].Player != Chance,
 		p >= 0 && b.turns[cur].Player >= 0 && b.turns[cur].Player != p:
 		// A new turn goes past the end of what earlier slices hold. It is
-		// numbered as the game's records number it: by the game, or else
-		// one number for each change of player (an interchange demanded
-		// and the turn played after it share one).
+		// numbered as the game's records number it (an interchange
+		// demanded and the turn played after it share one).
 		t = Turn{Number: b.number(len(b.turns), p, b.n), Player: p, First: b.n}
 	default:
 		// The turn goes on: a new copy of it, in a new slice of turns,
@@ -368,11 +359,11 @@ func (b *TurnBuilder) Turns() []Turn {
 }
 
 // number is the number of turn i, player p's, beginning at ply first:
-// the game's (TurnNumberer), or else the turn before's, one more where
-// the player changes.
+// one for each pair of moves where the traits say so, else the turn
+// before's, one more where the player changes.
 func (b *TurnBuilder) number(i int, p Player, first int) int {
-	if n, ok := b.s.(TurnNumberer); ok {
-		return n.TurnNumber(first)
+	if b.s.Game().Traits().TurnPairs {
+		return first/2 + 1
 	}
 	if i == 0 {
 		return 1

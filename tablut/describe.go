@@ -143,11 +143,6 @@ func squareNames(qs []Square) []string {
 	return out
 }
 
-// TurnNumber is the number the record writes before the move at ply: one
-// for each pair of moves, as in "1. a4-a3 e3-d3" (it implements
-// game.TurnNumberer).
-func (s *State) TurnNumber(ply int) int { return ply/2 + 1 }
-
 // Describe describes a legal move: the piece's square and where it goes,
 // or the forced pass (a button).
 func (s *State) Describe(a game.Action) game.ActionInfo {

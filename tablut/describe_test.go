@@ -1,6 +1,8 @@
 package tablut
 
 import (
+	"fmt"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -66,5 +68,44 @@ func playAll(t *testing.T, s *State, moves string) {
 	t.Helper()
 	if err := game.ApplyNotation(s, strings.Fields(moves)); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestTurnNumbersAreTheRecords: the turns a page numbers are numbered as
+// the written record numbers them, a number for each pair of moves: each
+// turn's move stands on the record's line of its number.
+func TestTurnNumbersAreTheRecords(t *testing.T) {
+	g := MustLoad("linnaeus")
+	rng := rand.New(rand.NewPCG(3, 4))
+	s := g.Start()
+	for n := 0; n < 60 && !s.IsTerminal(); n++ {
+		legal := s.LegalActions(nil)
+		s.Apply(legal[rng.IntN(len(legal))])
+	}
+	rec := &game.Record{Spec: g.Spec()}
+	replay := g.Start()
+	for _, a := range s.History() {
+		rec.Actions = append(rec.Actions, replay.ActionString(a))
+		replay.Apply(a)
+	}
+	var b strings.Builder
+	if err := g.WriteRecord(&b, rec); err != nil {
+		t.Fatal(err)
+	}
+	lines := map[int][]string{}
+	for _, line := range strings.Split(b.String(), "\n") {
+		var n int
+		if _, err := fmt.Sscanf(line, "%d.", &n); err == nil {
+			lines[n] = strings.Fields(line)[1:]
+		}
+	}
+	turns := game.Turns(g.Start(), s.History())
+	if len(turns) < 2 {
+		t.Fatal("no game played")
+	}
+	for _, tu := range turns {
+		if !slices.Contains(lines[tu.Number], tu.Actions[0]) {
+			t.Fatalf("turn %d (%s) is not on the record's line %d: %q", tu.First+1, tu.Actions[0], tu.Number, lines[tu.Number])
+		}
 	}
 }
