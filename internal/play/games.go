@@ -114,16 +114,16 @@ func New(ctx context.Context, st *store.Store, api *httpx.API, ids Identity, poo
 // registered: the store has already written it into his games' seats) in
 // the games of his held in memory here, and tells the other servers to.
 func (gs *Games) Renamed(ctx context.Context, player string) {
-	games, err := gs.store.PlayerGames(ctx, player, renamedGames)
+	ids, err := gs.store.PlayerGameIDs(ctx, player, renamedGames)
 	if err != nil {
 		gs.log.Warn("a renamed player's games", "player", player, "err", err)
 		return
 	}
-	for _, g := range games {
-		if r := gs.loaded(g.ID); r != nil {
+	for _, id := range ids {
+		if r := gs.loaded(id); r != nil {
 			r.refresh()
 		}
-		gs.bus.Publish(bus.Game, g.ID)
+		gs.bus.Publish(bus.Game, id)
 	}
 }
 

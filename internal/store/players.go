@@ -223,6 +223,12 @@ func (s *Store) PlayerGames(ctx context.Context, player string, n int) ([]*Game,
 		ORDER BY CASE WHEN status = 'playing' THEN 0 ELSE 1 END, updated DESC LIMIT ?`, player, player, n)
 }
 
+// PlayerGameIDs lists the ids of a player's games, lessons included, the
+// latest changed first; at most n.
+func (s *Store) PlayerGameIDs(ctx context.Context, player string, n int) ([]string, error) {
+	return s.ids(ctx, `SELECT id FROM games WHERE player0 = ? OR player1 = ? ORDER BY updated DESC LIMIT ?`, player, player, n)
+}
+
 // Rating is a player's Glicko-2 rating in one game.
 type Rating struct {
 	Player string

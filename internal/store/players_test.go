@@ -64,6 +64,9 @@ func testPlayersAndSessions(t *testing.T, dsn string) {
 	if games[0].Seats[0].Name != "Carroll" || games[0].Version != g.Version+1 {
 		t.Fatalf("after registering the seat is named %q, version %d (was %d)", games[0].Seats[0].Name, games[0].Version, g.Version)
 	}
+	if ids, err := s.PlayerGameIDs(ctx, "p1", 10); err != nil || len(ids) != 1 || ids[0] != "g1" {
+		t.Fatalf("the player's game ids: %v %v", ids, err)
+	}
 	if n, err := s.RegisteredSince(ctx, "10.0.0.1", time.Now().Add(-time.Hour)); err != nil || n != 1 {
 		t.Fatalf("accounts from the address: %d %v", n, err)
 	}
