@@ -57,7 +57,7 @@ export async function puzzlesPage(app) {
   const tried = res.me ? Object.keys(res.me.tried || {}).length : 0;
   app.replaceChildren(
     h("h1", {}, "Puzzles"),
-    h("p", { class: "game-intro" }, "Positions Muster knows exactly — Lanrick's from its endgame tables, Tablut's by searching every move and reply: you are to move, and you win with best play. Any turn that keeps the win in the turns given counts; the computer defends as well as it can be done."),
+    h("p", { class: "game-intro" }, "Positions Muster knows exactly, from a game's endgame tables or by searching every move and reply: you are to move, and you win with best play. Any turn that keeps the win in the turns given counts; the computer defends as well as it can be done."),
     res.note ? h("p", { class: "muted", id: "puzzles-note" }, res.note) : "",
     res.puzzles.length ? h("p", { class: "puzzle-me" },
       h("button", { class: "primary", id: "puzzles-stream", onclick: () => nextPuzzle(err) }, "Solve puzzles one after another"), " ",
