@@ -30,12 +30,26 @@ type Lesson struct {
 	// Figures are the game's figures (by index in Info.Figures) the step
 	// shows beside its task: every shape a region can take, say.
 	Figures []int `json:"figures,omitempty"`
+	// Watch is a stretch of play the step shows rather than asks for
+	// (GoalWatch): the page plays it out, move by move, with each move's
+	// words where it has them.
+	Watch []Shown `json:"watch,omitempty"`
+}
+
+// Shown is one action of a lesson's Watch: the action in the game's
+// notation, and what to say as it is played ("" for nothing new).
+type Shown struct {
+	Action string `json:"action"`
+	Say    string `json:"say,omitempty"`
 }
 
 // Goals other than an event's kind.
 const (
 	GoalTurn = "turn" // the learner's turn ends
 	GoalAct  = "act"  // the learner acts at all
+	// GoalWatch is met when the step's Watch has been played out: the
+	// learner is shown, not asked.
+	GoalWatch = "watch"
 )
 
 // Met reports whether the learner's goal is met in s, just after one of
@@ -63,6 +77,9 @@ func (l Lesson) Play(g Game) (bool, error) {
 	s, err := g.ParseState(l.Position)
 	if err != nil {
 		return false, err
+	}
+	if l.Goal == GoalWatch {
+		return l.playWatch(s)
 	}
 	learner := s.ToAct()
 	for i, text := range l.Solution {
@@ -92,4 +109,26 @@ func (l Lesson) Play(g Game) (bool, error) {
 		s.Apply(a)
 	}
 	return len(l.Solution) > 0, nil
+}
+
+// playWatch plays a watch step's actions from s: each must be legal and
+// written as the game writes it, and the step must show something.
+func (l Lesson) playWatch(s State) (bool, error) {
+	if len(l.Solution) > 0 {
+		return false, fmt.Errorf("lesson %q: a step to watch has no solution", l.Title)
+	}
+	for _, w := range l.Watch {
+		if s.IsTerminal() {
+			return false, fmt.Errorf("lesson %q: %q is played after the game is over", l.Title, w.Action)
+		}
+		a, err := s.ParseAction(w.Action)
+		if err != nil {
+			return false, err
+		}
+		if got := s.ActionString(a); got != w.Action {
+			return false, fmt.Errorf("lesson %q: write %q as the game writes it, %q", l.Title, w.Action, got)
+		}
+		s.Apply(a)
+	}
+	return len(l.Watch) > 0, nil
 }

@@ -4,7 +4,8 @@ import "github.com/muster-games/muster/game"
 
 // lessons are the steps of "Learn Lanrick": real positions of the 1893
 // rules, each with a goal the rules check (lessons_test.go plays every
-// solution), in the order a game meets them: moving, the budget and the
+// solution), in the order a game meets them: one whole rendezvous to
+// watch, moving, the budget and the
 // cap of three, the first mark (and an interchange demanded of you), the
 // interchange you may demand, the 2-square opening turn, Carroll's three
 // worked examples from the Hints to the 1893 edition (the third with
@@ -12,9 +13,50 @@ import "github.com/muster-games/muster/game"
 // unequal numbers, and how a game is won.
 var lessons = []game.Lesson{
 	{
+		Title:   "What the game is about: one rendezvous",
+		Ruleset: "1893",
+		Rule:    "The aim: get all your men into the rendezvous (the green squares) before your opponent does; whenever a player gets all his men in, his opponent loses a man (turned into his, or taken off the board), and a player left with one man has lost the game (Rules 7–9).",
+		Task:    "Watch one whole rendezvous played out, from the mark to the last man in: press Play.",
+		Text: "Lanrick is a race, run again and again. Each side has five men on the border of a chessboard. A mark " +
+			"is set near the middle, and the squares round it are the rendezvous: the first player to get all his " +
+			"men into it wins it, and his opponent loses a man. Then a new mark is set somewhere else, with a " +
+			"rendezvous one square smaller, and the race begins again with fewer men, until one side is down to " +
+			"a single man. The men move like chess queens, but a turn has only a few squares to share among them, " +
+			"so the art is in the paths: not getting in each other's way, and getting in the other side's.",
+		Position: "board=1b2w2b/w7/8/7w/b7/8/7b/w2b2w1 to=black phase=mark rdv=1 size=9 setter=black",
+		Goal:     game.GoalWatch,
+		Done:     "That was one rendezvous: White moved first, yet Black won it by a single square. Next, you move the men yourself.",
+		Hint:     "Press Play to watch it all, or Next move to go through it one move at a time.",
+		Watch: []game.Shown{
+			{Action: "mark d5", Say: "Black sets the mark on d5: the nine green squares round it are the rendezvous. Each side has five men on the border."},
+			{Action: "no-interchange", Say: "White may demand an interchange, taking Black's places; both sides are 13 squares from the rendezvous, so he plays on."},
+			{Action: "a1-a2", Say: "White, who did not set the mark, moves first; the first turn of a rendezvous has only two squares."},
+			{Action: "g1-g2"},
+			{Action: "d1-d2", Say: "Black has five squares a turn, shared among his men as he likes, at most three for any one man."},
+			{Action: "h2-g3"},
+			{Action: "a4-b5"},
+			{Action: "b8-d6", Say: "Black's first man is in the rendezvous."},
+			{Action: "a2-b3", Say: "Every turn from now on has five squares."},
+			{Action: "g2-f3"},
+			{Action: "h5-g4"},
+			{Action: "a7-c5"},
+			{Action: "d2-d3"},
+			{Action: "g3-f4"},
+			{Action: "b5-c6"},
+			{Action: "h8-f6", Say: "Black's men are 3 squares from the rendezvous in all, White's 6."},
+			{Action: "b3-c4"},
+			{Action: "f3-e4"},
+			{Action: "g4-f5"},
+			{Action: "e8-e6", Say: "White has four men in, and one, on f5, outside: a square short."},
+			{Action: "d3-d5"},
+			{Action: "f6-d4"},
+			{Action: "f4-e5", Say: "Black's last man is in: Black wins the rendezvous. It is full, so White's man left outside, on f5, is taken off the board (Rule 8). The next rendezvous has eight squares, and White, who has fewer men now, sets its mark."},
+		},
+	},
+	{
 		Title:   "Moving your men",
 		Ruleset: "1893",
-		Rule:    "The aim: get all your men into the rendezvous (the green squares) before your opponent does. A man moves along one straight line, straight or slanting, over empty squares, never changing direction (Rule 1); each square costs one of your turn's squares.",
+		Rule:    "A man moves along one straight line, straight or slanting, over empty squares, never changing direction (Rule 1); each square costs one of your turn's squares.",
 		Task:    "Spend your five squares moving white men toward the green squares: click a man, then where he goes.",
 		Text: "Your men are the white ones. A man moves like a chess queen: along a rank, a file or a diagonal, " +
 			"over empty squares, never jumping. Every square costs one of the squares of your turn: you have five, " +

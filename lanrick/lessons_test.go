@@ -315,3 +315,98 @@ func lesson(t *testing.T, title string) game.Lesson {
 	t.Fatalf("no step %q", title)
 	return game.Lesson{}
 }
+
+// TestLessonWatchClaims: what the first step's words say of the rendezvous
+// it plays out, the rules do. Each claim quotes words of one move's
+// caption and is checked on the states just before and just after that
+// move.
+func TestLessonWatchClaims(t *testing.T) {
+	l := lesson(t, "What the game is about: one rendezvous")
+	sq := func(name string) Square {
+		q, err := ParseSquare(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return q
+	}
+	out := func(s *State, p int) Bitboard { return s.men[p] &^ s.rdv }
+	claims := []struct {
+		words string
+		holds func(before, after *State) bool
+	}{
+		{"the nine green squares round it are the rendezvous", func(_, s *State) bool {
+			return s.mark == sq("d5") && s.rdv.count() == 9 && s.rdv.has(sq("c4")) && s.rdv.has(sq("e6"))
+		}},
+		{"Each side has five men on the border", func(_, s *State) bool {
+			return s.men[Black].count() == 5 && s.men[White].count() == 5 && s.all()&^Border == 0
+		}},
+		{"White may demand an interchange", func(b, _ *State) bool { return b.phase == PhaseInterchange && b.toAct == White }},
+		{"both sides are 13 squares from the rendezvous", func(b, _ *State) bool { return distance(b, White) == 13 && distance(b, Black) == 13 }},
+		{"moves first; the first turn of a rendezvous has only two squares", func(b, s *State) bool {
+			return b.toAct == White && b.opening && b.budget == 2 && s.toAct == White
+		}},
+		{"Black has five squares a turn", func(b, _ *State) bool { return b.toAct == Black && b.budget == 5 && !b.opening }},
+		{"at most three for any one man", func(b, _ *State) bool {
+			// b8 may not run four squares to d4... nor h8 three and more:
+			// no legal move of Black's here goes further than three.
+			for _, a := range b.LegalActions(nil) {
+				if k, x, y := unpack(a); k == kMove && max(abs(Square(x).File()-Square(y).File()), abs(Square(x).Rank()-Square(y).Rank())) > 3 {
+					return false
+				}
+			}
+			return true
+		}},
+		{"Black's first man is in the rendezvous", func(b, s *State) bool {
+			return (b.men[Black]&b.rdv).count() == 0 && (s.men[Black]&s.rdv).count() == 1
+		}},
+		{"Every turn from now on has five squares", func(b, _ *State) bool { return b.toAct == White && b.budget == 5 }},
+		{"Black's men are 3 squares from the rendezvous in all, White's 6", func(_, s *State) bool {
+			return distance(s, Black) == 3 && distance(s, White) == 6
+		}},
+		{"White has four men in, and one, on f5, outside: a square short", func(_, s *State) bool {
+			return (s.men[White]&s.rdv).count() == 4 && out(s, White) == bitOf(sq("f5")) && distance(s, White) == 1
+		}},
+		{"Black wins the rendezvous", func(_, s *State) bool {
+			for _, e := range s.Events() {
+				if e.Kind == "rendezvous-won" && e.Player == Black {
+					return true
+				}
+			}
+			return false
+		}},
+		{"It is full, so White's man left outside, on f5, is taken off the board", func(b, s *State) bool {
+			return b.rdv.count() == 9 && !s.all().has(sq("f5")) && s.men[White].count() == 4 && s.men[Black].count() == 5
+		}},
+		{"The next rendezvous has eight squares, and White, who has fewer men now, sets its mark", func(_, s *State) bool {
+			return s.rendezvous == 2 && s.phase == PhaseMark && s.toAct == White && s.men[Black].count()+s.men[White].count() == 9
+		}},
+	}
+	s, err := MustLoad(l.Ruleset).Parse(l.Position)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked := 0
+	for _, w := range l.Watch {
+		before := s.Clone().(*State)
+		a, err := s.ParseAction(w.Action)
+		if err != nil {
+			t.Fatalf("%s: %v", w.Action, err)
+		}
+		s.Apply(a)
+		for _, c := range claims {
+			if strings.Contains(w.Say, c.words) {
+				checked++
+				if !c.holds(before, s) {
+					t.Errorf("after %s the step says %q; the rules disagree", w.Action, c.words)
+				}
+			}
+		}
+	}
+	if checked != len(claims) {
+		t.Fatalf("%d of %d claims found in the step's words: a caption changed without its claim", checked, len(claims))
+	}
+	// White moved first and lost by a square, as the step's result says.
+	if !strings.Contains(l.Done, "Black won it by a single square") {
+		t.Fatalf("the step's result says %q", l.Done)
+	}
+}
