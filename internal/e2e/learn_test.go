@@ -129,7 +129,25 @@ func walkLessons(t *testing.T, ctx context.Context, a *app, name string) []game.
 			clickAction(t, ctx, v, text)
 			waitPast(t, ctx, v.Ply)
 		}
-		poll(t, ctx, fmt.Sprintf("step %d done", i+1), `document.getElementById("lesson-result").textContent.startsWith("Well done")`)
+		if l.Goal == game.GoalWatch {
+			// A step to watch takes no move on the board: its moves are
+			// shown one by one, each caption as its move is played.
+			if got := text(t, ctx, "#you"); !strings.Contains(got, "You watch") {
+				t.Fatalf("step %d: %q", i+1, got)
+			}
+			for j, shown := range l.Watch {
+				if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#watch-step"))); err != nil {
+					t.Fatal(err)
+				}
+				poll(t, ctx, fmt.Sprintf("step %d, move %d shown", i+1, j+1), fmt.Sprintf(`document.body.dataset.ply === "%d"`, j+1))
+				if shown.Say != "" {
+					poll(t, ctx, fmt.Sprintf("step %d, caption %d", i+1, j+1), fmt.Sprintf(`document.getElementById("watch-say").textContent === %q`, shown.Say))
+				}
+			}
+			poll(t, ctx, fmt.Sprintf("step %d watched", i+1), fmt.Sprintf(`document.getElementById("lesson-result").textContent.startsWith(%q) && !!document.getElementById("next-step")`, l.Done))
+		} else {
+			poll(t, ctx, fmt.Sprintf("step %d done", i+1), `document.getElementById("lesson-result").textContent.startsWith("Well done")`)
+		}
 		shot(t, ctx, fmt.Sprintf("learn-%s-step-%d", name, i+1))
 		if i < len(lessons)-1 {
 			if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#next-step"))); err != nil {

@@ -242,12 +242,16 @@ func (w *walker) lessons(name string, minBoard float64) {
 	}
 	for i, l := range info.Lessons {
 		step := fmt.Sprintf("%s step %d", name, i+1)
-		poll(w.t, w.ctx, step, fmt.Sprintf(`!!document.getElementById("task") && document.getElementById("lesson").textContent.includes(%q) && document.body.dataset.myTurn === "yes"`, l.Title))
+		ready := `document.body.dataset.myTurn === "yes"`
+		if l.Goal == game.GoalWatch {
+			ready = `!!document.getElementById("watch-play")`
+		}
+		poll(w.t, w.ctx, step, fmt.Sprintf(`!!document.getElementById("task") && document.getElementById("lesson").textContent.includes(%q) && %s`, l.Title, ready))
 		if got := text(w.t, w.ctx, "#task"); got != l.Task {
 			w.t.Fatalf("%s: the task reads %q", step, got)
 		}
 		w.inView("#task", step+": the task")
-		if name == "lanrick" && i == 0 {
+		if name == "lanrick" && l.Title == "Moving your men" {
 			// A screen reader hears which squares are the rendezvous.
 			label, err := chromedp.Run(w.ctx, chromedp.Evaluate[string](`document.querySelector('rect[data-sq="c4"]').getAttribute("aria-label")`))
 			if err != nil || !strings.Contains(label, "in the rendezvous") {
@@ -287,7 +291,11 @@ func (w *walker) lessons(name string, minBoard float64) {
 			w.play(v, text)
 			waitPast(w.t, w.ctx, v.Ply)
 		}
-		poll(w.t, w.ctx, step+" done", `document.getElementById("lesson-result").textContent.startsWith("Well done")`)
+		if l.Goal == game.GoalWatch {
+			w.watch(step, l)
+		} else {
+			poll(w.t, w.ctx, step+" done", `document.getElementById("lesson-result").textContent.startsWith("Well done")`)
+		}
 		next := "#next-step"
 		if i == len(info.Lessons)-1 {
 			next = "#first-game"
@@ -300,6 +308,56 @@ func (w *walker) lessons(name string, minBoard float64) {
 			w.click(next)
 		}
 	}
+}
+
+// watch watches a step's stretch of play: on a desktop by Play, the
+// page playing it all at a reading pace; on a phone a move at a time by
+// Next move. Each caption is shown, on the screen with the whole board,
+// as its move is played, and the step ends with its result.
+func (w *walker) watch(step string, l game.Lesson) {
+	w.t.Helper()
+	says := 0
+	if !w.phone {
+		w.click("#watch-play")
+	}
+	for i, shown := range l.Watch {
+		if w.phone {
+			w.click("#watch-step")
+		}
+		// A move without a caption keeps the last caption; the page's pace
+		// gives a long one time to be read, longer than poll's 15 s at most.
+		limit := time.Now().Add(40 * time.Second)
+		for {
+			n, err := chromedp.Run(w.ctx, chromedp.Evaluate[string](`document.getElementById("watch-count").textContent`))
+			if err == nil && n == fmt.Sprintf("Move %d of %d", i+1, len(l.Watch)) {
+				break
+			}
+			if time.Now().After(limit) {
+				w.screen("watch-stuck")
+				w.t.Fatalf("%s: move %d (%s) not shown: %q %v", step, i+1, shown.Action, n, err)
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+		if v := current(w.t, w.ctx); v.Ply != i+1 {
+			w.t.Fatalf("%s: after move %d of the watch the game is at ply %d", step, i+1, v.Ply)
+		}
+		if shown.Say == "" {
+			continue
+		}
+		says++
+		if got := text(w.t, w.ctx, "#watch-say"); got != shown.Say {
+			w.t.Fatalf("%s: after %s the caption reads %q", step, shown.Action, got)
+		}
+		w.inView("#watch-say", step+": the caption")
+		// At the end the result is read under the last caption.
+		if i < len(l.Watch)-1 {
+			w.inView(".board-box svg.board", step+": the board while watching")
+		}
+		if says == 1 || i == len(l.Watch)-1 {
+			w.screen(fmt.Sprintf("watch-%d", i+1))
+		}
+	}
+	poll(w.t, w.ctx, step+" watched", fmt.Sprintf(`document.getElementById("lesson-result").textContent.includes(%q)`, l.Done))
 }
 
 // firstGame plays a whole first Lanrick game against the easy computer

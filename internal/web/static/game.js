@@ -21,9 +21,10 @@ import { gameControls, endingParts, playersLine, stripParts } from "./gameparts.
 export class GameView {
   // panel, beside the board: a lesson's step or a puzzle, with el, kind,
   // check(host, v) after every view, and maybe seat(v) (the side the
-  // board is turned for), you(host) (whom this browser plays) and closed
-  // (the board takes no more actions). A game started for a puzzle finds
-  // its panel itself.
+  // board is turned for), you(host) (whom this browser plays), closed
+  // (the board takes no more actions) and near (its controls beside the
+  // board, first on the side; under the board on a phone). A game started
+  // for a puzzle finds its panel itself.
   constructor(app, id, panel) {
     this.app = app;
     this.id = id;
@@ -134,7 +135,7 @@ export class GameView {
     this.chat = new Chat(this.id, () => { const p = this.mySeat(); return p >= 0 ? this.secret(p) : ""; });
     this.invite = h("div", { class: "invite", id: "invite" });
     this.app.replaceChildren(h("div", { class: "play" + (this.panel ? " lesson-page" : "") }, this.panel ? this.panel.el : "", this.boardBox,
-      h("div", { class: "side" }, this.ending, this.banner, this.status, this.choices, this.err, this.events, this.you, this.conn, this.players, this.clock, this.info, this.controls, this.invite,
+      h("div", { class: "side" }, this.panel && this.panel.near ? this.panel.near : null, this.ending, this.banner, this.status, this.choices, this.err, this.events, this.you, this.conn, this.players, this.clock, this.info, this.controls, this.invite,
         h("h3", {}, "Moves"), this.moves,
         h("p", {}, h("a", { href: `/api/games/${this.id}/record`, id: "export" }, "Export the record"), " · ", h("a", { href: "/" }, "New game")),
         this.panel ? null : this.chat.el)));

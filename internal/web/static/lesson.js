@@ -53,7 +53,107 @@ class LessonPanel {
       h("p", { class: "task", id: "task" }, lesson.task),
       lesson.figures && lesson.figures.length ? this.figures(game, lesson.figures) : null,
       hint, why,
-      this.result);
+      lesson.goal === "watch" ? null : this.result);
+    // A step to watch takes no clicks on the board: the page plays it,
+    // its buttons and captions beside the board (under it on a phone),
+    // where the eye follows the men.
+    if (lesson.goal === "watch") {
+      this.closed = true;
+      this.near = this.watchControls();
+    }
+  }
+
+  // watchControls play a step's stretch of play out: all of it at a
+  // reading pace (each caption stays as long as it takes to read), or a
+  // move at a time; the caption of the latest move that has one stays.
+  watchControls() {
+    this.shown = 0;
+    this.playing = false;
+    this.say = h("p", { class: "watch-say", id: "watch-say", "aria-live": "polite" });
+    this.counter = h("span", { class: "muted", id: "watch-count" }, `Move 0 of ${this.lesson.watch.length}`);
+    this.playButton = h("button", { class: "primary", id: "watch-play", onclick: () => this.togglePlay() }, "▶ Play");
+    this.stepButton = h("button", { id: "watch-step", onclick: () => { this.pause(); this.showNext(); } }, "Next move ›");
+    // The step's result comes here too, under the last caption.
+    return h("div", { class: "watch", id: "watch" }, h("div", { class: "watch-buttons" }, this.playButton, this.stepButton, this.counter), this.say, this.result);
+  }
+
+  togglePlay() {
+    if (this.playing) { this.pause(); return; }
+    this.playing = true;
+    this.playButton.textContent = "❚❚ Pause";
+    this.run();
+  }
+
+  pause() {
+    this.playing = false;
+    clearTimeout(this.timer);
+    if (this.playButton) this.playButton.textContent = this.shown < this.lesson.watch.length ? "▶ Play" : "▶ Watch again";
+  }
+
+  async run() {
+    if (!this.playing) return;
+    const w = await this.showNext();
+    if (!w || this.shown >= this.lesson.watch.length) { this.pause(); return; }
+    // A caption stays long enough to read: a second and a quarter of a
+    // second a word; a move without one, under a second.
+    const words = w.say ? w.say.split(/\s+/).length : 0;
+    this.timer = setTimeout(() => this.run(), words ? 1000 + 250 * words : 800);
+  }
+
+  // showNext plays the next action of the stretch, as whichever side is
+  // to act (both seats are this page's), and says what it shows.
+  async showNext() {
+    const host = this.host;
+    const w = this.lesson.watch[this.shown];
+    if (!host || this.busy) return null;
+    if (!w) { location.reload(); return null; } // watch again: a fresh game from the start
+    this.busy = true;
+    try {
+      host.update(await api("POST", `/api/games/${host.id}/act`, { secret: host.secret(host.view.to_act), action: w.action, ply: host.view.ply }));
+      this.shown++;
+      if (this.shown === 1) this.showBoard(host);
+      this.counter.textContent = `Move ${this.shown} of ${this.lesson.watch.length}`;
+      if (w.say) this.say.textContent = w.say;
+      if (this.shown === this.lesson.watch.length) this.finish();
+    } catch (e) {
+      host.err.textContent = e.message;
+      this.pause();
+      return null;
+    } finally {
+      this.busy = false;
+    }
+    return w;
+  }
+
+  // showBoard brings the board and the captions under it into view
+  // together where they are not (a phone, scrolled to the lesson above).
+  showBoard(host) {
+    // The board's frame: the strip above it with the player's name, or
+    // the board (their wrapper lays them out, with no box of its own on
+    // a phone).
+    const frame = host.boardBox.querySelector("#strip-top") || host.boardBox.querySelector(".board-box");
+    const top = frame.getBoundingClientRect().top;
+    const bottom = this.near.getBoundingClientRect().bottom;
+    if (top >= 0 && bottom <= innerHeight) return;
+    if (bottom - top <= innerHeight) scrollBy(0, top);
+    else this.near.scrollIntoView({ block: "nearest" });
+  }
+
+  // finish marks the step learned and offers the next.
+  finish() {
+    markLearned(this.game, this.step);
+    const dot = document.querySelector(`#progress a:nth-child(${this.step})`);
+    if (dot) dot.classList.add("done");
+    this.stepButton.disabled = true;
+    this.pause();
+    this.result.replaceChildren(h("p", { class: "well-done" }, this.lesson.done), this.nextLink());
+    reveal(this.result);
+  }
+
+  nextLink() {
+    return this.step < this.count
+      ? h("a", { class: "button primary", id: "next-step", href: `/learn/${this.game}/${this.step + 1}` }, "Next step")
+      : h("button", { class: "primary", id: "first-game", onclick: () => playComputer({ game: this.game, ruleset: this.lesson.ruleset, level: "easy" }) }, "Play your first game against the computer");
   }
 
   // figures draws the game's figures the step shows, small, in a row the
@@ -76,12 +176,17 @@ class LessonPanel {
 
   // seat is the side the board is turned for: the learner's, the side to
   // act first.
-  seat(v) { return this.learner === undefined ? v.to_act : this.learner; }
+  seat(v) {
+    if (this.lesson.goal === "watch") return v.traits.bottom; // as the next steps turn it
+    return this.learner === undefined ? v.to_act : this.learner;
+  }
 
   // check tells the learner, after his action, whether the step's goal is
   // met, or that his turn went by. A step with a reply plays the other
   // side's answer first, to be seen.
   async check(host, v) {
+    this.host = host;
+    if (this.lesson.goal === "watch") return;
     if (this.learner === undefined) this.learner = v.to_act;
     if (v.ply === 0 || this.closed) return;
     const met = goalMet(this.lesson.goal, v, this.learner);
@@ -95,10 +200,7 @@ class LessonPanel {
           host.update(await api("POST", `/api/games/${host.id}/act`, { secret: host.secret(1 - this.learner), action: text, ply: host.view.ply }));
         } catch (e) { host.err.textContent = e.message; }
       }
-      const next = this.step < this.count
-        ? h("a", { class: "button primary", id: "next-step", href: `/learn/${this.game}/${this.step + 1}` }, "Next step")
-        : h("button", { class: "primary", id: "first-game", onclick: () => playComputer({ game: this.game, ruleset: this.lesson.ruleset, level: "easy" }) }, "Play your first game against the computer");
-      this.result.replaceChildren(h("p", { class: "well-done" }, "Well done. " + this.lesson.done), next);
+      this.result.replaceChildren(h("p", { class: "well-done" }, "Well done. " + this.lesson.done), this.nextLink());
       reveal(this.result);
     } else if (v.status === "over" || v.to_act !== this.learner) {
       this.closed = true;
@@ -108,7 +210,10 @@ class LessonPanel {
     }
   }
 
-  you(host) { return this.learner !== undefined && this.learner >= 0 ? `You play ${host.title(this.learner)}.` : null; }
+  you(host) {
+    if (this.lesson.goal === "watch") return "You watch: both sides are played for you.";
+    return this.learner !== undefined && this.learner >= 0 ? `You play ${host.title(this.learner)}.` : null;
+  }
 }
 
 // reveal scrolls an element into view where it is not wholly on the
