@@ -240,8 +240,20 @@ func ParseSquareName(name string, width, height int) (file, rank int, err error)
 	return file, rank, nil
 }
 
-// DescribeLegal describes every legal action of s.
+// A LegalDescriber describes all its legal actions at once, as Describe
+// would one by one, for less than the sum (one block of memory for all
+// their squares, say): a view describes them after every action of a
+// game in play.
+type LegalDescriber interface {
+	DescribeLegal() []ActionInfo
+}
+
+// DescribeLegal describes every legal action of s, in LegalActions'
+// order.
 func DescribeLegal(s State) []ActionInfo {
+	if d, ok := s.(LegalDescriber); ok {
+		return d.DescribeLegal()
+	}
 	legal := s.LegalActions(nil)
 	out := make([]ActionInfo, len(legal))
 	for i, a := range legal {

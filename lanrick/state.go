@@ -54,6 +54,8 @@ type Game struct {
 	ruleset string
 	values  map[string]string
 	Rules   Rules
+	// spec is Spec's text, made once: every view of a game names it.
+	spec string
 }
 
 func init() {
@@ -72,7 +74,9 @@ func Load(ruleset string, opts ...game.KV) (*Game, error) {
 	if err := checkApplies(id, opts); err != nil {
 		return nil, err
 	}
-	return &Game{ruleset: id, values: values, Rules: compile(versionOf(id), values)}, nil
+	g := &Game{ruleset: id, values: values, Rules: compile(versionOf(id), values)}
+	g.spec = game.Spec{Name: Info.Name, Ruleset: g.ruleset, Options: Info.Diff(g.ruleset, g.values)}.String()
+	return g, nil
 }
 
 // MustLoad is Load for rulesets known to be valid.
@@ -90,9 +94,7 @@ func (g *Game) MaxActions() int        { return MaxActions }
 func (g *Game) Ruleset() string        { return g.ruleset }
 func (g *Game) Option(k string) string { return g.values[k] }
 
-func (g *Game) Spec() string {
-	return game.Spec{Name: Info.Name, Ruleset: g.ruleset, Options: Info.Diff(g.ruleset, g.values)}.String()
-}
+func (g *Game) Spec() string { return g.spec }
 
 func (g *Game) PlayerName(p game.Player) string {
 	if p == Black || p == White {

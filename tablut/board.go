@@ -63,6 +63,21 @@ var squareName = func() (names [Squares]string) {
 	return names
 }()
 
+// moveName[from][to] is the text of the move from, to along a rank or a
+// file ("e3-e1"), made once like the squares' names; "" for squares not
+// on one line.
+var moveName = func() (names *[Squares][Squares]string) {
+	names = new([Squares][Squares]string)
+	for from := range Squares {
+		for to := range Squares {
+			if from != to && (from%Size == to%Size || from/Size == to/Size) {
+				names[from][to] = squareName[from] + "-" + squareName[to]
+			}
+		}
+	}
+	return names
+}()
+
 // ParseSquare reads a square name such as "e5".
 func ParseSquare(s string) (Square, error) {
 	if len(s) != 2 || s[0] < 'a' || s[0] > 'i' || s[1] < '1' || s[1] > '9' {

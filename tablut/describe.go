@@ -154,6 +154,26 @@ func (s *State) Describe(a game.Action) game.ActionInfo {
 	return game.ActionInfo{Text: text, Kind: "move", Squares: []string{m.From().String(), m.To().String()}, Label: text, EndsTurn: true}
 }
 
+// DescribeLegal describes the legal moves as Describe does, with all their
+// squares in one block of memory (it implements game.LegalDescriber).
+func (s *State) DescribeLegal() []game.ActionInfo {
+	var buf [MaxMoves]Move
+	moves := s.LegalMoves(buf[:0])
+	out := make([]game.ActionInfo, len(moves))
+	squares := make([]string, 2*len(moves))
+	for i, m := range moves {
+		if m == Pass {
+			out[i] = s.Describe(game.Action(m))
+			continue
+		}
+		sq := squares[2*i : 2*i+2 : 2*i+2]
+		sq[0], sq[1] = m.From().String(), m.To().String()
+		text := s.MoveString(m)
+		out[i] = game.ActionInfo{Text: text, Kind: "move", Squares: sq, Label: text, EndsTurn: true}
+	}
+	return out
+}
+
 // Prompt asks the side to move for a move, naming the pieces that have
 // one; at the end it says who won and why.
 func (s *State) Prompt() game.Prompt {
@@ -161,8 +181,9 @@ func (s *State) Prompt() game.Prompt {
 		return game.Prompt{Player: game.Terminal, Text: resultSentence(s.result)}
 	}
 	p := game.Prompt{Player: game.Player(s.pos.toMove)}
-	seen := map[Square]bool{}
-	for _, m := range s.LegalMoves(nil) {
+	var seen [Squares]bool
+	var buf [MaxMoves]Move
+	for _, m := range s.LegalMoves(buf[:0]) {
 		if m == Pass {
 			p.Text = "You have no legal move: pass."
 			return p

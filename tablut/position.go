@@ -26,6 +26,9 @@ func (m Move) String() string {
 	if m == Pass {
 		return "pass"
 	}
+	if f, t := m.From(), m.To(); f >= 0 && t >= 0 && int(f) < Squares && int(t) < Squares && moveName[f][t] != "" {
+		return moveName[f][t]
+	}
 	return m.From().String() + "-" + m.To().String()
 }
 

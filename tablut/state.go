@@ -18,6 +18,8 @@ type Game struct {
 	ruleset string
 	values  map[string]string
 	Rules   Rules
+	// spec is Spec's text, made once: every view of a game names it.
+	spec string
 }
 
 func init() {
@@ -33,7 +35,9 @@ func Load(ruleset string, opts ...game.KV) (*Game, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Game{ruleset: id, values: values, Rules: compile(values)}, nil
+	g := &Game{ruleset: id, values: values, Rules: compile(values)}
+	g.spec = game.Spec{Name: Info.Name, Ruleset: g.ruleset, Options: Info.Diff(g.ruleset, g.values)}.String()
+	return g, nil
 }
 
 // MustLoad is Load for rulesets known to be valid; it panics on error.
@@ -55,9 +59,7 @@ func (g *Game) Name() string    { return Info.Name }
 func (g *Game) NumPlayers() int { return 2 }
 func (g *Game) MaxActions() int { return MaxMoves }
 
-func (g *Game) Spec() string {
-	return game.Spec{Name: Info.Name, Ruleset: g.ruleset, Options: Info.Diff(g.ruleset, g.values)}.String()
-}
+func (g *Game) Spec() string { return g.spec }
 
 func (g *Game) PlayerName(p game.Player) string {
 	switch p {

@@ -1,6 +1,7 @@
 package gametest
 
 import (
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -158,6 +159,19 @@ func checkDescriptors(t *testing.T, g game.Game, s game.State, legal []game.Acti
 			c.Apply(a)
 			if !c.IsTerminal() && c.ToAct() != s.ToAct() {
 				t.Fatalf("%s: %s does not end the turn, but %d acts after it at %s", g.Spec(), d.Text, c.ToAct(), s)
+			}
+		}
+	}
+	// A game that describes its actions at once describes them as one by
+	// one.
+	if ld, ok := s.(game.LegalDescriber); ok {
+		all := ld.DescribeLegal()
+		if len(all) != len(legal) {
+			t.Fatalf("%s: DescribeLegal gives %d actions, LegalActions %d at %s", g.Spec(), len(all), len(legal), s)
+		}
+		for i, a := range legal {
+			if d := s.Describe(a); !reflect.DeepEqual(all[i], d) {
+				t.Fatalf("%s: DescribeLegal's action %d is %+v, Describe's %+v at %s", g.Spec(), i, all[i], d, s)
 			}
 		}
 	}

@@ -1,0 +1,52 @@
+package play
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/muster-games/muster/game"
+	"github.com/muster-games/muster/internal/httpx"
+	"github.com/muster-games/muster/internal/store"
+	_ "github.com/muster-games/muster/tablut"
+)
+
+// BenchmarkView is what a room spends on a view after each action, in a
+// Tablut game 20 actions in: the position described with its legal
+// actions, and the view encoded as JSON (once, for every watcher).
+func BenchmarkView(b *testing.B) {
+	g, err := game.Load("tablut(linnaeus)")
+	if err != nil {
+		b.Fatal(err)
+	}
+	s := g.NewState()
+	rng := rand.New(rand.NewPCG(1, 2))
+	var buf []game.Action
+	for i := 0; i < 20 && !s.IsTerminal(); i++ {
+		var a game.Action
+		a, buf = game.RandomAction(s, rng, buf)
+		s.Apply(a)
+	}
+	tb := game.NewTurnBuilder(g.NewState())
+	for _, a := range s.History() {
+		tb.Add(a)
+	}
+	rec := &store.Game{ID: "abcdefghijkl", Status: store.StatusPlaying}
+	b.Run("describe", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			viewOf(rec, s, tb.Turns())
+		}
+	})
+	b.Run("encode", func(b *testing.B) {
+		v := viewOf(rec, s, tb.Turns())
+		out, err := httpx.Marshal(v)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.ReportAllocs()
+		b.SetBytes(int64(len(out)))
+		for b.Loop() {
+			httpx.Marshal(v)
+		}
+	})
+}
