@@ -23,10 +23,15 @@ type API struct {
 // Marshal encodes v as JSON, with HTML's characters escaped.
 func Marshal(v any) ([]byte, error) {
 	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(true)
-	err := enc.Encode(v)
+	err := Encode(&b, v)
 	return b.Bytes(), err
+}
+
+// Encode appends v to b as Marshal encodes it.
+func Encode(b *bytes.Buffer, v any) error {
+	enc := json.NewEncoder(b)
+	enc.SetEscapeHTML(true)
+	return enc.Encode(v)
 }
 
 // JSON answers with v as JSON; it returns nil, so that a handler may end

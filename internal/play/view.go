@@ -1,8 +1,10 @@
 package play
 
 import (
+	"bytes"
 	"fmt"
 	"net/http"
+	"sync"
 	"time"
 
 	"github.com/muster-games/muster/game"
@@ -178,14 +180,22 @@ func (r *room) publish() {
 	}
 }
 
+// marshalView encodes a view to be kept (in the room's snapshot, until
+// the next change): encoded in a buffer used again and again, then copied
+// to a slice of its exact length, so that a live game holds no buffer's
+// spare room, and a change leaves no grown buffers behind.
 func (gs *Games) marshalView(v View) []byte {
-	b, err := httpx.Marshal(v)
-	if err != nil {
+	buf := viewBuffers.Get().(*bytes.Buffer)
+	defer viewBuffers.Put(buf)
+	buf.Reset()
+	if err := httpx.Encode(buf, v); err != nil {
 		gs.log.Error("encoding a view", "game", v.ID, "err", err)
 		return []byte(`{"error":"internal error"}`)
 	}
-	return b
+	return bytes.Clone(buf.Bytes())
 }
+
+var viewBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 
 // clock is the clock as it reads at now.
 func (sn *snapshot) clock(now time.Time) *clockView {
