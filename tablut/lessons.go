@@ -68,7 +68,7 @@ var lessons = []game.Lesson{
 		Text: "Linnaeus names the threats: when the king has a free way to the edge the defender says \"raichi\", and " +
 			"with two at once \"tuichu\", which wins, since one move of the attackers blocks only one line. The open " +
 			"lines are drawn on the board. From e3 the king has none (a3, i3 and e1 block him, and the castle the " +
-			"way north); from a square on rank 3 other than e3, the file runs free both ways.",
+			"e-file toward e9); from a square on rank 3 other than e3, the file runs free both ways.",
 		Position: "/4t4/9/t3K3t/9/9/9/9/9/3ttt3/ defenders",
 		Goal:     game.GoalTurn,
 		Done:     "Tuichu: the king has two open lines and the attackers can block only one; next turn he escapes.",
