@@ -3,10 +3,35 @@ package tablut
 import "github.com/muster-games/muster/game"
 
 // lessons are the steps of "Learn Tablut" under the default ruleset
-// (linnaeus): moving, capturing, capturing against the empty castle, the
-// king's escape, raichi and tuichu, and his capture; the tests play every
-// solution by the rules and check what each step says of it.
+// (linnaeus): a short whole game to watch, moving, capturing, capturing
+// against the empty castle, the king's escape, raichi and tuichu, and his
+// capture; the tests play every solution by the rules and check what each
+// step says of it.
 var lessons = []game.Lesson{
+	{
+		Title:   "What the game is about: a whole game",
+		Ruleset: "linnaeus",
+		Rule:    "The attackers (dark) move first; the defenders (light) win when their king reaches any square of the board's edge, the attackers when they capture him.",
+		Task:    "Watch a whole game, eight moves from the start to the king's escape: press Play.",
+		Text: "Tablut is the Sami game Linnaeus saw in Lapland in 1732: the Swedes (light) guard their king in the " +
+			"castle at the centre, and the Muscovites (dark), twice as many, surround them. The sides are unequal, " +
+			"and so are their aims: the king's side wins by bringing him to the edge, the other by capturing him. " +
+			"The game shown is short because the attackers play carelessly: a real one lasts far longer.",
+		Position: StartOTN + " attackers",
+		Goal:     game.GoalWatch,
+		Done:     "The defenders have won: the king reached the edge. Next, you move the pieces yourself.",
+		Hint:     "Press Play to watch it all, or Next move to go through it one move at a time.",
+		Watch: []game.Shown{
+			{Action: "f1-f2", Say: "The attackers move first. Every piece moves like a chess rook, along a rank or a file over empty squares, never jumping."},
+			{Action: "e4-f4", Say: "The defenders answer. They guard the king, on the castle in the centre."},
+			{Action: "a4-e4xe3", Say: "A capture: the attacker arriving on e4 traps the defender on e3 against the attacker on e2, and takes him."},
+			{Action: "d5-d4xe4", Say: "The defenders capture the same way: the defender arriving on d4 traps the attacker on e4 against f4."},
+			{Action: "d9-d5xc5", Say: "The attacker arriving on d5 traps the defender on c5 against b5."},
+			{Action: "e5-e3", Say: "The king leaves the castle for e3. Two lines run free from him to the edge, drawn on the board: tuichu. The attackers can block only one."},
+			{Action: "d1-d3xd4", Say: "The attackers block the line to a3, and take the defender on d4 between d3 and d5; the line to i3 stays open."},
+			{Action: "e3-i3", Say: "The king runs to i3, on the edge: he has escaped, and the defenders win."},
+		},
+	},
 	{
 		Title:   "Moving",
 		Ruleset: "linnaeus",

@@ -84,3 +84,92 @@ func openLines(v game.View) int {
 	}
 	return n
 }
+
+// TestLessonWatchClaims: what the first step's captions say of the game
+// it plays out, the rules do. Each claim quotes words of one move's
+// caption and is checked on the states just before and just after it.
+func TestLessonWatchClaims(t *testing.T) {
+	var l game.Lesson
+	for _, x := range Info.Lessons {
+		if x.Goal == game.GoalWatch {
+			l = x
+		}
+	}
+	at := func(s *State, name string) Piece {
+		q, err := ParseSquare(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s.pos.board[q]
+	}
+	lineTo := func(s *State, edge string) bool {
+		for _, r := range s.View().Regions {
+			if r.Kind == "open-line" && slices.Contains(r.Squares, edge) {
+				return true
+			}
+		}
+		return false
+	}
+	captured := func(s *State, sq string) bool {
+		return slices.ContainsFunc(s.Events(), func(e game.Event) bool { return e.Kind == "capture" && slices.Equal(e.Squares, []string{sq}) })
+	}
+	claims := []struct {
+		words string
+		holds func(before, after *State) bool
+	}{
+		{"The attackers move first", func(b, _ *State) bool { return b.ToMove() == Attackers && len(b.History()) == 0 }},
+		{"on the castle in the centre", func(b, _ *State) bool { return b.pos.king == Castle && Square(Castle).String() == "e5" }},
+		{"traps the defender on e3 against the attacker on e2, and takes him", func(b, s *State) bool {
+			return at(b, "e3") == Defender && at(b, "e2") == Attacker && captured(s, "e3") && at(s, "e3") == Empty
+		}},
+		{"traps the attacker on e4 against f4", func(b, s *State) bool {
+			return at(b, "f4") == Defender && captured(s, "e4") && at(s, "e4") == Empty
+		}},
+		{"traps the defender on c5 against b5", func(b, s *State) bool {
+			return at(b, "b5") == Attacker && captured(s, "c5")
+		}},
+		{"Two lines run free from him to the edge, drawn on the board: tuichu", func(_, s *State) bool {
+			return s.pos.king != Castle && s.g.Rules.EscapeRoutes(&s.pos) == 2 && lineTo(s, "a3") && lineTo(s, "i3")
+		}},
+		{"The attackers can block only one", func(_, s *State) bool {
+			for _, a := range s.LegalActions(nil) {
+				c := s.Clone().(*State)
+				c.Apply(a)
+				if c.g.Rules.EscapeRoutes(&c.pos) == 0 {
+					return false
+				}
+			}
+			return true
+		}},
+		{"block the line to a3, and take the defender on d4 between d3 and d5; the line to i3 stays open", func(b, s *State) bool {
+			return lineTo(b, "a3") && !lineTo(s, "a3") && captured(s, "d4") && at(s, "d5") == Attacker && lineTo(s, "i3")
+		}},
+		{"he has escaped, and the defenders win", func(_, s *State) bool {
+			return s.IsTerminal() && s.Result().Winner == game.Player(Defenders) && s.Result().Reason == reasonKingEscaped
+		}},
+	}
+	s, err := MustLoad(l.Ruleset).Parse(l.Position)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked := 0
+	for _, w := range l.Watch {
+		before := s.Clone().(*State)
+		a, err := s.ParseAction(w.Action)
+		if err != nil {
+			t.Fatalf("%s: %v", w.Action, err)
+		}
+		s.Apply(a)
+		for _, c := range claims {
+			if strings.Contains(w.Say, c.words) {
+				checked++
+				if !c.holds(before, s) {
+					t.Errorf("after %s the step says %q; the rules disagree", w.Action, c.words)
+				}
+			}
+		}
+	}
+	if checked != len(claims) {
+		t.Fatalf("%d of %d claims found in the step's words: a caption changed without its claim", checked, len(claims))
+	}
+}

@@ -71,6 +71,8 @@ type walker struct {
 	clicks int
 	// choiceShown: the first choice on the board has been photographed.
 	choiceShown bool
+	// played: a watch was played by Play.
+	played bool
 	// rules are the rules the lessons' pages have shown.
 	rules []string
 }
@@ -317,11 +319,15 @@ func (w *walker) lessons(name string, minBoard float64) {
 func (w *walker) watch(step string, l game.Lesson) {
 	w.t.Helper()
 	says := 0
-	if !w.phone {
+	// The desktop presses Play for the first game's watch; the rest are
+	// stepped through, as on the phone (a walk of a few minutes).
+	play := !w.phone && !w.played
+	if play {
+		w.played = true
 		w.click("#watch-play")
 	}
 	for i, shown := range l.Watch {
-		if w.phone {
+		if !play {
 			w.click("#watch-step")
 		}
 		// A move without a caption keeps the last caption; the page's pace
@@ -354,7 +360,7 @@ func (w *walker) watch(step string, l game.Lesson) {
 			w.inView(".board-box svg.board", step+": the board while watching")
 		}
 		if says == 1 || i == len(l.Watch)-1 {
-			w.screen(fmt.Sprintf("watch-%d", i+1))
+			w.screen(fmt.Sprintf("watch-%s-%d", l.Ruleset, i+1))
 		}
 	}
 	poll(w.t, w.ctx, step+" watched", fmt.Sprintf(`document.getElementById("lesson-result").textContent.includes(%q)`, l.Done))
