@@ -35,6 +35,7 @@ var lessons = []game.Lesson{
 	{
 		Title:   "Moving",
 		Ruleset: "linnaeus",
+		Rule:    "Every piece moves like a chess rook, any number of empty squares along a rank or a file, never jumping; only the king may stand on the castle.",
 		Task:    "Move one of your dark pieces like a rook: click it, then its square.",
 		Text: "You play the attackers, the sixteen dark Muscovites; the Swedes defend their king in the castle, the " +
 			"centre square. Every piece moves like a chess rook: any number of empty squares along a rank or a file, " +
@@ -48,6 +49,7 @@ var lessons = []game.Lesson{
 	{
 		Title:   "Capturing",
 		Ruleset: "linnaeus",
+		Rule:    "A piece is captured when an enemy moves to trap it between two enemies along a rank or a file (the king helps his side to capture); moving between two enemies is safe.",
 		Task:    "Capture the defender on c3: close the trap from the other side.",
 		Text: "A piece is captured when you trap it between two of yours along a rank or file, by moving one of them " +
 			"there (moving between two enemies is safe). The defender on c3 has your attacker on b3 beside him: " +
@@ -75,6 +77,7 @@ var lessons = []game.Lesson{
 	{
 		Title:   "The king escapes",
 		Ruleset: "linnaeus",
+		Rule:    "The defenders win as soon as the king stands on any square of the board's edge.",
 		Task:    "Play the defenders: run the king to the board's edge.",
 		Text: "Now you play the defenders, the light Swedes and their king (the crowned piece). The king wins the " +
 			"game for them by reaching any square of the board's edge. His way along the e-file to e1, on the edge, " +
@@ -103,6 +106,7 @@ var lessons = []game.Lesson{
 	{
 		Title:   "Capturing the king",
 		Ruleset: "linnaeus",
+		Rule:    "Away from the castle the king is captured like any piece, between two attackers; on the castle it takes four, and beside it three, the castle making the fourth.",
 		Task:    "Trap the king on g3 between two attackers.",
 		Text: "Away from the castle the king is captured like any other piece, between two attackers (on the castle " +
 			"it takes four, and beside it three with the castle as the fourth). You play the attackers again: the king " +

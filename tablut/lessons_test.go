@@ -65,6 +65,55 @@ func TestLessonClaims(t *testing.T) {
 			t.Fatalf("%s blocks both lines", s.ActionString(a))
 		}
 	}
+	// The rules the steps state above their tasks, each tried on a
+	// position of its own.
+	says := func(title, words string) {
+		t.Helper()
+		if !strings.Contains(byTitle[title].Rule, words) {
+			t.Fatalf("%q no longer says %q: check its claim again", title, words)
+		}
+	}
+	load := func(pos string) *State {
+		t.Helper()
+		s, err := MustLoad("linnaeus").Parse(pos)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	says("Moving", "only the king may stand on the castle")
+	s = load(castle.Position)
+	for _, a := range s.LegalActions(nil) {
+		if Move(a).To() == Castle {
+			t.Fatalf("%s reaches the castle", s.ActionString(a))
+		}
+	}
+	says("Capturing", "the king helps his side to capture")
+	s = load("/9/9/2Kt4T/9/9/9/9/9/9/ defenders")
+	play(t, s, "i3-e3xd3")
+	says("Capturing", "moving between two enemies is safe")
+	s = load("/3t5/9/9/2T1T4/9/9/6K2/9/9/ attackers")
+	play(t, s, "d1-d4")
+	if at, _ := ParseSquare("d4"); s.pos.board[at] != Attacker {
+		t.Fatal("the attacker that moved between two defenders was taken")
+	}
+	says("Capturing the king", "Away from the castle the king is captured like any piece, between two attackers")
+	says("Capturing the king", "on the castle it takes four, and beside it three, the castle making the fourth")
+	for _, c := range []struct {
+		pos, move string
+		taken     bool
+	}{
+		{"/4t4/9/9/9/3tKt3/4t4/9/9/9/ attackers", "e1-e4", true}, // four round the castle
+		{"/9/9/9/9/3tK4/9/9/9/5t3/ attackers", "f9-f5", false},   // two do not take him there
+		{"/9/9/t8/3tKt3/9/9/9/9/9/ attackers", "a3-e3", true},    // three beside it
+	} {
+		s = load(c.pos)
+		play(t, s, c.move)
+		if got := s.IsTerminal() && s.Result().Reason == reasonKingCaptured; got != c.taken {
+			t.Fatalf("%s then %s: the king taken %v, want %v", c.pos, c.move, got, c.taken)
+		}
+	}
+	says("The king escapes", "as soon as the king stands on any square of the board's edge")
 	escape := byTitle["The king escapes"]
 	if strings.Contains(escape.Text, "south") || strings.Contains(escape.Text, "north") {
 		t.Fatalf("the escape step names a compass point the board may draw upside down: %q", escape.Text)
