@@ -93,6 +93,30 @@ type Game struct {
 	// Version counts the game's writes: a write is made only on the
 	// version it read, and adds one.
 	Version int64
+
+	// stored are the columns an update writes as the database holds them
+	// at stored.version (where this copy read or wrote them): an update
+	// made on that version writes only the columns that differ.
+	stored *storedRow
+}
+
+// updated are the columns Update writes, in order, but for updated and
+// version, which every write changes.
+var updateColumns = [...]string{"actions", "seats", "status", "result", "reason", "ply", "draw_offer", "clock", "rematch",
+	"takeback_offer", "player0", "player1", "rated", "rating_change", "to_act", "deadline"}
+
+// storedRow is a game's updateColumns as written or read at a version.
+type storedRow struct {
+	version int64
+	vals    [len(updateColumns)]any
+}
+
+// row is g's updateColumns as Update writes them.
+func (g *Game) row() (r [len(updateColumns)]any) {
+	actions, _ := json.Marshal(nonNil(g.Actions))
+	seats, _ := json.Marshal(g.Seats)
+	return [len(updateColumns)]any{string(actions), string(seats), string(g.Status), g.Result, g.Reason, len(g.Actions), g.DrawOffer, clockText(g.Clock), g.Rematch,
+		g.TakebackOffer, g.player(0), g.player(1), boolInt(g.Rated), ratingsText(g.Ratings), g.ToAct, g.Deadline}
 }
 
 // RatingChange is what a rated game did to one seat's rating.
@@ -174,6 +198,7 @@ func (s *Store) Create(ctx context.Context, g *Game) error {
 	if err != nil {
 		return fmt.Errorf("store: create %s: %w", g.ID, err)
 	}
+	g.stored = &storedRow{version: g.Version, vals: g.row()}
 	return nil
 }
 
@@ -269,6 +294,7 @@ func scan(row scanner) (*Game, error) {
 			return nil, fmt.Errorf("store: game %s: ratings: %w", g.ID, err)
 		}
 	}
+	g.stored = &storedRow{version: g.Version, vals: g.row()}
 	return &g, nil
 }
 
@@ -305,16 +331,27 @@ func (s *Store) update(ctx context.Context, c conn, g *Game, ply int, playing bo
 	if playing {
 		cond = " AND status = 'playing'"
 	}
-	actions, _ := json.Marshal(nonNil(g.Actions))
-	seats, _ := json.Marshal(g.Seats)
+	vals := g.row()
 	old := g.Updated
 	// Updated grows by at least a millisecond with every change, so that
 	// clients can order the views of a game by it.
 	g.Updated = time.UnixMilli(max(time.Now().UnixMilli(), old.UnixMilli()+1))
-	query := s.q(`UPDATE games SET actions = ?, seats = ?, status = ?, result = ?, reason = ?, updated = ?, ply = ?, draw_offer = ?, clock = ?, rematch = ?,
-		takeback_offer = ?, player0 = ?, player1 = ?, rated = ?, rating_change = ?, to_act = ?, deadline = ?, version = ? WHERE id = ? AND ply = ? AND version = ?` + cond)
-	args := []any{string(actions), string(seats), g.Status, g.Result, g.Reason, g.Updated.UnixMilli(), len(g.Actions), g.DrawOffer, clockText(g.Clock), g.Rematch,
-		g.TakebackOffer, g.player(0), g.player(1), boolInt(g.Rated), ratingsText(g.Ratings), g.ToAct, g.Deadline, g.Version + 1, g.ID, ply, g.Version}
+	// Only the columns that changed since the version this copy read or
+	// wrote, where the write is made on that version (else all of them):
+	// a move changes a few, and each index over a column not written is
+	// left alone.
+	var set strings.Builder
+	args := make([]any, 0, len(vals)+5)
+	for i, v := range vals {
+		if g.stored != nil && g.stored.version == g.Version && g.stored.vals[i] == v {
+			continue
+		}
+		set.WriteString(updateColumns[i])
+		set.WriteString(" = ?, ")
+		args = append(args, v)
+	}
+	query := s.q(`UPDATE games SET ` + set.String() + `updated = ?, version = ? WHERE id = ? AND ply = ? AND version = ?` + cond)
+	args = append(args, g.Updated.UnixMilli(), g.Version+1, g.ID, ply, g.Version)
 	var res sql.Result
 	var err error
 	if db, ok := c.(*sql.DB); ok && db == s.db {
@@ -322,6 +359,8 @@ func (s *Store) update(ctx context.Context, c conn, g *Game, ply int, playing bo
 		var st *sql.Stmt
 		if st, err = s.prepared(ctx, query); err == nil {
 			res, err = st.ExecContext(ctx, args...)
+		} else if errors.Is(err, errTooManyPrepared) {
+			res, err = c.ExecContext(ctx, query, args...)
 		}
 	} else {
 		res, err = c.ExecContext(ctx, query, args...)
@@ -339,6 +378,7 @@ func (s *Store) update(ctx context.Context, c conn, g *Game, ply int, playing bo
 		return ErrConflict
 	}
 	g.Version++
+	g.stored = &storedRow{version: g.Version, vals: vals}
 	return nil
 }
 

@@ -50,6 +50,9 @@ func (s *Store) prepared(ctx context.Context, query string) (*sql.Stmt, error) {
 	if st, ok := s.stmts[query]; ok {
 		return st, nil
 	}
+	if len(s.stmts) >= maxPrepared {
+		return nil, errTooManyPrepared
+	}
 	st, err := s.db.PrepareContext(ctx, query)
 	if err != nil {
 		return nil, err
@@ -60,6 +63,12 @@ func (s *Store) prepared(ctx context.Context, query string) (*sql.Stmt, error) {
 	s.stmts[query] = st
 	return st, nil
 }
+
+// maxPrepared bounds the statements prepared and kept: a game's update
+// names the columns it changes, a few sets of them in practice.
+const maxPrepared = 64
+
+var errTooManyPrepared = errors.New("store: enough statements prepared")
 
 // Statement kinds, for Timing.
 const (
@@ -435,6 +444,16 @@ var migrations = []migration{
 		at BIGINT NOT NULL,
 		PRIMARY KEY (player_id, puzzle)
 	)`},
+	// Every move changes updated: indexes over it were rewritten by every
+	// move (three of them), for lists that sort a player's games or the
+	// games of a status, few enough to sort as they are read. Without it
+	// a move's write leaves them alone (BenchmarkUpdate: 79 → 28 µs).
+	{both: `DROP INDEX games_player0`},
+	{both: `CREATE INDEX games_player0 ON games(player0)`},
+	{both: `DROP INDEX games_player1`},
+	{both: `CREATE INDEX games_player1 ON games(player1)`},
+	{both: `DROP INDEX games_status`},
+	{both: `CREATE INDEX games_status ON games(status)`},
 }
 
 // migrate brings the schema up to date; on PostgreSQL under an advisory

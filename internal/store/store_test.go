@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -127,5 +128,80 @@ func TestOpenErrorNamesTheDatabase(t *testing.T) {
 	}
 	if got := where("postgres://muster:secret@db.example:5432/muster"); strings.Contains(got, "secret") || !strings.Contains(got, "db.example") {
 		t.Fatalf("the address in messages: %s", got)
+	}
+}
+
+// TestUpdateWritesWhatChanged: an update writes the columns its game
+// changed since the version it read (a move: a few), and what is read
+// back is the game as written, whatever changed; a copy read before
+// another writer's change is refused, as ever.
+func TestUpdateWritesWhatChanged(t *testing.T) { backends(t, testUpdateWritesWhatChanged) }
+
+func testUpdateWritesWhatChanged(t *testing.T, dsn string) {
+	ctx := context.Background()
+	s := open(t, dsn)
+	same := func(what string, g *Game) {
+		t.Helper()
+		got, err := s.Get(ctx, g.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, b := *got, *g
+		a.stored, b.stored = nil, nil
+		a.Created, b.Created = time.UnixMilli(a.Created.UnixMilli()), time.UnixMilli(b.Created.UnixMilli())
+		a.Updated, b.Updated = time.UnixMilli(a.Updated.UnixMilli()), time.UnixMilli(b.Updated.UnixMilli())
+		if !reflect.DeepEqual(a, b) {
+			t.Fatalf("%s: read back\n%+v\nwritten\n%+v", what, a, b)
+		}
+	}
+	g := &Game{ID: "w1", Spec: "tablut", Seats: []Seat{{Kind: SeatHuman, Player: "p1"}, {Kind: SeatAI, Agent: "easy"}}, DrawOffer: -1, TakebackOffer: -1, ToAct: "p1"}
+	if err := s.Create(ctx, g); err != nil {
+		t.Fatal(err)
+	}
+	// Moves: the actions, the ply and the player to act change.
+	for i, a := range []string{"a4-a3", "e4-f4", "a3-a4"} {
+		g.Actions = append(g.Actions, a)
+		g.ToAct = []string{"", "p1"}[i%2]
+		if err := s.Update(ctx, g, i); err != nil {
+			t.Fatal(err)
+		}
+		same("after a move", g)
+	}
+	// Everything else at once.
+	g.Seats[0].SecretHash, g.Seats[0].Name = "hash", "Ann"
+	g.Status, g.Result, g.Reason = StatusOver, "attackers", "king captured"
+	g.DrawOffer, g.TakebackOffer, g.Rematch, g.Rated = 1, 0, "w2", true
+	g.Clock = &Clock{BaseMS: 60000, IncMS: 1000, LeftMS: [2]int64{5000, 6000}}
+	g.Ratings = []RatingChange{{Seat: 0, Player: "p1", Before: 1500, After: 1510, RD: 80}}
+	g.ToAct, g.Deadline = "", 0
+	if err := s.Update(ctx, g, 3); err != nil {
+		t.Fatal(err)
+	}
+	same("after the end", g)
+	// A copy read before another writer's change is refused; read again,
+	// it writes.
+	stale, err := s.Get(ctx, "w1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g.Reason = "resigned"
+	if err := s.Update(ctx, g, 3); err != nil {
+		t.Fatal(err)
+	}
+	stale.Result = "defenders"
+	if err := s.Update(ctx, stale, 3); !errors.Is(err, ErrConflict) {
+		t.Fatalf("a stale copy's update: %v", err)
+	}
+	fresh, err := s.Get(ctx, "w1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fresh.Result = "defenders"
+	if err := s.Update(ctx, fresh, 3); err != nil {
+		t.Fatal(err)
+	}
+	same("after a fresh copy's update", fresh)
+	if fresh.Reason != "resigned" {
+		t.Fatalf("the other writer's reason was lost: %q", fresh.Reason)
 	}
 }
