@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/muster-games/muster/docs"
 	"github.com/muster-games/muster/game"
 	"github.com/muster-games/muster/game/gametest"
 )
@@ -220,5 +221,25 @@ func TestLessonWatchClaims(t *testing.T) {
 	}
 	if checked != len(claims) {
 		t.Fatalf("%d of %d claims found in the step's words: a caption changed without its claim", checked, len(claims))
+	}
+}
+
+// TestLessonRulesAreTheSummary: docs/tablut-rules.md's "linnaeus in
+// brief" lists the rule each step of Learn Tablut states, in order, word
+// for word; every step states one.
+func TestLessonRulesAreTheSummary(t *testing.T) {
+	listed, err := docs.Numbered("tablut-rules.md", "linnaeus in brief")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rules []string
+	for _, l := range Info.Lessons {
+		if l.Rule == "" {
+			t.Errorf("%q states no rule", l.Title)
+		}
+		rules = append(rules, l.Rule)
+	}
+	if !slices.Equal(listed, rules) {
+		t.Fatalf("the summary lists\n%q\nthe steps state\n%q", listed, rules)
 	}
 }

@@ -49,12 +49,13 @@ func TestNewcomerWalk(t *testing.T) {
 			w.home(a)
 			w.lessons("lanrick", 336)
 			t.Logf("%s: Learn Lanrick's %d steps took %d clicks", size.name, len(mustInfo(t, "lanrick").Lessons), w.clicks)
-			w.rulesShown()
+			w.rulesShown("lanrick-rules.md", "1893 in brief", 9)
 			w.firstGame()
 			if err := chromedp.Do(ctx, chromedp.Navigate(a.url("/learn/tablut"))); err != nil {
 				t.Fatal(err)
 			}
 			w.lessons("tablut", 342)
+			w.rulesShown("tablut-rules.md", "linnaeus in brief", 7)
 			w.nothingLeft(a)
 		})
 	}
@@ -77,21 +78,22 @@ type walker struct {
 	rules []string
 }
 
-// rulesShown fails unless the lessons showed every rule of 1893's summary
-// in docs/lanrick-rules.md ("1893 in brief"), the rules a newcomer should
-// be able to write down afterwards.
-func (w *walker) rulesShown() {
+// rulesShown fails unless the lessons showed every rule of a game's
+// summary in its rules doc (Lanrick's "1893 in brief" in
+// docs/lanrick-rules.md, Tablut's "linnaeus in brief"), the rules a
+// newcomer should be able to write down afterwards.
+func (w *walker) rulesShown(doc, heading string, least int) {
 	w.t.Helper()
-	summary, err := docs.Numbered("lanrick-rules.md", "1893 in brief")
-	if err != nil || len(summary) < 9 {
-		w.t.Fatalf("the summary in docs/lanrick-rules.md lists %d rules (%v)", len(summary), err)
+	summary, err := docs.Numbered(doc, heading)
+	if err != nil || len(summary) < least {
+		w.t.Fatalf("the summary in docs/%s lists %d rules (%v)", doc, len(summary), err)
 	}
 	for i, rule := range summary {
 		if !slices.Contains(w.rules, rule) {
-			w.t.Errorf("the lessons never showed rule %d of the summary: %q", i+1, rule)
+			w.t.Errorf("the lessons never showed rule %d of %s's summary: %q", i+1, doc, rule)
 		}
 	}
-	w.t.Logf("%s: the lessons showed all %d rules of the summary", w.size, len(summary))
+	w.t.Logf("%s: the lessons showed all %d rules of %s's summary", w.size, len(summary), doc)
 }
 
 // screen saves what the screen shows now.
