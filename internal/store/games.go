@@ -100,8 +100,8 @@ type Game struct {
 	stored *storedRow
 }
 
-// updated are the columns Update writes, in order, but for updated and
-// version, which every write changes.
+// updateColumns are the columns Update writes, in order, but for updated
+// and version, which every write changes.
 var updateColumns = [...]string{"actions", "seats", "status", "result", "reason", "ply", "draw_offer", "clock", "rematch",
 	"takeback_offer", "player0", "player1", "rated", "rating_change", "to_act", "deadline"}
 
@@ -294,7 +294,10 @@ func scan(row scanner) (*Game, error) {
 			return nil, fmt.Errorf("store: game %s: ratings: %w", g.ID, err)
 		}
 	}
-	g.stored = &storedRow{version: g.Version, vals: g.row()}
+	// The columns as read, their texts as stored (a list of games read is
+	// not encoded again for it).
+	g.stored = &storedRow{version: g.Version, vals: [len(updateColumns)]any{actions, seats, string(g.Status), g.Result, g.Reason, len(g.Actions), g.DrawOffer,
+		clock, g.Rematch, g.TakebackOffer, g.player(0), g.player(1), rated, ratings, g.ToAct, g.Deadline}}
 	return &g, nil
 }
 

@@ -204,4 +204,32 @@ func testUpdateWritesWhatChanged(t *testing.T, dsn string) {
 	if fresh.Reason != "resigned" {
 		t.Fatalf("the other writer's reason was lost: %q", fresh.Reason)
 	}
+	// What a move writes is the actions and the ply alone, for a copy
+	// read from the database as for one written: a column changed behind
+	// the store's back (which no writer does) is left as it is.
+	for i := range 2 {
+		g := fresh
+		if i == 1 {
+			g = mustGet(t, s, "w1")
+		}
+		if _, err := s.db.Exec(s.q(`UPDATE games SET reason = 'behind' WHERE id = ?`), g.ID); err != nil {
+			t.Fatal(err)
+		}
+		g.Actions = append(g.Actions, "e4-e3")
+		if err := s.Update(ctx, g, len(g.Actions)-1); err != nil {
+			t.Fatal(err)
+		}
+		if back := mustGet(t, s, "w1"); back.Reason != "behind" || len(back.Actions) != len(g.Actions) {
+			t.Fatalf("a move wrote more than it changed: reason %q, %d actions", back.Reason, len(back.Actions))
+		}
+	}
+}
+
+func mustGet(t *testing.T, s *Store, id string) *Game {
+	t.Helper()
+	g, err := s.Get(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
 }
