@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -212,14 +213,15 @@ func testUpdateWritesWhatChanged(t *testing.T, dsn string) {
 		if i == 1 {
 			g = mustGet(t, s, "w1")
 		}
-		if _, err := s.db.Exec(s.q(`UPDATE games SET reason = 'behind' WHERE id = ?`), g.ID); err != nil {
+		behind := fmt.Sprintf("behind %d", i)
+		if _, err := s.db.Exec(s.q(`UPDATE games SET reason = ? WHERE id = ?`), behind, g.ID); err != nil {
 			t.Fatal(err)
 		}
 		g.Actions = append(g.Actions, "e4-e3")
 		if err := s.Update(ctx, g, len(g.Actions)-1); err != nil {
 			t.Fatal(err)
 		}
-		if back := mustGet(t, s, "w1"); back.Reason != "behind" || len(back.Actions) != len(g.Actions) {
+		if back := mustGet(t, s, "w1"); back.Reason != behind || len(back.Actions) != len(g.Actions) {
 			t.Fatalf("a move wrote more than it changed: reason %q, %d actions", back.Reason, len(back.Actions))
 		}
 	}
