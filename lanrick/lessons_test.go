@@ -264,16 +264,7 @@ func TestLessonRulesAreTheSummary(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var rules []string
-	for _, l := range Info.Lessons {
-		if l.Rule == "" {
-			t.Errorf("%q states no rule", l.Title)
-		}
-		rules = append(rules, l.Rule)
-	}
-	if !slices.Equal(listed, rules) {
-		t.Fatalf("the summary lists\n%q\nthe steps state\n%q", listed, rules)
-	}
+	gametest.LessonRules(t, Info, listed)
 }
 
 // TestLessonFiguresShowEverySize: the step that sets a later mark shows
@@ -330,23 +321,20 @@ func TestLessonWatchClaims(t *testing.T) {
 		return q
 	}
 	out := func(s *State, p int) Bitboard { return s.men[p] &^ s.rdv }
-	claims := []struct {
-		words string
-		holds func(before, after *State) bool
-	}{
-		{"the nine green squares round it are the rendezvous", func(_, s *State) bool {
+	claims := []gametest.WatchClaim[*State]{
+		{Words: "the nine green squares round it are the rendezvous", Holds: func(_, s *State) bool {
 			return s.mark == sq("d5") && s.rdv.count() == 9 && s.rdv.has(sq("c4")) && s.rdv.has(sq("e6"))
 		}},
-		{"Each side has five men on the border", func(_, s *State) bool {
+		{Words: "Each side has five men on the border", Holds: func(_, s *State) bool {
 			return s.men[Black].count() == 5 && s.men[White].count() == 5 && s.all()&^Border == 0
 		}},
-		{"White may demand an interchange", func(b, _ *State) bool { return b.phase == PhaseInterchange && b.toAct == White }},
-		{"both sides are 13 squares from the rendezvous", func(b, _ *State) bool { return distance(b, White) == 13 && distance(b, Black) == 13 }},
-		{"moves first; the first turn of a rendezvous has only two squares", func(b, s *State) bool {
+		{Words: "White may demand an interchange", Holds: func(b, _ *State) bool { return b.phase == PhaseInterchange && b.toAct == White }},
+		{Words: "both sides are 13 squares from the rendezvous", Holds: func(b, _ *State) bool { return distance(b, White) == 13 && distance(b, Black) == 13 }},
+		{Words: "moves first; the first turn of a rendezvous has only two squares", Holds: func(b, s *State) bool {
 			return b.toAct == White && b.opening && b.budget == 2 && s.toAct == White
 		}},
-		{"Black has five squares a turn", func(b, _ *State) bool { return b.toAct == Black && b.budget == 5 && !b.opening }},
-		{"at most three for any one man", func(b, _ *State) bool {
+		{Words: "Black has five squares a turn", Holds: func(b, _ *State) bool { return b.toAct == Black && b.budget == 5 && !b.opening }},
+		{Words: "at most three for any one man", Holds: func(b, _ *State) bool {
 			// b8 may not run four squares to d4... nor h8 three and more:
 			// no legal move of Black's here goes further than three.
 			for _, a := range b.LegalActions(nil) {
@@ -356,17 +344,17 @@ func TestLessonWatchClaims(t *testing.T) {
 			}
 			return true
 		}},
-		{"Black's first man is in the rendezvous", func(b, s *State) bool {
+		{Words: "Black's first man is in the rendezvous", Holds: func(b, s *State) bool {
 			return (b.men[Black]&b.rdv).count() == 0 && (s.men[Black]&s.rdv).count() == 1
 		}},
-		{"Every turn from now on has five squares", func(b, _ *State) bool { return b.toAct == White && b.budget == 5 }},
-		{"Black's men are 3 squares from the rendezvous in all, White's 6", func(_, s *State) bool {
+		{Words: "Every turn from now on has five squares", Holds: func(b, _ *State) bool { return b.toAct == White && b.budget == 5 }},
+		{Words: "Black's men are 3 squares from the rendezvous in all, White's 6", Holds: func(_, s *State) bool {
 			return distance(s, Black) == 3 && distance(s, White) == 6
 		}},
-		{"White has four men in, and one, on f5, outside: a square short", func(_, s *State) bool {
+		{Words: "White has four men in, and one, on f5, outside: a square short", Holds: func(_, s *State) bool {
 			return (s.men[White]&s.rdv).count() == 4 && out(s, White) == bitOf(sq("f5")) && distance(s, White) == 1
 		}},
-		{"Black wins the rendezvous", func(_, s *State) bool {
+		{Words: "Black wins the rendezvous", Holds: func(_, s *State) bool {
 			for _, e := range s.Events() {
 				if e.Kind == "rendezvous-won" && e.Player == Black {
 					return true
@@ -374,37 +362,14 @@ func TestLessonWatchClaims(t *testing.T) {
 			}
 			return false
 		}},
-		{"It is full, so White's man left outside, on f5, is taken off the board", func(b, s *State) bool {
+		{Words: "It is full, so White's man left outside, on f5, is taken off the board", Holds: func(b, s *State) bool {
 			return b.rdv.count() == 9 && !s.all().has(sq("f5")) && s.men[White].count() == 4 && s.men[Black].count() == 5
 		}},
-		{"The next rendezvous has eight squares, and White, who has fewer men now, sets its mark", func(_, s *State) bool {
+		{Words: "The next rendezvous has eight squares, and White, who has fewer men now, sets its mark", Holds: func(_, s *State) bool {
 			return s.rendezvous == 2 && s.phase == PhaseMark && s.toAct == White && s.men[Black].count()+s.men[White].count() == 9
 		}},
 	}
-	s, err := MustLoad(l.Ruleset).Parse(l.Position)
-	if err != nil {
-		t.Fatal(err)
-	}
-	checked := 0
-	for _, w := range l.Watch {
-		before := s.Clone().(*State)
-		a, err := s.ParseAction(w.Action)
-		if err != nil {
-			t.Fatalf("%s: %v", w.Action, err)
-		}
-		s.Apply(a)
-		for _, c := range claims {
-			if strings.Contains(w.Say, c.words) {
-				checked++
-				if !c.holds(before, s) {
-					t.Errorf("after %s the step says %q; the rules disagree", w.Action, c.words)
-				}
-			}
-		}
-	}
-	if checked != len(claims) {
-		t.Fatalf("%d of %d claims found in the step's words: a caption changed without its claim", checked, len(claims))
-	}
+	gametest.WatchClaims(t, MustLoad(l.Ruleset), l, claims)
 	// White moved first and lost by a square, as the step's result says.
 	if !strings.Contains(l.Done, "Black won it by a single square") {
 		t.Fatalf("the step's result says %q", l.Done)

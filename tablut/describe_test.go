@@ -82,12 +82,7 @@ func TestTurnNumbersAreTheRecords(t *testing.T) {
 		legal := s.LegalActions(nil)
 		s.Apply(legal[rng.IntN(len(legal))])
 	}
-	rec := &game.Record{Spec: g.Spec()}
-	replay := g.Start()
-	for _, a := range s.History() {
-		rec.Actions = append(rec.Actions, replay.ActionString(a))
-		replay.Apply(a)
-	}
+	rec := &game.Record{Spec: g.Spec(), Actions: game.Notation(g.Start(), s.History())}
 	var b strings.Builder
 	if err := g.WriteRecord(&b, rec); err != nil {
 		t.Fatal(err)

@@ -163,25 +163,22 @@ func TestLessonWatchClaims(t *testing.T) {
 	captured := func(s *State, sq string) bool {
 		return slices.ContainsFunc(s.Events(), func(e game.Event) bool { return e.Kind == "capture" && slices.Equal(e.Squares, []string{sq}) })
 	}
-	claims := []struct {
-		words string
-		holds func(before, after *State) bool
-	}{
-		{"The attackers move first", func(b, _ *State) bool { return b.ToMove() == Attackers && len(b.History()) == 0 }},
-		{"on the castle in the centre", func(b, _ *State) bool { return b.pos.king == Castle && Square(Castle).String() == "e5" }},
-		{"traps the defender on e3 against the attacker on e2, and takes him", func(b, s *State) bool {
+	claims := []gametest.WatchClaim[*State]{
+		{Words: "The attackers move first", Holds: func(b, _ *State) bool { return b.ToMove() == Attackers && len(b.History()) == 0 }},
+		{Words: "on the castle in the centre", Holds: func(b, _ *State) bool { return b.pos.king == Castle && Square(Castle).String() == "e5" }},
+		{Words: "traps the defender on e3 against the attacker on e2, and takes him", Holds: func(b, s *State) bool {
 			return at(b, "e3") == Defender && at(b, "e2") == Attacker && captured(s, "e3") && at(s, "e3") == Empty
 		}},
-		{"traps the attacker on e4 against f4", func(b, s *State) bool {
+		{Words: "traps the attacker on e4 against f4", Holds: func(b, s *State) bool {
 			return at(b, "f4") == Defender && captured(s, "e4") && at(s, "e4") == Empty
 		}},
-		{"traps the defender on c5 against b5", func(b, s *State) bool {
+		{Words: "traps the defender on c5 against b5", Holds: func(b, s *State) bool {
 			return at(b, "b5") == Attacker && captured(s, "c5")
 		}},
-		{"Two lines run free from him to the edge, drawn on the board: tuichu", func(_, s *State) bool {
+		{Words: "Two lines run free from him to the edge, drawn on the board: tuichu", Holds: func(_, s *State) bool {
 			return s.pos.king != Castle && s.g.Rules.EscapeRoutes(&s.pos) == 2 && lineTo(s, "a3") && lineTo(s, "i3")
 		}},
-		{"The attackers can block only one", func(_, s *State) bool {
+		{Words: "The attackers can block only one", Holds: func(_, s *State) bool {
 			for _, a := range s.LegalActions(nil) {
 				c := s.Clone().(*State)
 				c.Apply(a)
@@ -191,37 +188,14 @@ func TestLessonWatchClaims(t *testing.T) {
 			}
 			return true
 		}},
-		{"block the line to a3, and take the defender on d4 between d3 and d5; the line to i3 stays open", func(b, s *State) bool {
+		{Words: "block the line to a3, and take the defender on d4 between d3 and d5; the line to i3 stays open", Holds: func(b, s *State) bool {
 			return lineTo(b, "a3") && !lineTo(s, "a3") && captured(s, "d4") && at(s, "d5") == Attacker && lineTo(s, "i3")
 		}},
-		{"he has escaped, and the defenders win", func(_, s *State) bool {
+		{Words: "he has escaped, and the defenders win", Holds: func(_, s *State) bool {
 			return s.IsTerminal() && s.Result().Winner == game.Player(Defenders) && s.Result().Reason == reasonKingEscaped
 		}},
 	}
-	s, err := MustLoad(l.Ruleset).Parse(l.Position)
-	if err != nil {
-		t.Fatal(err)
-	}
-	checked := 0
-	for _, w := range l.Watch {
-		before := s.Clone().(*State)
-		a, err := s.ParseAction(w.Action)
-		if err != nil {
-			t.Fatalf("%s: %v", w.Action, err)
-		}
-		s.Apply(a)
-		for _, c := range claims {
-			if strings.Contains(w.Say, c.words) {
-				checked++
-				if !c.holds(before, s) {
-					t.Errorf("after %s the step says %q; the rules disagree", w.Action, c.words)
-				}
-			}
-		}
-	}
-	if checked != len(claims) {
-		t.Fatalf("%d of %d claims found in the step's words: a caption changed without its claim", checked, len(claims))
-	}
+	gametest.WatchClaims(t, MustLoad(l.Ruleset), l, claims)
 }
 
 // TestLessonRulesAreTheSummary: docs/tablut-rules.md's "linnaeus in
@@ -232,14 +206,5 @@ func TestLessonRulesAreTheSummary(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var rules []string
-	for _, l := range Info.Lessons {
-		if l.Rule == "" {
-			t.Errorf("%q states no rule", l.Title)
-		}
-		rules = append(rules, l.Rule)
-	}
-	if !slices.Equal(listed, rules) {
-		t.Fatalf("the summary lists\n%q\nthe steps state\n%q", listed, rules)
-	}
+	gametest.LessonRules(t, Info, listed)
 }

@@ -64,3 +64,60 @@ func Figures(t *testing.T, info game.Info, min int) []game.State {
 	}
 	return states
 }
+
+// A WatchClaim is what the caption of one action of a step to watch
+// (game.GoalWatch) says happens: words the caption holds, and what must
+// hold of the game's states just before and just after that action.
+type WatchClaim[S game.State] struct {
+	Words string
+	Holds func(before, after S) bool
+}
+
+// WatchClaims plays a step's Watch from its position under g and checks
+// each claim on the action whose caption holds its words; every claim
+// must be found in some caption, so that a caption changed without its
+// claim fails.
+func WatchClaims[S game.State](t *testing.T, g game.Game, l game.Lesson, claims []WatchClaim[S]) {
+	t.Helper()
+	s, err := g.ParseState(l.Position)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked := 0
+	for _, w := range l.Watch {
+		before := s.Clone()
+		a, err := s.ParseAction(w.Action)
+		if err != nil {
+			t.Fatalf("%s: %v", w.Action, err)
+		}
+		s.Apply(a)
+		for _, c := range claims {
+			if strings.Contains(w.Say, c.Words) {
+				checked++
+				if !c.Holds(before.(S), s.(S)) {
+					t.Errorf("after %s the step says %q; the rules disagree", w.Action, c.Words)
+				}
+			}
+		}
+	}
+	if checked != len(claims) {
+		t.Fatalf("%d of %d claims found in the step's words: a caption changed without its claim", checked, len(claims))
+	}
+}
+
+// LessonRules checks that every step of a game's walkthrough states a
+// rule, and that the rules are listed, in order and word for word, the
+// summary its rules doc gives (read by the caller).
+func LessonRules(t *testing.T, info game.Info, listed []string) {
+	t.Helper()
+	var rules []string
+	for _, l := range info.Lessons {
+		if l.Rule == "" {
+			t.Errorf("%q states no rule", l.Title)
+		}
+		rules = append(rules, l.Rule)
+	}
+	if !slices.Equal(listed, rules) {
+		t.Fatalf("the summary lists\n%q\nthe steps state\n%q", listed, rules)
+	}
+}
