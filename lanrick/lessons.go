@@ -19,9 +19,10 @@ var lessons = []game.Lesson{
 		Task:    "Watch one whole rendezvous played out, from the mark to the last man in: press Play.",
 		Text: "Lanrick is a race, run again and again. Each side has five men on the border of a chessboard. A mark " +
 			"is set near the middle, and the squares round it are the rendezvous: the first player to get all his " +
-			"men into it wins it, and his opponent loses a man. Then a new mark is set somewhere else, with a " +
-			"rendezvous one square smaller, and the race begins again with fewer men, until one side is down to " +
-			"a single man. The men move like chess queens, but a turn has only a few squares to share among them, " +
+			"men into it wins it, and his opponent loses a man: turned into one of the winner's while the rendezvous " +
+			"has room (and the same race goes on), taken off the board once it is full. Then a new mark is set " +
+			"somewhere else, with a rendezvous one square smaller, and the race begins again with one man fewer, " +
+			"until one side is down to a single man. The men move like chess queens, but a turn has only a few squares to share among them, " +
 			"so the art is in the paths: not getting in each other's way, and getting in the other side's.",
 		Position: "board=1b2w2b/w7/8/7w/b7/8/7b/w2b2w1 to=black phase=mark rdv=1 size=9 setter=black",
 		Goal:     game.GoalWatch,

@@ -56,6 +56,10 @@ func TestLessonConversionKeepsTheRendezvous(t *testing.T) {
 		if !strings.Contains(l.Done, "goes on") || strings.Contains(l.Done, "next rendezvous begins") {
 			t.Fatalf("%q says %q", l.Title, l.Done)
 		}
+		// The first step says the same of any conversion, shown here.
+		if first := Info.Lessons[0]; !strings.Contains(first.Text, "turned into one of the winner's while the rendezvous has room (and the same race goes on)") {
+			t.Fatalf("%q says %q", first.Title, first.Text)
+		}
 		return
 	}
 	t.Fatal("no step teaches a conversion")
