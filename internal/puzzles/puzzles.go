@@ -108,24 +108,29 @@ func (b *Board) puzzles() ([]agent.Puzzle, []string) {
 }
 
 // solverOf is the request's player's puzzle record (nil for nobody).
-func (b *Board) solverOf(ctx context.Context, r *http.Request, ps []agent.Puzzle) (*store.Player, *solver, error) {
+func (b *Board) solverOf(r *http.Request, ps []agent.Puzzle) (*solver, error) {
 	me, err := b.ids.Me(r)
 	if err != nil || me == nil {
-		return nil, nil, err
+		return nil, err
 	}
+	return b.record(r.Context(), me, ps)
+}
+
+// record is a player's puzzle record.
+func (b *Board) record(ctx context.Context, me *store.Player, ps []agent.Puzzle) (*solver, error) {
 	rs, err := b.store.Ratings(ctx, me.ID)
 	if err != nil {
-		return nil, nil, httpx.Unavailable(err)
+		return nil, httpx.Unavailable(err)
 	}
 	tried, err := b.store.PuzzleTries(ctx, me.ID)
 	if err != nil {
-		return nil, nil, httpx.Unavailable(err)
+		return nil, httpx.Unavailable(err)
 	}
 	cur := rating.New()
 	if st, ok := rs[store.PuzzleGame]; ok {
 		cur = rating.Rating{R: st.R, RD: st.RD, Vol: st.Vol}
 	}
-	return me, &solver{Rating: cur.R, RD: cur.RD, Provisional: cur.Provisional(), Tried: tried, Next: nextFor(ps, tried, cur.R, "")}, nil
+	return &solver{Rating: cur.R, RD: cur.RD, Provisional: cur.Provisional(), Tried: tried, Next: nextFor(ps, tried, cur.R, "")}, nil
 }
 
 // nextFor is the puzzle the stream gives a player rated r next: of those
@@ -161,7 +166,7 @@ func (b *Board) list(w http.ResponseWriter, r *http.Request) error {
 		out.Puzzles = []agent.Puzzle{}
 		return b.api.JSON(w, http.StatusOK, out)
 	}
-	_, me, err := b.solverOf(r.Context(), r, out.Puzzles)
+	me, err := b.solverOf(r, out.Puzzles)
 	if err != nil {
 		return err
 	}
@@ -180,7 +185,7 @@ type nextAnswer struct {
 // ?theme= names if any; null when none is left.
 func (b *Board) next(w http.ResponseWriter, r *http.Request) error {
 	ps, _ := b.puzzles()
-	_, me, err := b.solverOf(r.Context(), r, ps)
+	me, err := b.solverOf(r, ps)
 	if err != nil {
 		return err
 	}
@@ -278,7 +283,8 @@ func (b *Board) result(w http.ResponseWriter, r *http.Request) error {
 	default:
 		out.After = after.R
 	}
-	if _, out.Me, err = b.solverOf(r.Context(), r, ps); err != nil {
+	// Read again: the rating and the tries this try changed.
+	if out.Me, err = b.record(r.Context(), me, ps); err != nil {
 		return err
 	}
 	if !out.Counted {
