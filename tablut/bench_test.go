@@ -2,6 +2,7 @@ package tablut
 
 import (
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/muster-games/muster/game"
@@ -103,7 +104,11 @@ func TestPlayoutAsRandomActions(t *testing.T) {
 	for _, rs := range Info.Rulesets {
 		g := MustLoad(rs.ID)
 		ended := 0
-		for seed := uint64(0); seed < 40; seed++ {
+		seeds := uint64(40)
+		if g.Rules.byLine {
+			seeds = 400 // playByLine's own path
+		}
+		for seed := uint64(0); seed < seeds; seed++ {
 			limit := 1 << 20
 			if seed%4 == 3 {
 				limit = int(seed * 7)
@@ -118,6 +123,19 @@ func TestPlayoutAsRandomActions(t *testing.T) {
 			if n != m || fast.String() != slow.String() || fast.over != slow.over || fast.result.Reason != slow.result.Reason ||
 				fast.result.Winner != slow.result.Winner || fast.result.History != slow.result.History || len(fast.actions) != len(slow.actions) {
 				t.Fatalf("%s seed %d: the playout played %d (%v %+v), the moves one by one %d (%v %+v)", rs.ID, seed, n, fast.over, fast.result, m, slow.over, slow.result)
+			}
+			f, w := fast.pos, slow.pos
+			if f.board != w.board || f.ranks != w.ranks || f.files != w.files || f.sideRanks != w.sideRanks || f.sideFiles != w.sideFiles ||
+				f.men != w.men || f.king != w.king || f.toMove != w.toMove || f.hash != w.hash || !slices.Equal(fast.hashes, slow.hashes) ||
+				fast.lastIrrev != slow.lastIrrev || fast.passes != slow.passes || !slices.Equal(fast.actions, slow.actions) {
+				t.Fatalf("%s seed %d: the playout left another position or history than the moves one by one:\n%+v\n%+v", rs.ID, seed, f, w)
+			}
+			if f.linesOK {
+				c := f
+				g.Rules.countAllLines(&c)
+				if c.lineN != f.lineN || c.moveN != f.moveN {
+					t.Fatalf("%s seed %d: the playout left line counts %v %v, counted afresh %v %v", rs.ID, seed, f.lineN, f.moveN, c.lineN, c.moveN)
+				}
 			}
 			if fast.over {
 				ended++

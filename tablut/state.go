@@ -396,6 +396,9 @@ func (s *State) Playout(rng *rand.Rand, maxActions int) int {
 		}
 		return n
 	}
+	if r.byLine && !r.Encirclement {
+		return s.playByLine(rng, maxActions)
+	}
 	n := 0
 	for !s.over {
 		var counts *[2 * Size]uint8
