@@ -7,13 +7,57 @@ import (
 	"github.com/muster-games/muster/game"
 )
 
+// lines is what playByLine keeps of a position besides its board, king
+// and hash: each side's men along each line, the ranks 0–8 then the
+// files 9–17, and the moves each side has along each line and in all.
+// With ranks and files in one array, a move touches its lines by table
+// rather than by branch: it runs along line i from cell at to cell to,
+// and crosses lines cross[i]+at and cross[i]+to at their cell cell[i].
+type lines struct {
+	men   [2][2 * Size]uint16
+	n     [2][2 * Size]uint8
+	total [2]int16
+	block [2 * Size]uint16
+}
+
+// Tables for lines: lineSq[i][c] is the square of cell c of line i;
+// cross[i] is where the lines crossing line i begin (the files for a
+// rank, the ranks for a file) and cell[i] is line i's cell along them;
+// nthSet[m][x] is the x-th set bit of mask m.
+var (
+	lineSq [2 * Size][Size]Square
+	cross  [2 * Size]uint8
+	cell   [2 * Size]uint8
+	nthSet [1 << Size][Size]uint8
+)
+
+func init() {
+	for i := 0; i < Size; i++ {
+		for c := 0; c < Size; c++ {
+			lineSq[i][c] = sq(c, i)
+			lineSq[Size+i][c] = sq(i, c)
+		}
+		cross[i], cell[i] = Size, uint8(i)
+		cross[Size+i], cell[Size+i] = 0, uint8(i)
+	}
+	for m := range nthSet {
+		x := 0
+		for c := 0; c < Size; c++ {
+			if m&(1<<c) != 0 {
+				nthSet[m][x] = uint8(c)
+				x++
+			}
+		}
+	}
+}
+
 // playByLine is Playout under rules that count moves by line (byLine),
 // with no encirclement and no attackers made to vary: the moves, their
 // order and the ends are those of pickLine and move, one for one, but a
 // move keeps only what the next draw and the rules' ends read (the board,
-// each side's men along each rank and file, the line counts, the king,
-// the hash and the history), and the rest of the position (all men along
-// each line, each side's set of men) is made once at the end.
+// the king, the hash and the history in the state; each side's men and
+// moves along each line in lines), and the rest of the position is made
+// once at the end.
 func (s *State) playByLine(rng *rand.Rand, maxActions int) int {
 	r := &s.g.Rules
 	p := &s.pos
@@ -21,11 +65,20 @@ func (s *State) playByLine(rng *rand.Rand, maxActions int) int {
 	if !p.linesOK {
 		r.countAllLines(p)
 	}
-	defer p.fillFromSides()
+	var l lines
+	for side := range 2 {
+		copy(l.men[side][:Size], p.sideRanks[side][:])
+		copy(l.men[side][Size:], p.sideFiles[side][:])
+	}
+	l.n, l.total = p.lineN, p.moveN
+	copy(l.block[:Size], r.lineBlock[:])
+	copy(l.block[Size:], r.lineBlock[:])
+	defer l.store(p)
+
 	n := 0
 	for !s.over {
 		side := p.toMove
-		c := int(p.moveN[side])
+		c := int(l.total[side])
 		if c == 0 && r.NoMoves != NoMovesPass {
 			s.noMoves()
 			break
@@ -38,46 +91,34 @@ func (s *State) playByLine(rng *rand.Rand, maxActions int) int {
 			s.move(Pass)
 			continue
 		}
-		// The move: line i (ranks 0–8, files 9–17), from cell at to
-		// cell to along it, counting as pickLine does.
+		// The move: along line i, from cell at to cell to, counting
+		// as pickLine does.
 		x := rng.IntN(c)
-		counts := &p.lineN[side]
+		counts := &l.n[side]
 		i := 0
 		for x >= int(counts[i]) {
 			x -= int(counts[i])
 			i++
 		}
-		var occ, movers uint16
-		if i < Size {
-			occ, movers = p.sideRanks[Attackers][i]|p.sideRanks[Defenders][i], p.sideRanks[side][i]
-			occ |= r.lineBlock[i]
-		} else {
-			occ, movers = p.sideFiles[Attackers][i-Size]|p.sideFiles[Defenders][i-Size], p.sideFiles[side][i-Size]
-			occ |= r.lineBlock[i-Size]
-		}
+		occ := l.men[Attackers][i] | l.men[Defenders][i] | l.block[i]
+		movers := l.men[side][i]
 		at := bits.TrailingZeros16(movers)
 		for c := int(reachN[occ][at]); x >= c; c = int(reachN[occ][at]) {
 			x -= c
 			movers &= movers - 1
 			at = bits.TrailingZeros16(movers)
 		}
-		to := nthBit(slide[occ][at], x)
-		var fr, ff, tr, tf int
-		if i < Size {
-			fr, ff, tr, tf = i, at, i, to
-		} else {
-			fr, ff, tr, tf = at, i-Size, to, i-Size
-		}
-		from, dest := Square(fr*Size+ff), Square(tr*Size+tf)
+		to := int(nthSet[slide[occ][at]][x])
+		from, dest := lineSq[i][at], lineSq[i][to]
 		s.actions = append(s.actions, game.Action(NewMove(from, dest)))
 
 		piece := p.board[from]
 		p.board[from], p.board[dest] = Empty, piece
-		sr, sf := &p.sideRanks[side], &p.sideFiles[side]
-		sr[fr] &^= 1 << ff
-		sf[ff] &^= 1 << fr
-		sr[tr] |= 1 << tf
-		sf[tf] |= 1 << tr
+		ca, ct, k := int(cross[i])+at, int(cross[i])+to, cell[i]
+		men := &l.men[side]
+		men[i] ^= 1<<at | 1<<to
+		men[ca] ^= 1 << k
+		men[ct] ^= 1 << k
 		p.hash ^= zobrist[piece][from] ^ zobrist[piece][dest] ^ zobristSide
 		if piece == King {
 			p.king = dest
@@ -88,7 +129,7 @@ func (s *State) playByLine(rng *rand.Rand, maxActions int) int {
 		var caps [4]Square
 		nCaps := 0
 		enemy := 1 - side
-		if (piece != King || r.KingArmed) && p.sideRanks[enemy][tr]&besideCell[tf]|p.sideFiles[enemy][tf]&besideCell[tr] != 0 {
+		if (piece != King || r.KingArmed) && l.men[enemy][i]&besideCell[to]|l.men[enemy][ct]&besideCell[k] != 0 {
 			victim := Attacker
 			if side == Attackers {
 				victim = Defender
@@ -123,28 +164,24 @@ func (s *State) playByLine(rng *rand.Rand, maxActions int) int {
 			for _, v := range caps[:nCaps] {
 				vr, vf := v.Rank(), v.File()
 				p.board[v] = Empty
-				p.sideRanks[enemy][vr] &^= 1 << vf
-				p.sideFiles[enemy][vf] &^= 1 << vr
+				l.men[enemy][vr] &^= 1 << vf
+				l.men[enemy][Size+vf] &^= 1 << vr
 				p.hash ^= zobrist[victim][v]
 			}
 		}
 		kingTaken := false
-		if k := int(p.king) - int(dest); side == Attackers && (k == Size || k == -Size || (k == 1 || k == -1) && int(p.king)/Size == tr) {
+		if d := int(p.king) - int(dest); side == Attackers && (d == Size || d == -Size || (d == 1 || d == -1) && int(p.king)/Size == int(dest)/Size) {
 			kingTaken = r.kingCaptured(p, dest)
 		}
-		p.toMove = 1 - side
+		p.toMove = enemy
 
 		// The lines the move and its captures changed, counted again.
-		p.recountRankBySides(t, r, fr)
-		p.recountFileBySides(t, r, ff)
-		if tr != fr {
-			p.recountRankBySides(t, r, tr)
-		} else {
-			p.recountFileBySides(t, r, tf)
-		}
+		l.recount(t, i)
+		l.recount(t, ca)
+		l.recount(t, ct)
 		for _, v := range caps[:nCaps] {
-			p.recountRankBySides(t, r, v.Rank())
-			p.recountFileBySides(t, r, v.File())
+			l.recount(t, v.Rank())
+			l.recount(t, Size+v.File())
 		}
 
 		if nCaps > 0 {
@@ -155,7 +192,7 @@ func (s *State) playByLine(rng *rand.Rand, maxActions int) int {
 		switch {
 		case kingTaken:
 			s.end(Attackers, reasonKingCaptured)
-		case piece == King && (tr == 0 || tf == 0 || tr == Size-1 || tf == Size-1):
+		case piece == King && dest.OnEdge():
 			s.end(Defenders, reasonKingEscaped)
 		case r.Repetition != RepNone || r.TurnLimit > 0 && len(s.actions) >= r.TurnLimit:
 			// The other ends (a king on the edge, two passes, the
@@ -174,39 +211,29 @@ var besideCell = func() (m [Size]uint16) {
 	return m
 }()
 
-// recountRankBySides is recountRank reading the men of rank i from each
-// side's alone (playByLine keeps no other).
-func (p *Position) recountRankBySides(t *[1 << (2 * Size)]uint8, r *Rules, i int) {
-	a, d := p.sideRanks[Attackers][i], p.sideRanks[Defenders][i]
-	o := uint32(a|d|r.lineBlock[i]) << Size
-	p.setLine(i, t[o|uint32(a)], t[o|uint32(d)])
+// recount counts both sides' moves along line x again, keeping the sums.
+func (l *lines) recount(t *[1 << (2 * Size)]uint8, x int) {
+	a, d := l.men[Attackers][x], l.men[Defenders][x]
+	o := uint32(a|d|l.block[x]) << Size
+	na, nd := t[o|uint32(a)], t[o|uint32(d)]
+	l.total[Attackers] += int16(na) - int16(l.n[Attackers][x])
+	l.total[Defenders] += int16(nd) - int16(l.n[Defenders][x])
+	l.n[Attackers][x], l.n[Defenders][x] = na, nd
 }
 
-// recountFileBySides is recountRankBySides for file i.
-func (p *Position) recountFileBySides(t *[1 << (2 * Size)]uint8, r *Rules, i int) {
-	a, d := p.sideFiles[Attackers][i], p.sideFiles[Defenders][i]
-	o := uint32(a|d|r.lineBlock[i]) << Size
-	p.setLine(Size+i, t[o|uint32(a)], t[o|uint32(d)])
-}
-
-// setLine sets line x's counts to a and d, keeping the sums.
-func (p *Position) setLine(x int, a, d uint8) {
-	p.moveN[Attackers] += int16(a) - int16(p.lineN[Attackers][x])
-	p.moveN[Defenders] += int16(d) - int16(p.lineN[Defenders][x])
-	p.lineN[Attackers][x], p.lineN[Defenders][x] = a, d
-}
-
-// fillFromSides makes all men along each line and each side's set of men
-// from each side's men along each line.
-func (p *Position) fillFromSides() {
+// store writes the lines back into the position, with all men along each
+// line and each side's set of men made from them.
+func (l *lines) store(p *Position) {
+	p.lineN, p.moveN, p.linesOK = l.n, l.total, true
 	p.men = [2]squareSet{}
 	for i := 0; i < Size; i++ {
-		p.ranks[i] = p.sideRanks[Attackers][i] | p.sideRanks[Defenders][i]
-		p.files[i] = p.sideFiles[Attackers][i] | p.sideFiles[Defenders][i]
 		for side := range 2 {
-			for w := p.sideRanks[side][i]; w != 0; w &= w - 1 {
+			p.sideRanks[side][i], p.sideFiles[side][i] = l.men[side][i], l.men[side][Size+i]
+			for w := l.men[side][i]; w != 0; w &= w - 1 {
 				p.men[side].add(Square(i*Size + bits.TrailingZeros16(w)))
 			}
 		}
+		p.ranks[i] = p.sideRanks[Attackers][i] | p.sideRanks[Defenders][i]
+		p.files[i] = p.sideFiles[Attackers][i] | p.sideFiles[Defenders][i]
 	}
 }
