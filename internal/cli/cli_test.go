@@ -52,6 +52,9 @@ func TestPerftLastLine(t *testing.T) {
 		{[]string{"perft", "tablut", "--moves", "a4-a3", "--depth", "1"}, "56"},
 		{[]string{"perft", "tablut", "--position", "/9/9/9/9/9/9/9/9/K8/", "--depth", "3"}, "1"},
 		{[]string{"perft", "tablut", "--depth", "2", "--divide"}, "4400"},
+		{[]string{"perft", "tablut", "--ruleset", "ludii-linnaeus", "--depth", "3", "--threads", "2"}, "353200"},
+		{[]string{"perft", "tablut", "--depth", "2", "--divide", "--threads", "3"}, "4400"},
+		{[]string{"perft", "lanrick", "--depth", "3", "--threads", "2"}, "320"},
 	} {
 		out, errOut, code := run(t, c.args...)
 		if code != 0 || lastLine(out) != c.want {
@@ -149,6 +152,29 @@ func TestPlayouts(t *testing.T) {
 	if lastLine(again) != lastLine(out) || !strings.Contains(again, "attackers: "+fields["attackers"]) {
 		t.Errorf("the same seed gave different results:\n%s\n%s", out, again)
 	}
+	if fields["threads"] != "1" || fields["cpu_seconds"] == "" || fields["games_per_cpu_second"] == "" {
+		t.Errorf("no threads, cpu_seconds or games_per_cpu_second in\n%s", out)
+	}
+	// Three threads share 301 games; thread 0 plays with the random
+	// numbers one thread would, so its share of the results is among them.
+	three, errOut, code := run(t, "playouts", "tablut", "--ruleset", "ludii-linnaeus", "--games", "301", "--seed", "7", "--threads", "3")
+	if code != 0 || !strings.Contains(three, "games: 301\n") || !strings.Contains(three, "threads: 3\n") {
+		t.Errorf("--threads 3: exit %d %s\n%s", code, errOut, three)
+	}
+	threeAgain, _, _ := run(t, "playouts", "tablut", "--ruleset", "ludii-linnaeus", "--games", "301", "--seed", "7", "--threads", "3")
+	if lastLine(threeAgain) != lastLine(three) || afterLine(three, "mean_length") != afterLine(threeAgain, "mean_length") {
+		t.Errorf("--threads 3 with the same seed gave different results:\n%s\n%s", three, threeAgain)
+	}
+}
+
+// afterLine returns the value of the line "name: value" in out.
+func afterLine(out, name string) string {
+	for _, line := range strings.Split(out, "\n") {
+		if v, ok := strings.CutPrefix(line, name+": "); ok {
+			return v
+		}
+	}
+	return ""
 }
 
 func TestRulesAndHelp(t *testing.T) {

@@ -8,6 +8,8 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/muster-games/muster/game"
@@ -70,7 +72,10 @@ const perftHelp = `Counts the positions reached after exactly N actions from the
 --position after --moves), for every depth from 1 to N, with the time taken. A
 position where the game is over is a leaf at whatever depth it is reached and is
 not expanded. The last line is the leaf count at depth N as a bare integer.
---divide prints the count below each first action instead.`
+--divide prints the count below each first action instead. --threads N counts
+the subtrees of the first actions on N threads at once (each with tables of its
+own, so the processor time may grow as the wall time falls); each depth's line
+gives both.`
 
 func runPerft(env *Env, args []string) error {
 	fs := flag.NewFlagSet("perft", flag.ContinueOnError)
@@ -78,12 +83,16 @@ func runPerft(env *Env, args []string) error {
 	gf.register(fs)
 	depth := fs.Int("depth", 0, "depth in actions (≥ 1)")
 	divide := fs.Bool("divide", false, "print the count below each first action")
+	threads := fs.Int("threads", 1, "threads counting the first actions' subtrees at once")
 	pos, err := flags(fs, args)
 	if err != nil {
 		return err
 	}
 	if *depth < 1 || *depth > 64 {
 		return fmt.Errorf("%w: --depth must be 1 to 64", errUsage)
+	}
+	if *threads < 1 || *threads > 1024 {
+		return fmt.Errorf("%w: --threads must be 1 to 1024", errUsage)
 	}
 	_, s, err := gf.state(pos)
 	if err != nil {
@@ -98,13 +107,10 @@ func runPerft(env *Env, args []string) error {
 			n    uint64
 		}
 		var rows []row
-		for _, a := range buf {
-			c := s.Clone()
-			name := c.ActionString(a)
-			c.Apply(a)
-			n := game.Perft(c, *depth-1)
-			rows = append(rows, row{name, n})
-			total += n
+		counts := perftBelow(s, buf, *depth-1, *threads)
+		for i, a := range buf {
+			rows = append(rows, row{s.ActionString(a), counts[i]})
+			total += counts[i]
 		}
 		slices.SortFunc(rows, func(a, b row) int { return strings.Compare(a.name, b.name) })
 		for _, r := range rows {
@@ -116,12 +122,46 @@ func runPerft(env *Env, args []string) error {
 	var last uint64
 	for d := 1; d <= *depth; d++ {
 		start := time.Now()
-		last = game.Perft(s, d)
+		cpu0, cpuOK := cpuTime()
+		if *threads == 1 || d == 1 || s.IsTerminal() {
+			last = game.Perft(s, d)
+		} else {
+			last = 0
+			for _, n := range perftBelow(s, s.LegalActions(nil), d-1, *threads) {
+				last += n
+			}
+		}
 		el := time.Since(start)
-		fmt.Fprintf(w, "depth %d: %d leaves in %.3fs (%.0f leaves/s)\n", d, last, el.Seconds(), float64(last)/max(el.Seconds(), 1e-9))
+		cpu1, _ := cpuTime()
+		fmt.Fprintf(w, "depth %d: %d leaves in %.3fs", d, last, el.Seconds())
+		if cpuOK {
+			fmt.Fprintf(w, ", %.3f CPU-s", (cpu1 - cpu0).Seconds())
+		}
+		fmt.Fprintf(w, " (%.0f leaves/s)\n", float64(last)/max(el.Seconds(), 1e-9))
 	}
 	fmt.Fprintf(w, "%d\n", last)
 	return nil
+}
+
+// perftBelow counts the leaves depth actions below each of the actions
+// of s, on threads threads at once.
+func perftBelow(s game.State, actions []game.Action, depth, threads int) []uint64 {
+	counts := make([]uint64, len(actions))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(threads, len(actions)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := int(next.Add(1) - 1); i < len(actions); i = int(next.Add(1) - 1) {
+				c := s.Clone()
+				c.Apply(actions[i])
+				counts[i] = game.Perft(c, depth)
+			}
+		}()
+	}
+	wg.Wait()
+	return counts
 }
 
 const legalHelp = `Applies --moves (from the start or --position) and prints the position, the
@@ -190,10 +230,13 @@ func runLegal(env *Env, args []string) error {
 }
 
 const playoutsHelp = `Plays uniformly random games (each legal action equally likely; chance actions
-with their probabilities) on one core, for --seconds (default 5) or --games, and
-prints one "name: value" per line: games, games_per_second, actions_per_second,
-mean_length (actions per game), and the share of each result as a fraction
-(for Tablut: attackers, defenders, draws). --seed makes a run repeatable.`
+with their probabilities), for --seconds (default 5) or --games, on --threads
+cores (default 1; each thread plays games of its own with its own random numbers),
+and prints one "name: value" per line: games, threads, seconds (wall), cpu_seconds
+(the processor time of the whole process), games_per_second, games_per_cpu_second,
+actions_per_second, mean_length (actions per game), and the share of each result as
+a fraction (for Tablut: attackers, defenders, draws). --seed makes a run repeatable
+(with --games, for a given --threads).`
 
 func runPlayouts(env *Env, args []string) error {
 	fs := flag.NewFlagSet("playouts", flag.ContinueOnError)
@@ -202,12 +245,16 @@ func runPlayouts(env *Env, args []string) error {
 	seconds := fs.Float64("seconds", 0, "play for this long (default 5 when --games is not given)")
 	games := fs.Int("games", 0, "play this many games")
 	seed := fs.Uint64("seed", 1, "random seed")
+	threads := fs.Int("threads", 1, "threads playing games at once")
 	pos, err := flags(fs, args)
 	if err != nil {
 		return err
 	}
 	if *seconds < 0 || *games < 0 || (*seconds > 0 && *games > 0) {
 		return fmt.Errorf("%w: give --seconds or --games, positive", errUsage)
+	}
+	if *threads < 1 || *threads > 1024 {
+		return fmt.Errorf("%w: --threads must be 1 to 1024", errUsage)
 	}
 	if *seconds == 0 && *games == 0 {
 		*seconds = 5
@@ -219,15 +266,80 @@ func runPlayouts(env *Env, args []string) error {
 	if start.IsTerminal() {
 		return fmt.Errorf("the game is already over at %s", start)
 	}
-	rng := rand.New(rand.NewPCG(*seed, 0x706c61796f757473))
 	deadline := time.Now().Add(time.Duration(*seconds * float64(time.Second)))
-	wins := make([]int, g.NumPlayers())
-	var draws, scored, played, actions int
+	tallies := make([]playoutTally, *threads)
+	cpu0, cpuOK := cpuTime()
+	began := time.Now()
+	var wg sync.WaitGroup
+	for k := range tallies {
+		// Thread k plays games k, k+threads, … of --games.
+		quota := 0
+		if *games > 0 {
+			quota = (*games - k + *threads - 1) / *threads
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			rng := rand.New(rand.NewPCG(*seed+uint64(k), 0x706c61796f757473))
+			tallies[k] = playoutsOn(g, start, rng, quota, deadline)
+		}()
+	}
+	wg.Wait()
+	el := time.Since(began).Seconds()
+	cpu1, _ := cpuTime()
+	var t playoutTally
+	t.wins = make([]int, g.NumPlayers())
+	for _, k := range tallies {
+		if k.err != nil {
+			return k.err
+		}
+		t.played += k.played
+		t.actions += k.actions
+		t.draws += k.draws
+		t.scored += k.scored
+		for p, n := range k.wins {
+			t.wins[p] += n
+		}
+	}
+	w := env.Stdout
+	fmt.Fprintf(w, "game: %s\n", g.Spec())
+	fmt.Fprintf(w, "games: %d\n", t.played)
+	fmt.Fprintf(w, "threads: %d\n", *threads)
+	fmt.Fprintf(w, "seconds: %.3f\n", el)
+	if cpuOK {
+		fmt.Fprintf(w, "cpu_seconds: %.3f\n", (cpu1 - cpu0).Seconds())
+	}
+	fmt.Fprintf(w, "games_per_second: %.0f\n", float64(t.played)/el)
+	if cpu := (cpu1 - cpu0).Seconds(); cpuOK && cpu > 0 {
+		fmt.Fprintf(w, "games_per_cpu_second: %.0f\n", float64(t.played)/cpu)
+	}
+	fmt.Fprintf(w, "actions_per_second: %.0f\n", float64(t.actions)/el)
+	fmt.Fprintf(w, "mean_length: %.1f\n", float64(t.actions)/float64(t.played))
+	for p, n := range t.wins {
+		fmt.Fprintf(w, "%s: %.3f\n", g.PlayerName(game.Player(p)), float64(n)/float64(t.played))
+	}
+	fmt.Fprintf(w, "draws: %.3f\n", float64(t.draws)/float64(t.played))
+	if t.scored > 0 {
+		fmt.Fprintf(w, "scored: %.3f\n", float64(t.scored)/float64(t.played))
+	}
+	return nil
+}
+
+// playoutTally is what one thread of playouts counted.
+type playoutTally struct {
+	played, actions, draws, scored int
+	wins                           []int
+	err                            error
+}
+
+// playoutsOn plays random games from start: quota of them, or while the
+// deadline is ahead when quota is 0.
+func playoutsOn(g game.Game, start game.State, rng *rand.Rand, quota int, deadline time.Time) playoutTally {
+	t := playoutTally{wins: make([]int, g.NumPlayers())}
 	buf := make([]game.Action, 0, g.MaxActions())
 	const maxActions = 1_000_000
-	began := time.Now()
 	s := start.Clone()
-	for played < *games || (*games == 0 && (played%64 != 0 || time.Now().Before(deadline))) {
+	for t.played < quota || (quota == 0 && (t.played%64 != 0 || time.Now().Before(deadline))) {
 		if r, ok := s.(game.Resetter); ok {
 			r.Reset(start)
 		} else {
@@ -235,36 +347,22 @@ func runPlayouts(env *Env, args []string) error {
 		}
 		var n int
 		n, buf = game.Playout(s, rng, maxActions, buf)
-		actions += n
-		played++
+		t.actions += n
+		t.played++
 		if !s.IsTerminal() {
-			return fmt.Errorf("a game did not end within %d actions", maxActions)
+			t.err = fmt.Errorf("a game did not end within %d actions", maxActions)
+			return t
 		}
 		switch r := s.Result(); {
 		case r.Winner >= 0:
-			wins[r.Winner]++
+			t.wins[r.Winner]++
 		case r.Scores != nil:
-			scored++
+			t.scored++
 		default:
-			draws++
+			t.draws++
 		}
 	}
-	el := time.Since(began).Seconds()
-	w := env.Stdout
-	fmt.Fprintf(w, "game: %s\n", g.Spec())
-	fmt.Fprintf(w, "games: %d\n", played)
-	fmt.Fprintf(w, "seconds: %.3f\n", el)
-	fmt.Fprintf(w, "games_per_second: %.0f\n", float64(played)/el)
-	fmt.Fprintf(w, "actions_per_second: %.0f\n", float64(actions)/el)
-	fmt.Fprintf(w, "mean_length: %.1f\n", float64(actions)/float64(played))
-	for p, n := range wins {
-		fmt.Fprintf(w, "%s: %.3f\n", g.PlayerName(game.Player(p)), float64(n)/float64(played))
-	}
-	fmt.Fprintf(w, "draws: %.3f\n", float64(draws)/float64(played))
-	if scored > 0 {
-		fmt.Fprintf(w, "scored: %.3f\n", float64(scored)/float64(played))
-	}
-	return nil
+	return t
 }
 
 const recordHelp = `Writes the record of a game: GAME with --moves (and --position) is replayed,
