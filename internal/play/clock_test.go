@@ -5,6 +5,7 @@ import (
 	"io"
 	"log/slog"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"testing/synctest"
@@ -207,4 +208,28 @@ func TestUnbegunGamesAborted(t *testing.T) {
 			t.Fatalf("the correspondence game after its three days: %d aborted, %s", n, slow.snap.Load().rec.Result)
 		}
 	})
+}
+
+// TestViewEncodingLetGoAndMadeAgain: once a change's watchers have its
+// encoding, the collector takes it back, and the encoding asked for then
+// is made again, the same bytes (the legal actions made again too).
+func TestViewEncodingLetGoAndMadeAgain(t *testing.T) {
+	b, done := newBubble(t)
+	defer done()
+	r, secrets, _ := b.start("tablut", nil, false)
+	b.play(r, secrets[0], "d1-d3")
+	sn := r.snap.Load()
+	first := string(sn.encoded(b.gs))
+	if !strings.Contains(first, `"legal":[{`) || !strings.Contains(first, `"d1-d3"`) {
+		t.Fatalf("the view's encoding has no legal actions or no turn: %.300s", first)
+	}
+	for i := 0; i < 3 && sn.json.p.Value() != nil; i++ {
+		runtime.GC()
+	}
+	if sn.json.p.Value() != nil {
+		t.Fatal("the encoding is still held after three collections")
+	}
+	if again := string(sn.encoded(b.gs)); again != first {
+		t.Fatalf("the encoding made again differs:\n%s\n%s", first, again)
+	}
 }

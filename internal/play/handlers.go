@@ -493,7 +493,7 @@ func (gs *Games) answer(w http.ResponseWriter, r *http.Request, do func(*room) (
 	}
 	if sn != nil && sn.view.ID == v.ID && sn.view.Updated == v.Updated && sn.view.Ply == v.Ply {
 		if time.Since(sn.at) < freshView {
-			return gs.api.Raw(w, http.StatusOK, sn.json)
+			return gs.api.Raw(w, http.StatusOK, sn.encoded(gs))
 		}
 		return gs.api.JSON(w, http.StatusOK, sn.current())
 	}

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"fmt"
 	"net/http"
+	"runtime"
 	"sync"
 	"time"
+	"weak"
 
 	"github.com/muster-games/muster/game"
 	"github.com/muster-games/muster/internal/events"
@@ -122,9 +124,9 @@ type seatView struct {
 type snapshot struct {
 	// rec is a copy of the stored game (its seats and actions copied).
 	rec store.Game
-	// view is the view, built once; json its encoding.
+	// view is the view, built once; json its encoding, held weakly.
 	view View
-	json []byte
+	json weakJSON
 	// at is when it was built (its clock read then).
 	at time.Time
 	// first is the game's start: once the view is encoded, its legal
@@ -169,12 +171,14 @@ func (r *room) publish() {
 	sn.view = v
 	sn.at = time.Now()
 	sn.view.Clock = sn.clock(sn.at)
-	sn.json = r.gs.marshalView(sn.view)
+	encoded := &encodedView{r.gs.marshalView(sn.view)}
+	sn.json.p = weak.Make(encoded)
 	if len(sn.view.Legal) > 0 {
 		sn.view.Legal, sn.first = nil, r.first
 	}
 	r.snap.Store(sn)
-	r.broadcast(sn.json)
+	r.broadcast(encoded.b)
+	runtime.KeepAlive(encoded)
 	if betweenPeople(&rec) {
 		r.gs.cfg.Events.GameChanged(events.GameChanged{Game: r.id}) // its board in the lobby's list of games
 	}
@@ -267,12 +271,39 @@ func (sn *snapshot) legal() []game.ActionInfo {
 }
 
 // currentJSON is the view now as JSON: built once per change, and again
-// only for a clock running.
+// for a clock running or where the collector took the encoding back.
 func (sn *snapshot) currentJSON(gs *Games) []byte {
 	if !sn.clockRuns {
-		return sn.json
+		return sn.encoded(gs)
 	}
 	return gs.marshalView(sn.current())
+}
+
+// weakJSON is a view's encoding, held weakly: a change encodes its view
+// once, for its watchers and the answer to whoever made it, and the
+// collector may then take it back (it is a live game's largest part, and
+// mostly never read again); it is made again when asked for.
+type weakJSON struct {
+	mu sync.Mutex
+	p  weak.Pointer[encodedView]
+}
+
+type encodedView struct{ b []byte }
+
+// encoded is the snapshot's view as JSON, made again if it was let go.
+func (sn *snapshot) encoded(gs *Games) []byte {
+	sn.json.mu.Lock()
+	defer sn.json.mu.Unlock()
+	if e := sn.json.p.Value(); e != nil {
+		return e.b
+	}
+	v := sn.view
+	if v.Legal == nil {
+		v.Legal = sn.legal()
+	}
+	e := &encodedView{gs.marshalView(v)}
+	sn.json.p = weak.Make(e)
+	return e.b
 }
 
 // betweenPeople reports whether two different players hold the seats (a
