@@ -61,12 +61,17 @@ type Watch struct {
 // was refused before it opened. websocket.Accept checks that the Origin
 // is this host; a client's message larger than 1 KiB closes the
 // connection.
+//
+// Once the connection is open, serve runs on a goroutine of its own and
+// Serve returns: the request's goroutine grew its stack in the request's
+// checks (who asks, the database) and would keep it for as long as the
+// connection lives, hours for a game; the new one holds only what
+// waiting and sending need.
 func (s *Sockets) Serve(w http.ResponseWriter, r *http.Request, watch Watch, serve func(ctx context.Context, send func([]byte) error)) error {
 	drop, ok := s.take(watch, Client(r))
 	if !ok {
 		return ErrTooManySockets
 	}
-	defer drop()
 	// A WebSocket lives past the server's read and write timeouts, which
 	// bound plain requests: its own limits are the read limit and the
 	// send's 10 seconds.
@@ -75,22 +80,29 @@ func (s *Sockets) Serve(w http.ResponseWriter, r *http.Request, watch Watch, ser
 	rc.SetWriteDeadline(time.Time{})
 	conn, err := websocket.Accept(w, r, nil)
 	if err != nil {
+		drop()
 		return nil // Accept has answered
 	}
-	defer conn.CloseNow()
 	conn.SetReadLimit(1024)
-	ctx, cancel := context.WithCancel(conn.CloseRead(r.Context()))
-	defer cancel()
+	// The request's context ends when its handler returns; the
+	// connection's when the client leaves (CloseRead) or the server
+	// stops.
+	ctx, cancel := context.WithCancel(conn.CloseRead(context.WithoutCancel(r.Context())))
 	stop := context.AfterFunc(s.Stop, func() {
 		conn.Close(websocket.StatusGoingAway, "server stopping")
 		cancel()
 	})
-	defer stop()
-	serve(ctx, func(msg []byte) error {
-		wctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	go func() {
+		defer drop()
+		defer conn.CloseNow()
 		defer cancel()
-		return conn.Write(wctx, websocket.MessageText, msg)
-	})
+		defer stop()
+		serve(ctx, func(msg []byte) error {
+			wctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+			defer cancel()
+			return conn.Write(wctx, websocket.MessageText, msg)
+		})
+	}()
 	return nil
 }
 
