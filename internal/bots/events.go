@@ -143,7 +143,7 @@ func (e *Events) stream(w http.ResponseWriter, r *http.Request) error {
 	if me == nil {
 		return errSignIn
 	}
-	return e.sockets.ServeStream(w, r, httpx.Watch{Key: "events " + me.ID, Max: e.cfg.StreamsPerPlayer}, func(ctx context.Context, send func([]byte) error) {
+	return e.sockets.ServeStream(w, r, httpx.Watch{Key: "events " + me.ID, Max: e.cfg.StreamsPerPlayer}, func(ctx context.Context, _ *http.Request, send func([]byte) error) {
 		w := watcher{e: e, player: me.ID, challenges: map[string]bool{}, games: map[string]bool{}}
 		t := time.NewTicker(e.cfg.Every)
 		defer t.Stop()

@@ -66,8 +66,10 @@ type Watch struct {
 // Serve returns: the request's goroutine grew its stack in the request's
 // checks (who asks, the database) and would keep it for as long as the
 // connection lives, hours for a game; the new one holds only what
-// waiting and sending need.
-func (s *Sockets) Serve(w http.ResponseWriter, r *http.Request, watch Watch, serve func(ctx context.Context, send func([]byte) error)) error {
+// waiting and sending need. The request's own context ends when Serve
+// returns: serve is given the request again with the connection's
+// context, and must read that one, not the one Serve was given.
+func (s *Sockets) Serve(w http.ResponseWriter, r *http.Request, watch Watch, serve func(ctx context.Context, r *http.Request, send func([]byte) error)) error {
 	drop, ok := s.take(watch, Client(r))
 	if !ok {
 		return ErrTooManySockets
@@ -97,7 +99,7 @@ func (s *Sockets) Serve(w http.ResponseWriter, r *http.Request, watch Watch, ser
 		defer conn.CloseNow()
 		defer cancel()
 		defer stop()
-		serve(ctx, func(msg []byte) error {
+		serve(ctx, r.WithContext(ctx), func(msg []byte) error {
 			wctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 			defer cancel()
 			return conn.Write(wctx, websocket.MessageText, msg)
@@ -174,7 +176,7 @@ var StreamKeepAlive = 7 * time.Second
 // flushed at once, with an empty line every StreamKeepAlive; counted
 // against the same limits. It ends when the client leaves, the server
 // stops, a line takes more than 10 seconds to send, or serve returns.
-func (s *Sockets) ServeStream(w http.ResponseWriter, r *http.Request, watch Watch, serve func(ctx context.Context, send func([]byte) error)) error {
+func (s *Sockets) ServeStream(w http.ResponseWriter, r *http.Request, watch Watch, serve func(ctx context.Context, r *http.Request, send func([]byte) error)) error {
 	drop, ok := s.take(watch, Client(r))
 	if !ok {
 		return ErrTooManySockets
@@ -242,7 +244,7 @@ func (s *Sockets) ServeStream(w http.ResponseWriter, r *http.Request, watch Watc
 			}
 		}
 	}()
-	serve(ctx, func(msg []byte) error {
+	serve(ctx, r.WithContext(ctx), func(msg []byte) error {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}

@@ -12,7 +12,8 @@ import (
 )
 
 // TestServeReturnsWhileTheSocketLives: Serve hands the connection to a
-// goroutine of its own and returns, the socket still sends, it is counted
+// goroutine of its own and returns, the socket still sends (and the
+// request serve reads still has a live context), it is counted
 // while open and no longer once the client has left, and the server's
 // stop closes the ones left.
 func TestServeReturnsWhileTheSocketLives(t *testing.T) {
@@ -22,12 +23,17 @@ func TestServeReturnsWhileTheSocketLives(t *testing.T) {
 	returned := make(chan error, 4)
 	tick := make(chan []byte)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		returned <- s.Serve(w, r, Watch{Key: "g", Max: 10}, func(ctx context.Context, send func([]byte) error) {
+		returned <- s.Serve(w, r, Watch{Key: "g", Max: 10}, func(ctx context.Context, r *http.Request, send func([]byte) error) {
 			for {
 				select {
 				case <-ctx.Done():
 					return
 				case msg := <-tick:
+					if err := r.Context().Err(); err != nil {
+						// The request serve reads lives with the
+						// connection, not with its handler.
+						msg = []byte("the request's context ended: " + err.Error())
+					}
 					if send(msg) != nil {
 						return
 					}

@@ -408,7 +408,7 @@ func (l *Lobby) Run(ctx context.Context) {
 
 // watch keeps a browser's lobby live over a WebSocket.
 func (l *Lobby) watch(w http.ResponseWriter, r *http.Request) error {
-	return l.sockets.Serve(w, r, httpx.Watch{Key: socketKey, Max: l.cfg.Watchers}, func(ctx context.Context, send func([]byte) error) {
+	return l.sockets.Serve(w, r, httpx.Watch{Key: socketKey, Max: l.cfg.Watchers}, func(ctx context.Context, r *http.Request, send func([]byte) error) {
 		ch := make(chan *shared, 1)
 		if sh, err := l.current(ctx); err == nil {
 			ch <- sh // the lobby as it is now

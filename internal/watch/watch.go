@@ -99,7 +99,7 @@ var TokenRecheck = 5 * time.Second
 // feed returns what a request watches and what it is sent: the view at
 // once and after every change, and the chat lines it may read, until the
 // game leaves the server's memory (the client connects again).
-func (ws *Watchers) feed(r *http.Request) (httpx.Watch, func(ctx context.Context, send func([]byte) error), error) {
+func (ws *Watchers) feed(r *http.Request) (httpx.Watch, func(ctx context.Context, r *http.Request, send func([]byte) error), error) {
 	me, err := ws.ids.Me(r)
 	if err != nil {
 		return httpx.Watch{}, nil, err
@@ -118,7 +118,7 @@ func (ws *Watchers) feed(r *http.Request) (httpx.Watch, func(ctx context.Context
 		watch.Seat = player
 	}
 	byToken := r.Header.Get("Authorization") != "" && me != nil
-	return watch, func(ctx context.Context, send func([]byte) error) {
+	return watch, func(ctx context.Context, r *http.Request, send func([]byte) error) {
 		views, stop, err := ws.games.Subscribe(ctx, id)
 		if err != nil {
 			return // the game left memory meanwhile: the client connects again
