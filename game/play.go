@@ -21,6 +21,12 @@ type Perfter interface {
 	Perft(depth int) uint64
 }
 
+// ThreadedPerfter is implemented by states whose perft can share its work
+// among threads (and what it has learnt, such as a table of positions).
+type ThreadedPerfter interface {
+	PerftThreads(depth, threads int) uint64
+}
+
 // Perft counts the leaves of the game tree below s to the given depth in
 // actions. A terminal state is a leaf at whatever depth it is reached and
 // is not expanded; chance actions count as actions.

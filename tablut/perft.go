@@ -1,5 +1,10 @@
 package tablut
 
+import (
+	"sync"
+	"sync/atomic"
+)
+
 // Perft counts the leaves of the game tree to the given depth: the
 // positions reached after depth actions, where a position in which the
 // game is over is a leaf at whatever depth it is reached and is not
@@ -95,14 +100,18 @@ func (s *State) perftBelow(depth int, t *perftTable) uint64 {
 
 // perftTable keeps counts by key (a position's hash mixed with the depth
 // and passes), one a slot, the last one put; a slot's key and count lie
-// side by side, so that a probe reads one cache line.
+// side by side, so that a probe reads one cache line. Threads may share a
+// table: a slot holds the count and the key mixed with it, each read and
+// written whole, so that a probe that meets a slot half written by
+// another thread finds a key that does not match and counts the position
+// itself.
 type perftTable struct {
 	slots []perftSlot
 	mask  uint64
-	hits  int
+	hits  atomic.Int64
 }
 
-type perftSlot struct{ key, count uint64 }
+type perftSlot struct{ check, count atomic.Uint64 } // check: key ^ count
 
 func newPerftTable(depth int) *perftTable {
 	n := 1 << 16
@@ -114,14 +123,49 @@ func newPerftTable(depth int) *perftTable {
 
 func (t *perftTable) get(key uint64) (uint64, bool) {
 	sl := &t.slots[key&t.mask]
-	if sl.key == key && sl.count != 0 {
-		t.hits++
-		return sl.count, true
+	if n := sl.count.Load(); n != 0 && sl.check.Load()^n == key {
+		t.hits.Add(1)
+		return n, true
 	}
 	return 0, false
 }
 
-func (t *perftTable) put(key, n uint64) { t.slots[key&t.mask] = perftSlot{key, n} }
+func (t *perftTable) put(key, n uint64) {
+	sl := &t.slots[key&t.mask]
+	sl.count.Store(n)
+	sl.check.Store(key ^ n)
+}
+
+// PerftThreads is Perft with the first moves' subtrees counted on threads
+// threads at once, sharing one table (it implements game.ThreadedPerfter).
+func (s *State) PerftThreads(depth, threads int) uint64 {
+	var buf [MaxMoves]Move
+	moves := s.LegalMoves(buf[:0])
+	if threads <= 1 || depth < 2 || s.over || len(moves) == 0 {
+		return s.Perft(depth)
+	}
+	var t *perftTable
+	if depth >= 4 && s.g.Rules.Repetition != RepFirst && s.g.Rules.Repetition != RepAttackerVary {
+		t = newPerftTable(depth)
+	}
+	var next atomic.Int64
+	var total atomic.Uint64
+	var wg sync.WaitGroup
+	for range min(threads, len(moves)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			c := s.Copy()
+			for i := int(next.Add(1) - 1); i < len(moves); i = int(next.Add(1) - 1) {
+				c.ApplyMove(moves[i])
+				total.Add(c.perft(depth-1, t))
+				c.Undo()
+			}
+		}()
+	}
+	wg.Wait()
+	return total.Load()
+}
 
 // perftDepthKey and perftPassKey mix the depth left and the passes in a
 // row into a table's key.

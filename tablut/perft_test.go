@@ -191,8 +191,8 @@ func TestPerftTableCountsAsWithout(t *testing.T) {
 			if got != want {
 				t.Errorf("%s %s: perft(5) %d with the table, %d without", id, name, got, want)
 			}
-			t.Logf("%s %s: perft(5) %d, %d counts from the table", id, name, got, table.hits)
-			if name == "few" && table.hits == 0 {
+			t.Logf("%s %s: perft(5) %d, %d counts from the table", id, name, got, table.hits.Load())
+			if name == "few" && table.hits.Load() == 0 {
 				t.Errorf("%s %s: the table was never used", id, name)
 			}
 		}
@@ -231,5 +231,32 @@ func TestQuietChildLeaves(t *testing.T) {
 	}
 	if checked < 10000 {
 		t.Fatalf("only %d moves checked", checked)
+	}
+}
+
+// TestPerftThreadsCountsAsOne: counted on several threads sharing one
+// table, perft gives the counts of one thread, under every ruleset, from
+// the start and from a position where the table is used (depth 4).
+func TestPerftThreadsCountsAsOne(t *testing.T) {
+	for _, rs := range Info.Rulesets {
+		g := MustLoad(rs.ID)
+		mid := g.Start()
+		var buf [MaxMoves]Move
+		for i := 0; i < 6 && !mid.IsTerminal(); i++ {
+			moves := mid.LegalMoves(buf[:0])
+			mid.ApplyMove(moves[(i*7)%len(moves)])
+		}
+		for _, s := range []*State{g.Start(), mid} {
+			depth := 4
+			if testing.Short() {
+				depth = 3
+			}
+			want := s.Perft(depth)
+			for _, threads := range []int{2, 3} {
+				if got := s.PerftThreads(depth, threads); got != want {
+					t.Errorf("%s from %s: perft(%d) on %d threads %d, on one %d", rs.ID, s, depth, threads, got, want)
+				}
+			}
+		}
 	}
 }

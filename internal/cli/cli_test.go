@@ -54,6 +54,7 @@ func TestPerftLastLine(t *testing.T) {
 		{[]string{"perft", "tablut", "--depth", "2", "--divide"}, "4400"},
 		{[]string{"perft", "tablut", "--ruleset", "ludii-linnaeus", "--depth", "3", "--threads", "2"}, "353200"},
 		{[]string{"perft", "tablut", "--depth", "2", "--divide", "--threads", "3"}, "4400"},
+		{[]string{"perft", "tablut", "--depth", "4", "--threads", "2"}, "19913864"},
 		{[]string{"perft", "lanrick", "--depth", "3", "--threads", "2"}, "320"},
 	} {
 		out, errOut, code := run(t, c.args...)

@@ -73,9 +73,10 @@ const perftHelp = `Counts the positions reached after exactly N actions from the
 position where the game is over is a leaf at whatever depth it is reached and is
 not expanded. The last line is the leaf count at depth N as a bare integer.
 --divide prints the count below each first action instead. --threads N counts
-the subtrees of the first actions on N threads at once (each with tables of its
-own, so the processor time may grow as the wall time falls); each depth's line
-gives both.`
+the subtrees of the first actions on N threads at once (Tablut's threads share
+one table of the positions counted; other games' count apart, and with --divide
+every game's do, so the processor time may grow as the wall time falls); each
+depth's line gives both.`
 
 func runPerft(env *Env, args []string) error {
 	fs := flag.NewFlagSet("perft", flag.ContinueOnError)
@@ -123,9 +124,13 @@ func runPerft(env *Env, args []string) error {
 	for d := 1; d <= *depth; d++ {
 		start := time.Now()
 		cpu0, cpuOK := cpuTime()
-		if *threads == 1 || d == 1 || s.IsTerminal() {
+		tp, shares := s.(game.ThreadedPerfter)
+		switch {
+		case *threads == 1 || d == 1 || s.IsTerminal():
 			last = game.Perft(s, d)
-		} else {
+		case shares:
+			last = tp.PerftThreads(d, *threads)
+		default:
 			last = 0
 			for _, n := range perftBelow(s, s.LegalActions(nil), d-1, *threads) {
 				last += n
