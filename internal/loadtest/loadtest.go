@@ -20,6 +20,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"net/http"
 	"net/http/cookiejar"
@@ -414,6 +415,10 @@ func postAs(ctx context.Context, c *http.Client, url string, body, out any) erro
 		json.NewDecoder(res.Body).Decode(&e)
 		return fmt.Errorf("%s: %d %s", url, res.StatusCode, e.Error)
 	}
+	if out == nil {
+		_, err = io.Copy(io.Discard, res.Body)
+		return err
+	}
 	return json.NewDecoder(res.Body).Decode(out)
 }
 
@@ -517,8 +522,9 @@ func playGame(ctx context.Context, cfg Config, rng *rand.Rand) (g played, err er
 			}
 		}
 		t0 := time.Now()
-		var ans view
-		if err := postAs(ctx, seats[seat].c, cfg.URL+"/api/games/"+id+"/act", map[string]any{"secret": seats[seat].secret, "action": text, "ply": v.Ply}, &ans); err != nil {
+		// The answer (the new view) is read but not decoded: the
+		// WebSocket brings the same view, which the game goes on from.
+		if err := postAs(ctx, seats[seat].c, cfg.URL+"/api/games/"+id+"/act", map[string]any{"secret": seats[seat].secret, "action": text, "ply": v.Ply}, nil); err != nil {
 			return g, err
 		}
 		sent[v.Ply] = text
