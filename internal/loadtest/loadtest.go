@@ -91,6 +91,10 @@ type Report struct {
 	// CPU is the server's processor time (user and system) while the
 	// games were played (0: not measured).
 	CPU time.Duration
+	// ClientCPU is this load client's own processor time meanwhile (0:
+	// not read): on a machine shared with the server, what the client
+	// takes is not the server's.
+	ClientCPU time.Duration
 }
 
 // Percentile returns the p-th percentile of the latencies.
@@ -117,6 +121,9 @@ func (r *Report) String() string {
 	}
 	if r.CPU > 0 && r.Actions > 0 {
 		fmt.Fprintf(&b, "server_cpu_s: %.2f\nserver_cpu_ms_per_action: %.3f\n", r.CPU.Seconds(), ms(r.CPU)/float64(r.Actions))
+	}
+	if r.ClientCPU > 0 && r.Actions > 0 {
+		fmt.Fprintf(&b, "client_cpu_s: %.2f\nclient_cpu_ms_per_action: %.3f\n", r.ClientCPU.Seconds(), ms(r.ClientCPU)/float64(r.Actions))
 	}
 	if r.RSS > 0 {
 		fmt.Fprintf(&b, "server_rss_mb: %.1f\nserver_peak_rss_mb: %.1f\n", float64(r.RSS)/1024, float64(r.PeakRSS)/1024)
@@ -188,7 +195,7 @@ func Run(ctx context.Context, cfg Config) *Report {
 	} else {
 		close(sampled)
 	}
-	start := time.Now()
+	start, client0 := time.Now(), cpuTime(os.Getpid())
 	lctx, stopLobby := context.WithCancel(ctx)
 	var lobbyWG sync.WaitGroup
 	for i := 0; i < cfg.LobbyWatchers; i++ {
@@ -230,6 +237,9 @@ func Run(ctx context.Context, cfg Config) *Report {
 	}
 	wg.Wait()
 	rep.Elapsed = time.Since(start)
+	if c := cpuTime(os.Getpid()); c > client0 {
+		rep.ClientCPU = c - client0
+	}
 	stopLobby()
 	lobbyWG.Wait()
 	if cfg.PID > 0 {

@@ -84,8 +84,8 @@ func TestCPUTime(t *testing.T) {
 	if cpuTime(-1) != 0 {
 		t.Fatal("no such process: not 0")
 	}
-	r := &Report{Actions: 1000, CPU: 500 * time.Millisecond}
-	if !strings.Contains(r.String(), "server_cpu_ms_per_action: 0.500") {
+	r := &Report{Actions: 1000, CPU: 500 * time.Millisecond, ClientCPU: 250 * time.Millisecond}
+	if !strings.Contains(r.String(), "server_cpu_ms_per_action: 0.500") || !strings.Contains(r.String(), "client_cpu_ms_per_action: 0.250") {
 		t.Fatalf("%s", r)
 	}
 }
@@ -97,6 +97,9 @@ func TestLoadLobby(t *testing.T) {
 	rep := Run(context.Background(), Config{URL: url, Game: "tablut", Games: 8, Actions: 10, Seed: 2, Lobby: true, LobbyWatchers: 3, Ramp: 100 * time.Millisecond})
 	if len(rep.Errors) > 0 || rep.Lost > 0 || rep.Games != 8 || rep.Actions != 80 || rep.LobbyUpdates < 3 {
 		t.Fatalf("%s", rep)
+	}
+	if _, err := os.Stat("/proc/self/stat"); err == nil && rep.ClientCPU <= 0 {
+		t.Fatalf("no client CPU read:\n%s", rep)
 	}
 	t.Logf("%s", rep)
 }
