@@ -281,7 +281,8 @@ type Turn struct {
 	// went, a square marked), for a page to show the whole turn.
 	Squares [][]string `json:"squares"`
 	// Paths are the squares each action's piece passed where not along
-	// one line (ActionInfo.Path), else nil.
+	// one line (ActionInfo.Path), else nil; Paths is nil where no action
+	// of the turn has one (a Tablut turn's).
 	Paths [][]string `json:"paths,omitempty"`
 	// Events are what the turn's actions did, in order.
 	Events []Event `json:"events,omitempty"`
@@ -349,7 +350,13 @@ func (b *TurnBuilder) Add(a Action) {
 	t.Actions = append(t.Actions, s.ActionString(a))
 	t.Labels = append(t.Labels, info.Label)
 	t.Squares = append(t.Squares, info.Squares)
-	t.Paths = append(t.Paths, info.Path)
+	if info.Path != nil || len(t.Paths) > 0 {
+		// Paths has one per action, from the first that has one.
+		for len(t.Paths) < len(t.Actions)-1 {
+			t.Paths = append(t.Paths, nil)
+		}
+		t.Paths = append(t.Paths, info.Path)
+	}
 	b.open = !info.EndsTurn
 	s.Apply(a)
 	t.Events = append(t.Events, s.Events()...)

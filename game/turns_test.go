@@ -3,6 +3,8 @@ package game_test
 import (
 	"math/rand/v2"
 	"reflect"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/muster-games/muster/game"
@@ -46,6 +48,24 @@ func TestTurnBuilderAsTurns(t *testing.T) {
 		}
 		if b.Len() != len(s.History()) {
 			t.Fatalf("%s: Len %d, %d actions", spec, b.Len(), len(s.History()))
+		}
+		// Paths: one per action where any action of the turn has one,
+		// else none (a view carries no list of nils).
+		withPaths := 0
+		for _, turn := range b.Turns() {
+			if turn.Paths == nil {
+				continue
+			}
+			withPaths++
+			if len(turn.Paths) != len(turn.Actions) {
+				t.Fatalf("%s: turn %d has %d actions and %d paths", spec, turn.Number, len(turn.Actions), len(turn.Paths))
+			}
+			if !slices.ContainsFunc(turn.Paths, func(p []string) bool { return p != nil }) {
+				t.Fatalf("%s: turn %d has paths, all nil", spec, turn.Number)
+			}
+		}
+		if strings.HasPrefix(spec, "tablut") && withPaths != 0 {
+			t.Errorf("%s: %d turns with paths (Tablut's men move along a line: none)", spec, withPaths)
 		}
 	}
 }
