@@ -37,7 +37,9 @@ included), and its resident memory: before the games, the most while they are
 played (sampled twice a second), printed as a live game's share, and after
 the games and the browsing. Resident memory holds the garbage not yet
 collected too (about as much again as the live heap under Go's default GOGC):
-for the live heap alone use serve --debug-addr's heap profile. The client's
+for the live heap alone use serve --debug-addr's heap profile. games_live_max is
+the most games under way at once (made and not yet played out): with --ramp, it
+says whether every game was live at the same time. The client's
 own processor time while the games are played is printed too
 (client_cpu_ms_per_action): where client and server share a machine, what the
 client takes the server does not get.`

@@ -29,6 +29,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/coder/websocket"
@@ -69,6 +70,10 @@ type Config struct {
 // Report is what a load test measured.
 type Report struct {
 	Games, Actions int
+	// MaxLive is the most games under way at once (made, not yet played
+	// out and checked): with Ramp, fewer than Games where the first end
+	// before the last begin.
+	MaxLive int
 	Errors         []string
 	Lost           int // actions accepted but missing from the stored game
 	Elapsed        time.Duration
@@ -113,7 +118,7 @@ func percentile(ds []time.Duration, p float64) time.Duration {
 // String writes the report, one "name: value" a line.
 func (r *Report) String() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "games: %d\nactions: %d\nseconds: %.2f\nactions_per_second: %.0f\n", r.Games, r.Actions, r.Elapsed.Seconds(), float64(r.Actions)/r.Elapsed.Seconds())
+	fmt.Fprintf(&b, "games: %d\ngames_live_max: %d\nactions: %d\nseconds: %.2f\nactions_per_second: %.0f\n", r.Games, r.MaxLive, r.Actions, r.Elapsed.Seconds(), float64(r.Actions)/r.Elapsed.Seconds())
 	fmt.Fprintf(&b, "latency_p50_ms: %.1f\nlatency_p90_ms: %.1f\nlatency_p99_ms: %.1f\n", ms(r.Percentile(50)), ms(r.Percentile(90)), ms(r.Percentile(99)))
 	if len(r.Replies) > 0 {
 		fmt.Fprintf(&b, "computer_replies: %d\ncomputer_p50_ms: %.1f\ncomputer_p90_ms: %.1f\ncomputer_p99_ms: %.1f\n", len(r.Replies),
@@ -211,6 +216,7 @@ func Run(ctx context.Context, cfg Config) *Report {
 			}
 		}()
 	}
+	var live, maxLive atomic.Int64 // games under way: made and not yet played out
 	for i := 0; i < cfg.Games; i++ {
 		wg.Add(1)
 		go func(i int) {
@@ -222,7 +228,13 @@ func Run(ctx context.Context, cfg Config) *Report {
 				case <-time.After(cfg.Ramp * time.Duration(i) / time.Duration(cfg.Games)):
 				}
 			}
+			for n := live.Add(1); ; {
+				if m := maxLive.Load(); n <= m || maxLive.CompareAndSwap(m, n) {
+					break
+				}
+			}
 			g, err := playGame(ctx, cfg, rand.New(rand.NewPCG(cfg.Seed, uint64(i))))
+			live.Add(-1)
 			mu.Lock()
 			defer mu.Unlock()
 			rep.Latencies = append(rep.Latencies, g.latencies...)
@@ -237,6 +249,7 @@ func Run(ctx context.Context, cfg Config) *Report {
 	}
 	wg.Wait()
 	rep.Elapsed = time.Since(start)
+	rep.MaxLive = int(maxLive.Load())
 	if c := cpuTime(os.Getpid()); c > client0 {
 		rep.ClientCPU = c - client0
 	}

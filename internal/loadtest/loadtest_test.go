@@ -2,6 +2,7 @@ package loadtest
 
 import (
 	"context"
+	"fmt"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -46,6 +47,9 @@ func TestLoad(t *testing.T) {
 		rep := Run(context.Background(), Config{URL: url, Game: g, Games: 8, Actions: 15, Seed: 1, PID: os.Getpid()})
 		if len(rep.Errors) > 0 || rep.Lost > 0 || rep.Games != 8 || rep.Actions == 0 {
 			t.Fatalf("%s:\n%s", g, rep)
+		}
+		if rep.MaxLive < 1 || rep.MaxLive > 8 || !strings.Contains(rep.String(), fmt.Sprintf("games_live_max: %d\n", rep.MaxLive)) {
+			t.Fatalf("%s: %d games under way at once, of 8:\n%s", g, rep.MaxLive, rep)
 		}
 		if rep.StartRSS <= 0 || rep.LiveRSS <= 0 || rep.RSS <= 0 {
 			t.Fatalf("%s: memory not read: before %d, live %d, after %d kB", g, rep.StartRSS, rep.LiveRSS, rep.RSS)
