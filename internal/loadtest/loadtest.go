@@ -73,11 +73,11 @@ type Report struct {
 	// MaxLive is the most games under way at once (made, not yet played
 	// out and checked): with Ramp, fewer than Games where the first end
 	// before the last begin.
-	MaxLive int
-	Errors         []string
-	Lost           int // actions accepted but missing from the stored game
-	Elapsed        time.Duration
-	Latencies      []time.Duration
+	MaxLive   int
+	Errors    []string
+	Lost      int // actions accepted but missing from the stored game
+	Elapsed   time.Duration
+	Latencies []time.Duration
 	// LobbyUpdates counts the lobby views the lobby's watchers received.
 	LobbyUpdates int
 	// Replies are the computer's reply times: from a person's action
