@@ -58,15 +58,7 @@ func splice(enc []byte, size int, parts ...listPart) (out []byte, ok bool) {
 
 // appendActions appends legal as encoding/json encodes a []ActionInfo.
 func appendActions(b []byte, legal []game.ActionInfo) []byte {
-	if legal == nil {
-		return append(b, "null"...)
-	}
-	b = append(b, '[')
-	for i := range legal {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		a := &legal[i]
+	return appendListOrNull(b, legal, func(b []byte, a *game.ActionInfo) []byte {
 		b = append(b, `{"text":`...)
 		b = appendString(b, a.Text)
 		b = append(b, `,"kind":`...)
@@ -95,20 +87,33 @@ func appendActions(b []byte, legal []game.ActionInfo) []byte {
 			b = append(b, `,"after":`...)
 			b = appendString(b, a.After)
 		}
-		b = append(b, '}')
+		return append(b, '}')
+	})
+}
+
+func appendStrings(b []byte, ss []string) []byte {
+	return appendList(b, ss, func(b []byte, s *string) []byte { return appendString(b, *s) })
+}
+
+// appendList appends xs as a JSON list, each element by each.
+func appendList[T any](b []byte, xs []T, each func([]byte, *T) []byte) []byte {
+	b = append(b, '[')
+	for i := range xs {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = each(b, &xs[i])
 	}
 	return append(b, ']')
 }
 
-func appendStrings(b []byte, ss []string) []byte {
-	b = append(b, '[')
-	for i, s := range ss {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = appendString(b, s)
+// appendListOrNull is appendList writing a nil list as null, as
+// encoding/json does.
+func appendListOrNull[T any](b []byte, xs []T, each func([]byte, *T) []byte) []byte {
+	if xs == nil {
+		return append(b, "null"...)
 	}
-	return append(b, ']')
+	return appendList(b, xs, each)
 }
 
 // appendString appends s as a JSON string, as encoding/json writes it
@@ -128,15 +133,7 @@ func appendString(b []byte, s string) []byte {
 
 // appendTurns appends turns as encoding/json encodes a []Turn.
 func appendTurns(b []byte, turns []game.Turn) []byte {
-	if turns == nil {
-		return append(b, "null"...)
-	}
-	b = append(b, '[')
-	for i := range turns {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		t := &turns[i]
+	return appendListOrNull(b, turns, func(b []byte, t *game.Turn) []byte {
 		b = append(b, `{"number":`...)
 		b = strconv.AppendInt(b, int64(t.Number), 10)
 		b = append(b, `,"player":`...)
@@ -157,18 +154,12 @@ func appendTurns(b []byte, turns []game.Turn) []byte {
 			b = append(b, `,"events":`...)
 			b = appendEvents(b, t.Events)
 		}
-		b = append(b, '}')
-	}
-	return append(b, ']')
+		return append(b, '}')
+	})
 }
 
 func appendEvents(b []byte, events []game.Event) []byte {
-	b = append(b, '[')
-	for i := range events {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		e := &events[i]
+	return appendList(b, events, func(b []byte, e *game.Event) []byte {
 		b = append(b, `{"kind":`...)
 		b = appendString(b, e.Kind)
 		b = append(b, `,"player":`...)
@@ -180,39 +171,19 @@ func appendEvents(b []byte, events []game.Event) []byte {
 		b = append(b, `,"text":`...)
 		b = appendString(b, e.Text)
 		if len(e.Dice) > 0 {
-			b = append(b, `,"dice":[`...)
-			for j, d := range e.Dice {
-				if j > 0 {
-					b = append(b, ',')
-				}
-				b = strconv.AppendInt(b, int64(d), 10)
-			}
-			b = append(b, ']')
+			b = append(b, `,"dice":`...)
+			b = appendList(b, e.Dice, func(b []byte, d *int) []byte { return strconv.AppendInt(b, int64(*d), 10) })
 		}
-		b = append(b, '}')
-	}
-	return append(b, ']')
+		return append(b, '}')
+	})
 }
 
 func appendStringsOrNull(b []byte, ss []string) []byte {
-	if ss == nil {
-		return append(b, "null"...)
-	}
-	return appendStrings(b, ss)
+	return appendListOrNull(b, ss, func(b []byte, s *string) []byte { return appendString(b, *s) })
 }
 
 func appendStringLists(b []byte, lists [][]string) []byte {
-	if lists == nil {
-		return append(b, "null"...)
-	}
-	b = append(b, '[')
-	for i, ss := range lists {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = appendStringsOrNull(b, ss)
-	}
-	return append(b, ']')
+	return appendListOrNull(b, lists, func(b []byte, ss *[]string) []byte { return appendStringsOrNull(b, *ss) })
 }
 
 // plain are the bytes a JSON string holds as they are.
