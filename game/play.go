@@ -1,6 +1,10 @@
 package game
 
-import "math/rand/v2"
+import (
+	"math/rand/v2"
+	"sync"
+	"sync/atomic"
+)
 
 // RandomActor is implemented by states that draw a uniformly random legal
 // action faster than by listing them all; the draw must be exactly
@@ -25,6 +29,57 @@ type Perfter interface {
 // among threads (and what it has learnt, such as a table of positions).
 type ThreadedPerfter interface {
 	PerftThreads(depth, threads int) uint64
+}
+
+// PerftThreads is Perft on threads threads at once: the state's own where
+// it has one (ThreadedPerfter), else the subtrees of the first actions
+// counted apart.
+func PerftThreads(s State, depth, threads int) uint64 {
+	if p, ok := s.(ThreadedPerfter); ok {
+		return p.PerftThreads(depth, threads)
+	}
+	if threads <= 1 || depth < 2 || s.IsTerminal() {
+		return Perft(s, depth)
+	}
+	var n uint64
+	for _, c := range PerftBelow(s, s.LegalActions(nil), depth-1, threads) {
+		n += c
+	}
+	return n
+}
+
+// PerftBelow counts the leaves depth actions below each of actions (the
+// state's legal ones), on threads threads at once.
+func PerftBelow(s State, actions []Action, depth, threads int) []uint64 {
+	counts := make([]uint64, len(actions))
+	Parallel(len(actions), threads, func() func(int) {
+		return func(i int) {
+			c := s.Clone()
+			c.Apply(actions[i])
+			counts[i] = Perft(c, depth)
+		}
+	})
+	return counts
+}
+
+// Parallel runs the jobs 0 to n-1 on up to threads goroutines at once,
+// each taking the next job as it ends one; worker is called once a
+// goroutine and returns what runs its jobs (which may keep state of its
+// own between them).
+func Parallel(n, threads int, worker func() func(job int)) {
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(threads, n) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			run := worker()
+			for i := int(next.Add(1) - 1); i < n; i = int(next.Add(1) - 1) {
+				run(i)
+			}
+		}()
+	}
+	wg.Wait()
 }
 
 // Perft counts the leaves of the game tree below s to the given depth in

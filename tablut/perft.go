@@ -1,8 +1,9 @@
 package tablut
 
 import (
-	"sync"
 	"sync/atomic"
+
+	"github.com/muster-games/muster/game"
 )
 
 // Perft counts the leaves of the game tree to the given depth: the
@@ -15,12 +16,16 @@ import (
 // hash, the depth left and the passes in a row) counts a position reached
 // by moves in another order once, where the count cannot depend on the
 // way there (transposable).
-func (s *State) Perft(depth int) uint64 {
-	var t *perftTable
-	if depth >= 4 && s.g.Rules.Repetition != RepFirst && s.g.Rules.Repetition != RepAttackerVary {
-		t = newPerftTable(depth)
+func (s *State) Perft(depth int) uint64 { return s.perft(depth, s.perftTable(depth)) }
+
+// perftTable returns a table for a count depth deep, or nil where the
+// count is too small to gain by one or the rules make a position's count
+// depend on the way there.
+func (s *State) perftTable(depth int) *perftTable {
+	if depth < 4 || s.g.Rules.Repetition == RepFirst || s.g.Rules.Repetition == RepAttackerVary {
+		return nil
 	}
-	return s.perft(depth, t)
+	return newPerftTable(depth)
 }
 
 func (s *State) perft(depth int, t *perftTable) uint64 {
@@ -144,26 +149,16 @@ func (s *State) PerftThreads(depth, threads int) uint64 {
 	if threads <= 1 || depth < 2 || s.over || len(moves) == 0 {
 		return s.Perft(depth)
 	}
-	var t *perftTable
-	if depth >= 4 && s.g.Rules.Repetition != RepFirst && s.g.Rules.Repetition != RepAttackerVary {
-		t = newPerftTable(depth)
-	}
-	var next atomic.Int64
+	t := s.perftTable(depth)
 	var total atomic.Uint64
-	var wg sync.WaitGroup
-	for range min(threads, len(moves)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			c := s.Copy()
-			for i := int(next.Add(1) - 1); i < len(moves); i = int(next.Add(1) - 1) {
-				c.ApplyMove(moves[i])
-				total.Add(c.perft(depth-1, t))
-				c.Undo()
-			}
-		}()
-	}
-	wg.Wait()
+	game.Parallel(len(moves), threads, func() func(int) {
+		c := s.Copy()
+		return func(i int) {
+			c.ApplyMove(moves[i])
+			total.Add(c.perft(depth-1, t))
+			c.Undo()
+		}
+	})
 	return total.Load()
 }
 

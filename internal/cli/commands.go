@@ -8,8 +8,6 @@ import (
 	"os"
 	"slices"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/muster-games/muster/game"
@@ -108,7 +106,7 @@ func runPerft(env *Env, args []string) error {
 			n    uint64
 		}
 		var rows []row
-		counts := perftBelow(s, buf, *depth-1, *threads)
+		counts := game.PerftBelow(s, buf, *depth-1, *threads)
 		for i, a := range buf {
 			rows = append(rows, row{s.ActionString(a), counts[i]})
 			total += counts[i]
@@ -124,18 +122,7 @@ func runPerft(env *Env, args []string) error {
 	for d := 1; d <= *depth; d++ {
 		start := time.Now()
 		cpu0, cpuOK := cpuTime()
-		tp, shares := s.(game.ThreadedPerfter)
-		switch {
-		case *threads == 1 || d == 1 || s.IsTerminal():
-			last = game.Perft(s, d)
-		case shares:
-			last = tp.PerftThreads(d, *threads)
-		default:
-			last = 0
-			for _, n := range perftBelow(s, s.LegalActions(nil), d-1, *threads) {
-				last += n
-			}
-		}
+		last = game.PerftThreads(s, d, *threads)
 		el := time.Since(start)
 		cpu1, _ := cpuTime()
 		fmt.Fprintf(w, "depth %d: %d leaves in %.3fs", d, last, el.Seconds())
@@ -146,27 +133,6 @@ func runPerft(env *Env, args []string) error {
 	}
 	fmt.Fprintf(w, "%d\n", last)
 	return nil
-}
-
-// perftBelow counts the leaves depth actions below each of the actions
-// of s, on threads threads at once.
-func perftBelow(s game.State, actions []game.Action, depth, threads int) []uint64 {
-	counts := make([]uint64, len(actions))
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range min(threads, len(actions)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := int(next.Add(1) - 1); i < len(actions); i = int(next.Add(1) - 1) {
-				c := s.Clone()
-				c.Apply(actions[i])
-				counts[i] = game.Perft(c, depth)
-			}
-		}()
-	}
-	wg.Wait()
-	return counts
 }
 
 const legalHelp = `Applies --moves (from the start or --position) and prints the position, the
@@ -275,21 +241,17 @@ func runPlayouts(env *Env, args []string) error {
 	tallies := make([]playoutTally, *threads)
 	cpu0, cpuOK := cpuTime()
 	began := time.Now()
-	var wg sync.WaitGroup
-	for k := range tallies {
-		// Thread k plays games k, k+threads, … of --games.
-		quota := 0
-		if *games > 0 {
-			quota = (*games - k + *threads - 1) / *threads
-		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+	game.Parallel(*threads, *threads, func() func(int) {
+		return func(k int) {
+			// Thread k plays games k, k+threads, … of --games.
+			quota := 0
+			if *games > 0 {
+				quota = (*games - k + *threads - 1) / *threads
+			}
 			rng := rand.New(rand.NewPCG(*seed+uint64(k), 0x706c61796f757473))
 			tallies[k] = playoutsOn(g, start, rng, quota, deadline)
-		}()
-	}
-	wg.Wait()
+		}
+	})
 	el := time.Since(began).Seconds()
 	cpu1, _ := cpuTime()
 	var t playoutTally
