@@ -126,47 +126,16 @@ func (s *State) playByLine(rng *rand.Rand, maxActions int) int {
 
 		// Captures: a soldier of the other side beside dest with a
 		// hostile square beyond it.
-		var caps [4]Square
-		nCaps := 0
+		var caps Captures
 		enemy := 1 - side
 		if (piece != King || r.KingArmed) && l.men[enemy][i]&besideCell[to]|l.men[enemy][ct]&besideCell[k] != 0 {
-			victim := Attacker
-			if side == Attackers {
-				victim = Defender
-			}
-			for d := 0; d < 4; d++ {
-				v := nb[dest][d]
-				if v < 0 || p.board[v] != victim {
-					continue
-				}
-				b := nb[v][d]
-				if b < 0 {
-					continue
-				}
-				q := p.board[b]
-				switch {
-				case b == Castle:
-					if !r.hostile(p, b, v, enemy) {
-						continue
-					}
-				case q == Empty:
-					continue
-				case side == Attackers:
-					if q != Attacker {
-						continue
-					}
-				case q == Attacker || (q == King && !r.KingArmed):
-					continue
-				}
-				caps[nCaps] = v
-				nCaps++
-			}
-			for _, v := range caps[:nCaps] {
+			caps = r.capturesBeside(p, dest, piece)
+			for _, v := range caps.Sq[:caps.N] {
 				vr, vf := v.Rank(), v.File()
+				p.hash ^= zobrist[p.board[v]][v]
 				p.board[v] = Empty
 				l.men[enemy][vr] &^= 1 << vf
 				l.men[enemy][Size+vf] &^= 1 << vr
-				p.hash ^= zobrist[victim][v]
 			}
 		}
 		kingTaken := false
@@ -179,12 +148,12 @@ func (s *State) playByLine(rng *rand.Rand, maxActions int) int {
 		l.recount(t, i)
 		l.recount(t, ca)
 		l.recount(t, ct)
-		for _, v := range caps[:nCaps] {
+		for _, v := range caps.Sq[:caps.N] {
 			l.recount(t, v.Rank())
 			l.recount(t, Size+v.File())
 		}
 
-		if nCaps > 0 {
+		if caps.N > 0 {
 			s.lastIrrev = len(s.hashes)
 		}
 		s.passes = 0

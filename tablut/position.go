@@ -573,10 +573,16 @@ func (r *Rules) capturesBy(p *Position, to Square, piece Piece) (caps Captures) 
 	if piece == King && !r.KingArmed {
 		return caps
 	}
-	enemy := 1 - piece.side()
-	if !p.men[enemy].meets(beside[to]) {
+	if !p.men[1-piece.side()].meets(beside[to]) {
 		return caps // nobody of the other side beside: nothing to take
 	}
+	return r.capturesBeside(p, to, piece)
+}
+
+// capturesBeside is capturesBy without its first look at who stands
+// beside to (a playout looks along its lines instead).
+func (r *Rules) capturesBeside(p *Position, to Square, piece Piece) (caps Captures) {
+	enemy := 1 - piece.side()
 	for d := 0; d < 4; d++ {
 		v := nb[to][d]
 		if v < 0 {
