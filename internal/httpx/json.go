@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/http"
 	"net/netip"
+	"strconv"
 )
 
 // API writes the JSON answers and errors of the web app and reads its
@@ -46,10 +47,14 @@ func (a *API) JSON(w http.ResponseWriter, code int, v any) error {
 	return a.Raw(w, code, b)
 }
 
-// Raw answers with b, already encoded as JSON (by Marshal).
+// Raw answers with b, already encoded as JSON (by Marshal). Its length
+// is given, so that the answer is sent whole, not in chunks (one write
+// less, and no chunk framing).
 func (a *API) Raw(w http.ResponseWriter, code int, b []byte) error {
-	w.Header().Set("Content-Type", "application/json; charset=utf-8")
-	w.Header().Set("Cache-Control", "no-store")
+	h := w.Header()
+	h.Set("Content-Type", "application/json; charset=utf-8")
+	h.Set("Cache-Control", "no-store")
+	h.Set("Content-Length", strconv.Itoa(len(b)))
 	w.WriteHeader(code)
 	w.Write(b)
 	return nil
