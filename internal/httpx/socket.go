@@ -1,8 +1,11 @@
 package httpx
 
 import (
+	"bufio"
 	"bytes"
 	"context"
+	"io"
+	"net"
 	"net/http"
 	"sync"
 	"time"
@@ -80,7 +83,7 @@ func (s *Sockets) Serve(w http.ResponseWriter, r *http.Request, watch Watch, ser
 	rc := http.NewResponseController(w)
 	rc.SetReadDeadline(time.Time{})
 	rc.SetWriteDeadline(time.Time{})
-	conn, err := websocket.Accept(w, r, nil)
+	conn, err := websocket.Accept(socketWriter{w}, r, nil)
 	if err != nil {
 		drop()
 		return nil // Accept has answered
@@ -251,4 +254,32 @@ func (s *Sockets) ServeStream(w http.ResponseWriter, r *http.Request, watch Watc
 		return write(msg)
 	})
 	return nil
+}
+
+// socketReadBuffer is the size of a WebSocket's read buffer: a client's
+// messages are small (at most 1 KiB), and the connection's own reader of
+// 4 KiB would be held for as long as the socket lives.
+const socketReadBuffer = 512
+
+// socketWriter hands a WebSocket its connection with a read buffer of
+// socketReadBuffer bytes, holding what the connection's reader had read
+// ahead.
+type socketWriter struct{ http.ResponseWriter }
+
+// Unwrap lets http.ResponseController reach the connection.
+func (w socketWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// Hijack hands over the connection with the smaller reader.
+func (w socketWriter) Hijack() (net.Conn, *bufio.ReadWriter, error) {
+	conn, rw, err := http.NewResponseController(w.ResponseWriter).Hijack()
+	if err != nil {
+		return conn, rw, err
+	}
+	n := rw.Reader.Buffered()
+	ahead, _ := rw.Reader.Peek(n)
+	br := bufio.NewReaderSize(io.MultiReader(bytes.NewReader(bytes.Clone(ahead)), conn), max(socketReadBuffer, n))
+	if n > 0 {
+		br.Peek(n) // buffered, as they were: from the copy, not the connection
+	}
+	return conn, bufio.NewReadWriter(br, rw.Writer), nil
 }

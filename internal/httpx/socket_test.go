@@ -1,7 +1,11 @@
 package httpx
 
 import (
+	"bytes"
 	"context"
+	"fmt"
+	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -92,5 +96,47 @@ func waitOpen(t *testing.T, s *Sockets, n int) {
 		if time.Now().After(deadline) {
 			t.Fatalf("%d open, want %d", spectators, n)
 		}
+	}
+}
+
+// TestSocketReaderIsSmallAndKeepsWhatWasReadAhead: a WebSocket's
+// connection is handed over with a reader of socketReadBuffer bytes, and
+// the bytes the connection's own reader had read past the request (sent
+// with it) are read first.
+func TestSocketReaderIsSmallAndKeepsWhatWasReadAhead(t *testing.T) {
+	got := make(chan string, 1)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		conn, rw, err := socketWriter{w}.Hijack()
+		if err != nil {
+			got <- err.Error()
+			return
+		}
+		defer conn.Close()
+		// As websocket.Accept does: what is buffered is kept, and the
+		// reader reads the connection after it.
+		ahead, _ := rw.Reader.Peek(rw.Reader.Buffered())
+		rw.Reader.Reset(io.MultiReader(bytes.NewReader(ahead), conn))
+		b := make([]byte, 11)
+		_, err = io.ReadFull(rw.Reader, b)
+		got <- fmt.Sprintf("%d %s %v", rw.Reader.Size(), b, err)
+	}))
+	defer srv.Close()
+	conn, err := net.Dial("tcp", strings.TrimPrefix(srv.URL, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	// The request and what follows it in one write: the server's reader
+	// reads both at once.
+	if _, err := conn.Write([]byte("GET / HTTP/1.1\r\nHost: x\r\n\r\nhello there")); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case s := <-got:
+		if want := fmt.Sprintf("%d hello there <nil>", socketReadBuffer); s != want {
+			t.Errorf("read %q, want %q", s, want)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the handler read nothing")
 	}
 }
