@@ -308,6 +308,44 @@ func TestSlowWatcherGetsNewest(t *testing.T) {
 	}
 }
 
+// TestWatcherGetsAChangeMadeAsHeSubscribes: a change published between a
+// new watcher's first view and his counting among the watchers reaches
+// him (it was lost: he waited on the view before it, and a computer's
+// first move never came).
+func TestWatcherGetsAChangeMadeAsHeSubscribes(t *testing.T) {
+	h := newHarness(t, 2, 16)
+	c := h.create(createRequest{Game: "tablut", Opponent: "local", Side: "attackers"})
+	rm := h.gs.loaded(c.ID)
+	moved := false
+	testHookSubscribing = func() {
+		if !moved {
+			moved = true
+			if code := h.call("POST", "/api/games/"+c.ID+"/act", actRequest{Secret: c.Secrets[0], Action: "a4-a3", Ply: at(0)}, nil); code != 200 {
+				t.Errorf("move: %d", code)
+			}
+		}
+	}
+	defer func() { testHookSubscribing = func() {} }()
+	ch, err := rm.subscribe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rm.unsubscribe(ch)
+	if !moved {
+		t.Fatal("the hook did not run")
+	}
+	var v View
+	select {
+	case msg := <-ch:
+		json.Unmarshal(msg, &v)
+	case <-time.After(5 * time.Second):
+		t.Fatal("no view")
+	}
+	if v.Ply != 1 {
+		t.Fatalf("the new watcher's view is at ply %d, want 1 (the move made as he subscribed)", v.Ply)
+	}
+}
+
 // TestViewShape: lists are JSON arrays, never null, from the first view
 // on (the page reads their length).
 func TestViewShape(t *testing.T) {

@@ -751,19 +751,39 @@ func (r *room) stopPondering() {
 
 // subscribe adds a watcher; it gets the current view at once. A room
 // already out of use answers errGone.
+//
+// The watcher is given the view it is counted in with: a change published
+// between reading the view and counting the watcher would pass him by
+// (its broadcast goes to those counted), and he would wait on the view
+// before it until the next change, which may never come (a computer's
+// first move). So the view is read again under the watchers' lock, and
+// encoded again if a change came meanwhile.
 func (r *room) subscribe() (chan []byte, error) {
 	ch := make(chan []byte, 1)
-	ch <- r.snap.Load().currentJSON(r.gs)
-	r.subMu.Lock()
-	defer r.subMu.Unlock()
-	if r.retired {
-		return nil, errGone
+	for {
+		sn := r.snap.Load()
+		msg := sn.currentJSON(r.gs)
+		testHookSubscribing()
+		r.subMu.Lock()
+		if r.retired {
+			r.subMu.Unlock()
+			return nil, errGone
+		}
+		if r.snap.Load() != sn {
+			r.subMu.Unlock()
+			continue
+		}
+		ch <- msg
+		r.subs[ch] = struct{}{}
+		r.watching.Store(int32(len(r.subs)))
+		r.touch()
+		r.subMu.Unlock()
+		return ch, nil
 	}
-	r.subs[ch] = struct{}{}
-	r.watching.Store(int32(len(r.subs)))
-	r.touch()
-	return ch, nil
 }
+
+// testHookSubscribing runs between a watcher's view and his counting.
+var testHookSubscribing = func() {}
 
 func (r *room) unsubscribe(ch chan []byte) {
 	r.subMu.Lock()
