@@ -156,17 +156,6 @@ func (r *Report) String() string {
 
 func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
 
-type view struct {
-	Ply    int    `json:"ply"`
-	Status string `json:"status"`
-	// ToAct is the seat to act (the game's player number).
-	ToAct int `json:"to_act"`
-	Legal []struct {
-		Text string `json:"text"`
-	} `json:"legal"`
-	History []string `json:"history"`
-}
-
 // Run plays the games and reports.
 func Run(ctx context.Context, cfg Config) *Report {
 	rep := &Report{}
@@ -526,7 +515,7 @@ func playGame(ctx context.Context, cfg Config, rng *rand.Rand) (g played, err er
 	}
 	sent := map[int]string{} // by ply
 	for g.played < cfg.Actions && v.Status == "playing" {
-		if v.ToAct < 0 || v.ToAct > 1 || seats[v.ToAct].c == nil || len(v.Legal) == 0 {
+		if v.ToAct < 0 || v.ToAct > 1 || seats[v.ToAct].c == nil || len(v.legal) == 0 {
 			// The computer (or the dice) acts: wait for its action.
 			t0 := time.Now()
 			if v, err = w.next(v.Ply + 1); err != nil {
@@ -536,7 +525,10 @@ func playGame(ctx context.Context, cfg Config, rng *rand.Rand) (g played, err er
 			continue
 		}
 		seat := v.ToAct
-		text := v.Legal[rng.IntN(len(v.Legal))].Text
+		text, err := actionText(v.legal[rng.IntN(len(v.legal))])
+		if err != nil {
+			return g, fmt.Errorf("game %s: a legal action: %w", id, err)
+		}
 		if cfg.Pace > 0 {
 			select {
 			case <-ctx.Done():
@@ -583,8 +575,7 @@ func watch(ctx context.Context, base, id string) (*watcher, error) {
 			if err != nil {
 				return
 			}
-			var v view
-			if json.Unmarshal(data, &v) == nil {
+			if v, err := readView(data); err == nil {
 				w.views <- v
 			}
 		}

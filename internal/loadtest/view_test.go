@@ -1,0 +1,104 @@
+package loadtest
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"reflect"
+	"testing"
+)
+
+// wholeView is a view as encoding/json reads the fields the load needs,
+// the legal actions' texts decoded: what readView must agree with.
+type wholeView struct {
+	Ply     int      `json:"ply"`
+	Status  string   `json:"status"`
+	ToAct   int      `json:"to_act"`
+	History []string `json:"history"`
+	Legal   []struct {
+		Text string `json:"text"`
+	} `json:"legal"`
+}
+
+// sameAsWhole fails t where readView reads data otherwise than
+// encoding/json does; data that encoding/json refuses is let be.
+func sameAsWhole(t *testing.T, data []byte) {
+	t.Helper()
+	var want wholeView
+	if json.Unmarshal(data, &want) != nil {
+		return
+	}
+	got, err := readView(data)
+	if err != nil {
+		t.Fatalf("readView(%q): %v; encoding/json reads it", data, err)
+	}
+	texts := []string{}
+	for _, a := range got.legal {
+		text, err := actionText(a)
+		if err != nil {
+			t.Fatalf("readView(%q): action %q: %v", data, a, err)
+		}
+		texts = append(texts, text)
+	}
+	wantTexts := []string{}
+	for _, a := range want.Legal {
+		wantTexts = append(wantTexts, a.Text)
+	}
+	if got.Ply != want.Ply || got.Status != want.Status || got.ToAct != want.ToAct || !reflect.DeepEqual(got.History, want.History) || !reflect.DeepEqual(texts, wantTexts) {
+		t.Fatalf("readView(%q) = ply %d, status %q, to act %d, history %q, legal %q; encoding/json: %d, %q, %d, %q, %q",
+			data, got.Ply, got.Status, got.ToAct, got.History, texts, want.Ply, want.Status, want.ToAct, want.History, wantTexts)
+	}
+}
+
+// TestReadViewAsEncodingJSON: the server's views of each game, at its
+// start and after some moves, read as encoding/json reads them.
+func TestReadViewAsEncodingJSON(t *testing.T) {
+	url := serve(t)
+	ctx := context.Background()
+	for _, g := range []string{"tablut", "lanrick"} {
+		var created struct {
+			ID      string   `json:"id"`
+			Secrets []string `json:"secrets"`
+		}
+		if err := post(ctx, url+"/api/games", map[string]string{"game": g, "opponent": "local", "side": "random"}, &created); err != nil {
+			t.Fatal(err)
+		}
+		for ply := 0; ply < 6; ply++ {
+			res, err := http.Get(url + "/api/games/" + created.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			data, _ := io.ReadAll(res.Body)
+			res.Body.Close()
+			sameAsWhole(t, data)
+			v, _ := readView(data)
+			if len(v.legal) == 0 || v.ToAct < 0 {
+				break
+			}
+			text, _ := actionText(v.legal[len(v.legal)/2])
+			if err := post(ctx, url+"/api/games/"+created.ID+"/act", map[string]any{"secret": created.Secrets[v.ToAct], "action": text, "ply": v.Ply}, nil); err != nil {
+				t.Fatalf("%s: %s: %v", g, text, err)
+			}
+		}
+	}
+}
+
+// FuzzReadView: whatever encoding/json reads, readView reads alike, and
+// nothing makes it fail otherwise than with an error.
+func FuzzReadView(f *testing.F) {
+	for _, s := range []string{
+		`{"ply":3,"status":"playing","to_act":1,"legal":[{"text":"a4-a3","kind":"move","squares":["a4","a3"]},{"text":"pass"}],"history":["e1-e2","x"]}`,
+		`{"legal":null,"ply":0}`,
+		`{"legal":[],"turns":[{"actions":["a\"b"],"labels":[]}],"board":{"cells":[[1,2],[3]]}}`,
+		`{"PLY":2,"Legal":[null,{"TEXT":"z"}],"status":"over"}`,
+		` { "ply" : 1 , "history" : [ "a" ] } `,
+		`{"ply":1e2}`, `{"ply":"1"}`, `{}`, `[]`, `{"a":tru}`, `{"a":"\u00e9\\"}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		readView(data)
+		sameAsWhole(t, data)
+	})
+}
