@@ -355,24 +355,28 @@ func (s *Store) update(ctx context.Context, c conn, g *Game, ply int, playing bo
 	}
 	query := s.q(`UPDATE games SET ` + set.String() + `updated = ?, version = ? WHERE id = ? AND ply = ? AND version = ?` + cond)
 	args = append(args, g.Updated.UnixMilli(), g.Version+1, g.ID, ply, g.Version)
-	var res sql.Result
+	var n int64
 	var err error
 	if db, ok := c.(*sql.DB); ok && db == s.db {
-		// The write of every move, outside a transaction: prepared once.
+		// The write of every move, outside a transaction: prepared once,
+		// and on SQLite grouped with the other games' (group.go).
 		var st *sql.Stmt
-		if st, err = s.prepared(ctx, query); err == nil {
-			res, err = st.ExecContext(ctx, args...)
-		} else if errors.Is(err, errTooManyPrepared) {
-			res, err = c.ExecContext(ctx, query, args...)
+		switch st, err = s.prepared(ctx, query); {
+		case err == nil && !s.pg:
+			n, err = s.execGrouped(ctx, st, args)
+		case err == nil:
+			n, err = rowsAffected(st.ExecContext(ctx, args...))
+		case errors.Is(err, errTooManyPrepared):
+			n, err = rowsAffected(c.ExecContext(ctx, query, args...))
 		}
 	} else {
-		res, err = c.ExecContext(ctx, query, args...)
+		n, err = rowsAffected(c.ExecContext(ctx, query, args...))
 	}
 	if err != nil {
 		g.Updated = old
 		return fmt.Errorf("store: update %s: %w", g.ID, err)
 	}
-	if n, _ := res.RowsAffected(); n != 1 {
+	if n != 1 {
 		g.Updated = old
 		var n int
 		if err := c.QueryRowContext(ctx, s.q(`SELECT COUNT(*) FROM games WHERE id = ?`), g.ID).Scan(&n); err == nil && n == 0 {
@@ -383,6 +387,14 @@ func (s *Store) update(ctx context.Context, c conn, g *Game, ply int, playing bo
 	g.Version++
 	g.stored = &storedRow{version: g.Version, vals: vals}
 	return nil
+}
+
+// rowsAffected is the rows a statement's result says it changed.
+func rowsAffected(res sql.Result, err error) (int64, error) {
+	if err != nil {
+		return 0, err
+	}
+	return res.RowsAffected()
 }
 
 // Overdue lists the games in play whose player to act ran out of time

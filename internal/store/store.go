@@ -40,6 +40,8 @@ type Store struct {
 	// stmts are the writes run with every action, prepared once.
 	stmtMu sync.Mutex
 	stmts  map[string]*sql.Stmt
+	// group gathers the moves' writes on SQLite (group.go).
+	group writeGroup
 }
 
 // prepared is query prepared on the writer, once: a move's write is then
