@@ -2,6 +2,7 @@ package game
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 )
 
@@ -240,26 +241,34 @@ func ParseSquareName(name string, width, height int) (file, rank int, err error)
 	return file, rank, nil
 }
 
-// A LegalDescriber describes all its legal actions at once, as Describe
-// would one by one, for less than the sum (one block of memory for all
-// their squares, say): a view describes them after every action of a
-// game in play.
+// A LegalDescriber describes all its legal actions at once, appended to
+// dst, as Describe would one by one, for less than the sum (no memory of
+// their own for their squares, say): a view describes them after every
+// action of a game in play, and may hand the same slice back each time.
 type LegalDescriber interface {
-	DescribeLegal() []ActionInfo
+	AppendLegal(dst []ActionInfo) []ActionInfo
 }
 
 // DescribeLegal describes every legal action of s, in LegalActions'
-// order.
+// order (an empty list, not nil, where there is none).
 func DescribeLegal(s State) []ActionInfo {
+	if out := AppendLegal(nil, s); out != nil {
+		return out
+	}
+	return []ActionInfo{}
+}
+
+// AppendLegal appends to dst what DescribeLegal gives.
+func AppendLegal(dst []ActionInfo, s State) []ActionInfo {
 	if d, ok := s.(LegalDescriber); ok {
-		return d.DescribeLegal()
+		return d.AppendLegal(dst)
 	}
 	legal := s.LegalActions(nil)
-	out := make([]ActionInfo, len(legal))
-	for i, a := range legal {
-		out[i] = s.Describe(a)
+	dst = slices.Grow(dst, len(legal))
+	for _, a := range legal {
+		dst = append(dst, s.Describe(a))
 	}
-	return out
+	return dst
 }
 
 // Turn is one turn of a game: the actions one player made in a row, with

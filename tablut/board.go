@@ -78,6 +78,34 @@ var moveName = func() (names *[Squares][Squares]string) {
 	return names
 }()
 
+// moveSquares are the squares of the move from, to along a rank or a
+// file, [from, to]: one list for every such move, shared by all who
+// describe it (none may change it; its capacity ends with it, so that an
+// append copies).
+func moveSquares(from, to Square) []string {
+	if from < 0 || to < 0 || int(from) >= Squares || int(to) >= Squares || moveName[from][to] == "" {
+		return []string{from.String(), to.String()}
+	}
+	i := int(squarePairAt[from][to])
+	return squarePairs[i : i+2 : i+2]
+}
+
+// squarePairs holds the squares of every move along a rank or a file,
+// two by two; squarePairAt[from][to] is where the move from, to's begin.
+var squarePairs, squarePairAt = func() ([]string, *[Squares][Squares]uint16) {
+	var pairs []string
+	at := new([Squares][Squares]uint16)
+	for from := range Squares {
+		for to := range Squares {
+			if moveName[from][to] != "" {
+				at[from][to] = uint16(len(pairs))
+				pairs = append(pairs, squareName[from], squareName[to])
+			}
+		}
+	}
+	return pairs, at
+}()
+
 // ParseSquare reads a square name such as "e5".
 func ParseSquare(s string) (Square, error) {
 	if len(s) != 2 || s[0] < 'a' || s[0] > 'i' || s[1] < '1' || s[1] > '9' {

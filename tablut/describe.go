@@ -2,6 +2,7 @@ package tablut
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/muster-games/muster/game"
 )
@@ -151,27 +152,24 @@ func (s *State) Describe(a game.Action) game.ActionInfo {
 	if m == Pass {
 		return game.ActionInfo{Text: text, Kind: "pass", Label: "Pass (no move)", EndsTurn: true}
 	}
-	return game.ActionInfo{Text: text, Kind: "move", Squares: []string{m.From().String(), m.To().String()}, Label: text, EndsTurn: true}
+	return game.ActionInfo{Text: text, Kind: "move", Squares: moveSquares(m.From(), m.To()), Label: text, EndsTurn: true}
 }
 
-// DescribeLegal describes the legal moves as Describe does, with all their
-// squares in one block of memory (it implements game.LegalDescriber).
-func (s *State) DescribeLegal() []game.ActionInfo {
+// AppendLegal describes the legal moves as Describe does, appended to
+// dst, their squares shared (it implements game.LegalDescriber).
+func (s *State) AppendLegal(dst []game.ActionInfo) []game.ActionInfo {
 	var buf [MaxMoves]Move
 	moves := s.LegalMoves(buf[:0])
-	out := make([]game.ActionInfo, len(moves))
-	squares := make([]string, 2*len(moves))
-	for i, m := range moves {
+	dst = slices.Grow(dst, len(moves))
+	for _, m := range moves {
 		if m == Pass {
-			out[i] = s.Describe(game.Action(m))
+			dst = append(dst, s.Describe(game.Action(m)))
 			continue
 		}
-		sq := squares[2*i : 2*i+2 : 2*i+2]
-		sq[0], sq[1] = m.From().String(), m.To().String()
 		text := s.MoveString(m)
-		out[i] = game.ActionInfo{Text: text, Kind: "move", Squares: sq, Label: text, EndsTurn: true}
+		dst = append(dst, game.ActionInfo{Text: text, Kind: "move", Squares: moveSquares(m.From(), m.To()), Label: text, EndsTurn: true})
 	}
-	return out
+	return dst
 }
 
 // Prompt asks the side to move for a move, naming the pieces that have

@@ -104,3 +104,27 @@ func TestTurnNumbersAreTheRecords(t *testing.T) {
 		}
 	}
 }
+
+// TestMoveSquaresAreTheMovesSquares: the shared squares of each move along
+// a rank or a file are its own, two of them, with no room to append in
+// place; any other pair gets a list of its own.
+func TestMoveSquaresAreTheMovesSquares(t *testing.T) {
+	n := 0
+	for from := Square(0); from < Squares; from++ {
+		for to := Square(0); to < Squares; to++ {
+			got := moveSquares(from, to)
+			if len(got) != 2 || got[0] != from.String() || got[1] != to.String() {
+				t.Fatalf("moveSquares(%s, %s) = %q", from, to, got)
+			}
+			if moveName[from][to] != "" {
+				n++
+				if cap(got) != 2 {
+					t.Fatalf("moveSquares(%s, %s) has room for %d", from, to, cap(got))
+				}
+			}
+		}
+	}
+	if want := Squares * 2 * (Size - 1); n != want {
+		t.Fatalf("%d moves along a line, want %d", n, want)
+	}
+}

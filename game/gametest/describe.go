@@ -163,15 +163,22 @@ func checkDescriptors(t *testing.T, g game.Game, s game.State, legal []game.Acti
 		}
 	}
 	// A game that describes its actions at once describes them as one by
-	// one.
+	// one, appended after what its slice held, and never writes past the
+	// slice it was given.
 	if ld, ok := s.(game.LegalDescriber); ok {
-		all := ld.DescribeLegal()
-		if len(all) != len(legal) {
-			t.Fatalf("%s: DescribeLegal gives %d actions, LegalActions %d at %s", g.Spec(), len(all), len(legal), s)
+		before := game.ActionInfo{Text: "before", Kind: "move"}
+		buf := make([]game.ActionInfo, 1, 1+len(legal)+1)
+		buf[0] = before
+		all := ld.AppendLegal(buf)
+		if len(all) != 1+len(legal) || !reflect.DeepEqual(all[0], before) {
+			t.Fatalf("%s: AppendLegal gives %d actions after the one given, LegalActions %d, at %s", g.Spec(), len(all)-1, len(legal), s)
+		}
+		if spare := buf[:cap(buf)][len(all):]; len(spare) > 0 && !reflect.DeepEqual(spare[0], game.ActionInfo{}) {
+			t.Fatalf("%s: AppendLegal wrote past its actions at %s", g.Spec(), s)
 		}
 		for i, a := range legal {
-			if d := s.Describe(a); !reflect.DeepEqual(all[i], d) {
-				t.Fatalf("%s: DescribeLegal's action %d is %+v, Describe's %+v at %s", g.Spec(), i, all[i], d, s)
+			if d := s.Describe(a); !reflect.DeepEqual(all[1+i], d) {
+				t.Fatalf("%s: AppendLegal's action %d is %+v, Describe's %+v at %s", g.Spec(), i, all[1+i], d, s)
 			}
 		}
 	}

@@ -2,15 +2,18 @@ package play
 
 import (
 	"context"
+	"encoding/json"
 	"io"
 	"log/slog"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"testing/synctest"
 	"time"
 
+	"github.com/muster-games/muster/game"
 	"github.com/muster-games/muster/internal/bus"
 	"github.com/muster-games/muster/internal/engine"
 	"github.com/muster-games/muster/internal/httpx"
@@ -231,5 +234,59 @@ func TestViewEncodingLetGoAndMadeAgain(t *testing.T) {
 	}
 	if again := string(sn.encoded(b.gs)); again != first {
 		t.Fatalf("the encoding made again differs:\n%s\n%s", first, again)
+	}
+}
+
+// TestPublishedLegalActionsAreTheGames: the legal actions each change
+// publishes (described into a list used again by every change of every
+// game) are its own game's, as described afresh, both as sent and as made
+// again; the snapshot keeps no list of them.
+func TestPublishedLegalActionsAreTheGames(t *testing.T) {
+	b, done := newBubble(t)
+	defer done()
+	r1, s1, _ := b.start("tablut", nil, false)
+	r2, s2, _ := b.start("tablut(linnaeus)", nil, false)
+	texts := func(data []byte) []string {
+		var v struct {
+			Legal []struct {
+				Text string `json:"text"`
+			} `json:"legal"`
+		}
+		if err := json.Unmarshal(data, &v); err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, a := range v.Legal {
+			out = append(out, a.Text)
+		}
+		return out
+	}
+	check := func(r *room) {
+		t.Helper()
+		sn := r.snap.Load()
+		var want []string
+		s := r.first.Clone()
+		for _, a := range sn.history {
+			s.Apply(a)
+		}
+		for _, a := range game.DescribeLegal(s) {
+			want = append(want, a.Text)
+		}
+		if got := texts(sn.encoded(b.gs)); !slices.Equal(got, want) {
+			t.Fatalf("after %v: published %q, want %q", sn.rec.Actions, got, want)
+		}
+		if got := texts(b.gs.marshalView(sn.current())); !slices.Equal(got, want) {
+			t.Fatalf("after %v: made again %q, want %q", sn.rec.Actions, got, want)
+		}
+		if cap(sn.view.Legal) != 0 {
+			t.Fatalf("the snapshot holds a list of %d legal actions", cap(sn.view.Legal))
+		}
+	}
+	for i := range 8 {
+		for j, r := range []*room{r1, r2} {
+			legal := texts(r.snap.Load().encoded(b.gs))
+			b.play(r, [][2]string{s1, s2}[j][i%2], legal[(7*i+j)%len(legal)])
+			check(r)
+		}
 	}
 }

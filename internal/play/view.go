@@ -82,12 +82,20 @@ type Described struct {
 
 // Describe describes a state, with the legal actions of the player to
 // act (none for chance or at the end).
-func Describe(s game.State) Described {
+func Describe(s game.State) Described { return describe(s, nil) }
+
+// describe is Describe with the legal actions appended to legal[:0] (nil:
+// a list of their own).
+func describe(s game.State, legal []game.ActionInfo) Described {
 	g := s.Game()
 	d := Described{Spec: g.Spec(), Game: g.Name(), Traits: g.Traits(), Position: s.String(), ToAct: s.ToAct(),
 		Board: s.View(), Legal: []game.ActionInfo{}, Prompt: s.Prompt(), Events: s.Events()}
 	if s.ToAct() >= 0 {
-		d.Legal = game.DescribeLegal(s)
+		if legal == nil {
+			d.Legal = game.DescribeLegal(s)
+		} else if l := game.AppendLegal(legal[:0], s); len(l) > 0 {
+			d.Legal = l
+		}
 	}
 	return d
 }
@@ -154,7 +162,17 @@ func (r *room) publish() {
 		rec.Clock = &cc
 	}
 	sn := &snapshot{rec: rec, history: append([]game.Action(nil), r.s.History()...), toAct: r.s.ToAct(), clockRuns: r.clockRuns(), thinking: r.thinking}
-	v := viewOf(&sn.rec, r.s, r.moveList())
+	// The legal actions are described into a list used again and again:
+	// they are encoded, then let go (made again if a reader asks).
+	legal := legalLists.Get().(*[]game.ActionInfo)
+	defer func() {
+		clear((*legal)[:cap(*legal)])
+		legalLists.Put(legal)
+	}()
+	v := viewOf(&sn.rec, r.s, r.moveList(), (*legal)[:0])
+	if len(v.Legal) > 0 {
+		*legal = v.Legal // grown
+	}
 	v.History, v.Updated = rec.Actions, rec.Updated.UnixMilli()
 	v.Thinking = r.thinking
 	v.CanAbort, v.Rematch = r.canAbort(), rec.Rematch
@@ -175,6 +193,8 @@ func (r *room) publish() {
 	sn.json.p = weak.Make(encoded)
 	if len(sn.view.Legal) > 0 {
 		sn.view.Legal, sn.first = nil, r.first
+	} else {
+		sn.view.Legal = []game.ActionInfo{}
 	}
 	r.snap.Store(sn)
 	r.broadcast(encoded.b)
@@ -217,6 +237,9 @@ func (gs *Games) marshalView(v View) []byte {
 }
 
 var viewBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+// legalLists are the lists publish describes the legal actions into.
+var legalLists = sync.Pool{New: func() any { return new([]game.ActionInfo) }}
 
 // clock is the clock as it reads at now.
 func (sn *snapshot) clock(now time.Time) *clockView {
@@ -312,10 +335,11 @@ func betweenPeople(rec *store.Game) bool {
 	return len(rec.Seats) == 2 && rec.Seats[0].Player != "" && rec.Seats[1].Player != "" && rec.Seats[0].Player != rec.Seats[1].Player
 }
 
-// viewOf describes a state of a stored game.
-func viewOf(rec *store.Game, s game.State, turns []game.Turn) View {
+// viewOf describes a state of a stored game, its legal actions appended
+// to legal[:0] (nil: a list of their own).
+func viewOf(rec *store.Game, s game.State, turns []game.Turn, legal []game.ActionInfo) View {
 	v := View{
-		ID: rec.ID, Described: Describe(s), Turns: turns, Ply: len(s.History()), Status: rec.Status,
+		ID: rec.ID, Described: describe(s, legal), Turns: turns, Ply: len(s.History()), Status: rec.Status,
 		Result: rec.Result, Reason: rec.Reason, DrawOffer: rec.DrawOffer, TakebackOffer: rec.TakebackOffer, Start: rec.Start,
 		Winner: -1,
 	}
@@ -373,7 +397,7 @@ func (r *room) viewAt(sn *snapshot, ply int) (View, error) {
 	for _, a := range sn.history[:ply] {
 		s.Apply(a)
 	}
-	v := viewOf(&sn.rec, s, sn.view.Turns)
+	v := viewOf(&sn.rec, s, sn.view.Turns, nil)
 	v.Legal, v.ToAct, v.History = []game.ActionInfo{}, game.Terminal, sn.rec.Actions[:ply]
 	return v, nil
 }

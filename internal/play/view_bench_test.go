@@ -35,10 +35,10 @@ func BenchmarkView(b *testing.B) {
 	b.Run("describe", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			viewOf(rec, s, tb.Turns())
+			viewOf(rec, s, tb.Turns(), nil)
 		}
 	})
-	v := viewOf(rec, s, tb.Turns())
+	v := viewOf(rec, s, tb.Turns(), nil)
 	out, err := httpx.Marshal(v)
 	if err != nil {
 		b.Fatal(err)

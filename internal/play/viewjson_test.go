@@ -33,7 +33,7 @@ func TestViewEncodingIsEncodingJSON(t *testing.T) {
 			s := g.NewState()
 			var buf []game.Action
 			for ply := 0; ply < 60 && !s.IsTerminal(); ply++ {
-				v := viewOf(rec, s, game.Turns(g.NewState(), s.History()))
+				v := viewOf(rec, s, game.Turns(g.NewState(), s.History()), nil)
 				want, err := httpx.Marshal(v)
 				if err != nil {
 					t.Fatal(err)
