@@ -221,6 +221,9 @@ func (b squareSet) has(s Square) bool {
 	return b.hi&(1<<uint(s-64)) != 0
 }
 
+// count is the number of squares in the set.
+func (b squareSet) count() int { return bits.OnesCount64(b.lo) + bits.OnesCount64(b.hi) }
+
 // meets reports whether the sets share a square.
 func (b squareSet) meets(c squareSet) bool { return b.lo&c.lo|b.hi&c.hi != 0 }
 

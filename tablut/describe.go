@@ -38,29 +38,31 @@ var pieceKinds = [...]string{Attacker: "attacker", Defender: "defender", King: "
 // and camps, the king's open lines to the edge, and the last move with
 // what it captured (the king too, when he was taken).
 func (s *State) View() game.View {
-	v := game.View{Width: Size, Height: Size, Pieces: []game.Piece{}}
-	var camps []string
+	// Each list is made at its length, and the lists that are the same
+	// in every view (the castle's square, the camps', the last move's)
+	// are shared: a game in play is described after every move.
+	men := s.pos.men[Attackers].count() + s.pos.men[Defenders].count()
+	v := game.View{Width: Size, Height: Size, Pieces: make([]game.Piece, 0, men)}
 	for q := Square(0); q < Squares; q++ {
 		if c := s.pos.board[q]; c != Empty {
 			side := Attackers
 			if c != Attacker {
 				side = Defenders
 			}
-			v.Pieces = append(v.Pieces, game.Piece{Square: q.String(), Side: game.Player(side), Kind: pieceKinds[c]})
-		}
-		if s.g.Rules.camps.has(q) {
-			camps = append(camps, q.String())
+			v.Pieces = append(v.Pieces, game.Piece{Square: squareName[q], Side: game.Player(side), Kind: pieceKinds[c]})
 		}
 	}
-	v.Regions = append(v.Regions, game.Region{Kind: "castle", Squares: []string{Square(Castle).String()}})
-	if len(camps) > 0 {
-		v.Regions = append(v.Regions, game.Region{Kind: "camp", Squares: camps})
+	lines := s.openLines()
+	v.Regions = make([]game.Region, 0, 2+len(lines))
+	v.Regions = append(v.Regions, game.Region{Kind: "castle", Squares: castleSquares})
+	if s.g.Rules.Camps != CampsNone {
+		v.Regions = append(v.Regions, game.Region{Kind: "camp", Squares: campSquares})
 	}
-	for _, line := range s.openLines() {
+	for _, line := range lines {
 		v.Regions = append(v.Regions, game.Region{Kind: "open-line", Squares: line})
 	}
 	if m, ok := s.lastMove(); ok {
-		v.Last = []string{m.From().String(), m.To().String()}
+		v.Last = moveSquares(m.From(), m.To())
 		v.Captured = squareNames(s.captured())
 	}
 	routes := s.g.Rules.EscapeRoutes(&s.pos)
@@ -73,6 +75,18 @@ func (s *State) View() game.View {
 	}
 	return v
 }
+
+// castleSquares and campSquares name the castle and the camps (where
+// the rules have them), for every view to share.
+var castleSquares, campSquares = squareNames([]Square{Castle})[:1:1], func() []string {
+	var out []string
+	for q := Square(0); q < Squares; q++ {
+		if startAttackers.has(q) {
+			out = append(out, squareName[q])
+		}
+	}
+	return out[:len(out):len(out)]
+}()
 
 // openLines are the squares from the king to each edge square he could
 // reach now, the edge square last.

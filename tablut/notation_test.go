@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -459,5 +460,53 @@ func TestOTNRulesReadBack(t *testing.T) {
 	ot, _, err := ReadOTNRules("dim:9 name:Tablut esc:e atkf:y ks:c nj:n cor: cenp:tcnkTCNK cens: cenh: cenhe:tcnkTCNK linc:y start:/3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3/")
 	if err != nil || !ot.SamePlay(MustLoad("opentafl")) {
 		t.Errorf("OpenTafl's Tablut 9x9: %v %v", ot, err)
+	}
+}
+
+// TestViewRegionsAndPieces: a view names the castle, the camps where the
+// rules have them (and only there), every man where he stands, and the
+// last move's squares, under every ruleset, from the start and after
+// some moves.
+func TestViewRegionsAndPieces(t *testing.T) {
+	for _, rs := range rulesets {
+		g := MustLoad(rs)
+		s := g.NewState().(*State)
+		for ply := 0; ply < 12 && !s.IsTerminal(); ply++ {
+			v := s.View()
+			kinds := map[string][]string{}
+			for _, r := range v.Regions {
+				kinds[r.Kind] = append(kinds[r.Kind], r.Squares...)
+			}
+			if got := kinds["castle"]; !slices.Equal(got, []string{"e5"}) {
+				t.Fatalf("%s: castle %q", rs, got)
+			}
+			var camps []string
+			if g.Rules.Camps != CampsNone {
+				camps = strings.Fields("d1 e1 f1 e2 a4 i4 a5 b5 h5 i5 a6 i6 e8 d9 e9 f9") // in square order
+			}
+			if got := kinds["camp"]; !slices.Equal(got, camps) {
+				t.Fatalf("%s: camps %q, want %q", rs, got, camps)
+			}
+			n := 0
+			for q := Square(0); q < Squares; q++ {
+				if s.pos.board[q] != Empty {
+					n++
+				}
+			}
+			if len(v.Pieces) != n {
+				t.Fatalf("%s at ply %d: %d pieces, %d men on the board", rs, ply, len(v.Pieces), n)
+			}
+			for _, p := range v.Pieces {
+				q, err := ParseSquare(p.Square)
+				if err != nil || s.pos.board[q] == Empty || p.Kind != pieceKinds[s.pos.board[q]] {
+					t.Fatalf("%s: piece %+v, the board has %d there", rs, p, s.pos.board[q])
+				}
+			}
+			if m, ok := s.lastMove(); ok && !slices.Equal(v.Last, []string{m.From().String(), m.To().String()}) {
+				t.Fatalf("%s: last %q after %s", rs, v.Last, m)
+			}
+			legal := s.LegalActions(nil)
+			s.Apply(legal[(5*ply+1)%len(legal)])
+		}
 	}
 }

@@ -86,12 +86,14 @@ type Board struct {
 }
 
 // Board draws a stored game: from its room's snapshot where this server
-// has it in memory, else from the record itself. It never loads a room
+// has it in memory and kept it (a game between people), else from the
+// record itself. It never loads a room
 // or takes a lease.
 func (gs *Games) Board(rec *store.Game) (Board, error) {
 	if r := gs.loaded(rec.ID); r != nil {
-		sn := r.snap.Load()
-		return Board{Traits: sn.traits, Board: sn.board}, nil
+		if sn := r.snap.Load(); sn.board.Width > 0 {
+			return Board{Traits: sn.traits, Board: sn.board}, nil
+		}
 	}
 	g, err := game.Load(rec.Spec)
 	if err != nil {

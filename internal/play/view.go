@@ -146,7 +146,8 @@ type snapshot struct {
 	toAct     game.Player
 	clockRuns bool
 	thinking  bool
-	// traits and board are the position's, for the lobby.
+	// traits and board are the position's, for the lobby, in a game
+	// between people (board.Width is 0 in any other).
 	traits game.Traits
 	board  game.View
 }
@@ -185,7 +186,11 @@ func (r *room) publish() {
 			v.Prompt = game.Prompt{Player: game.Terminal, Text: endSentence(r.g, &rec)}
 		}
 	}
-	sn.traits, sn.board = v.Traits, v.Board
+	if betweenPeople(&rec) {
+		// Kept for the lobby's list of games, which shows these alone
+		// (Board draws any other from its record).
+		sn.traits, sn.board = v.Traits, v.Board
+	}
 	sn.view = v
 	sn.at = time.Now()
 	sn.view.Clock = sn.clock(sn.at)
