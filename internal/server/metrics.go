@@ -70,6 +70,8 @@ func (s *Server) newMetrics(st *store.Store) *metrics {
 		}),
 		counter("muster_db_writes_total", "Database statements that write.", func() float64 { n, _ := st.Timing(store.Writes); return float64(n) }),
 		counter("muster_db_write_seconds_total", "Time of the database's writes, in all.", func() float64 { _, d := st.Timing(store.Writes); return d.Seconds() }),
+		counter("muster_db_write_groups_total", "Transactions that wrote moves that had waited for SQLite's one writer, together.", func() float64 { g, _ := st.Grouped(); return float64(g) }),
+		counter("muster_db_grouped_writes_total", "Moves' writes that waited for SQLite's one writer and were written together.", func() float64 { _, w := st.Grouped(); return float64(w) }),
 		counter("muster_db_reads_total", "Database statements that read.", func() float64 { n, _ := st.Timing(store.Reads); return float64(n) }),
 		counter("muster_db_read_seconds_total", "Time of the database's reads until their rows came, in all.", func() float64 { _, d := st.Timing(store.Reads); return d.Seconds() }),
 		counter("muster_password_checks_total", "Password hashes and checks run (argon2id, 19 MiB each).", func() float64 { return float64(s.ids.PasswordChecks()) }),

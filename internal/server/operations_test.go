@@ -86,6 +86,8 @@ func TestMetrics(t *testing.T) {
 		"muster_actions_total 1",
 		"muster_engine_slots ",
 		"muster_db_writes_total ",
+		"muster_db_write_groups_total 0",
+		"muster_db_grouped_writes_total 0",
 		"muster_ready 1",
 		`muster_limits_refused_total{route="POST /api/games"} 1`,
 		"muster_build_info{",

@@ -37,6 +37,12 @@ type groupedWrite struct {
 	done chan struct{}
 }
 
+// Grouped returns the transactions run for writes that waited (on SQLite;
+// 0 on PostgreSQL) and the writes in them.
+func (s *Store) Grouped() (groups, writes int64) {
+	return s.group.groups.Load(), s.group.grouped.Load()
+}
+
 // maxGroup bounds the writes of one transaction.
 const maxGroup = 256
 
