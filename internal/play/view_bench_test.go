@@ -38,6 +38,15 @@ func BenchmarkView(b *testing.B) {
 			viewOf(rec, s, tb.Turns(), nil)
 		}
 	})
+	// As publish does: the legal actions described into a list kept from
+	// the change before.
+	b.Run("describe-reused", func(b *testing.B) {
+		var legal []game.ActionInfo
+		b.ReportAllocs()
+		for b.Loop() {
+			legal = viewOf(rec, s, tb.Turns(), legal[:0]).Legal
+		}
+	})
 	v := viewOf(rec, s, tb.Turns(), nil)
 	out, err := httpx.Marshal(v)
 	if err != nil {
