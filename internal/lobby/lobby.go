@@ -358,6 +358,10 @@ func (l *Lobby) Changed() {
 	l.bus.Publish(bus.Lobby, "")
 }
 
+// testHookWatching runs between a lobby watcher's counting and his first
+// lobby.
+var testHookWatching = func() {}
+
 // Signal marks the lobby changed on this server: its shared part is built
 // again and its watchers told, soon.
 func (l *Lobby) Signal() {
@@ -409,10 +413,10 @@ func (l *Lobby) Run(ctx context.Context) {
 // watch keeps a browser's lobby live over a WebSocket.
 func (l *Lobby) watch(w http.ResponseWriter, r *http.Request) error {
 	return l.sockets.Serve(w, r, httpx.Watch{Key: socketKey, Max: l.cfg.Watchers}, func(ctx context.Context, r *http.Request, send func([]byte) error) {
+		// The watcher is counted before he reads the lobby as it is now: a
+		// change between the two would otherwise be built and sent to the
+		// others alone, and his lobby would lack it until the next change.
 		ch := make(chan *shared, 1)
-		if sh, err := l.current(ctx); err == nil {
-			ch <- sh // the lobby as it is now
-		}
 		l.mu.Lock()
 		l.subs[ch] = struct{}{}
 		l.mu.Unlock()
@@ -421,6 +425,15 @@ func (l *Lobby) watch(w http.ResponseWriter, r *http.Request) error {
 			delete(l.subs, ch)
 			l.mu.Unlock()
 		}()
+		testHookWatching()
+		if sh, err := l.current(ctx); err == nil {
+			l.mu.Lock()
+			select {
+			case ch <- sh: // the lobby as it is now
+			default: // one built since he was counted is there already
+			}
+			l.mu.Unlock()
+		}
 		for {
 			var sh *shared
 			select {

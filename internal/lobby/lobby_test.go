@@ -10,8 +10,12 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
+	"time"
+
+	"github.com/coder/websocket"
 
 	"github.com/muster-games/muster/internal/bus"
 	"github.com/muster-games/muster/internal/httpx"
@@ -137,6 +141,68 @@ func TestChallengeAccepted(t *testing.T) {
 		code := call("ann", "POST", "/api/challenges", challengeRequest{Game: "tablut", Side: "random", Days: 1}, nil)
 		if want := map[bool]int{true: http.StatusCreated, false: http.StatusTooManyRequests}[i < 2]; code != want {
 			t.Fatalf("ann's challenge %d: %d, want %d", i+1, code, want)
+		}
+	}
+}
+
+// TestWatcherSeesAChallengeMadeAsHeComes: a challenge made while a new
+// watcher of the lobby is being let in reaches him (his first lobby was
+// read before it, and the lobby built after it went to the others alone).
+func TestWatcherSeesAChallengeMadeAsHeComes(t *testing.T) {
+	st, err := store.Open(filepath.Join(t.TempDir(), "muster.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	api := &httpx.API{Log: log, MaxBody: 1 << 16}
+	ctx, stop := context.WithCancel(context.Background())
+	defer stop()
+	l := New(ctx, st, api, people{st}, &games{st: st}, bus.New(st, log), httpx.NewSockets(ctx, 8), Config{ChallengesPerHour: 30, Watchers: 8, OpenPerPlayer: 2})
+	go l.Run(ctx)
+	mux := http.NewServeMux()
+	l.Routes(mux)
+	srv := httptest.NewServer(mux)
+	defer srv.Close()
+	made := make(chan string, 1)
+	testHookWatching = func() {
+		b, _ := json.Marshal(challengeRequest{Game: "tablut", Side: "attackers", Days: 1})
+		req, _ := http.NewRequest("POST", srv.URL+"/api/challenges", bytes.NewReader(b))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("X-Player", "ann")
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		defer res.Body.Close()
+		var c challengeView
+		json.NewDecoder(res.Body).Decode(&c)
+		made <- c.ID
+		// The lobby built again for those watching (none of them him, were
+		// he not counted yet).
+		for deadline := time.Now().Add(2 * time.Second); l.shared.Load() == nil && time.Now().Before(deadline); {
+			time.Sleep(time.Millisecond)
+		}
+	}
+	defer func() { testHookWatching = func() {} }()
+	wctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	conn, _, err := websocket.Dial(wctx, "ws"+strings.TrimPrefix(srv.URL, "http")+"/ws/lobby", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.CloseNow()
+	id := <-made
+	for {
+		_, data, err := conn.Read(wctx)
+		if err != nil {
+			t.Fatalf("the challenge made as he came never reached the watcher: %v", err)
+		}
+		var v view
+		json.Unmarshal(data, &v)
+		if id != "" && len(v.Challenges) == 1 && v.Challenges[0].ID == id {
+			return
 		}
 	}
 }
