@@ -173,6 +173,7 @@ func TestWatcherSeesAChallengeMadeAsHeComes(t *testing.T) {
 		res, err := http.DefaultClient.Do(req)
 		if err != nil {
 			t.Error(err)
+			made <- ""
 			return
 		}
 		defer res.Body.Close()
@@ -194,6 +195,9 @@ func TestWatcherSeesAChallengeMadeAsHeComes(t *testing.T) {
 	}
 	defer conn.CloseNow()
 	id := <-made
+	if id == "" {
+		t.Fatal("no challenge made")
+	}
 	for {
 		_, data, err := conn.Read(wctx)
 		if err != nil {
@@ -201,7 +205,7 @@ func TestWatcherSeesAChallengeMadeAsHeComes(t *testing.T) {
 		}
 		var v view
 		json.Unmarshal(data, &v)
-		if id != "" && len(v.Challenges) == 1 && v.Challenges[0].ID == id {
+		if len(v.Challenges) == 1 && v.Challenges[0].ID == id {
 			return
 		}
 	}
