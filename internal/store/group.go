@@ -58,12 +58,8 @@ func (s *Store) execGrouped(ctx context.Context, st *sql.Stmt, args []any) (int6
 		// Nobody writes: this one runs alone, now, on this goroutine.
 		g.running = true
 		g.mu.Unlock()
-		res, err := st.ExecContext(ctx, args...)
-		if err == nil {
-			w.rows, err = res.RowsAffected()
-		}
-		s.nextGroup()
-		return w.rows, err
+		defer s.nextGroup()
+		return rowsAffected(st.ExecContext(ctx, args...))
 	}
 	g.waiting = append(g.waiting, w)
 	g.mu.Unlock()
@@ -126,11 +122,7 @@ func (s *Store) runGroup(batch []*groupedWrite) {
 		return
 	}
 	for _, w := range batch {
-		res, err := tx.StmtContext(ctx, w.st).ExecContext(ctx, w.args...)
-		if err == nil {
-			w.rows, err = res.RowsAffected()
-		}
-		w.err = err
+		w.rows, w.err = rowsAffected(tx.StmtContext(ctx, w.st).ExecContext(ctx, w.args...))
 	}
 	if err := tx.Commit(); err != nil {
 		for _, w := range batch {
