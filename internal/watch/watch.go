@@ -130,6 +130,9 @@ func (ws *Watchers) feed(r *http.Request) (httpx.Watch, func(ctx context.Context
 			defer t.Stop()
 			recheck = t.C
 		}
+		// The chat is watched before the first view is sent: the page
+		// reads the chat again at each opening's first view (game.js), and
+		// a line said after that read comes here.
 		var lines <-chan []byte
 		if ws.chat != nil {
 			var stop func()

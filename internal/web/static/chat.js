@@ -13,6 +13,15 @@ function muted() {
   try { return new Set(JSON.parse(localStorage.getItem(mutedKey)) || []); } catch { return new Set(); }
 }
 
+// mergeLines joins the lines read from the server with those the socket
+// brought while the read was under way (said after the server read them):
+// each line once, in the order said (by id), the last 200.
+export function mergeLines(loaded, had) {
+  const byId = new Map();
+  for (const m of [...had, ...loaded]) byId.set(m.id, m);
+  return [...byId.values()].sort((a, b) => a.id - b.id).slice(-200);
+}
+
 export class Chat {
   // secret() gives the seat's secret this browser holds, if any.
   constructor(id, secret) {
@@ -38,7 +47,9 @@ export class Chat {
 
   // load reads the lines this browser may see (again after a reconnect).
   async load() {
-    try { this.lines = await api("GET", `/api/games/${this.id}/chat`); } catch { return; }
+    let got;
+    try { got = await api("GET", `/api/games/${this.id}/chat`); } catch { return; }
+    this.lines = mergeLines(got, this.lines);
     this.draw();
   }
 

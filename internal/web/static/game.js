@@ -78,17 +78,28 @@ export class GameView {
     for (const p of first.my_seats || []) if (!this.secret(p)) hold(this.id, p, IDENTITY);
     this.update(first);
     // The live view; after a lost connection the game is read again, as
-    // it may have moved on meanwhile.
+    // it may have moved on meanwhile. The chat is read again at each
+    // opening's first view: the socket sends the chat's lines from just
+    // before that view, so a line said as it opened is in the one or the
+    // other.
     this.live = new Live(`/ws/games/${this.id}`, {
-      onMessage: (msg) => (msg.chat ? this.chat.add(msg.chat) : this.update(msg)),
+      onMessage: (msg) => {
+        if (msg.chat) return this.chat.add(msg.chat);
+        this.update(msg);
+        if (this.chatStale) {
+          this.chatStale = false;
+          this.chat.load();
+        }
+      },
       onState: (state, text) => {
         this.conn.dataset.state = state;
         document.body.dataset.conn = state;
         this.conn.textContent = text;
       },
       onOpen: async (again) => {
+        this.chatStale = true;
         if (!again) return;
-        try { this.update(await api("GET", `/api/games/${this.id}`)); this.chat.load(); } catch { /* the socket's view follows */ }
+        try { this.update(await api("GET", `/api/games/${this.id}`)); } catch { /* the socket's view follows */ }
       },
     });
     this.chat.load();
