@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"sync/atomic"
 	"testing"
 )
 
@@ -37,4 +38,46 @@ func BenchmarkUpdate(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// BenchmarkUpdateConcurrent is moves written by many games at once, as a
+// busy server writes them (64 goroutines a processor, each its own games):
+// on SQLite those that wait for the one writer are written together.
+func BenchmarkUpdateConcurrent(b *testing.B) {
+	s, err := Open(filepath.Join(b.TempDir(), "bench.db"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	ctx := context.Background()
+	var next atomic.Int64
+	newGame := func() (*Game, error) {
+		i := next.Add(1)
+		g := &Game{ID: fmt.Sprintf("game%08d", i), Spec: "tablut(linnaeus)", Status: StatusPlaying,
+			Seats: []Seat{{Kind: SeatHuman, Player: fmt.Sprintf("p%d", 2*i)}, {Kind: SeatHuman, Player: fmt.Sprintf("p%d", 2*i+1)}}}
+		return g, s.Create(ctx, g)
+	}
+	b.ReportAllocs()
+	b.SetParallelism(64)
+	b.RunParallel(func(pb *testing.PB) {
+		g, err := newGame()
+		i := 0
+		for pb.Next() {
+			i++
+			if i%40 == 0 {
+				g, err = newGame() // a game of 40 moves, then another
+			}
+			if err != nil {
+				b.Error(err)
+				return
+			}
+			ply := len(g.Actions)
+			g.Actions = append(g.Actions, "e3-e2")
+			g.ToAct = g.Seats[i%2].Player
+			if err := s.Update(ctx, g, ply); err != nil {
+				b.Error(err)
+				return
+			}
+		}
+	})
 }
