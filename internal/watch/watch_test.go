@@ -68,9 +68,12 @@ type chat struct {
 	mu      sync.Mutex
 	players []bool
 	lines   chan []byte
+	// slow makes Watch take its time before it counts the watcher.
+	slow time.Duration
 }
 
 func (c *chat) Watch(game string, player bool) (<-chan []byte, func()) {
+	time.Sleep(c.slow)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.players = append(c.players, player)
@@ -157,6 +160,31 @@ func TestViewsAndChatTogether(t *testing.T) {
 	c.mu.Unlock()
 	if res, err := http.Get(srv.URL + "/api/games/zz/stream"); err != nil || res.StatusCode != http.StatusNotFound {
 		t.Errorf("an unknown game: %v %v", res.StatusCode, err)
+	}
+}
+
+// TestChatWatchedBeforeTheFirstView: a WebSocket's first view comes once
+// its chat lines are watched (however long that takes): the page reads
+// the chat again at that view, and every line said after comes on the
+// socket.
+func TestChatWatchedBeforeTheFirstView(t *testing.T) {
+	srv, g, c := newWatchers(t, Config{Spectators: 8, PerClient: 8})
+	c.slow = 100 * time.Millisecond
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	conn, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(srv.URL, "http")+"/ws/games/g1", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.CloseNow()
+	g.send(t, 1, `{"ply":0}`)
+	if _, b, err := conn.Read(ctx); err != nil || string(b) != `{"ply":0}` {
+		t.Fatalf("first message %q, %v", b, err)
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.players) != 1 {
+		t.Fatal("the first view came before the chat was watched")
 	}
 }
 
