@@ -25,30 +25,22 @@ type view struct {
 // decoded, the legal actions split, and the rest skipped.
 func readView(data []byte) (view, error) {
 	var v view
-	i := space(data, 0)
-	if i >= len(data) || data[i] != '{' {
-		return v, errNotView
-	}
-	i = space(data, i+1)
-	if i < len(data) && data[i] == '}' {
-		return v, trailing(data, i+1)
-	}
-	for {
+	err := members(data, '{', '}', func(i int) (int, error) {
 		end, err := skip(data, i)
 		if err != nil || data[i] != '"' {
-			return v, errNotView
+			return 0, errNotView
 		}
 		var key string
 		if err := json.Unmarshal(data[i:end], &key); err != nil {
-			return v, err
+			return 0, err
 		}
 		i = space(data, end)
 		if i >= len(data) || data[i] != ':' {
-			return v, errNotView
+			return 0, errNotView
 		}
 		i = space(data, i+1)
 		if end, err = skip(data, i); err != nil {
-			return v, err
+			return 0, err
 		}
 		// Keys match as encoding/json matches them: in any case.
 		value := data[i:end]
@@ -64,19 +56,9 @@ func readView(data []byte) (view, error) {
 		case strings.EqualFold(key, "legal"):
 			v.legal, err = elements(value)
 		}
-		if err != nil {
-			return v, err
-		}
-		i = space(data, end)
-		switch {
-		case i < len(data) && data[i] == ',':
-			i = space(data, i+1)
-		case i < len(data) && data[i] == '}':
-			return v, trailing(data, i+1)
-		default:
-			return v, errNotView
-		}
-	}
+		return end, err
+	})
+	return v, err
 }
 
 var errNotView = errors.New("not a view: a JSON object was expected")
@@ -96,28 +78,46 @@ func elements(data []byte) ([][]byte, error) {
 	if string(data) == "null" {
 		return nil, nil
 	}
-	if len(data) == 0 || data[0] != '[' {
-		return nil, errNotView
-	}
 	var out [][]byte
-	i := space(data, 1)
-	if i < len(data) && data[i] == ']' {
-		return out, trailing(data, i+1)
+	err := members(data, '[', ']', func(i int) (int, error) {
+		end, err := skip(data, i)
+		if err == nil {
+			out = append(out, data[i:end])
+		}
+		return end, err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// members walks the JSON object or array in data, between brackets open
+// and close, calling member at each member's first byte for where it
+// ends; what follows it must be a comma or the closing bracket, and
+// nothing but space the closing bracket.
+func members(data []byte, open, close byte, member func(i int) (end int, err error)) error {
+	i := space(data, 0)
+	if i >= len(data) || data[i] != open {
+		return errNotView
+	}
+	i = space(data, i+1)
+	if i < len(data) && data[i] == close {
+		return trailing(data, i+1)
 	}
 	for {
-		end, err := skip(data, i)
+		end, err := member(i)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		out = append(out, data[i:end])
 		i = space(data, end)
 		switch {
 		case i < len(data) && data[i] == ',':
 			i = space(data, i+1)
-		case i < len(data) && data[i] == ']':
-			return out, trailing(data, i+1)
+		case i < len(data) && data[i] == close:
+			return trailing(data, i+1)
 		default:
-			return nil, errNotView
+			return errNotView
 		}
 	}
 }

@@ -77,41 +77,58 @@ func (g *games) SnapshotRatings(context.Context, *store.Game) error { return nil
 
 func (g *games) Board(rec *store.Game) (play.Board, error) { return play.Board{}, nil }
 
+// serveLobby serves a lobby on a fresh database (its games a fake), kept
+// live by its loop where run; all ends with the test.
+func serveLobby(t *testing.T, run bool) (*Lobby, *games, *httptest.Server) {
+	t.Helper()
+	st, err := store.Open(filepath.Join(t.TempDir(), "muster.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	api := &httpx.API{Log: log, MaxBody: 1 << 16}
+	ctx, stop := context.WithCancel(context.Background())
+	g := &games{st: st}
+	l := New(ctx, st, api, people{st}, g, bus.New(st, log), httpx.NewSockets(ctx, 8), Config{ChallengesPerHour: 30, Watchers: 8, OpenPerPlayer: 2})
+	if run {
+		go l.Run(ctx)
+	}
+	mux := http.NewServeMux()
+	l.Routes(mux)
+	srv := httptest.NewServer(mux)
+	t.Cleanup(func() {
+		srv.Close()
+		stop()
+		st.Close()
+	})
+	return l, g, srv
+}
+
+// call asks srv as player who; out gets the JSON answer.
+func call(t *testing.T, srv *httptest.Server, who, method, path string, body, out any) int {
+	t.Helper()
+	b, _ := json.Marshal(body)
+	req, _ := http.NewRequest(method, srv.URL+path, bytes.NewReader(b))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("X-Player", who)
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	if out != nil {
+		json.NewDecoder(res.Body).Decode(out)
+	}
+	return res.StatusCode
+}
+
 // TestChallengeAccepted: a challenge is listed in the lobby for others,
 // marked as his own for its creator; its acceptance starts a game with the
 // two seats (the creator's side as asked) and takes it off the list; a
 // player cannot accept his own; at most OpenPerPlayer are open at once.
 func TestChallengeAccepted(t *testing.T) {
-	st, err := store.Open(filepath.Join(t.TempDir(), "muster.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	api := &httpx.API{Log: log, MaxBody: 1 << 16}
-	ctx, stop := context.WithCancel(context.Background())
-	defer stop()
-	g := &games{st: st}
-	l := New(ctx, st, api, people{st}, g, bus.New(st, log), httpx.NewSockets(ctx, 8), Config{ChallengesPerHour: 30, Watchers: 8, OpenPerPlayer: 2})
-	mux := http.NewServeMux()
-	l.Routes(mux)
-	srv := httptest.NewServer(mux)
-	defer srv.Close()
-	call := func(who, method, path string, body, out any) int {
-		b, _ := json.Marshal(body)
-		req, _ := http.NewRequest(method, srv.URL+path, bytes.NewReader(b))
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("X-Player", who)
-		res, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer res.Body.Close()
-		if out != nil {
-			json.NewDecoder(res.Body).Decode(out)
-		}
-		return res.StatusCode
-	}
+	l, g, srv := serveLobby(t, false)
+	call := func(who, method, path string, body, out any) int { return call(t, srv, who, method, path, body, out) }
 	var c challengeView
 	if code := call("ann", "POST", "/api/challenges", challengeRequest{Game: "tablut", Side: "attackers", Days: 1}, &c); code != http.StatusCreated || !c.Mine {
 		t.Fatalf("ann's challenge: %d %+v", code, c)
@@ -149,63 +166,41 @@ func TestChallengeAccepted(t *testing.T) {
 // watcher of the lobby is being let in reaches him (his first lobby was
 // read before it, and the lobby built after it went to the others alone).
 func TestWatcherSeesAChallengeMadeAsHeComes(t *testing.T) {
-	st, err := store.Open(filepath.Join(t.TempDir(), "muster.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	api := &httpx.API{Log: log, MaxBody: 1 << 16}
-	ctx, stop := context.WithCancel(context.Background())
-	defer stop()
-	l := New(ctx, st, api, people{st}, &games{st: st}, bus.New(st, log), httpx.NewSockets(ctx, 8), Config{ChallengesPerHour: 30, Watchers: 8, OpenPerPlayer: 2})
-	go l.Run(ctx)
-	mux := http.NewServeMux()
-	l.Routes(mux)
-	srv := httptest.NewServer(mux)
-	defer srv.Close()
-	made := make(chan string, 1)
+	l, _, srv := serveLobby(t, true)
+	// The hook holds the new watcher uncounted while the test makes a
+	// challenge and the lobby is built again for those watching.
+	coming, made := make(chan struct{}), make(chan struct{})
 	testHookWatching = func() {
-		b, _ := json.Marshal(challengeRequest{Game: "tablut", Side: "attackers", Days: 1})
-		req, _ := http.NewRequest("POST", srv.URL+"/api/challenges", bytes.NewReader(b))
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("X-Player", "ann")
-		res, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Error(err)
-			made <- ""
-			return
-		}
-		defer res.Body.Close()
-		var c challengeView
-		json.NewDecoder(res.Body).Decode(&c)
-		made <- c.ID
-		// The lobby built again for those watching (none of them him, were
-		// he not counted yet).
-		for deadline := time.Now().Add(2 * time.Second); l.shared.Load() == nil && time.Now().Before(deadline); {
-			time.Sleep(time.Millisecond)
-		}
+		close(coming)
+		<-made
 	}
 	defer func() { testHookWatching = func() {} }()
-	wctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	conn, _, err := websocket.Dial(wctx, "ws"+strings.TrimPrefix(srv.URL, "http")+"/ws/lobby", nil)
+	conn, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(srv.URL, "http")+"/ws/lobby", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer conn.CloseNow()
-	id := <-made
-	if id == "" {
-		t.Fatal("no challenge made")
+	<-coming
+	var c challengeView
+	if code := call(t, srv, "ann", "POST", "/api/challenges", challengeRequest{Game: "tablut", Side: "attackers", Days: 1}, &c); code != http.StatusCreated {
+		t.Fatalf("ann's challenge: %d", code)
 	}
+	// The lobby built again for those watching (none of them him, were he
+	// not counted yet).
+	for deadline := time.Now().Add(2 * time.Second); l.shared.Load() == nil && time.Now().Before(deadline); {
+		time.Sleep(time.Millisecond)
+	}
+	close(made)
 	for {
-		_, data, err := conn.Read(wctx)
+		_, data, err := conn.Read(ctx)
 		if err != nil {
 			t.Fatalf("the challenge made as he came never reached the watcher: %v", err)
 		}
 		var v view
 		json.Unmarshal(data, &v)
-		if len(v.Challenges) == 1 && v.Challenges[0].ID == id {
+		if len(v.Challenges) == 1 && v.Challenges[0].ID == c.ID {
 			return
 		}
 	}

@@ -11,11 +11,7 @@ import (
 // BenchmarkUpdate is the write of a move: a game among 1,000 in play,
 // one action longer, written over the last (SQLite, WAL).
 func BenchmarkUpdate(b *testing.B) {
-	s, err := Open(filepath.Join(b.TempDir(), "bench.db"))
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer s.Close()
+	s := benchStore(b)
 	ctx := context.Background()
 	games := make([]*Game, 1000)
 	for i := range games {
@@ -44,11 +40,7 @@ func BenchmarkUpdate(b *testing.B) {
 // busy server writes them (64 goroutines a processor, each its own games):
 // on SQLite those that wait for the one writer are written together.
 func BenchmarkUpdateConcurrent(b *testing.B) {
-	s, err := Open(filepath.Join(b.TempDir(), "bench.db"))
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer s.Close()
+	s := benchStore(b)
 	ctx := context.Background()
 	var next atomic.Int64
 	newGame := func() (*Game, error) {
@@ -80,4 +72,14 @@ func BenchmarkUpdateConcurrent(b *testing.B) {
 			}
 		}
 	})
+}
+
+// benchStore is a fresh SQLite store, closed when b ends.
+func benchStore(b *testing.B) *Store {
+	s, err := Open(filepath.Join(b.TempDir(), "bench.db"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { s.Close() })
+	return s
 }
