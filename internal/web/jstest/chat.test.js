@@ -1,8 +1,13 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mergeLines } from "../static/chat.js";
+import { install } from "./fakedom.js";
 
-const line = (id) => ({ id, room: "players", name: "ann", text: `line ${id}`, at: id });
+install();
+const store = new Map();
+globalThis.localStorage = { getItem: (k) => store.get(k) ?? null, setItem: (k, v) => store.set(k, String(v)) };
+const { Chat, mergeLines } = await import("../static/chat.js");
+
+const line = (id, room = "players") => ({ id, room, name: "ann", text: `line ${id}`, at: id });
 
 test("mergeLines keeps a line the socket brought while the chat was read", () => {
   // The read was made before line 3 was said; the socket brought it.
@@ -25,4 +30,32 @@ test("mergeLines keeps the last 200", () => {
 test("mergeLines takes the server's copy of a line it has", () => {
   const edited = { ...line(2), text: "as stored" };
   assert.equal(mergeLines([edited], [line(2)])[0].text, "as stored");
+});
+
+// chatWith is a chat whose reads of the server answer lines, the socket
+// bringing during each read the lines arriving gives.
+function chatWith(lines, arriving = []) {
+  const chat = new Chat("g1", () => "");
+  globalThis.fetch = async () => {
+    for (const m of arriving) chat.add(m);
+    return { ok: true, status: 200, json: async () => lines };
+  };
+  return chat;
+}
+
+test("a chat read again keeps the lines the socket brought meanwhile", async () => {
+  const chat = chatWith([line(1), line(2)], [line(3)]);
+  await chat.load();
+  assert.deepEqual(chat.lines.map((m) => m.id), [1, 2, 3]);
+});
+
+test("a chat read again lets go of lines its reader may no longer see", async () => {
+  // Read as a spectator, then again as the player he signed in as: the
+  // spectators' line 2 is not his to see while the game goes on.
+  const chat = chatWith([line(1), line(2, "spectators")]);
+  await chat.load();
+  assert.deepEqual(chat.lines.map((m) => m.id), [1, 2]);
+  globalThis.fetch = async () => ({ ok: true, status: 200, json: async () => [line(1)] });
+  await chat.load();
+  assert.deepEqual(chat.lines.map((m) => m.id), [1]);
 });

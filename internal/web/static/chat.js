@@ -15,7 +15,9 @@ function muted() {
 
 // mergeLines joins the lines read from the server with those the socket
 // brought while the read was under way (said after the server read them):
-// each line once, in the order said (by id), the last 200.
+// each line once, in the order said (by id), the last 200. The lines held
+// before the read are not kept: the reader may have changed (signed in as
+// a player, who does not see the spectators' room).
 export function mergeLines(loaded, had) {
   const byId = new Map();
   for (const m of [...had, ...loaded]) byId.set(m.id, m);
@@ -45,16 +47,21 @@ export class Chat {
       h("label", { class: "switch" }, this.hide, " Hide the chat"), this.body);
   }
 
-  // load reads the lines this browser may see (again after a reconnect).
+  // load reads the lines this browser may see (again after a reconnect,
+  // or as another reader: those it may no longer see go), keeping those
+  // the socket brought while it read.
   async load() {
+    const arrived = [];
+    this.arriving = arrived;
     let got;
-    try { got = await api("GET", `/api/games/${this.id}/chat`); } catch { return; }
-    this.lines = mergeLines(got, this.lines);
+    try { got = await api("GET", `/api/games/${this.id}/chat`); } catch { return; } finally { if (this.arriving === arrived) this.arriving = null; }
+    this.lines = mergeLines(got, arrived);
     this.draw();
   }
 
   add(m) {
     if (this.lines.some((x) => x.id === m.id)) return;
+    this.arriving?.push(m);
     this.lines.push(m);
     if (this.lines.length > 200) this.lines.shift();
     this.draw();
