@@ -29,6 +29,15 @@ func register(t *testing.T, ctx context.Context, a *app, name string) {
 	poll(t, ctx, name+"'s page", fmt.Sprintf(`location.pathname === "/@/%s" && !!document.querySelector("h1") && document.querySelector("h1").textContent === %q`, name, name))
 }
 
+// clickLive clicks the element selector finds as the page is at that
+// instant, once there is one: the lobby redraws its rows as it hears of
+// changes, and a button found by its node before a click may be gone by
+// the time of it ("Could not find node with given id").
+func clickLive(t *testing.T, ctx context.Context, selector string) {
+	t.Helper()
+	poll(t, ctx, "a click on "+selector, fmt.Sprintf(`(() => { const e = document.querySelector(%q); if (!e) return false; e.click(); return true })()`, selector))
+}
+
 // TestChallengeAcrossBrowsers: Alice registers and offers a rated game in
 // the lobby; Bob, in another browser, sees it appear live and accepts;
 // both land in the game and play by clicks; Alice resigns, and the
@@ -69,9 +78,7 @@ func TestChallengeAcrossBrowsers(t *testing.T) {
 		poll(t, bob, "bob's lobby row says "+want, fmt.Sprintf(`(document.querySelector("#challenges tbody tr") || {textContent: ""}).textContent.includes(%q)`, want))
 	}
 	fullShot(t, bob, "lobby-challenge")
-	if err := chromedp.Do(bob, chromedp.Click(chromedp.CSS("#challenges button.accept"))); err != nil {
-		t.Fatal(err)
-	}
+	clickLive(t, bob, "#challenges button.accept")
 	poll(t, bob, "bob in the game", `location.pathname.startsWith("/g/") && !!document.querySelector("svg.board")`)
 	poll(t, alice, "alice taken to the game", `location.pathname.startsWith("/g/") && !!document.querySelector("svg.board")`)
 	v := waitMyTurn(t, alice, "attackers")
@@ -245,9 +252,7 @@ func TestCorrespondenceAcrossRestart(t *testing.T) {
 	// Asked of the page as it is: the lobby redraws its rows as it hears
 	// of changes, and a row read by its node may be gone by then.
 	poll(t, guest, "the challenge row says its pace", `[...document.querySelectorAll("#challenges tbody tr")].some((r) => r.textContent.includes("3 days a move"))`)
-	if err := chromedp.Do(guest, chromedp.Click(chromedp.CSS("#challenges button.accept"))); err != nil {
-		t.Fatal(err)
-	}
+	clickLive(t, guest, "#challenges button.accept")
 	poll(t, host, "the host taken to the game", `location.pathname.startsWith("/g/") && !!document.querySelector("svg.board")`)
 	v := waitMyTurn(t, host, "attackers")
 	clickAction(t, host, v, "a4-a3")
