@@ -65,13 +65,15 @@ func TestMetrics(t *testing.T) {
 	h.call("POST", "/api/games", createRequest{Game: "tablut", Opponent: "local"}, &c)
 	h.call("POST", "/api/games", createRequest{Game: "tablut", Opponent: "local"}, nil) // past the limit
 	h.call("POST", "/api/games/"+c.ID+"/act", actRequest{Secret: c.Secrets[0], Action: "a4-a3", Ply: at(0)}, nil)
-	// A request is counted once its answer has gone: the last one may be
-	// counted a moment after the client has read it.
+	// A request is counted once its answer has gone (its length given, the
+	// client may have read it all before): the last one may be counted, in
+	// its counter and then its histogram, a moment after the client has
+	// read it.
 	var code int
 	var body string
 	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(10 * time.Millisecond) {
 		code, body = h.get("/metrics")
-		if strings.Contains(body, `route="POST /api/games/{id}/act",status="200"} 1`) || time.Now().After(deadline) {
+		if strings.Contains(body, `route="POST /api/games/{id}/act",status="200"} 1`) && strings.Contains(body, `muster_http_request_duration_seconds_count{route="POST /api/games/{id}/act"} 1`) || time.Now().After(deadline) {
 			break
 		}
 	}
