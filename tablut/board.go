@@ -159,8 +159,9 @@ func neighbour(s Square, d int) Square {
 	return sq(f, r)
 }
 
-// nb[s][d] caches neighbour.
-var nb [Squares][4]Square
+// nb[s][d] caches neighbour; beyond[s][d] is the square two steps from s
+// in direction d (NoSquare off the board).
+var nb, beyond [Squares][4]Square
 
 // slide[occ][i] is the set of cells reachable along a line of 9 from cell
 // i when the cells in occ block: the cells before the first blocker on
@@ -175,6 +176,10 @@ func init() {
 	for s := Square(0); s < Squares; s++ {
 		for d := 0; d < 4; d++ {
 			nb[s][d] = neighbour(s, d)
+			beyond[s][d] = NoSquare
+			if n := neighbour(s, d); n >= 0 {
+				beyond[s][d] = neighbour(n, d)
+			}
 		}
 	}
 	for occ := 0; occ < 1<<Size; occ++ {

@@ -580,19 +580,24 @@ func (r *Rules) capturesBy(p *Position, to Square, piece Piece) (caps Captures) 
 }
 
 // capturesBeside is capturesBy without its first look at who stands
-// beside to (a playout looks along its lines instead).
+// beside to (a playout looks along its lines instead). A soldier of the
+// other side beside to is taken when the square beyond him holds a
+// capturing partner (partner) or is one of the squares whose hostility
+// the rules decide (special: the castle, Bologna's camps), which hostile
+// judges.
 func (r *Rules) capturesBeside(p *Position, to Square, piece Piece) (caps Captures) {
 	enemy := 1 - piece.side()
+	prey := Attacker
+	if enemy == Defenders {
+		prey = Defender
+	}
+	partner := &r.partner[enemy]
 	for d := 0; d < 4; d++ {
-		v := nb[to][d]
-		if v < 0 {
+		v, s := nb[to][d], beyond[to][d]
+		if s < 0 || p.board[v] != prey {
 			continue
 		}
-		q := p.board[v]
-		if q == Empty || q == King || q.side() != enemy {
-			continue
-		}
-		if s := nb[v][d]; s >= 0 && r.hostile(p, s, v, enemy) {
+		if partner[p.board[s]] || r.special.has(s) && r.hostile(p, s, v, enemy) {
 			caps.Sq[caps.N] = v
 			caps.N++
 		}

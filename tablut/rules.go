@@ -36,6 +36,12 @@ type Rules struct {
 	// blocked cells of rank i and of file i beyond the pieces.
 	byLine    bool
 	lineBlock [Size]uint16
+	// partner[victim][piece]: piece, on a square the rules make nothing
+	// of, is a capturing partner against a soldier of side victim;
+	// special holds the squares hostile judges further (the castle,
+	// Bologna's camps).
+	partner [2][4]bool
+	special squareSet
 	// weights are the evaluation's, those of the rules' family.
 	weights *Weights
 }
@@ -234,6 +240,14 @@ func (r *Rules) prepare() {
 		r.camps = startAttackers
 	}
 	r.prepareLines()
+	r.partner[Defenders][Attacker] = true
+	r.partner[Attackers][Defender] = true
+	r.partner[Attackers][King] = r.KingArmed
+	r.special.add(Castle)
+	if r.Camps == CampsAshton {
+		r.special.lo |= r.camps.lo
+		r.special.hi |= r.camps.hi
+	}
 	r.weights = WeightsOf(r.Family())
 	for class := 0; class < 3; class++ {
 		// The castle: never a destination, except for a king who may

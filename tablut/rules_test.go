@@ -2,6 +2,7 @@ package tablut
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"sort"
 	"strings"
 	"testing"
@@ -512,4 +513,68 @@ func TestAshtonKingCannotEscapeOntoCamp(t *testing.T) {
 	if got := outcome(t, s, "c4-c1"); got != "win" {
 		t.Errorf("c4-c1: %s, want win", got)
 	}
+}
+
+// TestCapturesAsHostileJudges: the captures a move makes, found with the
+// rules' capturing partners and special squares, are those hostile finds
+// looking at the square beyond each soldier beside the move's end, for
+// every move of positions met in random games of every ruleset.
+func TestCapturesAsHostileJudges(t *testing.T) {
+	for _, rs := range rulesets {
+		g := MustLoad(rs)
+		r := &g.Rules
+		rng := rand.New(rand.NewPCG(7, 1732))
+		moves, captures := 0, 0
+		for range 40 {
+			s := g.Start()
+			for ply := 0; ply < 300 && !s.IsTerminal(); ply++ {
+				var buf [MaxMoves]Move
+				legal := s.LegalMoves(buf[:0])
+				for _, m := range legal {
+					if m == Pass {
+						continue
+					}
+					p := s.pos
+					from, to := m.From(), m.To()
+					piece := p.board[from]
+					p.board[from], p.board[to] = Empty, piece
+					got, want := r.capturesBy(&p, to, piece), capturesByHostile(r, &p, to, piece)
+					if got != want {
+						t.Fatalf("%s: %s after %v: captures %v, hostile says %v", rs, m, s.History(), got, want)
+					}
+					moves++
+					captures += got.N
+				}
+				if len(legal) == 0 {
+					break
+				}
+				s.ApplyMove(legal[rng.IntN(len(legal))])
+			}
+		}
+		if captures == 0 {
+			t.Errorf("%s: no capture in %d moves looked at", rs, moves)
+		}
+	}
+}
+
+// capturesByHostile is capturesBy as hostile alone judges it.
+func capturesByHostile(r *Rules, p *Position, to Square, piece Piece) (caps Captures) {
+	if piece == King && !r.KingArmed {
+		return caps
+	}
+	enemy := 1 - piece.side()
+	for d := 0; d < 4; d++ {
+		v := nb[to][d]
+		if v < 0 {
+			continue
+		}
+		if q := p.board[v]; q == Empty || q == King || q.side() != enemy {
+			continue
+		}
+		if s := nb[v][d]; s >= 0 && r.hostile(p, s, v, enemy) {
+			caps.Sq[caps.N] = v
+			caps.N++
+		}
+	}
+	return caps
 }
