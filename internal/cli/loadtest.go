@@ -24,7 +24,11 @@ database, where the games' WebSockets go: the latency is then a move's from
 one server to a watcher of the other. --pace 2s makes each player think about
 two seconds before each action, as in live games (0: as fast as possible).
 --ramp 10s spreads the games' beginnings over ten seconds, as players arrive
-over time (0: every game is made in the same instant).
+over time (0: every game is made in the same instant). Each player sends his
+actions on his browser's WebSocket of the game, as the game page does (its
+view comes back on the socket); --post posts each instead (POST
+/api/games/{id}/act, answered with the view), as the page does while its
+socket is not open.
 
 --computer LEVEL makes each game a person (random legal actions) against the
 server's computer at LEVEL (easy, medium, hard, max), and adds the computer's
@@ -59,6 +63,7 @@ func runLoadtest(env *Env, args []string) error {
 	browseN := fs.Int("browse", 0, "then make this many games against the computer, each resigned at once, and open each")
 	ramp := fs.Duration("ramp", 0, "spread the games' beginnings evenly over this long (0: all at once)")
 	pid := fs.Int("pid", 0, "the server's process id, to report its CPU per action and memory per game (Linux)")
+	post := fs.Bool("post", false, "post each action (POST /api/games/{id}/act) rather than send it on the game's WebSocket")
 	pos, err := flags(fs, args)
 	if err != nil {
 		return err
@@ -67,7 +72,7 @@ func runLoadtest(env *Env, args []string) error {
 		return fmt.Errorf("%w: want --games and --actions of at least 1", errUsage)
 	}
 	rep := loadtest.Run(context.Background(), loadtest.Config{URL: *url, Game: *gameName, Games: *games, Actions: *actions, Seed: *seed,
-		Lobby: *lobby, LobbyWatchers: *lobbyWatchers, Watch: *watchURL, Pace: *pace, Computer: *computer, Browse: *browseN, PID: *pid, Ramp: *ramp})
+		Lobby: *lobby, LobbyWatchers: *lobbyWatchers, Watch: *watchURL, Pace: *pace, Computer: *computer, Browse: *browseN, PID: *pid, Ramp: *ramp, Post: *post})
 	fmt.Fprint(env.Stdout, rep)
 	if len(rep.Errors) > 0 || rep.Lost > 0 {
 		return fmt.Errorf("%d errors, %d actions lost", len(rep.Errors), rep.Lost)

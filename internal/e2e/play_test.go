@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -35,6 +36,9 @@ type app struct {
 	st   *store.Store
 	srv  *server.Server
 	hs   *http.Server
+	// posted counts the actions posted (POST /api/games/{id}/act) rather
+	// than sent on a game's WebSocket.
+	posted atomic.Int64
 }
 
 func startApp(t *testing.T, db, addr string) *app {
@@ -67,7 +71,13 @@ func startApp(t *testing.T, db, addr string) *app {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := &app{t: t, db: db, addr: ln.Addr().String(), st: st, srv: srv, hs: &http.Server{Handler: srv}}
+	a := &app{t: t, db: db, addr: ln.Addr().String(), st: st, srv: srv}
+	a.hs = &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/act") {
+			a.posted.Add(1)
+		}
+		srv.ServeHTTP(w, r)
+	})}
 	go a.hs.Serve(ln)
 	t.Cleanup(a.stop)
 	return a
@@ -451,6 +461,10 @@ func TestTwoBrowsersAndSpectator(t *testing.T) {
 				t.Fatalf("move %s did not appear live: %v", want, err)
 			}
 		}
+	}
+	// The pages sent their moves on their games' sockets, open all along.
+	if n := a.posted.Load(); n != 0 {
+		t.Errorf("%d moves posted rather than sent on the socket", n)
 	}
 	// The watcher's clicks do nothing.
 	if err := chromedp.Do(watcher, chromedp.Click(chromedp.CSS(`rect[data-sq="a2"]`)), chromedp.Click(chromedp.CSS(`rect[data-sq="a1"]`))); err != nil {

@@ -2,6 +2,7 @@ package httpx
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -64,18 +65,41 @@ func (a *API) Raw(w http.ResponseWriter, code int, b []byte) error {
 // logged, and the client is told only that it happened (or, for a busy
 // database, to try again).
 func (a *API) Error(w http.ResponseWriter, r *http.Request, err error) {
+	code, text := a.errorText(r.Context(), r.Method, r.URL.Path, err)
+	if code == http.StatusServiceUnavailable && errors.Is(err, ErrUnavailable) {
+		w.Header().Set("Retry-After", "2")
+	}
+	a.JSON(w, code, map[string]string{"error": text})
+}
+
+// SocketError is Error for a request made over a WebSocket: the message
+// {"error": text, "code": status, "what": what} answering what (such as
+// "act"), the
+// text and the logging as Error's.
+func (a *API) SocketError(ctx context.Context, what, path string, err error) []byte {
+	code, text := a.errorText(ctx, "WS", path, err)
+	b, _ := Marshal(struct {
+		Error  string `json:"error"`
+		Code   int    `json:"code"`
+		What   string `json:"what"`
+	}{text, code, what})
+	return b
+}
+
+// errorText is the status and the words err is answered with, logging
+// what an operator should see.
+func (a *API) errorText(ctx context.Context, method, path string, err error) (int, string) {
 	code := Status(err)
 	text := err.Error()
 	switch {
 	case code == http.StatusServiceUnavailable && errors.Is(err, ErrUnavailable):
-		a.Log.WarnContext(r.Context(), "request deferred", "method", r.Method, "path", r.URL.Path, "err", err)
+		a.Log.WarnContext(ctx, "request deferred", "method", method, "path", path, "err", err)
 		text = ErrUnavailable.Error()
-		w.Header().Set("Retry-After", "2")
 	case code >= 500 && code != http.StatusServiceUnavailable:
-		a.Log.ErrorContext(r.Context(), "request failed", "method", r.Method, "path", r.URL.Path, "err", err)
+		a.Log.ErrorContext(ctx, "request failed", "method", method, "path", path, "err", err)
 		text = "internal error: the server could not do this; try again"
 	}
-	a.JSON(w, code, map[string]string{"error": text})
+	return code, text
 }
 
 // Func adapts a handler that returns an error: the error is answered.

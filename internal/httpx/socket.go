@@ -55,6 +55,11 @@ type Watch struct {
 	// Seat, if set, is the player holding a seat of what is watched: the
 	// connection is his, counted only against SeatConns of his seat.
 	Seat string
+	// Read, if set, is given each message the client sends, one after
+	// the other on the connection's reader, with the connection's
+	// context and a send to answer it on the same socket; unset, a
+	// client's messages are read and dropped.
+	Read func(ctx context.Context, msg []byte, send func([]byte) error)
 }
 
 // Serve accepts a WebSocket counted against the limits of its watch and
@@ -90,23 +95,46 @@ func (s *Sockets) Serve(w http.ResponseWriter, r *http.Request, watch Watch, ser
 	}
 	conn.SetReadLimit(1024)
 	// The request's context ends when its handler returns; the
-	// connection's when the client leaves (CloseRead) or the server
-	// stops.
-	ctx, cancel := context.WithCancel(conn.CloseRead(context.WithoutCancel(r.Context())))
+	// connection's when the client leaves (its reader stops) or the
+	// server stops.
+	ctx, cancel := context.WithCancel(context.WithoutCancel(r.Context()))
+	if watch.Read == nil {
+		ctx = conn.CloseRead(ctx)
+	}
 	stop := context.AfterFunc(s.Stop, func() {
 		conn.Close(websocket.StatusGoingAway, "server stopping")
 		cancel()
 	})
+	send := func(msg []byte) error {
+		wctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		defer cancel()
+		return conn.Write(wctx, websocket.MessageText, msg)
+	}
+	if watch.Read != nil {
+		// The client's messages, read as CloseRead would (a larger
+		// one than the read limit, or a binary one, closes the
+		// connection), each handed to Read.
+		go func() {
+			defer cancel()
+			for {
+				typ, msg, err := conn.Read(ctx)
+				if err != nil {
+					return
+				}
+				if typ != websocket.MessageText {
+					conn.Close(websocket.StatusUnsupportedData, "text messages only")
+					return
+				}
+				watch.Read(ctx, msg, send)
+			}
+		}()
+	}
 	go func() {
 		defer drop()
 		defer conn.CloseNow()
 		defer cancel()
 		defer stop()
-		serve(ctx, r.WithContext(ctx), func(msg []byte) error {
-			wctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-			defer cancel()
-			return conn.Write(wctx, websocket.MessageText, msg)
-		})
+		serve(ctx, r.WithContext(ctx), send)
 	}()
 	return nil
 }

@@ -60,6 +60,10 @@ type Config struct {
 	// Browse makes this many games against the computer, each ended at
 	// once by its person, and then opens each of them.
 	Browse int
+	// Post, if set, posts each action (POST /api/games/{id}/act, answered
+	// with the view) rather than sending it on the game's WebSocket, as
+	// the game page does while its socket is open.
+	Post bool
 	// PID, if set, is the server's process, whose memory is reported.
 	PID int
 	// Ramp spreads the games' beginnings evenly over this long (0: all at
@@ -504,11 +508,20 @@ func playGame(ctx context.Context, cfg Config, rng *rand.Rand) (g played, err er
 	if err != nil {
 		return g, err
 	}
-	w, err := watch(ctx, cfg.watchURL(), id)
-	if err != nil {
-		return g, err
+	// Each browser of the game keeps its socket open, as the game page
+	// does, with its session: a seat held by a session alone (a lobby
+	// game's challenger) is played on its holder's socket.
+	w := &watcher{id: id, views: make(chan view, 64), errs: make(chan string, 4), done: make(chan struct{})}
+	defer w.close()
+	sockets := map[*http.Client]*websocket.Conn{}
+	for _, st := range seats {
+		if _, ok := sockets[st.c]; ok || st.c == nil && len(sockets) > 0 {
+			continue
+		}
+		if sockets[st.c], err = w.open(ctx, cfg.watchURL(), st.c); err != nil {
+			return g, err
+		}
 	}
-	defer w.conn.CloseNow()
 	v, err := w.next(0)
 	if err != nil {
 		return g, err
@@ -537,9 +550,17 @@ func playGame(ctx context.Context, cfg Config, rng *rand.Rand) (g played, err er
 			}
 		}
 		t0 := time.Now()
-		// The answer (the new view) is read but not decoded: the
-		// WebSocket brings the same view, which the game goes on from.
-		if err := postAs(ctx, seats[seat].c, cfg.URL+"/api/games/"+id+"/act", map[string]any{"secret": seats[seat].secret, "action": text, "ply": v.Ply}, nil); err != nil {
+		act := actMessage{Secret: seats[seat].secret, Action: text, Ply: v.Ply}
+		if cfg.Post {
+			// The answer (the new view) is read but not decoded: the
+			// WebSocket brings the same view, which the game goes on
+			// from.
+			err = postAs(ctx, seats[seat].c, cfg.URL+"/api/games/"+id+"/act", act, nil)
+		} else {
+			b, _ := json.Marshal(map[string]actMessage{"act": act})
+			err = sockets[seats[seat].c].Write(ctx, websocket.MessageText, b)
+		}
+		if err != nil {
 			return g, err
 		}
 		sent[v.Ply] = text
@@ -553,34 +574,69 @@ func playGame(ctx context.Context, cfg Config, rng *rand.Rand) (g played, err er
 	return g, err
 }
 
-// watcher receives a game's views on its WebSocket.
-type watcher struct {
-	id    string
-	conn  *websocket.Conn
-	views chan view
+// actMessage is an action, as posted and as sent on a game's socket.
+type actMessage struct {
+	Secret string `json:"secret"`
+	Action string `json:"action"`
+	Ply    int    `json:"ply"`
 }
 
-// watch opens the WebSocket of game id and reads its views until it closes.
-func watch(ctx context.Context, base, id string) (*watcher, error) {
-	conn, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(base, "http")+"/ws/games/"+id, nil)
+// watcher receives a game's views on its WebSockets (a browser's each):
+// each socket's, in one stream, and the errors they answer actions with.
+type watcher struct {
+	id    string
+	conns []*websocket.Conn
+	views chan view
+	errs  chan string
+	done  chan struct{} // closed by close
+}
+
+// open opens a WebSocket of the game on base for browser c (nil: a
+// browser of its own) and reads its views until it closes.
+func (w *watcher) open(ctx context.Context, base string, c *http.Client) (*websocket.Conn, error) {
+	conn, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(base, "http")+"/ws/games/"+w.id, &websocket.DialOptions{HTTPClient: c})
 	if err != nil {
 		return nil, err
 	}
 	conn.SetReadLimit(1 << 22)
-	w := &watcher{id: id, conn: conn, views: make(chan view, 64)}
+	w.conns = append(w.conns, conn)
 	go func() {
-		defer close(w.views)
 		for {
 			_, data, err := conn.Read(ctx)
 			if err != nil {
+				w.fail("the WebSocket closed: " + err.Error())
 				return
 			}
+			if bytes.HasPrefix(data, []byte(`{"error":`)) {
+				w.fail("an action sent on the WebSocket was refused: " + string(data))
+				continue
+			}
 			if v, err := readView(data); err == nil {
-				w.views <- v
+				select {
+				case w.views <- v:
+				case <-w.done:
+					return
+				}
 			}
 		}
 	}()
-	return w, nil
+	return conn, nil
+}
+
+// fail tells next of a failure (the first few: the game stops at one).
+func (w *watcher) fail(why string) {
+	select {
+	case w.errs <- why:
+	default:
+	}
+}
+
+// close closes the watcher's sockets.
+func (w *watcher) close() {
+	close(w.done)
+	for _, c := range w.conns {
+		c.CloseNow()
+	}
 }
 
 // next waits up to 10 seconds for a view of the game at ply or later.
@@ -588,13 +644,12 @@ func (w *watcher) next(ply int) (view, error) {
 	timeout := time.After(10 * time.Second)
 	for {
 		select {
-		case v, ok := <-w.views:
-			if !ok {
-				return view{}, fmt.Errorf("game %s: the WebSocket closed", w.id)
-			}
+		case v := <-w.views:
 			if v.Ply >= ply {
 				return v, nil
 			}
+		case e := <-w.errs:
+			return view{}, fmt.Errorf("game %s: %s", w.id, e)
 		case <-timeout:
 			return view{}, fmt.Errorf("game %s: ply %d never came on the WebSocket", w.id, ply)
 		}

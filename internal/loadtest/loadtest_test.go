@@ -3,10 +3,12 @@ package loadtest
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -20,7 +22,11 @@ import (
 
 // serve starts an in-process server on a fresh database and returns its
 // address.
-func serve(t *testing.T) string {
+func serve(t *testing.T) string { return serveThrough(t, nil) }
+
+// serveThrough is serve with the server's requests going through wrap
+// (nil: straight to it).
+func serveThrough(t *testing.T, wrap func(http.Handler) http.Handler) string {
 	t.Helper()
 	st, err := store.Open(filepath.Join(t.TempDir(), "load.db"))
 	if err != nil {
@@ -29,7 +35,11 @@ func serve(t *testing.T) string {
 	cfg := server.DefaultConfig
 	cfg.GamesPerHour, cfg.OpenChallenges = 1000, 1000
 	srv := server.New(st, cfg)
-	hs := httptest.NewServer(srv)
+	var h http.Handler = srv
+	if wrap != nil {
+		h = wrap(srv)
+	}
+	hs := httptest.NewServer(h)
 	t.Cleanup(func() {
 		hs.Close()
 		srv.Close()
@@ -60,6 +70,39 @@ func TestLoad(t *testing.T) {
 			}
 		}
 		t.Logf("%s:\n%s", g, rep)
+	}
+}
+
+// TestActionsOnTheSocketOrPosted: the players send their actions on
+// their games' WebSockets, as the game page does, or with Post post them:
+// against a server that refuses every posted action, the first plays
+// without an error and the second fails; against the whole server both
+// play, games made in the lobby too (a challenger's seat held by his
+// session alone, his actions sent on his own socket).
+func TestActionsOnTheSocketOrPosted(t *testing.T) {
+	var posted atomic.Int64
+	noPosts := serveThrough(t, func(h http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.Method == "POST" && strings.HasSuffix(r.URL.Path, "/act") {
+				posted.Add(1)
+				http.Error(w, `{"error":"no posted actions here"}`, http.StatusServiceUnavailable)
+				return
+			}
+			h.ServeHTTP(w, r)
+		})
+	})
+	if rep := Run(context.Background(), Config{URL: noPosts, Game: "tablut", Games: 4, Actions: 10, Seed: 3}); len(rep.Errors) > 0 || rep.Lost > 0 || rep.Actions != 40 || posted.Load() != 0 {
+		t.Fatalf("actions on the socket, %d posted:\n%s", posted.Load(), rep)
+	}
+	if rep := Run(context.Background(), Config{URL: noPosts, Game: "tablut", Games: 2, Actions: 10, Seed: 3, Post: true}); len(rep.Errors) != 2 || posted.Load() != 2 {
+		t.Fatalf("posted actions refused, %d posted:\n%s", posted.Load(), rep)
+	}
+	url := serve(t)
+	for _, cfg := range []Config{{Post: true}, {Post: true, Lobby: true}, {Lobby: true}} {
+		cfg.URL, cfg.Game, cfg.Games, cfg.Actions, cfg.Seed = url, "tablut", 4, 10, 4
+		if rep := Run(context.Background(), cfg); len(rep.Errors) > 0 || rep.Lost > 0 || rep.Actions != 40 {
+			t.Fatalf("post %v, lobby %v:\n%s", cfg.Post, cfg.Lobby, rep)
+		}
 	}
 }
 

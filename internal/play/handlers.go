@@ -45,15 +45,36 @@ func (gs *Games) Routes(mux *http.ServeMux) {
 // game's is refused then too.
 func (gs *Games) limited(h func(http.ResponseWriter, *http.Request) error) func(http.ResponseWriter, *http.Request) error {
 	return func(w http.ResponseWriter, r *http.Request) error {
-		if ok, retry := gs.changes.Allow(httpx.Client(r), time.Now()); !ok {
-			w.Header().Set("Retry-After", strconv.Itoa(int(retry.Seconds())+1))
-			return httpx.WithCode(http.StatusTooManyRequests, fmt.Errorf("at most %d changes to games a minute from one address: wait %s", gs.cfg.ChangesPerMinute, retry.Round(time.Second)))
+		if err := gs.allowChange(r); err != nil {
+			if retry, ok := errors.AsType[*tooManyChanges](err); ok {
+				w.Header().Set("Retry-After", strconv.Itoa(int(retry.wait.Seconds())+1))
+			}
+			return err
 		}
 		if !token.ValidID(r.PathValue("id")) {
 			return errNoGame
 		}
 		return h(w, r)
 	}
+}
+
+// allowChange counts a change asked of a game by r's address, refusing
+// it (tooManyChanges) past ChangesPerMinute.
+func (gs *Games) allowChange(r *http.Request) error {
+	if ok, retry := gs.changes.Allow(httpx.Client(r), time.Now()); !ok {
+		return httpx.WithCode(http.StatusTooManyRequests, &tooManyChanges{gs.cfg.ChangesPerMinute, retry})
+	}
+	return nil
+}
+
+// tooManyChanges refuses a change past the limit, until wait has passed.
+type tooManyChanges struct {
+	limit int
+	wait  time.Duration
+}
+
+func (e *tooManyChanges) Error() string {
+	return fmt.Sprintf("at most %d changes to games a minute from one address: wait %s", e.limit, e.wait.Round(time.Second))
 }
 
 // Opponents a game is created against.
@@ -463,17 +484,43 @@ func (gs *Games) act(w http.ResponseWriter, r *http.Request) error {
 	if err := gs.api.Decode(w, r, &req); err != nil {
 		return err
 	}
-	switch {
-	case len(req.Action) > 64:
-		return httpx.WithCode(http.StatusBadRequest, errors.New("an action is at most 64 characters"))
-	case req.Ply == nil:
-		return httpx.WithCode(http.StatusBadRequest, errors.New("an action needs the ply it was made at"))
-	}
-	h, err := gs.holder(r, req.Secret)
+	h, err := gs.actor(r, req)
 	if err != nil {
 		return err
 	}
 	return gs.answer(w, r, func(rm *room) (View, error) { return rm.play(r.Context(), h, req.Action, *req.Ply) })
+}
+
+// actor checks an action's request and returns the seat's holder who
+// makes it.
+func (gs *Games) actor(r *http.Request, req actRequest) (holder, error) {
+	switch {
+	case len(req.Action) > 64:
+		return holder{}, httpx.WithCode(http.StatusBadRequest, errors.New("an action is at most 64 characters"))
+	case req.Ply == nil:
+		return holder{}, httpx.WithCode(http.StatusBadRequest, errors.New("an action needs the ply it was made at"))
+	}
+	return gs.holder(r, req.Secret)
+}
+
+// Act plays an action sent on game id's WebSocket (internal/watch) as
+// act plays one posted, under the same limit of changes from an
+// address: its view goes to the game's watchers, the socket among them.
+func (gs *Games) Act(r *http.Request, id, secret, action string, ply *int) error {
+	if err := gs.allowChange(r); err != nil {
+		return err
+	}
+	if !token.ValidID(id) {
+		return errNoGame
+	}
+	h, err := gs.actor(r, actRequest{Secret: secret, Action: action, Ply: ply})
+	if err != nil {
+		return err
+	}
+	return gs.with(r.Context(), id, func(rm *room) error {
+		_, err := rm.play(r.Context(), h, action, *ply)
+		return err
+	})
 }
 
 // answer does a change on the request's game and answers with the view

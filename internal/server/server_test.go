@@ -299,6 +299,94 @@ func TestWebSocket(t *testing.T) {
 	}
 }
 
+// TestActionsOnTheWebSocket: a page plays its moves on the game's
+// WebSocket: the move is played for the seat whose secret it gives, and
+// its view comes back on the socket (to every watcher of the game, the
+// one who moved among them); a move with a wrong secret, on a stale ply
+// or an illegal one is answered on the socket with the status POST
+// answers with, and the game is unchanged; the limit of changes from an
+// address holds for moves sent so as for moves posted.
+func TestActionsOnTheWebSocket(t *testing.T) {
+	cfg := testConfig()
+	cfg.ChangesPerMinute = 5
+	h := newHarness(t, "", cfg)
+	var c createResponse
+	h.call("POST", "/api/games", createRequest{Game: "tablut", Opponent: "local", Side: "attackers"}, &c)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	url := "ws" + strings.TrimPrefix(h.http.URL, "http") + "/ws/games/" + c.ID
+	conn, _, err := websocket.Dial(ctx, url, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.CloseNow()
+	spectator, _, err := websocket.Dial(ctx, url, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer spectator.CloseNow()
+	type answer struct {
+		play.View
+		Error string `json:"error"`
+		Code  int    `json:"code"`
+	}
+	read := func(conn *websocket.Conn) answer {
+		t.Helper()
+		_, data, err := conn.Read(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var a answer
+		if err := json.Unmarshal(data, &a); err != nil {
+			t.Fatal(err)
+		}
+		return a
+	}
+	send := func(secret, action string, ply int) {
+		t.Helper()
+		b, _ := json.Marshal(map[string]any{"act": map[string]any{"secret": secret, "action": action, "ply": ply}})
+		if err := conn.Write(ctx, websocket.MessageText, b); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if a, b := read(conn), read(spectator); a.Ply != 0 || b.Ply != 0 {
+		t.Fatalf("first views at plies %d, %d", a.Ply, b.Ply)
+	}
+	send(c.Secrets[0], "a4-a3", 0)
+	for _, w := range []*websocket.Conn{conn, spectator} {
+		if a := read(w); a.Ply != 1 || a.History[0] != "a4-a3" || a.Error != "" {
+			t.Fatalf("view after the move sent on the socket: %+v", a)
+		}
+	}
+	for _, bad := range []struct {
+		secret, action string
+		ply, status    int
+	}{
+		{c.Secrets[0], "e3-e2", 1, http.StatusUnprocessableEntity}, // the defenders' turn, the attackers' secret
+		{c.Secrets[1], "e3-e2", 0, http.StatusConflict},            // a stale view
+		{c.Secrets[1], "e3-e1", 1, http.StatusUnprocessableEntity}, // illegal
+		{"", "e3-e2", 1, http.StatusForbidden},                     // a spectator's
+	} {
+		send(bad.secret, bad.action, bad.ply)
+		if a := read(conn); a.Code != bad.status || a.Error == "" {
+			t.Errorf("%+v: answered %d %q", bad, a.Code, a.Error)
+		}
+	}
+	var v play.View
+	if h.call("GET", "/api/games/"+c.ID, nil, &v); v.Ply != 1 {
+		t.Fatalf("after the refused moves the game is at ply %d", v.Ply)
+	}
+	// Five changes a minute from this address: the move and the four
+	// refused ones were asked; a sixth, legal, is refused.
+	send(c.Secrets[1], "e3-e2", 1)
+	if a := read(conn); a.Code != http.StatusTooManyRequests {
+		t.Fatalf("a move past the limit of changes: %+v", a)
+	}
+	if h.call("GET", "/api/games/"+c.ID, nil, &v); v.Ply != 1 {
+		t.Fatalf("a move past the limit was played: ply %d", v.Ply)
+	}
+}
+
 // TestLimits: games per client an hour and connections per client.
 func TestLimits(t *testing.T) {
 	cfg := testConfig()

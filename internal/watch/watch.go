@@ -2,14 +2,19 @@
 // WebSocket, for the page) and GET /api/games/{id}/stream (newline-
 // delimited JSON, for programs) send the game's view at once and after
 // every change (from the games in play), with the chat lines the watcher
-// may read (from the chat) as {"chat": line}. It puts the two together so
+// may read (from the chat) as {"chat": line}. A page plays its actions on
+// its WebSocket too, as lichess's pages do: one message each way rather
+// than a request, its answer and the view. It puts the two together so
 // that neither knows the other, and counts the watchers: a game's players
 // (by their session or their bot's token) apart from its spectators, who
 // are bounded per game and per address of a game.
 package watch
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
+	"fmt"
 	"net/http"
 	"time"
 
@@ -25,6 +30,20 @@ type Games interface {
 	// Subscribe gives the game's views, as JSON, until stop (views
 	// closes when the game leaves the server's memory).
 	Subscribe(ctx context.Context, id string) (views <-chan []byte, stop func(), err error)
+	// Act plays an action for a seat, as POST /api/games/{id}/act does
+	// for request r (its client, its player), under the same limits: its
+	// view goes to the game's watchers.
+	Act(r *http.Request, id, secret, action string, ply *int) error
+}
+
+// Action is an action a page sends on its game's WebSocket, as
+// {"act": {"secret": …, "action": …, "ply": …}}: the fields of POST
+// /api/games/{id}/act's body.
+type Action struct {
+	Secret string `json:"secret"`
+	Action string `json:"action"`
+	// Ply is the number of actions the player saw.
+	Ply *int `json:"ply"`
 }
 
 // Chat gives the chat lines a watcher may read (internal/chat): a
@@ -70,14 +89,49 @@ func (ws *Watchers) Routes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /api/games/{id}/stream", ws.api.Func(ws.stream))
 }
 
-// socket sends a game's views and chat lines over a WebSocket. Clients
-// send nothing but pings; a larger message closes the connection.
+// socket sends a game's views and chat lines over a WebSocket, and
+// takes the actions its page sends on it (read). A message larger than
+// 1 KiB closes the connection.
 func (ws *Watchers) socket(w http.ResponseWriter, r *http.Request) error {
 	watch, feed, err := ws.feed(r)
 	if err != nil {
 		return err
 	}
+	id := r.PathValue("id")
+	watch.Read = func(ctx context.Context, msg []byte, send func([]byte) error) {
+		ws.read(r.WithContext(ctx), id, msg, send)
+	}
 	return ws.sockets.Serve(w, r, watch, feed)
+}
+
+// socketMessage is what a page sends on a game's WebSocket.
+type socketMessage struct {
+	Act *Action `json:"act"`
+}
+
+// read does what a page sent on game id's WebSocket: an action, played as
+// POST /api/games/{id}/act plays it. Its view comes to every watcher, this
+// one too; an action refused, or a message that is not one, is answered
+// on the socket with {"error": text, "code": status, "what": "act"} (the
+// status POST would answer with), the connection kept.
+func (ws *Watchers) read(r *http.Request, id string, msg []byte, send func([]byte) error) {
+	var m socketMessage
+	d := json.NewDecoder(bytes.NewReader(msg))
+	d.DisallowUnknownFields()
+	err := d.Decode(&m)
+	switch {
+	case err != nil:
+		err = httpx.WithCode(http.StatusBadRequest, fmt.Errorf("a message on a game's socket is {\"act\": {\"secret\", \"action\", \"ply\"}}: %v", err))
+	case d.More():
+		err = httpx.NewError(http.StatusBadRequest, "one JSON object a message")
+	case m.Act == nil:
+		err = httpx.NewError(http.StatusBadRequest, `a message on a game's socket is {"act": {"secret", "action", "ply"}}`)
+	default:
+		err = ws.games.Act(r, id, m.Act.Secret, m.Act.Action, m.Act.Ply)
+	}
+	if err != nil {
+		send(ws.api.SocketError(r.Context(), "act", r.URL.Path, err))
+	}
 }
 
 // stream sends what socket sends, as newline-delimited JSON over plain

@@ -3,6 +3,7 @@ package watch
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"io"
 	"log/slog"
 	"net/http"
@@ -24,6 +25,7 @@ import (
 type games struct {
 	mu    sync.Mutex
 	views []chan []byte
+	acted []acted
 }
 
 // send gives the newest watcher a view, once it has subscribed.
@@ -61,6 +63,32 @@ func (g *games) Subscribe(_ context.Context, id string) (<-chan []byte, func(), 
 	ch := make(chan []byte, 1)
 	g.views = append(g.views, ch)
 	return ch, func() {}, nil
+}
+
+// acted is an action the fake games were asked to play.
+type acted struct {
+	id, player, secret, action string
+	ply                        int
+}
+
+// Act records the action, played for the request's player; the secret
+// "wrong" is refused as the games refuse a seat's wrong secret.
+func (g *games) Act(r *http.Request, id, secret, action string, ply *int) error {
+	if secret == "wrong" {
+		return httpx.NewError(http.StatusForbidden, "that secret holds no seat of this game")
+	}
+	if ply == nil {
+		return httpx.NewError(http.StatusBadRequest, "an action needs the ply it was made at")
+	}
+	p, _ := ids{}.Me(r)
+	a := acted{id: id, secret: secret, action: action, ply: *ply}
+	if p != nil {
+		a.player = p.ID
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.acted = append(g.acted, a)
+	return nil
 }
 
 // chat is a fake of the chat: it records who watches, and sends lines.
@@ -237,4 +265,103 @@ func TestRevokedTokenEndsTheStream(t *testing.T) {
 	if _, err := io.ReadAll(res.Body); err != nil || ctx.Err() != nil {
 		t.Fatalf("the stream of a revoked token went on: %v", err)
 	}
+}
+
+// TestActionsOnTheSocket: a page's action sent on the game's WebSocket is
+// played for the socket's request (its player) with the message's secret,
+// action and ply; an action refused, a message that is not an action and
+// one that is not JSON are each answered on the socket with the error and
+// its status, and the connection stays open; a binary message closes it.
+func TestActionsOnTheSocket(t *testing.T) {
+	srv, g, _ := newWatchers(t, Config{Spectators: 8, PerClient: 8})
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	conn, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(srv.URL, "http")+"/ws/games/g1", &websocket.DialOptions{HTTPHeader: http.Header{"X-Player": {"p1"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.CloseNow()
+	g.send(t, 1, `{"ply":0}`)
+	if _, b, err := conn.Read(ctx); err != nil || string(b) != `{"ply":0}` {
+		t.Fatalf("first view %q, %v", b, err)
+	}
+	for _, c := range []struct{ msg, want string }{
+		{`{"act":{"secret":"wrong","action":"e3-e2","ply":0}}`, `{"error":"that secret holds no seat of this game","code":403,"what":"act"}`},
+		{`{"act":{"secret":"s","action":"e3-e2"}}`, `{"error":"an action needs the ply it was made at","code":400,"what":"act"}`},
+		{`{"chat":"hi"}`, `"code":400`},
+		{`{}`, `"code":400`},
+		{`{"act":{"secret":"s","action":"e3-e2","ply":0}} {}`, `one JSON object a message`},
+		{`not json`, `"code":400`},
+		{`{"act":{"secret":"s","action":"e3-e2","ply":0}}`, ""},
+	} {
+		if err := conn.Write(ctx, websocket.MessageText, []byte(c.msg)); err != nil {
+			t.Fatal(err)
+		}
+		if c.want == "" {
+			continue
+		}
+		_, b, err := conn.Read(ctx)
+		if err != nil || !strings.Contains(string(b), c.want) {
+			t.Errorf("%s: answered %s, %v; want %s", c.msg, b, err, c.want)
+		}
+	}
+	want := acted{id: "g1", player: "p1", secret: "s", action: "e3-e2", ply: 0}
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(time.Millisecond) {
+		g.mu.Lock()
+		got := append([]acted(nil), g.acted...)
+		g.mu.Unlock()
+		if len(got) == 1 && got[0] == want {
+			break
+		}
+		if len(got) > 1 || len(got) == 1 && got[0] != want || time.Now().After(deadline) {
+			t.Fatalf("played %+v, want [%+v]", got, want)
+		}
+	}
+	// The socket still brings views.
+	g.send(t, 1, `{"ply":1}`)
+	if _, b, err := conn.Read(ctx); err != nil || string(b) != `{"ply":1}` {
+		t.Fatalf("view after the actions %q, %v", b, err)
+	}
+	if err := conn.Write(ctx, websocket.MessageBinary, []byte(`{}`)); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := conn.Read(ctx); websocket.CloseStatus(err) != websocket.StatusUnsupportedData {
+		t.Fatalf("after a binary message: %v, want the connection closed as unsupported data", err)
+	}
+}
+
+// FuzzSocketMessage: whatever a page sends on a game's socket is either
+// an action played or answered with an error object, never a crash.
+func FuzzSocketMessage(f *testing.F) {
+	for _, s := range []string{`{"act":{"secret":"s","action":"e3-e2","ply":0}}`, `{"act":null}`, `{"act":{"ply":-1}}`, `[]`, `{"act":{"secret":"wrong","ply":1}}`, `{"act":{}} x`} {
+		f.Add([]byte(s))
+	}
+	g := &games{}
+	api := &httpx.API{Log: slog.New(slog.NewTextHandler(io.Discard, nil)), MaxBody: 1 << 16}
+	ws := New(api, g, nil, ids{}, nil, Config{})
+	r := httptest.NewRequest("GET", "/ws/games/g1", nil)
+	f.Fuzz(func(t *testing.T, msg []byte) {
+		g.mu.Lock()
+		before := len(g.acted)
+		g.mu.Unlock()
+		var answers [][]byte
+		ws.read(r, "g1", msg, func(b []byte) error { answers = append(answers, b); return nil })
+		g.mu.Lock()
+		played := len(g.acted) - before
+		g.mu.Unlock()
+		switch {
+		case played == 1 && len(answers) == 0:
+		case played == 0 && len(answers) == 1:
+			var e struct {
+				Error  string `json:"error"`
+				Code   int    `json:"code"`
+				What   string `json:"what"`
+			}
+			if err := json.Unmarshal(answers[0], &e); err != nil || e.Error == "" || e.Code < 400 || e.Code > 499 || e.What != "act" {
+				t.Fatalf("%q answered %s (%v)", msg, answers[0], err)
+			}
+		default:
+			t.Fatalf("%q: %d played, answers %q", msg, played, answers)
+		}
+	})
 }

@@ -433,9 +433,14 @@ export class GameView {
     this.draw();
   }
 
+  // play sends an action: on the game's socket while it is open, as
+  // lichess's pages do (its view, or an error, comes back on the socket);
+  // else as a request, answered with the view.
   async play(text) {
+    const act = { secret: this.secret(this.view.to_act), action: text, ply: this.view.ply };
+    if (this.live && this.live.send({ act })) return;
     try {
-      this.update(await api("POST", `/api/games/${this.id}/act`, { secret: this.secret(this.view.to_act), action: text, ply: this.view.ply }));
+      this.update(await api("POST", `/api/games/${this.id}/act`, act));
     } catch (e) { this.err.textContent = e.message; }
   }
 

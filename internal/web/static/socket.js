@@ -1,6 +1,7 @@
 // socket.js keeps a live WebSocket to the server: on a lost connection it
 // says so and tries again after 1, 2, 4… up to 30 seconds. The game page
-// and the lobby use it; what a message means is theirs.
+// (which sends its moves on it) and the lobby use it; what a message
+// means is theirs.
 
 // retryWait is the seconds to wait before the nth try after a loss.
 export function retryWait(failures) { return Math.min(30, 2 ** (failures - 1)); }
@@ -37,6 +38,14 @@ export class Live {
       this.timer = setTimeout(() => this.connect(), wait * 1000);
     };
     this.ws = ws;
+  }
+
+  // send sends msg, as JSON, where the socket is open, and tells whether
+  // it was sent.
+  send(msg) {
+    if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return false;
+    this.ws.send(JSON.stringify(msg));
+    return true;
   }
 
   // reopen closes the socket and opens it again at once (the browser's
