@@ -74,14 +74,13 @@ func (a *API) Error(w http.ResponseWriter, r *http.Request, err error) {
 
 // SocketError is Error for a request made over a WebSocket: the message
 // {"error": text, "code": status, "what": what} answering what (such as
-// "act"), the
-// text and the logging as Error's.
+// "act"), with Error's words and logging.
 func (a *API) SocketError(ctx context.Context, what, path string, err error) []byte {
 	code, text := a.errorText(ctx, "WS", path, err)
 	b, _ := Marshal(struct {
-		Error  string `json:"error"`
-		Code   int    `json:"code"`
-		What   string `json:"what"`
+		Error string `json:"error"`
+		Code  int    `json:"code"`
+		What  string `json:"what"`
 	}{text, code, what})
 	return b
 }

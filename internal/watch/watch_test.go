@@ -353,9 +353,9 @@ func FuzzSocketMessage(f *testing.F) {
 		case played == 1 && len(answers) == 0:
 		case played == 0 && len(answers) == 1:
 			var e struct {
-				Error  string `json:"error"`
-				Code   int    `json:"code"`
-				What   string `json:"what"`
+				Error string `json:"error"`
+				Code  int    `json:"code"`
+				What  string `json:"what"`
 			}
 			if err := json.Unmarshal(answers[0], &e); err != nil || e.Error == "" || e.Code < 400 || e.Code > 499 || e.What != "act" {
 				t.Fatalf("%q answered %s (%v)", msg, answers[0], err)
