@@ -125,7 +125,17 @@ func (s *Sockets) Serve(w http.ResponseWriter, r *http.Request, watch Watch, ser
 					conn.Close(websocket.StatusUnsupportedData, "text messages only")
 					return
 				}
-				watch.Read(ctx, msg, send)
+				// Each message is done on a goroutine of its own,
+				// waited for: what it does (a move, its database
+				// write) grows a stack that goes when it ends, where
+				// the reader's would keep it for as long as the
+				// connection lives.
+				done := make(chan struct{})
+				go func() {
+					defer close(done)
+					watch.Read(ctx, msg, send)
+				}()
+				<-done
 			}
 		}()
 	}
