@@ -30,9 +30,9 @@ type metrics struct {
 func (s *Server) newMetrics(st *store.Store) *metrics {
 	m := &metrics{reg: prometheus.NewRegistry()}
 	m.requests = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "muster_http_requests_total",
-		Help: "HTTP requests answered, by route (the pattern that took it), method and status."}, []string{"route", "method", "status"})
+		Help: "HTTP requests answered, by route (the pattern that took it), method and status; the moves sent on a game's WebSocket as route \"GET /ws/games/{id} act\", method WS."}, []string{"route", "method", "status"})
 	m.latency = prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "muster_http_request_duration_seconds",
-		Help:    "Time to answer a request, by route (WebSockets and streams not counted).",
+		Help:    "Time to answer a request, by route (WebSockets and streams not counted, the moves sent on them counted).",
 		Buckets: []float64{.001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10}}, []string{"route"})
 	m.refused = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "muster_limits_refused_total",
 		Help: "Requests refused for a limit (answered 429), by route."}, []string{"route"})

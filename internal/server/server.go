@@ -244,7 +244,10 @@ func New(st *store.Store, cfg Config) *Server {
 	s.chat = chat.New(st, api, s.games, s.ids, s.bus)
 	// A game's watchers get its views and its chat, counted apart from its
 	// players.
-	s.watchers = watch.New(api, s.games, s.chat, s.ids, sockets, watch.Config{Spectators: cfg.ConnsPerGame, PerClient: cfg.SpectatorsPerClient})
+	s.watchers = watch.New(api, s.games, s.chat, s.ids, sockets, watch.Config{Spectators: cfg.ConnsPerGame, PerClient: cfg.SpectatorsPerClient,
+		Observe: func(what string, status int, took time.Duration) {
+			s.metrics.observe(socketRoute+" "+what, "WS", status, took, false)
+		}})
 	// Everyone on the home page watches the lobby; it hears of every
 	// change of a game between people.
 	s.lobby = lobby.New(ctx, st, api, s.ids, s.games, s.bus, sockets, lobby.Config{ChallengesPerHour: cfg.ChallengesPerHour, Watchers: 100 * cfg.ConnsPerGame,
@@ -358,6 +361,11 @@ var (
 	errForeign = httpx.NewError(http.StatusForbidden, "requests that change something must come from this site's own pages")
 	errNotJSON = httpx.NewError(http.StatusUnsupportedMediaType, "requests that change something must be sent as application/json")
 )
+
+// socketRoute is the route of the messages a page sends on its game's
+// WebSocket, as the metrics name them ("GET /ws/games/{id} act", method
+// "WS").
+const socketRoute = "GET /ws/games/{id}"
 
 // sameOrigin reports whether a request comes from this site's pages (or
 // from a program that sends no Origin, which a browser always sends on a

@@ -385,6 +385,27 @@ func TestActionsOnTheWebSocket(t *testing.T) {
 	if h.call("GET", "/api/games/"+c.ID, nil, &v); v.Ply != 1 {
 		t.Fatalf("a move past the limit was played: ply %d", v.Ply)
 	}
+	// The metrics count the socket's messages as requests: the move
+	// played, the refusals by status, the one past the limit among the
+	// refused for a limit.
+	want := []string{
+		`muster_http_requests_total{method="WS",route="GET /ws/games/{id} act",status="200"} 1`,
+		`muster_http_requests_total{method="WS",route="GET /ws/games/{id} act",status="422"} 2`,
+		`muster_http_requests_total{method="WS",route="GET /ws/games/{id} act",status="429"} 1`,
+		`muster_http_request_duration_seconds_count{route="GET /ws/games/{id} act"} 6`,
+		`muster_limits_refused_total{route="GET /ws/games/{id} act"} 1`,
+	}
+	var body string
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if _, body = h.get("/metrics"); !slices.ContainsFunc(want, func(w string) bool { return !strings.Contains(body, w) }) {
+			return
+		}
+	}
+	for _, w := range want {
+		if !strings.Contains(body, w) {
+			t.Errorf("metrics lack %s", w)
+		}
+	}
 }
 
 // TestLimits: games per client an hour and connections per client.

@@ -66,6 +66,11 @@ type Config struct {
 	// address's of a game; a seat's own connections count apart
 	// (httpx.SeatConns).
 	Spectators, PerClient int
+	// Observe, if set, is told of each message a page sent on a game's
+	// socket, as a request is counted: what it asked (such as "act"), the
+	// status it was answered with (200 for an action played) and how
+	// long it took.
+	Observe func(what string, status int, took time.Duration)
 }
 
 // Watchers serves the games' watchers.
@@ -115,6 +120,7 @@ type socketMessage struct {
 // on the socket with {"error": text, "code": status, "what": "act"} (the
 // status POST would answer with), the connection kept.
 func (ws *Watchers) read(r *http.Request, id string, msg []byte, send func([]byte) error) {
+	start := time.Now()
 	var m socketMessage
 	d := json.NewDecoder(bytes.NewReader(msg))
 	d.DisallowUnknownFields()
@@ -129,8 +135,13 @@ func (ws *Watchers) read(r *http.Request, id string, msg []byte, send func([]byt
 	default:
 		err = ws.games.Act(r, id, m.Act.Secret, m.Act.Action, m.Act.Ply)
 	}
+	status := http.StatusOK
 	if err != nil {
+		status = httpx.Status(err)
 		send(ws.api.SocketError(r.Context(), "act", r.URL.Path, err))
+	}
+	if ws.cfg.Observe != nil {
+		ws.cfg.Observe("act", status, time.Since(start))
 	}
 }
 
