@@ -103,3 +103,60 @@ func TestTwoInstances(t *testing.T) {
 		t.Fatalf("the game through B: %d ply %d", code, out.Ply)
 	}
 }
+
+// TestMovesOnSocketsOfTwoInstances: two servers on one PostgreSQL
+// database, a game at one screen made through A. A move sent on a
+// WebSocket of B is played and reaches a watcher of A; the next, sent on
+// A's socket, reaches B's: each server plays what its sockets send, as
+// it plays what is posted to it.
+func TestMovesOnSocketsOfTwoInstances(t *testing.T) {
+	dsn := pgtest.DSN(t)
+	a := newHarness(t, dsn, testConfig())
+	b := newHarness(t, dsn, testConfig())
+	waitListening(t, a)
+	waitListening(t, b)
+	var c createResponse
+	if code := a.call("POST", "/api/games", createRequest{Game: "tablut", Ruleset: "linnaeus", Opponent: "local", Side: "attackers"}, &c); code != http.StatusCreated {
+		t.Fatalf("create %d", code)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	dial := func(h *harness) *websocket.Conn {
+		conn, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(h.http.URL, "http")+"/ws/games/"+c.ID, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { conn.CloseNow() })
+		return conn
+	}
+	onA, onB := dial(a), dial(b)
+	until := func(conn *websocket.Conn, ply int) play.View {
+		t.Helper()
+		for {
+			_, data, err := conn.Read(ctx)
+			if err != nil {
+				t.Fatalf("waiting for ply %d: %v", ply, err)
+			}
+			var v play.View
+			json.Unmarshal(data, &v)
+			if v.Ply >= ply {
+				return v
+			}
+		}
+	}
+	send := func(conn *websocket.Conn, secret, action string, ply int) {
+		t.Helper()
+		b, _ := json.Marshal(map[string]any{"act": map[string]any{"secret": secret, "action": action, "ply": ply}})
+		if err := conn.Write(ctx, websocket.MessageText, b); err != nil {
+			t.Fatal(err)
+		}
+	}
+	send(onB, c.Secrets[0], "a4-a3", 0)
+	if v := until(onA, 1); v.Ply != 1 || v.History[0] != "a4-a3" {
+		t.Fatalf("A's watcher after a move on B's socket: %+v", v.History)
+	}
+	send(onA, c.Secrets[1], "e3-d3", 1)
+	if v := until(onB, 2); v.Ply != 2 || v.History[1] != "e3-d3" {
+		t.Fatalf("B's watcher after a move on A's socket: %+v", v.History)
+	}
+}
