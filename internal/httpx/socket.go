@@ -57,9 +57,10 @@ type Watch struct {
 	Seat string
 	// Read, if set, is given each message the client sends, one after
 	// the other on the connection's reader, with the connection's
-	// context and a send to answer it on the same socket; unset, a
-	// client's messages are read and dropped.
-	Read func(ctx context.Context, msg []byte, send func([]byte) error)
+	// context and a send to answer it on the same socket; an error
+	// closes the connection (a policy violation, the error its reason).
+	// Unset, a client's messages are read and dropped.
+	Read func(ctx context.Context, msg []byte, send func([]byte) error) error
 }
 
 // Serve accepts a WebSocket counted against the limits of its watch and
@@ -130,12 +131,16 @@ func (s *Sockets) Serve(w http.ResponseWriter, r *http.Request, watch Watch, ser
 				// write) grows a stack that goes when it ends, where
 				// the reader's would keep it for as long as the
 				// connection lives.
-				done := make(chan struct{})
-				go func() {
-					defer close(done)
-					watch.Read(ctx, msg, send)
-				}()
-				<-done
+				done := make(chan error)
+				go func() { done <- watch.Read(ctx, msg, send) }()
+				if err := <-done; err != nil {
+					why := err.Error()
+					if len(why) > 120 {
+						why = why[:120]
+					}
+					conn.Close(websocket.StatusPolicyViolation, why)
+					return
+				}
 			}
 		}()
 	}

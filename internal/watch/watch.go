@@ -14,6 +14,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"time"
@@ -103,8 +104,16 @@ func (ws *Watchers) socket(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	id := r.PathValue("id")
-	watch.Read = func(ctx context.Context, msg []byte, send func([]byte) error) {
-		ws.read(r.WithContext(ctx), id, msg, send)
+	malformed := 0
+	watch.Read = func(ctx context.Context, msg []byte, send func([]byte) error) error {
+		if !ws.read(r.WithContext(ctx), id, msg, send) {
+			// A page never sends what is not an action; actions, even
+			// refused ones, count against the limit of changes.
+			if malformed++; malformed > MaxMalformed {
+				return errMalformed
+			}
+		}
+		return nil
 	}
 	return ws.sockets.Serve(w, r, watch, feed)
 }
@@ -114,12 +123,19 @@ type socketMessage struct {
 	Act *Action `json:"act"`
 }
 
+// MaxMalformed is how many messages that are not actions a game's socket
+// answers before it closes.
+const MaxMalformed = 8
+
+var errMalformed = errors.New("too many messages that are not actions")
+
 // read does what a page sent on game id's WebSocket: an action, played as
 // POST /api/games/{id}/act plays it. Its view comes to every watcher, this
 // one too; an action refused, or a message that is not one, is answered
 // on the socket with {"error": text, "code": status, "what": "act"} (the
-// status POST would answer with), the connection kept.
-func (ws *Watchers) read(r *http.Request, id string, msg []byte, send func([]byte) error) {
+// status POST would answer with), the connection kept. It reports whether
+// the message was an action.
+func (ws *Watchers) read(r *http.Request, id string, msg []byte, send func([]byte) error) (action bool) {
 	start := time.Now()
 	var m socketMessage
 	d := json.NewDecoder(bytes.NewReader(msg))
@@ -133,6 +149,7 @@ func (ws *Watchers) read(r *http.Request, id string, msg []byte, send func([]byt
 	case m.Act == nil:
 		err = httpx.NewError(http.StatusBadRequest, `a message on a game's socket is {"act": {"secret", "action", "ply"}}`)
 	default:
+		action = true
 		err = ws.games.Act(r, id, m.Act.Secret, m.Act.Action, m.Act.Ply)
 	}
 	status := http.StatusOK
@@ -143,6 +160,7 @@ func (ws *Watchers) read(r *http.Request, id string, msg []byte, send func([]byt
 	if ws.cfg.Observe != nil {
 		ws.cfg.Observe("act", status, time.Since(start))
 	}
+	return action
 }
 
 // stream sends what socket sends, as newline-delimited JSON over plain

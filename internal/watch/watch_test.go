@@ -328,6 +328,34 @@ func TestActionsOnTheSocket(t *testing.T) {
 	if _, _, err := conn.Read(ctx); websocket.CloseStatus(err) != websocket.StatusUnsupportedData {
 		t.Fatalf("after a binary message: %v, want the connection closed as unsupported data", err)
 	}
+	// A socket that sends more than MaxMalformed messages that are not
+	// actions is closed; refused actions do not count.
+	conn, _, err = websocket.Dial(ctx, "ws"+strings.TrimPrefix(srv.URL, "http")+"/ws/games/g1", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.CloseNow()
+	g.send(t, 2, `{"ply":1}`)
+	conn.Read(ctx)
+	for i := 0; i < 2*MaxMalformed; i++ {
+		msg := `{"act":{"secret":"wrong","action":"e3-e2","ply":1}}`
+		if i%2 == 1 {
+			msg = `not json`
+		}
+		if err := conn.Write(ctx, websocket.MessageText, []byte(msg)); err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := conn.Read(ctx); err != nil {
+			t.Fatalf("message %d (%d not an action): %v", i+1, (i+1)/2, err)
+		}
+	}
+	conn.Write(ctx, websocket.MessageText, []byte(`[]`))
+	if _, b, err := conn.Read(ctx); err != nil || !strings.Contains(string(b), `"code":400`) {
+		t.Fatalf("the last message that is not an action answered %s, %v", b, err)
+	}
+	if _, _, err := conn.Read(ctx); websocket.CloseStatus(err) != websocket.StatusPolicyViolation {
+		t.Fatalf("after %d messages that are not actions: %v, want the connection closed", MaxMalformed+1, err)
+	}
 }
 
 // FuzzSocketMessage: whatever a page sends on a game's socket is either
@@ -345,12 +373,15 @@ func FuzzSocketMessage(f *testing.F) {
 		before := len(g.acted)
 		g.mu.Unlock()
 		var answers [][]byte
-		ws.read(r, "g1", msg, func(b []byte) error { answers = append(answers, b); return nil })
+		action := ws.read(r, "g1", msg, func(b []byte) error { answers = append(answers, b); return nil })
 		g.mu.Lock()
 		played := len(g.acted) - before
 		g.mu.Unlock()
 		switch {
 		case played == 1 && len(answers) == 0:
+			if !action {
+				t.Fatalf("%q played, but not read as an action", msg)
+			}
 		case played == 0 && len(answers) == 1:
 			var e struct {
 				Error string `json:"error"`
