@@ -668,3 +668,71 @@ func TestDocs(t *testing.T) {
 		res.Body.Close()
 	}
 }
+
+// TestSocketMovesAreTheSessionsOfNow: a seat held by its player's session
+// alone (a challenge's, in the lobby) is played from his page's socket,
+// opened with his session, without a secret; once he has signed out, the
+// same socket's moves are refused, as his posted ones would be: each
+// message is its sender's as he is when he sends it.
+func TestSocketMovesAreTheSessionsOfNow(t *testing.T) {
+	h := newHarness(t, "", testConfig())
+	alice, carol := h.person(), h.person()
+	alice.register("alice")
+	carol.register("carol")
+	var cv challengeView
+	if code := alice.call("POST", "/api/challenges", challengeRequest{Game: "tablut", Side: "attackers", Opponent: "carol"}, &cv); code != http.StatusCreated {
+		t.Fatalf("challenge: %d", code)
+	}
+	var acc struct{ ID string }
+	if code := carol.call("POST", "/api/challenges/"+cv.ID+"/accept", struct{}{}, &acc); code != http.StatusCreated {
+		t.Fatalf("accept: %d", code)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	conn, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(h.http.URL, "http")+"/ws/games/"+acc.ID, &websocket.DialOptions{HTTPClient: alice.c})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.CloseNow()
+	read := func() map[string]any {
+		t.Helper()
+		_, data, err := conn.Read(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var m map[string]any
+		json.Unmarshal(data, &m)
+		return m
+	}
+	send := func(action string, ply int) {
+		t.Helper()
+		b, _ := json.Marshal(map[string]any{"act": map[string]any{"action": action, "ply": ply}})
+		if err := conn.Write(ctx, websocket.MessageText, b); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if m := read(); m["ply"] != 0.0 {
+		t.Fatalf("first view %v", m)
+	}
+	send("a4-a3", 0)
+	if m := read(); m["ply"] != 1.0 || m["error"] != nil {
+		t.Fatalf("alice's move on her socket: %v", m)
+	}
+	var v play.View
+	if code := carol.call("POST", "/api/games/"+acc.ID+"/act", actRequest{Action: "e3-d3", Ply: at(1)}, &v); code != http.StatusOK {
+		t.Fatalf("carol's move: %d", code)
+	}
+	if m := read(); m["ply"] != 2.0 {
+		t.Fatalf("carol's move on alice's socket: %v", m)
+	}
+	if code := alice.call("POST", "/api/account/logout", struct{}{}, nil); code != http.StatusOK {
+		t.Fatalf("sign out: %d", code)
+	}
+	send("a3-a2", 2)
+	if m := read(); m["code"] != float64(http.StatusForbidden) {
+		t.Fatalf("a move on the socket of a session ended since: %v", m)
+	}
+	if h.call("GET", "/api/games/"+acc.ID, nil, &v); v.Ply != 2 {
+		t.Fatalf("the signed-out move was played: ply %d", v.Ply)
+	}
+}

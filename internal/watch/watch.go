@@ -59,6 +59,10 @@ type Identity interface {
 	// Fresh reads the request's player again (a bot token revoked since
 	// is nobody).
 	Fresh(r *http.Request) (*store.Player, error)
+	// Detach gives r a record of its own of who it comes from, read
+	// afresh: each message a socket sends is its sender's as he is when
+	// he sends it.
+	Detach(r *http.Request) *http.Request
 }
 
 // Config holds the watchers' limits.
@@ -106,7 +110,7 @@ func (ws *Watchers) socket(w http.ResponseWriter, r *http.Request) error {
 	id := r.PathValue("id")
 	malformed := 0
 	watch.Read = func(ctx context.Context, msg []byte, send func([]byte) error) error {
-		if !ws.read(r.WithContext(ctx), id, msg, send) {
+		if !ws.read(ws.ids.Detach(r.WithContext(ctx)), id, msg, send) {
 			// A page never sends what is not an action; actions, even
 			// refused ones, count against the limit of changes.
 			if malformed++; malformed > MaxMalformed {

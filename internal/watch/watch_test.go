@@ -119,6 +119,8 @@ func (ids) Me(r *http.Request) (*store.Player, error) {
 	return nil, nil
 }
 
+func (ids) Detach(r *http.Request) *http.Request { return r }
+
 func (ids) Fresh(r *http.Request) (*store.Player, error) {
 	if r.Header.Get("X-Player") == "revoked" {
 		return nil, httpx.NewError(http.StatusUnauthorized, "revoked")
