@@ -477,6 +477,33 @@ func TestTwoBrowsersAndSpectator(t *testing.T) {
 	shot(t, watcher, "two-browsers-watcher")
 }
 
+// TestMoveOnADeadSocket: a page whose socket is open but carries nothing
+// (a phone's network gone without a word: here, the browser's
+// WebSocket.send made to drop what it is given) hears nothing after its
+// move; it opens its socket again and posts the move, which is played.
+func TestMoveOnADeadSocket(t *testing.T) {
+	t.Parallel()
+	a := startApp(t, "", "")
+	ctx, cancel := browser(t)
+	defer cancel()
+	newGame(t, ctx, a, "tablut", "linnaeus", "local", "easy", "attackers")
+	v := waitMyTurn(t, ctx, "attackers")
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`WebSocket.prototype.send = function () {}; true`)); err != nil {
+		t.Fatal(err)
+	}
+	clickAction(t, ctx, v, "a4-a3")
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`document.getElementById("moves").textContent.includes("a4-a3")`, chromedp.WithPollingTimeout(20*time.Second))); err != nil {
+		t.Fatalf("the move never appeared: %v", err)
+	}
+	if v := current(t, ctx); v.Ply != 1 || a.posted.Load() != 1 {
+		t.Fatalf("ply %d, %d moves posted: want the move posted once the socket said nothing", v.Ply, a.posted.Load())
+	}
+	// The page's socket was opened again: it is live.
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`document.body.dataset.conn === "live"`, chromedp.WithPollingTimeout(10*time.Second))); err != nil {
+		t.Fatalf("the socket was not opened again: %v", err)
+	}
+}
+
 // TestRestartMidGame: the server stops in the middle of a game and starts
 // again on the same database and address; the page reconnects and the
 // game goes on.

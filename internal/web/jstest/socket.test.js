@@ -35,6 +35,28 @@ test("send sends a message, as JSON, only while the socket is open", () => {
   assert.equal(ws.sent.length, 1);
 });
 
+const wait = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+test("sendAwaiting takes a socket that says nothing after a move for dead", async () => {
+  const live = new Live("/ws/games/g2", { onMessage: () => {} });
+  let ws = FakeSocket.made.at(-1);
+  let dead = 0;
+  assert.equal(live.sendAwaiting({ act: { ply: 0 } }, () => dead++, 20), false, "not open: not sent");
+  ws.open();
+  // Answered (the move's view): nothing more.
+  assert.equal(live.sendAwaiting({ act: { ply: 0 } }, () => dead++, 20), true);
+  ws.onmessage({ data: JSON.stringify({ ply: 1 }) });
+  await wait(40);
+  assert.equal(dead, 0);
+  assert.equal(FakeSocket.made.at(-1), ws, "a socket that answered is kept");
+  // Silent: opened again, and the move done otherwise.
+  assert.equal(live.sendAwaiting({ act: { ply: 1 } }, () => dead++, 20), true);
+  await wait(40);
+  assert.equal(dead, 1);
+  assert.notEqual(FakeSocket.made.at(-1), ws, "a silent socket is opened again");
+  assert.equal(ws.readyState, 3);
+});
+
 test("retryWait doubles up to 30 seconds", () => {
   assert.deepEqual([1, 2, 3, 4, 5, 6, 7].map(retryWait), [1, 2, 4, 8, 16, 30, 30]);
 });

@@ -435,13 +435,26 @@ export class GameView {
 
   // play sends an action: on the game's socket while it is open, as
   // lichess's pages do (its view, or an error, comes back on the socket);
-  // else as a request, answered with the view.
+  // else as a request, answered with the view. A socket that says nothing
+  // after the action is taken for dead: the action is posted then.
   async play(text) {
     const act = { secret: this.secret(this.view.to_act), action: text, ply: this.view.ply };
-    if (this.live && this.live.send({ act })) return;
+    if (this.live && this.live.sendAwaiting({ act }, () => this.postAct(act, true))) return;
+    await this.postAct(act, false);
+  }
+
+  // postAct posts an action; again, after a socket that may have carried
+  // it: a stale ply (409) then means it did, and the game is read anew.
+  async postAct(act, again) {
     try {
       this.update(await api("POST", `/api/games/${this.id}/act`, act));
-    } catch (e) { this.err.textContent = e.message; }
+    } catch (e) {
+      if (again && e.status === 409) {
+        try { this.update(await api("GET", `/api/games/${this.id}`)); } catch { /* the socket's view follows */ }
+        return;
+      }
+      this.err.textContent = e.message;
+    }
   }
 
   async post(what, body) {

@@ -3,6 +3,10 @@
 // (which sends its moves on it) and the lobby use it; what a message
 // means is theirs.
 
+// ANSWER_WAIT_MS is how long a message the server always answers waits
+// for a word on the socket before the socket is taken for dead.
+export const ANSWER_WAIT_MS = 5000;
+
 // retryWait is the seconds to wait before the nth try after a loss.
 export function retryWait(failures) { return Math.min(30, 2 ** (failures - 1)); }
 
@@ -18,6 +22,7 @@ export class Live {
     this.onOpen = onOpen;
     this.failures = 0;
     this.ws = null;
+    this.heard = 0; // messages received, on every opening
     this.connect();
   }
 
@@ -29,7 +34,10 @@ export class Live {
       this.onState("live", "Live");
       this.onOpen(again);
     };
-    ws.onmessage = (e) => this.onMessage(JSON.parse(e.data));
+    ws.onmessage = (e) => {
+      this.heard++;
+      this.onMessage(JSON.parse(e.data));
+    };
     ws.onclose = () => {
       this.failures++;
       const wait = retryWait(this.failures);
@@ -45,6 +53,23 @@ export class Live {
   send(msg) {
     if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return false;
     this.ws.send(JSON.stringify(msg));
+    return true;
+  }
+
+  // sendAwaiting sends msg, where the socket is open, as send does, for a
+  // message the server always answers (a move: its view or a refusal);
+  // if nothing at all comes on the socket within ms milliseconds, the
+  // socket is taken for dead though open (a phone's network gone without
+  // a word), opened again, and dead() called to do the thing otherwise.
+  // It tells whether msg was sent.
+  sendAwaiting(msg, dead, ms = ANSWER_WAIT_MS) {
+    if (!this.send(msg)) return false;
+    const heard = this.heard;
+    setTimeout(() => {
+      if (this.heard !== heard) return;
+      this.reopen();
+      dead();
+    }, ms);
     return true;
   }
 
