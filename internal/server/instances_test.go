@@ -2,14 +2,10 @@ package server
 
 import (
 	"context"
-	"encoding/json"
 	"net/http"
 	"os"
-	"strings"
 	"testing"
 	"time"
-
-	"github.com/coder/websocket"
 
 	"github.com/muster-games/muster/internal/pgtest"
 	"github.com/muster-games/muster/internal/play"
@@ -49,25 +45,9 @@ func TestTwoInstances(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	conn, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(b.http.URL, "http")+"/ws/games/"+c.ID, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.CloseNow()
-	// B reads views until one reaches ply (or the test's time runs out).
-	until := func(ply int) play.View {
-		for {
-			_, data, err := conn.Read(ctx)
-			if err != nil {
-				t.Fatalf("waiting on B for ply %d: %v", ply, err)
-			}
-			var v play.View
-			json.Unmarshal(data, &v)
-			if v.Ply >= ply {
-				return v
-			}
-		}
-	}
+	// B's watcher reads views until one reaches ply (or the test's time
+	// runs out).
+	until := dialGame(t, ctx, b, c.ID, nil).until
 	if v := until(0); v.Ply != 0 {
 		t.Fatalf("first play.View %d", v.Ply)
 	}
@@ -121,42 +101,13 @@ func TestMovesOnSocketsOfTwoInstances(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	dial := func(h *harness) *websocket.Conn {
-		conn, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(h.http.URL, "http")+"/ws/games/"+c.ID, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { conn.CloseNow() })
-		return conn
-	}
-	onA, onB := dial(a), dial(b)
-	until := func(conn *websocket.Conn, ply int) play.View {
-		t.Helper()
-		for {
-			_, data, err := conn.Read(ctx)
-			if err != nil {
-				t.Fatalf("waiting for ply %d: %v", ply, err)
-			}
-			var v play.View
-			json.Unmarshal(data, &v)
-			if v.Ply >= ply {
-				return v
-			}
-		}
-	}
-	send := func(conn *websocket.Conn, secret, action string, ply int) {
-		t.Helper()
-		b, _ := json.Marshal(map[string]any{"act": map[string]any{"secret": secret, "action": action, "ply": ply}})
-		if err := conn.Write(ctx, websocket.MessageText, b); err != nil {
-			t.Fatal(err)
-		}
-	}
-	send(onB, c.Secrets[0], "a4-a3", 0)
-	if v := until(onA, 1); v.Ply != 1 || v.History[0] != "a4-a3" {
+	onA, onB := dialGame(t, ctx, a, c.ID, nil), dialGame(t, ctx, b, c.ID, nil)
+	onB.act(c.Secrets[0], "a4-a3", 0)
+	if v := onA.until(1); v.Ply != 1 || v.History[0] != "a4-a3" {
 		t.Fatalf("A's watcher after a move on B's socket: %+v", v.History)
 	}
-	send(onA, c.Secrets[1], "e3-d3", 1)
-	if v := until(onB, 2); v.Ply != 2 || v.History[1] != "e3-d3" {
+	onA.act(c.Secrets[1], "e3-d3", 1)
+	if v := onB.until(2); v.Ply != 2 || v.History[1] != "e3-d3" {
 		t.Fatalf("B's watcher after a move on A's socket: %+v", v.History)
 	}
 }

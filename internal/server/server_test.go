@@ -299,6 +299,66 @@ func TestWebSocket(t *testing.T) {
 	}
 }
 
+// gameSocket is a test's WebSocket of a game.
+type gameSocket struct {
+	t    *testing.T
+	ctx  context.Context
+	conn *websocket.Conn
+}
+
+// socketAnswer is what a game's socket sends: a view, or an error
+// answering an action.
+type socketAnswer struct {
+	play.View
+	Error string `json:"error"`
+	Code  int    `json:"code"`
+}
+
+// dialGame opens game id's WebSocket on h (with opts, which may be nil),
+// closed when the test ends.
+func dialGame(t *testing.T, ctx context.Context, h *harness, id string, opts *websocket.DialOptions) *gameSocket {
+	t.Helper()
+	conn, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(h.http.URL, "http")+"/ws/games/"+id, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.CloseNow() })
+	return &gameSocket{t, ctx, conn}
+}
+
+// read reads the socket's next message.
+func (s *gameSocket) read() socketAnswer {
+	s.t.Helper()
+	_, data, err := s.conn.Read(s.ctx)
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	var a socketAnswer
+	if err := json.Unmarshal(data, &a); err != nil {
+		s.t.Fatal(err)
+	}
+	return a
+}
+
+// until reads views until one reaches ply.
+func (s *gameSocket) until(ply int) socketAnswer {
+	s.t.Helper()
+	for {
+		if a := s.read(); a.Ply >= ply {
+			return a
+		}
+	}
+}
+
+// act sends an action on the socket, as the game page does.
+func (s *gameSocket) act(secret, action string, ply int) {
+	s.t.Helper()
+	b, _ := json.Marshal(map[string]any{"act": map[string]any{"secret": secret, "action": action, "ply": ply}})
+	if err := s.conn.Write(s.ctx, websocket.MessageText, b); err != nil {
+		s.t.Fatal(err)
+	}
+}
+
 // TestActionsOnTheWebSocket: a page plays its moves on the game's
 // WebSocket: the move is played for the seat whose secret it gives, and
 // its view comes back on the socket (to every watcher of the game, the
@@ -314,47 +374,13 @@ func TestActionsOnTheWebSocket(t *testing.T) {
 	h.call("POST", "/api/games", createRequest{Game: "tablut", Opponent: "local", Side: "attackers"}, &c)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	url := "ws" + strings.TrimPrefix(h.http.URL, "http") + "/ws/games/" + c.ID
-	conn, _, err := websocket.Dial(ctx, url, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.CloseNow()
-	spectator, _, err := websocket.Dial(ctx, url, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer spectator.CloseNow()
-	type answer struct {
-		play.View
-		Error string `json:"error"`
-		Code  int    `json:"code"`
-	}
-	read := func(conn *websocket.Conn) answer {
-		t.Helper()
-		_, data, err := conn.Read(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var a answer
-		if err := json.Unmarshal(data, &a); err != nil {
-			t.Fatal(err)
-		}
-		return a
-	}
-	send := func(secret, action string, ply int) {
-		t.Helper()
-		b, _ := json.Marshal(map[string]any{"act": map[string]any{"secret": secret, "action": action, "ply": ply}})
-		if err := conn.Write(ctx, websocket.MessageText, b); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if a, b := read(conn), read(spectator); a.Ply != 0 || b.Ply != 0 {
+	conn, spectator := dialGame(t, ctx, h, c.ID, nil), dialGame(t, ctx, h, c.ID, nil)
+	if a, b := conn.read(), spectator.read(); a.Ply != 0 || b.Ply != 0 {
 		t.Fatalf("first views at plies %d, %d", a.Ply, b.Ply)
 	}
-	send(c.Secrets[0], "a4-a3", 0)
-	for _, w := range []*websocket.Conn{conn, spectator} {
-		if a := read(w); a.Ply != 1 || a.History[0] != "a4-a3" || a.Error != "" {
+	conn.act(c.Secrets[0], "a4-a3", 0)
+	for _, w := range []*gameSocket{conn, spectator} {
+		if a := w.read(); a.Ply != 1 || a.History[0] != "a4-a3" || a.Error != "" {
 			t.Fatalf("view after the move sent on the socket: %+v", a)
 		}
 	}
@@ -367,8 +393,8 @@ func TestActionsOnTheWebSocket(t *testing.T) {
 		{c.Secrets[1], "e3-e1", 1, http.StatusUnprocessableEntity}, // illegal
 		{"", "e3-e2", 1, http.StatusForbidden},                     // a spectator's
 	} {
-		send(bad.secret, bad.action, bad.ply)
-		if a := read(conn); a.Code != bad.status || a.Error == "" {
+		conn.act(bad.secret, bad.action, bad.ply)
+		if a := conn.read(); a.Code != bad.status || a.Error == "" {
 			t.Errorf("%+v: answered %d %q", bad, a.Code, a.Error)
 		}
 	}
@@ -378,8 +404,8 @@ func TestActionsOnTheWebSocket(t *testing.T) {
 	}
 	// Five changes a minute from this address: the move and the four
 	// refused ones were asked; a sixth, legal, is refused.
-	send(c.Secrets[1], "e3-e2", 1)
-	if a := read(conn); a.Code != http.StatusTooManyRequests {
+	conn.act(c.Secrets[1], "e3-e2", 1)
+	if a := conn.read(); a.Code != http.StatusTooManyRequests {
 		t.Fatalf("a move past the limit of changes: %+v", a)
 	}
 	if h.call("GET", "/api/games/"+c.ID, nil, &v); v.Ply != 1 {
@@ -689,48 +715,28 @@ func TestSocketMovesAreTheSessionsOfNow(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	conn, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(h.http.URL, "http")+"/ws/games/"+acc.ID, &websocket.DialOptions{HTTPClient: alice.c})
-	if err != nil {
-		t.Fatal(err)
+	conn := dialGame(t, ctx, h, acc.ID, &websocket.DialOptions{HTTPClient: alice.c})
+	if a := conn.read(); a.Ply != 0 {
+		t.Fatalf("first view %+v", a)
 	}
-	defer conn.CloseNow()
-	read := func() map[string]any {
-		t.Helper()
-		_, data, err := conn.Read(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var m map[string]any
-		json.Unmarshal(data, &m)
-		return m
-	}
-	send := func(action string, ply int) {
-		t.Helper()
-		b, _ := json.Marshal(map[string]any{"act": map[string]any{"action": action, "ply": ply}})
-		if err := conn.Write(ctx, websocket.MessageText, b); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if m := read(); m["ply"] != 0.0 {
-		t.Fatalf("first view %v", m)
-	}
-	send("a4-a3", 0)
-	if m := read(); m["ply"] != 1.0 || m["error"] != nil {
-		t.Fatalf("alice's move on her socket: %v", m)
+	// Her seat is held by her session: no secret.
+	conn.act("", "a4-a3", 0)
+	if a := conn.read(); a.Ply != 1 || a.Error != "" {
+		t.Fatalf("alice's move on her socket: %+v", a)
 	}
 	var v play.View
 	if code := carol.call("POST", "/api/games/"+acc.ID+"/act", actRequest{Action: "e3-d3", Ply: at(1)}, &v); code != http.StatusOK {
 		t.Fatalf("carol's move: %d", code)
 	}
-	if m := read(); m["ply"] != 2.0 {
-		t.Fatalf("carol's move on alice's socket: %v", m)
+	if a := conn.read(); a.Ply != 2 {
+		t.Fatalf("carol's move on alice's socket: %+v", a)
 	}
 	if code := alice.call("POST", "/api/account/logout", struct{}{}, nil); code != http.StatusOK {
 		t.Fatalf("sign out: %d", code)
 	}
-	send("a3-a2", 2)
-	if m := read(); m["code"] != float64(http.StatusForbidden) {
-		t.Fatalf("a move on the socket of a session ended since: %v", m)
+	conn.act("", "a3-a2", 2)
+	if a := conn.read(); a.Code != http.StatusForbidden {
+		t.Fatalf("a move on the socket of a session ended since: %+v", a)
 	}
 	if h.call("GET", "/api/games/"+acc.ID, nil, &v); v.Ply != 2 {
 		t.Fatalf("the signed-out move was played: ply %d", v.Ply)

@@ -140,6 +140,22 @@ func newWatchers(t *testing.T, cfg Config) (*httptest.Server, *games, *chat) {
 	return srv, g, c
 }
 
+// dial opens game g1's WebSocket on srv as player (X-Player; "" for
+// nobody), closed when the test ends.
+func dial(t *testing.T, ctx context.Context, srv *httptest.Server, player string) *websocket.Conn {
+	t.Helper()
+	opts := &websocket.DialOptions{}
+	if player != "" {
+		opts.HTTPHeader = http.Header{"X-Player": {player}}
+	}
+	conn, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(srv.URL, "http")+"/ws/games/g1", opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.CloseNow() })
+	return conn
+}
+
 // TestViewsAndChatTogether: a WebSocket and a stream get the game's views
 // and the chat lines, the chat asked for a seat holder's or a spectator's
 // lines as the watcher is one or the other; an unknown game is refused.
@@ -147,11 +163,7 @@ func TestViewsAndChatTogether(t *testing.T) {
 	srv, g, c := newWatchers(t, Config{Spectators: 8, PerClient: 8})
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	conn, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(srv.URL, "http")+"/ws/games/g1", &websocket.DialOptions{HTTPHeader: http.Header{"X-Player": {"p1"}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.CloseNow()
+	conn := dial(t, ctx, srv, "p1")
 	g.send(t, 1, `{"ply":0}`)
 	c.lines <- []byte(`{"chat":{"text":"hi"}}`)
 	got := map[string]bool{}
@@ -202,11 +214,7 @@ func TestChatWatchedBeforeTheFirstView(t *testing.T) {
 	c.slow = 100 * time.Millisecond
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	conn, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(srv.URL, "http")+"/ws/games/g1", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.CloseNow()
+	conn := dial(t, ctx, srv, "")
 	g.send(t, 1, `{"ply":0}`)
 	if _, b, err := conn.Read(ctx); err != nil || string(b) != `{"ply":0}` {
 		t.Fatalf("first message %q, %v", b, err)
@@ -278,11 +286,7 @@ func TestActionsOnTheSocket(t *testing.T) {
 	srv, g, _ := newWatchers(t, Config{Spectators: 8, PerClient: 8})
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	conn, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(srv.URL, "http")+"/ws/games/g1", &websocket.DialOptions{HTTPHeader: http.Header{"X-Player": {"p1"}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.CloseNow()
+	conn := dial(t, ctx, srv, "p1")
 	g.send(t, 1, `{"ply":0}`)
 	if _, b, err := conn.Read(ctx); err != nil || string(b) != `{"ply":0}` {
 		t.Fatalf("first view %q, %v", b, err)
@@ -332,11 +336,7 @@ func TestActionsOnTheSocket(t *testing.T) {
 	}
 	// A socket that sends more than MaxMalformed messages that are not
 	// actions is closed; refused actions do not count.
-	conn, _, err = websocket.Dial(ctx, "ws"+strings.TrimPrefix(srv.URL, "http")+"/ws/games/g1", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.CloseNow()
+	conn = dial(t, ctx, srv, "")
 	g.send(t, 2, `{"ply":1}`)
 	conn.Read(ctx)
 	for i := 0; i < 2*MaxMalformed; i++ {
