@@ -511,14 +511,13 @@ func playGame(ctx context.Context, cfg Config, rng *rand.Rand) (g played, err er
 	// Each browser of the game keeps its socket open, as the game page
 	// does, with its session: a seat held by a session alone (a lobby
 	// game's challenger) is played on its holder's socket.
-	w := &watcher{id: id, views: make(chan view, 64), errs: make(chan string, 4), done: make(chan struct{})}
+	w := newWatcher(id)
 	defer w.close()
-	sockets := map[*http.Client]*websocket.Conn{}
 	for _, st := range seats {
-		if _, ok := sockets[st.c]; ok || st.c == nil && len(sockets) > 0 {
-			continue
+		if st.c == nil {
+			continue // the computer's seat
 		}
-		if sockets[st.c], err = w.open(ctx, cfg.watchURL(), st.c); err != nil {
+		if err := w.open(ctx, cfg.watchURL(), st.c); err != nil {
 			return g, err
 		}
 	}
@@ -558,7 +557,7 @@ func playGame(ctx context.Context, cfg Config, rng *rand.Rand) (g played, err er
 			err = postAs(ctx, seats[seat].c, cfg.URL+"/api/games/"+id+"/act", act, nil)
 		} else {
 			b, _ := json.Marshal(map[string]actMessage{"act": act})
-			err = sockets[seats[seat].c].Write(ctx, websocket.MessageText, b)
+			err = w.sockets[seats[seat].c].Write(ctx, websocket.MessageText, b)
 		}
 		if err != nil {
 			return g, err
@@ -581,25 +580,32 @@ type actMessage struct {
 	Ply    int    `json:"ply"`
 }
 
-// watcher receives a game's views on its WebSockets (a browser's each):
+// watcher receives a game's views on its WebSockets, one a browser:
 // each socket's, in one stream, and the errors they answer actions with.
 type watcher struct {
-	id    string
-	conns []*websocket.Conn
-	views chan view
-	errs  chan string
-	done  chan struct{} // closed by close
+	id      string
+	sockets map[*http.Client]*websocket.Conn // by browser
+	views   chan view
+	errs    chan string
+	done    chan struct{} // closed by close
 }
 
-// open opens a WebSocket of the game on base for browser c (nil: a
-// browser of its own) and reads its views until it closes.
-func (w *watcher) open(ctx context.Context, base string, c *http.Client) (*websocket.Conn, error) {
+func newWatcher(id string) *watcher {
+	return &watcher{id: id, sockets: map[*http.Client]*websocket.Conn{}, views: make(chan view, 64), errs: make(chan string, 4), done: make(chan struct{})}
+}
+
+// open opens a WebSocket of the game on base for browser c, unless it has
+// one, and reads its views until it closes.
+func (w *watcher) open(ctx context.Context, base string, c *http.Client) error {
+	if w.sockets[c] != nil {
+		return nil
+	}
 	conn, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(base, "http")+"/ws/games/"+w.id, &websocket.DialOptions{HTTPClient: c})
 	if err != nil {
-		return nil, err
+		return err
 	}
 	conn.SetReadLimit(1 << 22)
-	w.conns = append(w.conns, conn)
+	w.sockets[c] = conn
 	go func() {
 		for {
 			_, data, err := conn.Read(ctx)
@@ -620,7 +626,7 @@ func (w *watcher) open(ctx context.Context, base string, c *http.Client) (*webso
 			}
 		}
 	}()
-	return conn, nil
+	return nil
 }
 
 // fail tells next of a failure (the first few: the game stops at one).
@@ -634,7 +640,7 @@ func (w *watcher) fail(why string) {
 // close closes the watcher's sockets.
 func (w *watcher) close() {
 	close(w.done)
-	for _, c := range w.conns {
+	for _, c := range w.sockets {
 		c.CloseNow()
 	}
 }
