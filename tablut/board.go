@@ -177,7 +177,7 @@ func init() {
 		for d := 0; d < 4; d++ {
 			nb[s][d] = neighbour(s, d)
 			beyond[s][d] = NoSquare
-			if n := neighbour(s, d); n >= 0 {
+			if n := nb[s][d]; n >= 0 {
 				beyond[s][d] = neighbour(n, d)
 			}
 		}
