@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -106,7 +107,7 @@ func waitOpen(t *testing.T, s *Sockets, n int) {
 func TestSocketReaderIsSmallAndKeepsWhatWasReadAhead(t *testing.T) {
 	got := make(chan string, 1)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		conn, rw, err := socketWriter{w}.Hijack()
+		conn, rw, err := (&socketWriter{ResponseWriter: w}).Hijack()
 		if err != nil {
 			got <- err.Error()
 			return
@@ -138,5 +139,136 @@ func TestSocketReaderIsSmallAndKeepsWhatWasReadAhead(t *testing.T) {
 		}
 	case <-time.After(5 * time.Second):
 		t.Fatal("the handler read nothing")
+	}
+}
+
+// countingListener counts the writes made on the connections it accepts.
+type countingListener struct {
+	net.Listener
+	writes chan int // the size of each write
+}
+
+func (l countingListener) Accept() (net.Conn, error) {
+	c, err := l.Listener.Accept()
+	return countingConn{c, l.writes}, err
+}
+
+type countingConn struct {
+	net.Conn
+	writes chan int
+}
+
+func (c countingConn) Write(p []byte) (int, error) {
+	select {
+	case c.writes <- len(p):
+	default:
+	}
+	return c.Conn.Write(p)
+}
+
+// TestSocketMessageIsOneWrite: a message a socket sends, a view of 9 KiB
+// as a short one, goes to the connection in one write, its frame's header
+// with it (the connection's writer of 4 KiB made two of the view); a
+// ping's pong, written while nothing is sent, still comes.
+func TestSocketMessageIsOneWrite(t *testing.T) {
+	s := NewSockets(context.Background(), 10)
+	msgs := make(chan []byte)
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s.Serve(w, r, Watch{Key: "g", Max: 10, Read: func(context.Context, []byte, func([]byte) error) error { return nil }},
+			func(ctx context.Context, r *http.Request, send func([]byte) error) {
+				for {
+					select {
+					case <-ctx.Done():
+						return
+					case msg := <-msgs:
+						if send(msg) != nil {
+							return
+						}
+					}
+				}
+			})
+	}))
+	writes := make(chan int, 64)
+	srv.Listener = countingListener{srv.Listener, writes}
+	srv.Start()
+	defer srv.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	conn, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(srv.URL, "http"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.CloseNow()
+	conn.SetReadLimit(1 << 20)
+	for len(writes) > 0 {
+		<-writes // the handshake's answer
+	}
+	for _, size := range []int{9 << 10, 20, 70 << 10} {
+		msg := bytes.Repeat([]byte{'v'}, size)
+		msgs <- msg
+		_, got, err := conn.Read(ctx)
+		if err != nil || !bytes.Equal(got, msg) {
+			t.Fatalf("a message of %d bytes: read %d bytes, %v", size, len(got), err)
+		}
+		header := 2
+		switch {
+		case size > 65535:
+			header = 10
+		case size > 125:
+			header = 4
+		}
+		if n := <-writes; n != size+header || len(writes) > 0 {
+			t.Errorf("a message of %d bytes: a write of %d bytes, %d more; want one of %d", size, n, len(writes), size+header)
+		}
+		for len(writes) > 0 {
+			<-writes
+		}
+	}
+	// The pong is read by the client's reader, which a Read runs.
+	read := make(chan error, 1)
+	go func() { _, _, err := conn.Read(ctx); read <- err }()
+	if err := conn.Ping(ctx); err != nil {
+		t.Fatalf("ping: %v", err)
+	}
+	msgs <- []byte("after the ping")
+	if err := <-read; err != nil {
+		t.Fatalf("after the ping: %v", err)
+	}
+}
+
+// goroutineID is the number the runtime gives the calling goroutine.
+func goroutineID() string {
+	b := make([]byte, 64)
+	b = b[:runtime.Stack(b, false)]
+	return string(bytes.Fields(b)[1])
+}
+
+// TestMessagesAreDoneByWaitingWorkers: a socket's message is handed to a
+// worker that did one before and waits for the next, not to a new
+// goroutine each (whose stack would grow anew); a worker idle for
+// WorkerIdle ends.
+func TestMessagesAreDoneByWaitingWorkers(t *testing.T) {
+	s := NewSockets(context.Background(), 10)
+	ran := make(chan string)
+	s.handle(func() { ran <- goroutineID() })
+	first := <-ran
+	reused := false
+	for i := 0; i < 100 && !reused; i++ {
+		time.Sleep(time.Millisecond) // the worker back to waiting
+		s.handle(func() { ran <- goroutineID() })
+		reused = <-ran == first
+	}
+	if !reused {
+		t.Fatalf("no message was done by the worker that did the first")
+	}
+	// A worker idle for longer than its idle ends.
+	s = NewSockets(context.Background(), 10)
+	s.workerIdle = 10 * time.Millisecond
+	s.handle(func() { ran <- goroutineID() })
+	first = <-ran
+	time.Sleep(100 * time.Millisecond)
+	s.handle(func() { ran <- goroutineID() })
+	if id := <-ran; id == first {
+		t.Errorf("a worker idle for %v still did a message", 10*s.workerIdle)
 	}
 }
