@@ -62,9 +62,10 @@ type Watch struct {
 	// connection is his, counted only against SeatConns of his seat.
 	Seat string
 	// Read, if set, is given each message the client sends, one after
-	// the other on the connection's reader, with the connection's
-	// context and a send to answer it on the same socket; an error
-	// closes the connection (a policy violation, the error its reason).
+	// the other (on a worker, the connection's reader waiting), with the
+	// connection's context and a send to answer it on the same socket;
+	// an error closes the connection (a policy violation, the error its
+	// reason).
 	// Unset, a client's messages are read and dropped.
 	Read func(ctx context.Context, msg []byte, send func([]byte) error) error
 }
