@@ -45,24 +45,25 @@ func (gs *Games) Routes(mux *http.ServeMux) {
 // game's is refused then too.
 func (gs *Games) limited(h func(http.ResponseWriter, *http.Request) error) func(http.ResponseWriter, *http.Request) error {
 	return func(w http.ResponseWriter, r *http.Request) error {
-		if err := gs.allowChange(r); err != nil {
+		if err := gs.allowChange(r, r.PathValue("id")); err != nil {
 			if retry, ok := errors.AsType[*tooManyChanges](err); ok {
 				w.Header().Set("Retry-After", strconv.Itoa(int(retry.wait.Seconds())+1))
 			}
 			return err
 		}
-		if !token.ValidID(r.PathValue("id")) {
-			return errNoGame
-		}
 		return h(w, r)
 	}
 }
 
-// allowChange counts a change asked of a game by r's address, refusing
-// it (tooManyChanges) past ChangesPerMinute.
-func (gs *Games) allowChange(r *http.Request) error {
+// allowChange counts a change asked of game id by r's address, refusing
+// it (tooManyChanges) past ChangesPerMinute, and refuses an id that
+// cannot be a game's.
+func (gs *Games) allowChange(r *http.Request, id string) error {
 	if ok, retry := gs.changes.Allow(httpx.Client(r), time.Now()); !ok {
 		return httpx.WithCode(http.StatusTooManyRequests, &tooManyChanges{gs.cfg.ChangesPerMinute, retry})
+	}
+	if !token.ValidID(id) {
+		return errNoGame
 	}
 	return nil
 }
@@ -507,11 +508,8 @@ func (gs *Games) actor(r *http.Request, req actRequest) (holder, error) {
 // act plays one posted, under the same limit of changes from an
 // address: its view goes to the game's watchers, the socket among them.
 func (gs *Games) Act(r *http.Request, id, secret, action string, ply *int) error {
-	if err := gs.allowChange(r); err != nil {
+	if err := gs.allowChange(r, id); err != nil {
 		return err
-	}
-	if !token.ValidID(id) {
-		return errNoGame
 	}
 	h, err := gs.actor(r, actRequest{Secret: secret, Action: action, Ply: ply})
 	if err != nil {
