@@ -3,6 +3,7 @@ package tablut
 import (
 	"math/bits"
 	"math/rand/v2"
+	"sync"
 
 	"github.com/muster-games/muster/game"
 )
@@ -13,12 +14,80 @@ import (
 // With ranks and files in one array, a move touches its lines by table
 // rather than by branch: it runs along line i from cell at to cell to,
 // and crosses lines cross[i]+at and cross[i]+to at their cell cell[i].
+// Each line also has its men as one number in base 3 (idx: a cell's digit
+// is 0 when empty, 1 for an attacker, 2 for a defender or the king), by
+// which recount reads both sides' moves along it at once from a table of
+// 3^9 entries (tern), kept up with the men.
 type lines struct {
 	men   [2][2 * Size]uint16
 	n     [2][2 * Size]uint8
 	total [2]int16
 	block [2 * Size]uint16
+	idx   [2 * Size]uint16
+	tern  [2 * Size]*ternTable
 }
+
+// ternTable[idx] is the number of moves along a line with the men idx (in
+// base 3, as lines.idx) of the attackers (the low byte) and the defenders
+// (the high byte), for one set of blocked cells.
+type ternTable [ternN]uint16
+
+const ternN = 19683 // 3^Size
+
+// pow3[c] is cell c's digit's weight in a line's idx.
+var pow3 = func() (p [Size]uint16) {
+	w := uint16(1)
+	for c := range p {
+		p[c] = w
+		w *= 3
+	}
+	return p
+}()
+
+var (
+	ternMu     sync.Mutex
+	ternTables = map[uint16]*ternTable{}
+)
+
+// ternFor returns the table for lines with the blocked cells block, made
+// from lineTable on first use.
+func ternFor(block uint16) *ternTable {
+	ternMu.Lock()
+	defer ternMu.Unlock()
+	if t, ok := ternTables[block]; ok {
+		return t
+	}
+	lt := lineTable()
+	t := new(ternTable)
+	for i := range t {
+		var a, d uint16
+		for c, v := 0, i; c < Size; c, v = c+1, v/3 {
+			switch v % 3 {
+			case 1:
+				a |= 1 << c
+			case 2:
+				d |= 1 << c
+			}
+		}
+		o := uint32(a|d|block) << Size
+		t[i] = uint16(lt[o|uint32(a)]) | uint16(lt[o|uint32(d)])<<8
+	}
+	ternTables[block] = t
+	return t
+}
+
+// tern3[m] is the sum of pow3 over the cells of m: a line's idx is
+// tern3[attackers] + 2*tern3[defenders].
+var tern3 = func() (t [1 << Size]uint16) {
+	for m := range t {
+		for c := 0; c < Size; c++ {
+			if m&(1<<c) != 0 {
+				t[m] += pow3[c]
+			}
+		}
+	}
+	return t
+}()
 
 // Tables for lines: lineSq[i][c] is the square of cell c of line i;
 // cross[i] is where the lines crossing line i begin (the files for a
@@ -61,7 +130,6 @@ func init() {
 func (s *State) playByLine(rng *rand.Rand, maxActions int) int {
 	r := &s.g.Rules
 	p := &s.pos
-	t := lineTable()
 	if !p.linesOK {
 		r.countAllLines(p)
 	}
@@ -73,6 +141,10 @@ func (s *State) playByLine(rng *rand.Rand, maxActions int) int {
 	l.n, l.total = p.lineN, p.moveN
 	copy(l.block[:Size], r.lineBlock[:])
 	copy(l.block[Size:], r.lineBlock[:])
+	for i := range l.idx {
+		l.idx[i] = tern3[l.men[Attackers][i]] + 2*tern3[l.men[Defenders][i]]
+		l.tern[i] = r.tern[i]
+	}
 	defer l.store(p)
 
 	n := 0
@@ -119,6 +191,10 @@ func (s *State) playByLine(rng *rand.Rand, maxActions int) int {
 		men[i] ^= 1<<at | 1<<to
 		men[ca] ^= 1 << k
 		men[ct] ^= 1 << k
+		w := uint16(side + 1)
+		l.idx[i] += w * (pow3[to] - pow3[at])
+		l.idx[ca] -= w * pow3[k]
+		l.idx[ct] += w * pow3[k]
 		p.hash ^= zobrist[piece][from] ^ zobrist[piece][dest] ^ zobristSide
 		if piece == King {
 			p.king = dest
@@ -128,7 +204,7 @@ func (s *State) playByLine(rng *rand.Rand, maxActions int) int {
 		// hostile square beyond it.
 		var caps Captures
 		enemy := 1 - side
-		if (piece != King || r.KingArmed) && l.men[enemy][i]&besideCell[to]|l.men[enemy][ct]&besideCell[k] != 0 {
+		if (piece != King || r.KingArmed) && l.men[enemy][i]&flanked(men[i]|l.block[i], to)|l.men[enemy][ct]&flanked(men[ct]|l.block[ct], int(k)) != 0 {
 			caps = r.capturesBeside(p, dest, piece)
 			for _, v := range caps.Sq[:caps.N] {
 				vr, vf := v.Rank(), v.File()
@@ -136,6 +212,8 @@ func (s *State) playByLine(rng *rand.Rand, maxActions int) int {
 				p.board[v] = Empty
 				l.men[enemy][vr] &^= 1 << vf
 				l.men[enemy][Size+vf] &^= 1 << vr
+				l.idx[vr] -= uint16(enemy+1) * pow3[vf]
+				l.idx[Size+vf] -= uint16(enemy+1) * pow3[vr]
 			}
 		}
 		kingTaken := false
@@ -145,12 +223,12 @@ func (s *State) playByLine(rng *rand.Rand, maxActions int) int {
 		p.toMove = enemy
 
 		// The lines the move and its captures changed, counted again.
-		l.recount(t, i)
-		l.recount(t, ca)
-		l.recount(t, ct)
+		l.recount(i)
+		l.recount(ca)
+		l.recount(ct)
 		for _, v := range caps.Sq[:caps.N] {
-			l.recount(t, v.Rank())
-			l.recount(t, Size+v.File())
+			l.recount(v.Rank())
+			l.recount(Size+v.File())
 		}
 
 		if caps.N > 0 {
@@ -172,19 +250,18 @@ func (s *State) playByLine(rng *rand.Rand, maxActions int) int {
 	return n
 }
 
-// besideCell[i] are the cells beside cell i along a line of 9.
-var besideCell = func() (m [Size]uint16) {
-	for i := range m {
-		m[i] = (1<<(i+1) | 1<<i>>1) & (1<<Size - 1)
-	}
-	return m
-}()
+// flanked returns the cells beside cell c along a line that have a cell of
+// partners beyond them (partners: the mover's men and the line's blocked
+// cell, the castle, the only square under byLine rules that may be hostile
+// when empty): where a capture may be.
+func flanked(partners uint16, c int) uint16 {
+	return partners>>1&(1<<(c+1)) | partners<<1&(1<<c>>1)
+}
 
 // recount counts both sides' moves along line x again, keeping the sums.
-func (l *lines) recount(t *[1 << (2 * Size)]uint8, x int) {
-	a, d := l.men[Attackers][x], l.men[Defenders][x]
-	o := uint32(a|d|l.block[x]) << Size
-	na, nd := t[o|uint32(a)], t[o|uint32(d)]
+func (l *lines) recount(x int) {
+	v := l.tern[x][l.idx[x]]
+	na, nd := uint8(v), uint8(v>>8)
 	l.total[Attackers] += int16(na) - int16(l.n[Attackers][x])
 	l.total[Defenders] += int16(nd) - int16(l.n[Defenders][x])
 	l.n[Attackers][x], l.n[Defenders][x] = na, nd
