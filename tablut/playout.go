@@ -228,7 +228,7 @@ func (s *State) playByLine(rng *rand.Rand, maxActions int) int {
 		l.recount(ct)
 		for _, v := range caps.Sq[:caps.N] {
 			l.recount(v.Rank())
-			l.recount(Size+v.File())
+			l.recount(Size + v.File())
 		}
 
 		if caps.N > 0 {
