@@ -15,22 +15,16 @@ import (
 // rather than by branch: it runs along line i from cell at to cell to,
 // and crosses lines cross[i]+at and cross[i]+to at their cell cell[i].
 // Each line also has its men as one number in base 3 (idx: a cell's digit
-// is 0 when empty, 1 for an attacker, 2 for a defender or the king), by
-// which recount reads both sides' moves along it at once from a table of
-// 3^9 entries (tern), kept up with the men.
+// is 0 when empty, 1 for an attacker, 2 for a defender or the king), plus
+// ternN on a line through the castle, by which recount reads both sides'
+// moves along it at once from ternCounts, kept up as the men move.
 type lines struct {
 	men   [2][2 * Size]uint16
 	n     [2][2 * Size]uint8
 	total [2]int16
 	block [2 * Size]uint16
 	idx   [2 * Size]uint16
-	tern  [2 * Size]*ternTable
 }
-
-// ternTable[idx] is the number of moves along a line with the men idx (in
-// base 3, as lines.idx) of the attackers (the low byte) and the defenders
-// (the high byte), for one set of blocked cells.
-type ternTable [ternN]uint16
 
 const ternN = 19683 // 3^Size
 
@@ -45,35 +39,38 @@ var pow3 = func() (p [Size]uint16) {
 }()
 
 var (
-	ternMu     sync.Mutex
-	ternTables = map[uint16]*ternTable{}
+	ternOnce   sync.Once
+	ternCounts *[2 * ternN]uint16
 )
 
-// ternFor returns the table for lines with the blocked cells block, made
-// from lineTable on first use.
-func ternFor(block uint16) *ternTable {
-	ternMu.Lock()
-	defer ternMu.Unlock()
-	if t, ok := ternTables[block]; ok {
-		return t
-	}
-	lt := lineTable()
-	t := new(ternTable)
-	for i := range t {
-		var a, d uint16
-		for c, v := 0, i; c < Size; c, v = c+1, v/3 {
-			switch v % 3 {
-			case 1:
-				a |= 1 << c
-			case 2:
-				d |= 1 << c
+// ternTable returns the number of moves along a line for each idx: the
+// attackers' in the low byte, the defenders' in the high one; the first
+// ternN entries for a line with no blocked cell, the others for a line
+// whose middle cell, the castle, blocks (the only blocked cell under rules
+// that count moves by line).
+func ternTable() *[2 * ternN]uint16 {
+	ternOnce.Do(func() {
+		lt := lineTable()
+		t := new([2 * ternN]uint16)
+		for i := range t {
+			var a, d, block uint16
+			if i >= ternN {
+				block = 1 << (Size / 2)
 			}
+			for c, v := 0, i%ternN; c < Size; c, v = c+1, v/3 {
+				switch v % 3 {
+				case 1:
+					a |= 1 << c
+				case 2:
+					d |= 1 << c
+				}
+			}
+			o := uint32(a|d|block) << Size
+			t[i] = uint16(lt[o|uint32(a)]) | uint16(lt[o|uint32(d)])<<8
 		}
-		o := uint32(a|d|block) << Size
-		t[i] = uint16(lt[o|uint32(a)]) | uint16(lt[o|uint32(d)])<<8
-	}
-	ternTables[block] = t
-	return t
+		ternCounts = t
+	})
+	return ternCounts
 }
 
 // tern3[m] is the sum of pow3 over the cells of m: a line's idx is
@@ -130,6 +127,7 @@ func init() {
 func (s *State) playByLine(rng *rand.Rand, maxActions int) int {
 	r := &s.g.Rules
 	p := &s.pos
+	t := ternTable()
 	if !p.linesOK {
 		r.countAllLines(p)
 	}
@@ -143,7 +141,9 @@ func (s *State) playByLine(rng *rand.Rand, maxActions int) int {
 	copy(l.block[Size:], r.lineBlock[:])
 	for i := range l.idx {
 		l.idx[i] = tern3[l.men[Attackers][i]] + 2*tern3[l.men[Defenders][i]]
-		l.tern[i] = r.tern[i]
+		if l.block[i] != 0 {
+			l.idx[i] += ternN
+		}
 	}
 	defer l.store(p)
 
@@ -223,12 +223,12 @@ func (s *State) playByLine(rng *rand.Rand, maxActions int) int {
 		p.toMove = enemy
 
 		// The lines the move and its captures changed, counted again.
-		l.recount(i)
-		l.recount(ca)
-		l.recount(ct)
+		l.recount(t, i)
+		l.recount(t, ca)
+		l.recount(t, ct)
 		for _, v := range caps.Sq[:caps.N] {
-			l.recount(v.Rank())
-			l.recount(Size + v.File())
+			l.recount(t, v.Rank())
+			l.recount(t, Size+v.File())
 		}
 
 		if caps.N > 0 {
@@ -259,8 +259,8 @@ func flanked(partners uint16, c int) uint16 {
 }
 
 // recount counts both sides' moves along line x again, keeping the sums.
-func (l *lines) recount(x int) {
-	v := l.tern[x][l.idx[x]]
+func (l *lines) recount(t *[2 * ternN]uint16, x int) {
+	v := t[l.idx[x]]
 	na, nd := uint8(v), uint8(v>>8)
 	l.total[Attackers] += int16(na) - int16(l.n[Attackers][x])
 	l.total[Defenders] += int16(nd) - int16(l.n[Defenders][x])

@@ -36,9 +36,6 @@ type Rules struct {
 	// blocked cells of rank i and of file i beyond the pieces.
 	byLine    bool
 	lineBlock [Size]uint16
-	// tern[x] is the table of playouts' moves along line x (ranks 0–8,
-	// files 9–17) for its blocked cells (ternFor).
-	tern [2 * Size]*ternTable
 	// partner[victim][piece]: piece, on a square the rules make nothing
 	// of, is a capturing partner against a soldier of side victim;
 	// special holds the squares hostile judges further (the castle,
@@ -298,9 +295,6 @@ func (r *Rules) prepareLines() {
 	r.byLine = r.Camps == CampsNone && !r.KingReenter && !r.CastleCross
 	if r.byLine {
 		r.lineBlock[Square(Castle).Rank()] = 1 << Square(Castle).File()
-		for i, b := range r.lineBlock {
-			r.tern[i], r.tern[Size+i] = ternFor(b), ternFor(b)
-		}
 	}
 }
 
