@@ -1,6 +1,7 @@
 package tablut
 
 import (
+	"encoding/binary"
 	"math/bits"
 	"math/rand/v2"
 	"sync"
@@ -20,7 +21,7 @@ import (
 // moves along it at once from ternCounts, kept up as the men move.
 type lines struct {
 	men   [2][2 * Size]uint16
-	n     [2][2 * Size]uint8
+	n     [2][24]uint8 // the 18 lines' counts, then 0s: three words of 8
 	total [2]int16
 	block [2 * Size]uint16
 	idx   [2 * Size]uint16
@@ -136,7 +137,10 @@ func (s *State) playByLine(rng *rand.Rand, maxActions int) int {
 		copy(l.men[side][:Size], p.sideRanks[side][:])
 		copy(l.men[side][Size:], p.sideFiles[side][:])
 	}
-	l.n, l.total = p.lineN, p.moveN
+	for side := range 2 {
+		copy(l.n[side][:], p.lineN[side][:])
+	}
+	l.total = p.moveN
 	copy(l.block[:Size], r.lineBlock[:])
 	copy(l.block[Size:], r.lineBlock[:])
 	for i := range l.idx {
@@ -166,12 +170,7 @@ func (s *State) playByLine(rng *rand.Rand, maxActions int) int {
 		// The move: along line i, from cell at to cell to, counting
 		// as pickLine does.
 		x := rng.IntN(c)
-		counts := &l.n[side]
-		i := 0
-		for x >= int(counts[i]) {
-			x -= int(counts[i])
-			i++
-		}
+		x, i := pickLine(&l.n[side], x)
 		occ := l.men[Attackers][i] | l.men[Defenders][i] | l.block[i]
 		movers := l.men[side][i]
 		at := bits.TrailingZeros16(movers)
@@ -250,6 +249,33 @@ func (s *State) playByLine(rng *rand.Rand, maxActions int) int {
 	return n
 }
 
+// pickLine returns the line of move x in counts (the moves along each
+// line in turn) and the move's number along it. It reads the counts eight
+// at a time, a byte each: a line has at most 16 moves (each empty cell
+// reached from its nearest man on either side), so eight lines' sums fit
+// a byte, and a byte of w*ones is the sum of that byte and those below it.
+func pickLine(counts *[24]uint8, x int) (int, int) {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	i := 0
+	w := binary.LittleEndian.Uint64(counts[:8])
+	sums := w * ones
+	if s := int(sums >> 56); x >= s {
+		x -= s
+		i = 8
+		w = binary.LittleEndian.Uint64(counts[8:16])
+		sums = w * ones
+		if s := int(sums >> 56); x >= s {
+			x -= s
+			i = 16
+			sums = binary.LittleEndian.Uint64(counts[16:24]) * ones
+		}
+	}
+	// The lines of the word whose sums through them are at most x: a
+	// byte's high bit stays set in (x|0x80) - sum when x >= sum.
+	k := bits.OnesCount64((uint64(x)*ones|highs - sums) & highs)
+	return x - int(sums<<8>>(8*k)&0xff), i + k
+}
+
 // flanked returns the cells beside cell c along a line that have a cell of
 // partners beyond them (partners: the mover's men and the line's blocked
 // cell, the castle, the only square under byLine rules that may be hostile
@@ -270,7 +296,10 @@ func (l *lines) recount(t *[2 * ternN]uint16, x int) {
 // store writes the lines back into the position, with all men along each
 // line and each side's set of men made from them.
 func (l *lines) store(p *Position) {
-	p.lineN, p.moveN, p.linesOK = l.n, l.total, true
+	for side := range 2 {
+		copy(p.lineN[side][:], l.n[side][:])
+	}
+	p.moveN, p.linesOK = l.total, true
 	p.men = [2]squareSet{}
 	for i := 0; i < Size; i++ {
 		for side := range 2 {
