@@ -256,24 +256,23 @@ func (s *State) playByLine(rng *rand.Rand, maxActions int) int {
 // a byte, and a byte of w*ones is the sum of that byte and those below it.
 func pickLine(counts *[24]uint8, x int) (int, int) {
 	const ones, highs = 0x0101010101010101, 0x8080808080808080
-	i := 0
-	w := binary.LittleEndian.Uint64(counts[:8])
-	sums := w * ones
-	if s := int(sums >> 56); x >= s {
-		x -= s
-		i = 8
-		w = binary.LittleEndian.Uint64(counts[8:16])
-		sums = w * ones
-		if s := int(sums >> 56); x >= s {
-			x -= s
-			i = 16
-			sums = binary.LittleEndian.Uint64(counts[16:24]) * ones
-		}
+	w := [4]uint64{
+		binary.LittleEndian.Uint64(counts[:8]) * ones,
+		binary.LittleEndian.Uint64(counts[8:16]) * ones,
+		binary.LittleEndian.Uint64(counts[16:24]) * ones,
 	}
+	// The word: past the first when x is at least its sum, past the
+	// second when at least both sums, chosen without a branch.
+	s0 := int(w[0] >> 56)
+	s1 := s0 + int(w[1]>>56)
+	g0, g1 := 1+(x-s0)>>63, 1+(x-s1)>>63 // 1 if x >= the sum
+	g := g0 + g1
+	x -= s0&-g0 + (s1-s0)&-g1
+	sums := w[g&3]
 	// The lines of the word whose sums through them are at most x: a
 	// byte's high bit stays set in (x|0x80) - sum when x >= sum.
 	k := bits.OnesCount64((uint64(x)*ones|highs - sums) & highs)
-	return x - int(sums<<8>>(8*k)&0xff), i + k
+	return x - int(sums<<8>>(8*k)&0xff), 8*g + k
 }
 
 // flanked returns the cells beside cell c along a line that have a cell of
