@@ -271,7 +271,7 @@ func pickLine(counts *[24]uint8, x int) (int, int) {
 	sums := w[g&3]
 	// The lines of the word whose sums through them are at most x: a
 	// byte's high bit stays set in (x|0x80) - sum when x >= sum.
-	k := bits.OnesCount64((uint64(x)*ones | highs - sums) & highs)
+	k := bits.OnesCount64(((uint64(x)*ones | highs) - sums) & highs)
 	return x - int(sums<<8>>(8*k)&0xff), 8*g + k
 }
 
