@@ -303,8 +303,14 @@ func (l *lines) store(p *Position) {
 	for i := 0; i < Size; i++ {
 		for side := range 2 {
 			p.sideRanks[side][i], p.sideFiles[side][i] = l.men[side][i], l.men[side][Size+i]
-			for w := l.men[side][i]; w != 0; w &= w - 1 {
-				p.men[side].add(Square(i*Size + bits.TrailingZeros16(w)))
+			// Rank i is squares 9i to 9i+8: the low word's bits from 9i,
+			// the high word's from 9i-64 (rank 7 has a square in each).
+			m, at := uint64(l.men[side][i]), uint(i*Size)
+			if at < 64 {
+				p.men[side].lo |= m << at
+				p.men[side].hi |= m >> (64 - at)
+			} else {
+				p.men[side].hi |= m << (at - 64)
 			}
 		}
 		p.ranks[i] = p.sideRanks[Attackers][i] | p.sideRanks[Defenders][i]
