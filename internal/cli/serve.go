@@ -80,6 +80,7 @@ func runServe(env *Env, args []string) error {
 	conns := fs.Int("conns-per-client", server.DefaultConfig.ConnsPerClient, "WebSocket connections and streams one address may hold as a spectator (a game's players are counted apart)")
 	connsPerGame := fs.Int("spectators-per-game", server.DefaultConfig.ConnsPerGame, "spectators (WebSockets and streams) a game may have at once; its players' own connections are never counted among them")
 	spectatorsPerClient := fs.Int("spectators-per-address", server.DefaultConfig.SpectatorsPerClient, "spectators of one game one address may have at once")
+	idle := fs.Duration("idle-timeout", server.DefaultConfig.IdleTimeout, "how long a kept-alive connection waits for its next request before it closes (a page's requests come in bursts; a game's own traffic goes over its WebSocket, which this does not close)")
 	perAddress := fs.Int("conns-per-address", server.DefaultConfig.ConnsPerAddress, "TCP connections one address (an IPv6 one by its /64) may hold at once (WebSockets and kept-alive requests); the ones beyond are closed as they come; a --trusted-proxy's are not counted")
 	reports := fs.String("reports", "", "a folder of reports (muster report --html) to show under /reports/")
 	data := fs.String("data", "", "folder for what the server keeps besides its database: Lanrick's endgame tables, the ACME certificates (default: muster in the user's cache folder)")
@@ -161,7 +162,7 @@ func runServe(env *Env, args []string) error {
 	srv := server.New(st, server.Config{
 		MaxBody: server.DefaultConfig.MaxBody, GamesPerHour: *perHour, ChangesPerMinute: *changes,
 		ConnsPerClient: *conns, ConnsPerGame: *connsPerGame, SpectatorsPerClient: *spectatorsPerClient,
-		AgentTimeout: server.DefaultConfig.AgentTimeout, AnalysisTime: *think, Engines: *engines, EngineQueue: *queue,
+		AgentTimeout: server.DefaultConfig.AgentTimeout, AnalysisTime: *think, IdleTimeout: *idle, Engines: *engines, EngineQueue: *queue,
 		AnalysisSlots: *analysisSlots, AnalysisQueue: *analysisQueue, AnalysisInFlight: *analysisInFlight, AnalysisEngineTime: *analysisTime,
 		Log: env.Stderr, LogJSON: *logFormat == "json", LogLevel: level,
 		Reports: *reports, ChallengesPerHour: *challenges, OpenChallenges: *openChallenges, Levels: levels, Proxies: trusted, ConnsPerAddress: *perAddress,

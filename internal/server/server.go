@@ -107,7 +107,11 @@ type Config struct {
 	Levels []string
 	// ReadTimeout bounds the reading of a request, its body included;
 	// WriteTimeout the writing of an answer; IdleTimeout how long a
-	// kept-alive connection waits for its next request (HTTPServer).
+	// kept-alive connection waits for its next request (HTTPServer): 15 s,
+	// where a page's requests come in bursts and its game's traffic goes
+	// over the game's WebSocket. An idle connection holds its goroutine and
+	// net/http's two buffers of 4 KiB, about a fifth of what a live game
+	// costs the server when each of its players' browsers keeps one.
 	ReadTimeout, WriteTimeout, IdleTimeout time.Duration
 	// ConnsPerAddress bounds the connections one address holds at once,
 	// at the listener (Listen).
@@ -129,7 +133,7 @@ var DefaultConfig = Config{MaxBody: 64 << 10, GamesPerHour: 60, ChangesPerMinute
 	AnalysisTime: 3 * time.Second, Engines: runtime.NumCPU(), EngineQueue: 256,
 	AnalysisQueue: 16, AnalysisInFlight: analysis.DefaultConfig.InFlight, AnalysisEngineTime: analysis.DefaultConfig.EngineTime, AccountsPerHour: 5, LoginsPerAddress: 20, LoginsPerAccount: 5,
 	LoginWindow: 15 * time.Minute, LeaseTTL: 6 * time.Second, ChallengesPerHour: 30, OpenChallenges: 5, IdleGame: 10 * time.Minute,
-	ReadTimeout: 30 * time.Second, WriteTimeout: 60 * time.Second, IdleTimeout: 2 * time.Minute, ConnsPerAddress: 128}
+	ReadTimeout: 30 * time.Second, WriteTimeout: 60 * time.Second, IdleTimeout: 15 * time.Second, ConnsPerAddress: 128}
 
 // withDefaults fills every zero field from DefaultConfig.
 func (c Config) withDefaults() Config {
