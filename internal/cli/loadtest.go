@@ -12,8 +12,10 @@ const loadtestHelp = `Plays --games games at once against a running server (must
 browsers do: each created for two people at one screen, watched over a
 WebSocket and played with random legal actions (--actions each). It prints
 the actions per second, the latency percentiles from sending an action to
-seeing it on the WebSocket, the errors and the actions lost (accepted but
-missing from the stored game). Start the server with limits that allow the
+seeing it on the WebSocket (latency_*: once the player has its view; arrival_*:
+when the view's frame came off the socket, before this client decoded it and
+handed it on, the latency less the client's own part), the errors and the
+actions lost (accepted but missing from the stored game). Start the server with limits that allow the
 load, e.g. muster serve --games-per-hour 1000 --conns-per-client 1000
 --conns-per-address 5000 --challenges-per-hour 1000 --open-challenges 1000.
 

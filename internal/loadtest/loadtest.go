@@ -82,6 +82,10 @@ type Report struct {
 	Lost      int // actions accepted but missing from the stored game
 	Elapsed   time.Duration
 	Latencies []time.Duration
+	// Arrivals are the same actions' times to the moment their view's
+	// frame came off the WebSocket, before this client decoded it and
+	// handed it to the player: the latency less the client's own part.
+	Arrivals []time.Duration
 	// LobbyUpdates counts the lobby views the lobby's watchers received.
 	LobbyUpdates int
 	// Replies are the computer's reply times: from a person's action
@@ -124,6 +128,9 @@ func (r *Report) String() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "games: %d\ngames_live_max: %d\nactions: %d\nseconds: %.2f\nactions_per_second: %.0f\n", r.Games, r.MaxLive, r.Actions, r.Elapsed.Seconds(), float64(r.Actions)/r.Elapsed.Seconds())
 	fmt.Fprintf(&b, "latency_p50_ms: %.1f\nlatency_p90_ms: %.1f\nlatency_p99_ms: %.1f\n", ms(r.Percentile(50)), ms(r.Percentile(90)), ms(r.Percentile(99)))
+	if len(r.Arrivals) > 0 {
+		fmt.Fprintf(&b, "arrival_p50_ms: %.1f\narrival_p99_ms: %.1f\n", ms(percentile(r.Arrivals, 50)), ms(percentile(r.Arrivals, 99)))
+	}
 	if len(r.Replies) > 0 {
 		fmt.Fprintf(&b, "computer_replies: %d\ncomputer_p50_ms: %.1f\ncomputer_p90_ms: %.1f\ncomputer_p99_ms: %.1f\n", len(r.Replies),
 			ms(percentile(r.Replies, 50)), ms(percentile(r.Replies, 90)), ms(percentile(r.Replies, 99)))
@@ -231,6 +238,7 @@ func Run(ctx context.Context, cfg Config) *Report {
 			mu.Lock()
 			defer mu.Unlock()
 			rep.Latencies = append(rep.Latencies, g.latencies...)
+			rep.Arrivals = append(rep.Arrivals, g.arrivals...)
 			rep.Replies = append(rep.Replies, g.replies...)
 			rep.Actions += g.played
 			rep.Lost += g.lost
@@ -497,8 +505,8 @@ func newGame(ctx context.Context, cfg Config) (string, [2]seatHolder, error) {
 
 // played is what a game measured.
 type played struct {
-	latencies, replies []time.Duration
-	played, lost       int
+	latencies, arrivals, replies []time.Duration
+	played, lost                 int
 }
 
 // playGame makes a game and plays it: both seats, or against the
@@ -567,6 +575,9 @@ func playGame(ctx context.Context, cfg Config, rng *rand.Rand) (g played, err er
 			return g, err
 		}
 		g.latencies = append(g.latencies, time.Since(t0))
+		if !v.at.IsZero() {
+			g.arrivals = append(g.arrivals, v.at.Sub(t0))
+		}
 		g.played++
 	}
 	g.lost, err = missing(ctx, cfg.URL, id, sent)
@@ -609,6 +620,7 @@ func (w *watcher) open(ctx context.Context, base string, c *http.Client) error {
 	go func() {
 		for {
 			_, data, err := conn.Read(ctx)
+			at := time.Now()
 			if err != nil {
 				w.fail("the WebSocket closed: " + err.Error())
 				return
@@ -618,6 +630,7 @@ func (w *watcher) open(ctx context.Context, base string, c *http.Client) error {
 				continue
 			}
 			if v, err := readView(data); err == nil {
+				v.at = at
 				select {
 				case w.views <- v:
 				case <-w.done:

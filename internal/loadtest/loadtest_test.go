@@ -64,7 +64,12 @@ func TestLoad(t *testing.T) {
 		if rep.StartRSS <= 0 || rep.LiveRSS <= 0 || rep.RSS <= 0 {
 			t.Fatalf("%s: memory not read: before %d, live %d, after %d kB", g, rep.StartRSS, rep.LiveRSS, rep.RSS)
 		}
-		for _, want := range []string{"server_rss_per_live_game_kb: ", "server_rss_mb: "} {
+		// Each action's view came off its socket before its player saw
+		// it: as many arrivals as latencies, and none later.
+		if len(rep.Arrivals) != len(rep.Latencies) || rep.Percentile(99) < percentile(rep.Arrivals, 99) || rep.Percentile(50) < percentile(rep.Arrivals, 50) {
+			t.Fatalf("%s: %d arrivals for %d latencies, p99 %v against %v:\n%s", g, len(rep.Arrivals), len(rep.Latencies), percentile(rep.Arrivals, 99), rep.Percentile(99), rep)
+		}
+		for _, want := range []string{"server_rss_per_live_game_kb: ", "server_rss_mb: ", "arrival_p99_ms: "} {
 			if !strings.Contains(rep.String(), want) {
 				t.Fatalf("%s: the report lacks %q:\n%s", g, want, rep)
 			}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"strings"
+	"time"
 )
 
 // view is what the load reads of a game's view. Its legal actions, most
@@ -19,6 +20,9 @@ type view struct {
 	History []string `json:"history"`
 	// legal are the legal actions' JSON objects (readView fills it).
 	legal [][]byte
+	// at is when its frame came off the WebSocket (zero for a view
+	// read otherwise).
+	at time.Time
 }
 
 // readView reads a view from its JSON: the fields the load needs are
