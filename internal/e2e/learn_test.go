@@ -108,7 +108,10 @@ func walkLessons(t *testing.T, ctx context.Context, a *app, name string) []game.
 		t.Fatal(err)
 	}
 	for i, l := range lessons {
-		poll(t, ctx, fmt.Sprintf("step %d", i+1), fmt.Sprintf(`document.getElementById("lesson") && document.getElementById("lesson").textContent.includes(%q) && !!document.body.dataset.game`, l.Title))
+		// The step's own page ("…: step 3 of 6"), not the step before
+		// whose Next step link was just clicked, still there while the
+		// browser goes to the next.
+		poll(t, ctx, fmt.Sprintf("step %d", i+1), fmt.Sprintf(`document.getElementById("lesson") && document.getElementById("lesson").textContent.includes(%q) && document.getElementById("lesson").textContent.includes("tep %d of ") && !!document.body.dataset.game`, l.Title, i+1))
 		v := current(t, ctx)
 		if v.Ply != 0 || v.Status != "playing" {
 			t.Fatalf("step %d starts at ply %d, %s", i+1, v.Ply, v.Status)
