@@ -251,7 +251,7 @@ func (s *State) convert(p int, q Square) {
 // since the last progress.
 func (s *State) checkRepetition() {
 	h := s.Hash()
-	if s.g.Rules.Repetition && !s.over {
+	if s.g.Rules.Repetition && !s.over && s.seen.has(h) {
 		n := 0
 		for _, x := range s.hashes {
 			if x == h {
@@ -265,5 +265,5 @@ func (s *State) checkRepetition() {
 			}
 		}
 	}
-	s.hashes = append(s.hashes, h)
+	s.remember(h)
 }

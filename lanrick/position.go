@@ -291,7 +291,8 @@ func (s *State) ready() error {
 		s.toAct = -2
 	}
 	s.key = keyOf(Black, s.men[Black]) ^ keyOf(White, s.men[White])
-	s.hashes = append(s.hashes[:0], s.Hash())
+	s.hashes, s.seen = s.hashes[:0], hashFilter{}
+	s.remember(s.Hash())
 	return nil
 }
 

@@ -167,7 +167,10 @@ type State struct {
 	wonBy              int8
 	began, scored      bool
 
-	hashes  []uint64 // the hash after every action since the last progress
+	hashes []uint64 // the hash after every action since the last progress
+	// seen has a bit set for every hash in hashes (and maybe others): a
+	// hash whose bit is clear has not come since the last progress.
+	seen    hashFilter
 	actions []game.Action
 	over    bool
 	result  game.Result
@@ -219,7 +222,7 @@ func (g *Game) Start() *State {
 		s.marshalStart = -1
 		s.startSetting(int8(g.Rules.First))
 	}
-	s.hashes = append(s.hashes, s.Hash())
+	s.remember(s.Hash())
 	return s
 }
 
@@ -371,8 +374,24 @@ func (s *State) endTurn() {
 // progress marks an irreversible event: earlier states cannot recur.
 func (s *State) progress() {
 	s.noProgress = 0
-	s.hashes = s.hashes[:0]
+	s.hashes, s.seen = s.hashes[:0], hashFilter{}
 }
+
+// remember adds h to the hashes since the last progress.
+func (s *State) remember(h uint64) {
+	s.hashes = append(s.hashes, h)
+	s.seen.add(h)
+}
+
+// hashFilter is a set of 1,024 bits, one for each hash by its low bits:
+// most positions that have not come before are told so by one bit, not a
+// scan of the hashes since the last progress (a quarter of a playout's
+// time under 1893's rules, which draw on a threefold repetition).
+type hashFilter [16]uint64
+
+func (f *hashFilter) add(h uint64) { f[h>>6&15] |= 1 << (h & 63) }
+
+func (f *hashFilter) has(h uint64) bool { return f[h>>6&15]&(1<<(h&63)) != 0 }
 
 // stalled ends a stalled game in a draw (A9) or, under 1879-03's
 // stalled_round=replay, sets the men again for a new round.
