@@ -168,7 +168,7 @@ func (s *State) playByLine(rng *rand.Rand, maxActions int) int {
 			continue
 		}
 		// The move: along line i, from cell at to cell to, counting
-		// as pickLine does.
+		// as (*Rules).pickLine does; the line found by pickLine.
 		x := rng.IntN(c)
 		x, i := pickLine(&l.n[side], x)
 		occ := l.men[Attackers][i] | l.men[Defenders][i] | l.block[i]
