@@ -210,23 +210,24 @@ func (c *Chat) read(w http.ResponseWriter, r *http.Request) error {
 // sub is a watcher of a game's chat: players' watchers do not get the
 // spectators' room while the game goes on.
 type sub struct {
-	ch     chan []byte
-	player bool
+	deliver func([]byte)
+	player  bool
 }
 
-// Watch gives a game's watcher the chat lines he may read, as the game's
-// WebSocket sends them ({"chat": line}), until stop. A watcher too slow
-// to take a line misses it (the page reads the chat again when it
-// reconnects).
-func (c *Chat) Watch(game string, player bool) (<-chan []byte, func()) {
-	s := &sub{ch: make(chan []byte, 16), player: player}
+// Watch hands a game's watcher the chat lines he may read, as the game's
+// WebSocket sends them ({"chat": line}), to deliver, until stop. deliver
+// is called under the chat's lock and must not wait: it posts to the
+// watcher's outbox, which drops a line for a watcher too slow to take
+// what it holds (the page reads the chat again when it reconnects).
+func (c *Chat) Watch(game string, player bool, deliver func([]byte)) (stop func()) {
+	s := &sub{deliver: deliver, player: player}
 	c.mu.Lock()
 	if c.subs[game] == nil {
 		c.subs[game] = map[*sub]struct{}{}
 	}
 	c.subs[game][s] = struct{}{}
 	c.mu.Unlock()
-	return s.ch, func() {
+	return func() {
 		c.mu.Lock()
 		defer c.mu.Unlock()
 		delete(c.subs[game], s)
@@ -248,10 +249,7 @@ func (c *Chat) send(m store.Message, over bool) {
 		if m.Room == store.ChatSpectators && s.player && !over {
 			continue
 		}
-		select {
-		case s.ch <- b:
-		default:
-		}
+		s.deliver(b)
 	}
 }
 

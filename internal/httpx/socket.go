@@ -86,9 +86,73 @@ type Watch struct {
 // returns: serve is given the request again with the connection's
 // context, and must read that one, not the one Serve was given.
 func (s *Sockets) Serve(w http.ResponseWriter, r *http.Request, watch Watch, serve func(ctx context.Context, r *http.Request, send func([]byte) error)) error {
+	c, err := s.accept(w, r, watch)
+	if c == nil {
+		return err
+	}
+	if watch.Read != nil {
+		go c.read(s, watch.Read, c.send)
+	}
+	go func() {
+		defer c.close()
+		serve(c.ctx, r.WithContext(c.ctx), c.send)
+	}()
+	return nil
+}
+
+// ServeOutbox is Serve for a connection that others feed: open is called,
+// on the request's goroutine, with the connection's context and its
+// outbox, to start what feeds it (which posts to the outbox from wherever
+// it runs, and may end the connection with its End); it returns stop,
+// called once when the connection ends, or an error, which closes the
+// connection at once. No goroutine of the connection waits for what it is sent: its reader
+// alone lives with it, and a worker while a message is sent.
+func (s *Sockets) ServeOutbox(w http.ResponseWriter, r *http.Request, watch Watch, open func(ctx context.Context, r *http.Request, out *Outbox) (stop func(), err error)) error {
+	c, err := s.accept(w, r, watch)
+	if c == nil {
+		return err
+	}
+	out := NewOutbox(c.send, s.handle, c.cancel)
+	stop, err := open(c.ctx, r.WithContext(c.ctx), out)
+	if err != nil {
+		out.Close()
+		c.close()
+		return nil
+	}
+	context.AfterFunc(c.ctx, func() {
+		out.Close()
+		stop()
+		c.close()
+	})
+	if watch.Read != nil {
+		// An answer is sent at once, as Serve sends it, beside what the
+		// outbox sends (each message is written whole): it is sent
+		// before a connection closed for the message it answers.
+		go c.read(s, watch.Read, c.send)
+	}
+	return nil
+}
+
+// socketConn is an open WebSocket as Serve and ServeOutbox hand it on.
+type socketConn struct {
+	conn *websocket.Conn
+	// ctx ends when the client leaves (its reader stops), the server
+	// stops or cancel is called.
+	ctx    context.Context
+	cancel context.CancelFunc
+	// send gives a message 10 seconds.
+	send func([]byte) error
+	// close uncounts the connection and closes it; once.
+	close func()
+}
+
+// accept opens a WebSocket counted against the limits of its watch and
+// of the client; a nil connection has been refused (with the error to
+// answer, or none where Accept has answered).
+func (s *Sockets) accept(w http.ResponseWriter, r *http.Request, watch Watch) (*socketConn, error) {
 	drop, ok := s.take(watch, Client(r))
 	if !ok {
-		return ErrTooManySockets
+		return nil, ErrTooManySockets
 	}
 	// A WebSocket lives past the server's read and write timeouts, which
 	// bound plain requests: its own limits are the read limit and the
@@ -100,7 +164,7 @@ func (s *Sockets) Serve(w http.ResponseWriter, r *http.Request, watch Watch, ser
 	conn, err := websocket.Accept(sw, r, nil)
 	if err != nil {
 		drop()
-		return nil // Accept has answered
+		return nil, nil // Accept has answered
 	}
 	out := sw.out
 	conn.SetReadLimit(1024)
@@ -115,7 +179,8 @@ func (s *Sockets) Serve(w http.ResponseWriter, r *http.Request, watch Watch, ser
 		conn.Close(websocket.StatusGoingAway, "server stopping")
 		cancel()
 	})
-	send := func(msg []byte) error {
+	c := &socketConn{conn: conn, ctx: ctx, cancel: cancel}
+	c.send = func(msg []byte) error {
 		wctx, cancel := context.WithTimeout(ctx, sendTime)
 		defer cancel()
 		out.gather()
@@ -125,46 +190,46 @@ func (s *Sockets) Serve(w http.ResponseWriter, r *http.Request, watch Watch, ser
 		}
 		return err
 	}
-	if watch.Read != nil {
-		// The client's messages, read as CloseRead would (a larger
-		// one than the read limit, or a binary one, closes the
-		// connection), each handed to Read.
-		go func() {
-			defer cancel()
-			for {
-				typ, msg, err := conn.Read(ctx)
-				if err != nil {
-					return
-				}
-				if typ != websocket.MessageText {
-					conn.Close(websocket.StatusUnsupportedData, "text messages only")
-					return
-				}
-				// Each message is done by a worker, waited for: what
-				// it does (a move, its database write) grows a stack
-				// that the reader would keep for as long as the
-				// connection lives (handle).
-				done := make(chan error, 1)
-				s.handle(func() { done <- watch.Read(ctx, msg, send) })
-				if err := <-done; err != nil {
-					why := err.Error()
-					if len(why) > 120 {
-						why = why[:120]
-					}
-					conn.Close(websocket.StatusPolicyViolation, why)
-					return
-				}
-			}
-		}()
+	var once sync.Once
+	c.close = func() {
+		once.Do(func() {
+			stop()
+			cancel()
+			conn.CloseNow()
+			drop()
+		})
 	}
-	go func() {
-		defer drop()
-		defer conn.CloseNow()
-		defer cancel()
-		defer stop()
-		serve(ctx, r.WithContext(ctx), send)
-	}()
-	return nil
+	return c, nil
+}
+
+// read hands each message the client sends to f, as CloseRead would read
+// them (a larger one than the read limit, or a binary one, closes the
+// connection), until the connection ends; send answers on it.
+func (c *socketConn) read(s *Sockets, f func(ctx context.Context, msg []byte, send func([]byte) error) error, send func([]byte) error) {
+	defer c.cancel()
+	for {
+		typ, msg, err := c.conn.Read(c.ctx)
+		if err != nil {
+			return
+		}
+		if typ != websocket.MessageText {
+			c.conn.Close(websocket.StatusUnsupportedData, "text messages only")
+			return
+		}
+		// Each message is done by a worker, waited for: what it does (a
+		// move, its database write) grows a stack that the reader would
+		// keep for as long as the connection lives (handle).
+		done := make(chan error, 1)
+		s.handle(func() { done <- f(c.ctx, msg, send) })
+		if err := <-done; err != nil {
+			why := err.Error()
+			if len(why) > 120 {
+				why = why[:120]
+			}
+			c.conn.Close(websocket.StatusPolicyViolation, why)
+			return
+		}
+	}
 }
 
 // WorkerIdle is how long a worker that did a socket's message waits for
@@ -345,6 +410,34 @@ func (s *Sockets) ServeStream(w http.ResponseWriter, r *http.Request, watch Watc
 		return write(msg)
 	})
 	return nil
+}
+
+// ServeStreamOutbox is ServeStream for a stream that others feed, as
+// ServeOutbox is Serve: the stream's own goroutine (its request's, which
+// lives as long as the stream) sends what its outbox holds.
+func (s *Sockets) ServeStreamOutbox(w http.ResponseWriter, r *http.Request, watch Watch, open func(ctx context.Context, r *http.Request, out *Outbox) (stop func(), err error)) error {
+	return s.ServeStream(w, r, watch, func(ctx context.Context, r *http.Request, send func([]byte) error) {
+		ctx, end := context.WithCancel(ctx)
+		defer end()
+		// One sending at a time is handed over (Outbox), so the channel
+		// never holds more than one.
+		work := make(chan func(), 1)
+		out := NewOutbox(send, func(f func()) { work <- f }, end)
+		defer out.Close()
+		stop, err := open(ctx, r.WithContext(ctx), out)
+		if err != nil {
+			return
+		}
+		defer stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case f := <-work:
+				f()
+			}
+		}
+	})
 }
 
 // socketReadBuffer is the size of a WebSocket's read buffer: a client's

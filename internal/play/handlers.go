@@ -664,21 +664,23 @@ func (gs *Games) Seated(ctx context.Context, id, player string) (bool, error) {
 	return player != "" && len(seatsOf(rm.snap.Load().rec.Seats, player)) > 0, nil
 }
 
-// Subscribe makes a watcher of game id: its views, as JSON, at once and
-// after every change (each whole: a slow watcher gets the newest), until
-// stop or until the game leaves this server's memory (views closes: the
-// watcher connects again). A game not in memory is loaded; the view at
+// Subscribe makes a watcher of game id: its views, as JSON, handed to
+// deliver at once and after every change (each whole: a watcher's outbox
+// keeps the newest of those it has not sent), until stop or until the
+// game leaves this server's memory (gone is called: the watcher connects
+// again). deliver and gone are called under the room's lock of its
+// watchers and must not wait. A game not in memory is loaded; the view at
 // once never waits for a change under way.
-func (gs *Games) Subscribe(ctx context.Context, id string) (views <-chan []byte, stop func(), err error) {
+func (gs *Games) Subscribe(ctx context.Context, id string, deliver func([]byte), gone func()) (stop func(), err error) {
 	rm, err := gs.room(ctx, id)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	ch, err := rm.subscribe()
-	if err != nil {
-		return nil, nil, err
+	w := &watcher{deliver: deliver, gone: gone}
+	if err := rm.subscribe(w); err != nil {
+		return nil, err
 	}
-	return ch, func() { rm.unsubscribe(ch) }, nil
+	return func() { rm.unsubscribe(w) }, nil
 }
 
 // SeatInfo is what a request's holder is in a game: his seat (-1: none,

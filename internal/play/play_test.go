@@ -13,6 +13,7 @@ import (
 
 	"github.com/muster-games/muster/game"
 	"github.com/muster-games/muster/internal/engine"
+	"github.com/muster-games/muster/internal/httpx"
 	"github.com/muster-games/muster/internal/store"
 	"github.com/muster-games/muster/internal/token"
 )
@@ -107,14 +108,15 @@ func TestReadersDoNotWaitForTheTurn(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	views, stop, err := h.gs.Subscribe(ctx, c.ID)
+	w := newTestWatcher()
+	stop, err := h.gs.Subscribe(ctx, c.ID, w.deliver, w.gone)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer stop()
 	var msg []byte
 	select {
-	case msg = <-views:
+	case msg = <-w.views:
 	case <-ctx.Done():
 		t.Fatal("the watcher's first view waited for the change under way")
 	}
@@ -284,28 +286,53 @@ func TestPonderingYieldsToAMove(t *testing.T) {
 	h.waitFor("the max level's answer", func() bool { return h.view(a.ID).Ply >= 3 })
 }
 
-// TestSlowWatcherGetsNewest: a watcher that reads nothing while many
-// changes happen still gets the newest view when it reads.
+// TestSlowWatcherGetsNewest: a watcher whose connection sends nothing
+// while many changes happen (its outbox's sending not yet run) is sent
+// the newest view, and that one alone, when it sends.
 func TestSlowWatcherGetsNewest(t *testing.T) {
 	h := newHarness(t, 2, 16)
 	c := h.create(createRequest{Game: "tablut", Opponent: "local", Side: "attackers"})
 	rm := h.gs.loaded(c.ID)
-	ch, err := rm.subscribe()
-	if err != nil {
+	var sent [][]byte
+	var sending func()
+	out := httpx.NewOutbox(func(b []byte) error { sent = append(sent, b); return nil }, func(f func()) { sending = f }, func() {})
+	w := &watcher{deliver: out.PostLatest, gone: out.End}
+	if err := rm.subscribe(w); err != nil {
 		t.Fatal(err)
 	}
-	defer rm.unsubscribe(ch)
+	defer rm.unsubscribe(w)
 	moves := []string{"a4-a3", "e3-d3", "a3-a4", "d3-e3", "a4-a3", "e3-d3"}
 	for i, m := range moves {
 		if code := h.call("POST", "/api/games/"+c.ID+"/act", actRequest{Secret: c.Secrets[i%2], Action: m, Ply: at(i)}, nil); code != 200 {
 			t.Fatalf("%s: %d", m, code)
 		}
 	}
+	if sending == nil {
+		t.Fatal("the first view was not handed on to be sent")
+	}
+	sending()
+	if len(sent) != 1 {
+		t.Fatalf("the slow watcher was sent %d views, want the newest alone", len(sent))
+	}
 	var v View
-	json.Unmarshal(<-ch, &v)
+	json.Unmarshal(sent[0], &v)
 	if v.Ply != len(moves) {
 		t.Fatalf("the slow watcher got ply %d, want the newest %d", v.Ply, len(moves))
 	}
+}
+
+// testWatcher is a room's watcher whose views come on a channel (each
+// one: the test reads them) and whose gone closes a channel.
+type testWatcher struct {
+	views chan []byte
+	left  chan struct{}
+	*watcher
+}
+
+func newTestWatcher() *testWatcher {
+	w := &testWatcher{views: make(chan []byte, 64), left: make(chan struct{})}
+	w.watcher = &watcher{deliver: func(b []byte) { w.views <- b }, gone: func() { close(w.left) }}
+	return w
 }
 
 // TestWatcherGetsAChangeMadeAsHeSubscribes: a change published between a
@@ -326,17 +353,17 @@ func TestWatcherGetsAChangeMadeAsHeSubscribes(t *testing.T) {
 		}
 	}
 	defer func() { testHookSubscribing = func() {} }()
-	ch, err := rm.subscribe()
-	if err != nil {
+	w := newTestWatcher()
+	if err := rm.subscribe(w.watcher); err != nil {
 		t.Fatal(err)
 	}
-	defer rm.unsubscribe(ch)
+	defer rm.unsubscribe(w.watcher)
 	if !moved {
 		t.Fatal("the hook did not run")
 	}
 	var v View
 	select {
-	case msg := <-ch:
+	case msg := <-w.views:
 		json.Unmarshal(msg, &v)
 	case <-time.After(5 * time.Second):
 		t.Fatal("no view")
@@ -369,19 +396,21 @@ func TestEvictedRoomLetsItsWatchersGo(t *testing.T) {
 	h := newHarness(t, 2, 16)
 	c := h.create(createRequest{Game: "tablut", Opponent: "local", Side: "attackers"})
 	r := h.gs.loaded(c.ID)
-	ch, err := r.subscribe()
-	if err != nil {
+	w := newTestWatcher()
+	if err := r.subscribe(w.watcher); err != nil {
 		t.Fatal(err)
 	}
-	<-ch
+	<-w.views
 	h.gs.mu.Lock()
 	delete(h.gs.rooms, c.ID) // as Evict does
 	h.gs.mu.Unlock()
 	r.retire()
-	if _, ok := <-ch; ok {
-		t.Fatal("the watcher's channel stays open after its room retired")
+	select {
+	case <-w.left:
+	default:
+		t.Fatal("the watcher is not let go after its room retired")
 	}
-	if _, err := r.subscribe(); err != errGone {
+	if err := r.subscribe(newTestWatcher().watcher); err != errGone {
 		t.Fatalf("subscribing to a retired room: %v", err)
 	}
 	if code := h.call("POST", "/api/games/"+c.ID+"/act", actRequest{Secret: c.Secrets[0], Action: "a4-a3", Ply: at(0)}, nil); code != http.StatusOK {

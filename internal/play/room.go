@@ -81,7 +81,7 @@ type room struct {
 	// subMu guards the watchers (a leaf: nothing is locked under it);
 	// watching counts them for the registry, which reads it without.
 	subMu    sync.Mutex
-	subs     map[chan []byte]struct{}
+	subs     map[*watcher]struct{}
 	retired  bool
 	watching atomic.Int32
 }
@@ -99,7 +99,7 @@ func newRoom(gs *Games, rec *store.Game) (*room, error) {
 	if err := game.ApplyNotation(s, rec.Actions); err != nil {
 		return nil, fmt.Errorf("game %s: stored actions: %w", rec.ID, err)
 	}
-	r := &room{gs: gs, id: rec.ID, rec: rec, g: g, s: s, first: first, turn: make(chan struct{}, 1), subs: map[chan []byte]struct{}{},
+	r := &room{gs: gs, id: rec.ID, rec: rec, g: g, s: s, first: first, turn: make(chan struct{}, 1), subs: map[*watcher]struct{}{},
 		rng: rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 1)), turnsAt: -1}
 	if rec.Clock != nil && !rec.Clock.Correspondence() && !gs.bus.Shared() {
 		// A live clock does not run while the server is down; days for a
@@ -490,9 +490,9 @@ func (r *room) retire() {
 	r.subMu.Lock()
 	defer r.subMu.Unlock()
 	r.retired = true
-	for ch := range r.subs {
-		close(ch)
-		delete(r.subs, ch)
+	for w := range r.subs {
+		w.gone()
+		delete(r.subs, w)
 	}
 	r.watching.Store(0)
 }
@@ -749,17 +749,25 @@ func (r *room) stopPondering() {
 	r.pondering.cancel, r.pondering.done = nil, nil
 }
 
-// subscribe adds a watcher; it gets the current view at once. A room
-// already out of use answers errGone.
+// watcher is a room's watcher: what it is handed (a connection's
+// outbox), neither waiting.
+type watcher struct {
+	// deliver is handed each view, as JSON.
+	deliver func([]byte)
+	// gone is called if the room leaves memory while he watches.
+	gone func()
+}
+
+// subscribe adds a watcher; he is handed the current view at once. A
+// room already out of use answers errGone.
 //
-// The watcher is given the view it is counted in with: a change published
-// between reading the view and counting the watcher would pass him by
-// (its broadcast goes to those counted), and he would wait on the view
-// before it until the next change, which may never come (a computer's
-// first move). So the view is read again under the watchers' lock, and
-// encoded again if a change came meanwhile.
-func (r *room) subscribe() (chan []byte, error) {
-	ch := make(chan []byte, 1)
+// The watcher is handed the view he is counted in with: a change
+// published between reading the view and counting the watcher would pass
+// him by (its broadcast goes to those counted), and he would wait on the
+// view before it until the next change, which may never come (a
+// computer's first move). So the view is read again under the watchers'
+// lock, and encoded again if a change came meanwhile.
+func (r *room) subscribe(w *watcher) error {
 	for {
 		sn := r.snap.Load()
 		msg := sn.currentJSON(r.gs)
@@ -767,51 +775,40 @@ func (r *room) subscribe() (chan []byte, error) {
 		r.subMu.Lock()
 		if r.retired {
 			r.subMu.Unlock()
-			return nil, errGone
+			return errGone
 		}
 		if r.snap.Load() != sn {
 			r.subMu.Unlock()
 			continue
 		}
-		ch <- msg
-		r.subs[ch] = struct{}{}
+		w.deliver(msg)
+		r.subs[w] = struct{}{}
 		r.watching.Store(int32(len(r.subs)))
 		r.touch()
 		r.subMu.Unlock()
-		return ch, nil
+		return nil
 	}
 }
 
 // testHookSubscribing runs between a watcher's view and his counting.
 var testHookSubscribing = func() {}
 
-func (r *room) unsubscribe(ch chan []byte) {
+func (r *room) unsubscribe(w *watcher) {
 	r.subMu.Lock()
 	defer r.subMu.Unlock()
-	delete(r.subs, ch)
+	delete(r.subs, w)
 	r.watching.Store(int32(len(r.subs)))
 	r.touch()
 }
 
-// broadcast sends a view to every watcher. Each view is whole, so a
-// watcher too slow to take every one gets the newest: an older view still
-// waiting is dropped in its favour, never the newest.
+// broadcast hands a view to every watcher. Each view is whole, so a
+// watcher too slow to take every one gets the newest: his outbox drops
+// an older view still waiting in its favour, never the newest.
 func (r *room) broadcast(msg []byte) {
 	r.subMu.Lock()
 	defer r.subMu.Unlock()
-	for ch := range r.subs {
-		select {
-		case ch <- msg:
-		default:
-			select {
-			case <-ch: // the stale view
-			default:
-			}
-			select {
-			case ch <- msg:
-			default:
-			}
-		}
+	for w := range r.subs {
+		w.deliver(msg)
 	}
 }
 

@@ -17,6 +17,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"sync"
 	"time"
 
 	"github.com/muster-games/muster/internal/httpx"
@@ -28,9 +29,11 @@ type Games interface {
 	// Seated tells whether player holds a seat of game id (an error for
 	// no such game).
 	Seated(ctx context.Context, id, player string) (bool, error)
-	// Subscribe gives the game's views, as JSON, until stop (views
-	// closes when the game leaves the server's memory).
-	Subscribe(ctx context.Context, id string) (views <-chan []byte, stop func(), err error)
+	// Subscribe hands the game's views, as JSON, to deliver (the view
+	// now at once, then one after each change) until stop; gone is
+	// called if the game leaves the server's memory meanwhile. Neither
+	// may wait: they post to a connection's outbox.
+	Subscribe(ctx context.Context, id string, deliver func([]byte), gone func()) (stop func(), err error)
 	// Act plays an action for a seat, as POST /api/games/{id}/act does
 	// for request r (its client, its player), under the same limits: its
 	// view goes to the game's watchers.
@@ -47,10 +50,11 @@ type Action struct {
 	Ply *int `json:"ply"`
 }
 
-// Chat gives the chat lines a watcher may read (internal/chat): a
-// player's watcher never the spectators' room while the game goes on.
+// Chat gives the chat lines a watcher may read (internal/chat), to
+// deliver (which may not wait), until stop: a player's watcher never the
+// spectators' room while the game goes on.
 type Chat interface {
-	Watch(game string, player bool) (lines <-chan []byte, stop func())
+	Watch(game string, player bool, deliver func([]byte)) (stop func())
 }
 
 // Identity tells who a request comes from (internal/identity).
@@ -103,7 +107,7 @@ func (ws *Watchers) Routes(mux *http.ServeMux) {
 // takes the actions its page sends on it (read). A message larger than
 // 1 KiB closes the connection.
 func (ws *Watchers) socket(w http.ResponseWriter, r *http.Request) error {
-	watch, feed, err := ws.feed(r)
+	watch, open, err := ws.feed(r)
 	if err != nil {
 		return err
 	}
@@ -119,7 +123,7 @@ func (ws *Watchers) socket(w http.ResponseWriter, r *http.Request) error {
 		}
 		return nil
 	}
-	return ws.sockets.Serve(w, r, watch, feed)
+	return ws.sockets.ServeOutbox(w, r, watch, open)
 }
 
 // socketMessage is what a page sends on a game's WebSocket.
@@ -172,21 +176,23 @@ func (ws *Watchers) read(r *http.Request, id string, msg []byte, send func([]byt
 // and then to say it is alive): for programs, bots above all. It counts
 // against the same limits.
 func (ws *Watchers) stream(w http.ResponseWriter, r *http.Request) error {
-	watch, feed, err := ws.feed(r)
+	watch, open, err := ws.feed(r)
 	if err != nil {
 		return err
 	}
-	return ws.sockets.ServeStream(w, r, watch, feed)
+	return ws.sockets.ServeStreamOutbox(w, r, watch, open)
 }
 
 // TokenRecheck is how often a watcher signed in by a bot token checks
 // that the token still holds.
 var TokenRecheck = 5 * time.Second
 
-// feed returns what a request watches and what it is sent: the view at
-// once and after every change, and the chat lines it may read, until the
-// game leaves the server's memory (the client connects again).
-func (ws *Watchers) feed(r *http.Request) (httpx.Watch, func(ctx context.Context, r *http.Request, send func([]byte) error), error) {
+// feed returns what a request watches and how its connection is fed:
+// the view at once and after every change, and the chat lines it may
+// read, posted to its outbox, until the game leaves the server's memory
+// (the client connects again) or, for a watcher signed in by a bot's
+// token, the token no longer holds.
+func (ws *Watchers) feed(r *http.Request) (httpx.Watch, func(ctx context.Context, r *http.Request, out *httpx.Outbox) (func(), error), error) {
 	me, err := ws.ids.Me(r)
 	if err != nil {
 		return httpx.Watch{}, nil, err
@@ -205,47 +211,59 @@ func (ws *Watchers) feed(r *http.Request) (httpx.Watch, func(ctx context.Context
 		watch.Seat = player
 	}
 	byToken := r.Header.Get("Authorization") != "" && me != nil
-	return watch, func(ctx context.Context, r *http.Request, send func([]byte) error) {
-		views, stop, err := ws.games.Subscribe(ctx, id)
-		if err != nil {
-			return // the game left memory meanwhile: the client connects again
-		}
-		defer stop()
-		var recheck <-chan time.Time
-		if byToken {
-			t := time.NewTicker(TokenRecheck)
-			defer t.Stop()
-			recheck = t.C
-		}
+	return watch, func(ctx context.Context, r *http.Request, out *httpx.Outbox) (func(), error) {
 		// The chat is watched before the first view is sent: the page
 		// reads the chat again at each opening's first view (game.js), and
 		// a line said after that read comes here.
-		var lines <-chan []byte
+		stopChat := func() {}
 		if ws.chat != nil {
-			var stop func()
-			lines, stop = ws.chat.Watch(id, seated)
-			defer stop()
+			stopChat = ws.chat.Watch(id, seated, out.Post)
 		}
-		for {
-			var msg []byte
-			var ok bool
-			select {
-			case <-ctx.Done():
-				return
-			case msg, ok = <-views:
-				if !ok {
-					return // the game left memory
-				}
-			case msg = <-lines:
-			case <-recheck:
+		stopViews, err := ws.games.Subscribe(ctx, id, out.PostLatest, out.End)
+		if err != nil {
+			stopChat()
+			return nil, err // the game left memory meanwhile: the client connects again
+		}
+		stopRecheck := func() {}
+		if byToken {
+			stopRecheck = every(TokenRecheck, func() bool {
 				if p, err := ws.ids.Fresh(r); httpx.Status(err) == http.StatusUnauthorized || err == nil && (p == nil || p.ID != player) {
-					return
+					out.End()
+					return false
 				}
-				continue
-			}
-			if send(msg) != nil {
-				return
-			}
+				return true
+			})
 		}
+		return func() {
+			stopRecheck()
+			stopViews()
+			stopChat()
+		}, nil
 	}, nil
+}
+
+// every calls f every d, on a goroutine of the timer's, until f returns
+// false or stop is called.
+func every(d time.Duration, f func() bool) (stop func()) {
+	var mu sync.Mutex
+	stopped := false
+	var t *time.Timer
+	mu.Lock()
+	defer mu.Unlock()
+	t = time.AfterFunc(d, func() {
+		if !f() {
+			return
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		if !stopped {
+			t.Reset(d)
+		}
+	})
+	return func() {
+		mu.Lock()
+		defer mu.Unlock()
+		stopped = true
+		t.Stop()
+	}
 }

@@ -20,21 +20,22 @@ import (
 )
 
 // games is a fake of the games in play: one game, "g1", whose seat is
-// held by the player "p1"; the test sends its views to each watcher's
-// channel, the newest last.
+// held by the player "p1"; the test hands its views to each watcher, the
+// newest last.
 type games struct {
 	mu    sync.Mutex
-	views []chan []byte
+	views []func([]byte)
 	acted []acted
 }
 
-// send gives the newest watcher a view, once it has subscribed.
+// send hands watcher n (from 1, in the order they subscribed) a view,
+// once he has subscribed.
 func (g *games) send(t *testing.T, n int, view string) {
 	t.Helper()
 	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(time.Millisecond) {
 		g.mu.Lock()
 		if len(g.views) >= n {
-			g.views[n-1] <- []byte(view)
+			g.views[n-1]([]byte(view))
 			g.mu.Unlock()
 			return
 		}
@@ -54,15 +55,14 @@ func (g *games) Seated(_ context.Context, id, player string) (bool, error) {
 	return player == "p1", nil
 }
 
-func (g *games) Subscribe(_ context.Context, id string) (<-chan []byte, func(), error) {
+func (g *games) Subscribe(_ context.Context, id string, deliver func([]byte), gone func()) (func(), error) {
 	if id != "g1" {
-		return nil, nil, errNoGame
+		return nil, errNoGame
 	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	ch := make(chan []byte, 1)
-	g.views = append(g.views, ch)
-	return ch, func() {}, nil
+	g.views = append(g.views, deliver)
+	return func() {}, nil
 }
 
 // acted is an action the fake games were asked to play.
@@ -91,21 +91,30 @@ func (g *games) Act(r *http.Request, id, secret, action string, ply *int) error 
 	return nil
 }
 
-// chat is a fake of the chat: it records who watches, and sends lines.
+// chat is a fake of the chat: it records who watches, and hands them
+// lines.
 type chat struct {
-	mu      sync.Mutex
-	players []bool
-	lines   chan []byte
+	mu       sync.Mutex
+	players  []bool
+	delivers []func([]byte)
 	// slow makes Watch take its time before it counts the watcher.
 	slow time.Duration
 }
 
-func (c *chat) Watch(game string, player bool) (<-chan []byte, func()) {
+func (c *chat) Watch(game string, player bool, deliver func([]byte)) func() {
 	time.Sleep(c.slow)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.players = append(c.players, player)
-	return c.lines, func() {}
+	c.delivers = append(c.delivers, deliver)
+	return func() {}
+}
+
+// say hands the first watcher a line.
+func (c *chat) say(line string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.delivers[0]([]byte(line))
 }
 
 // ids is a fake identity: the header X-Player names the player, and the
@@ -130,7 +139,7 @@ func (ids) Fresh(r *http.Request) (*store.Player, error) {
 
 func newWatchers(t *testing.T, cfg Config) (*httptest.Server, *games, *chat) {
 	g := &games{}
-	c := &chat{lines: make(chan []byte, 1)}
+	c := &chat{}
 	api := &httpx.API{Log: slog.New(slog.NewTextHandler(io.Discard, nil)), MaxBody: 1 << 16}
 	ctx, cancel := context.WithCancel(context.Background())
 	mux := http.NewServeMux()
@@ -165,7 +174,7 @@ func TestViewsAndChatTogether(t *testing.T) {
 	defer cancel()
 	conn := dial(t, ctx, srv, "p1")
 	g.send(t, 1, `{"ply":0}`)
-	c.lines <- []byte(`{"chat":{"text":"hi"}}`)
+	c.say(`{"chat":{"text":"hi"}}`)
 	got := map[string]bool{}
 	for range 2 {
 		_, b, err := conn.Read(ctx)

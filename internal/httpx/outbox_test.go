@@ -1,0 +1,195 @@
+package httpx
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"runtime"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/coder/websocket"
+)
+
+// TestOutboxSendsInOrderOneAtATime: what several goroutines post is sent
+// whole, each poster's in the order he posted, by one sender at a time.
+func TestOutboxSendsInOrderOneAtATime(t *testing.T) {
+	var mu sync.Mutex
+	var sent []string
+	var busy atomic.Int32
+	var done sync.WaitGroup
+	send := func(b []byte) error {
+		if busy.Add(1) != 1 {
+			t.Error("two sends at once")
+		}
+		time.Sleep(10 * time.Microsecond)
+		mu.Lock()
+		sent = append(sent, string(b))
+		mu.Unlock()
+		busy.Add(-1)
+		done.Done()
+		return nil
+	}
+	o := NewOutbox(send, func(f func()) { go f() }, func() { t.Error("ended") })
+	const posters, each = 4, 8 // within MaxQueued at once
+	done.Add(posters * each)
+	var wg sync.WaitGroup
+	for p := range posters {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range each {
+				o.Post(fmt.Appendf(nil, "%d %d", p, i))
+			}
+		}()
+	}
+	wg.Wait()
+	done.Wait()
+	next := make([]int, posters)
+	for _, m := range sent {
+		var p, i int
+		fmt.Sscanf(m, "%d %d", &p, &i)
+		if i != next[p] {
+			t.Fatalf("poster %d's message %d sent where %d was due: %q", p, i, next[p], sent)
+		}
+		next[p]++
+	}
+}
+
+// TestOutboxKeepsTheNewestView: a view posted while an older one waits
+// takes its place, where the other messages wait in turn; past
+// MaxQueued, what comes is dropped.
+func TestOutboxKeepsTheNewestView(t *testing.T) {
+	var sent []string
+	var sending func()
+	o := NewOutbox(func(b []byte) error { sent = append(sent, string(b)); return nil }, func(f func()) { sending = f }, func() {})
+	o.PostLatest([]byte("view 1"))
+	o.Post([]byte("chat a"))
+	o.PostLatest([]byte("view 2"))
+	o.Post([]byte("chat b"))
+	o.PostLatest([]byte("view 3"))
+	sending()
+	if got, want := strings.Join(sent, ", "), "view 3, chat a, chat b"; got != want {
+		t.Fatalf("sent %s, want %s", got, want)
+	}
+	sent, sending = nil, nil
+	for i := range MaxQueued + 5 {
+		o.Post(fmt.Appendf(nil, "%d", i))
+	}
+	sending()
+	if len(sent) != MaxQueued || sent[len(sent)-1] != fmt.Sprint(MaxQueued-1) {
+		t.Fatalf("sent %d messages, the last %q; want the first %d", len(sent), sent[len(sent)-1], MaxQueued)
+	}
+}
+
+// TestOutboxEndsOnAFailedSend: a send that fails ends the connection,
+// once, and nothing is sent after it.
+func TestOutboxEndsOnAFailedSend(t *testing.T) {
+	sends, ends := 0, 0
+	var sending func()
+	o := NewOutbox(func([]byte) error { sends++; return errors.New("gone") }, func(f func()) { sending = f }, func() { ends++ })
+	o.Post([]byte("a"))
+	o.Post([]byte("b"))
+	sending()
+	sending = nil
+	o.Post([]byte("c"))
+	o.End()
+	if sends != 1 || ends != 1 || sending != nil {
+		t.Fatalf("%d sends, %d ends, sending handed on again: %v; want one send, one end", sends, ends, sending != nil)
+	}
+}
+
+// TestServeOutboxHoldsOnlyItsReader: a socket served by ServeOutbox
+// holds one goroutine while nothing is sent (its reader), where Serve's
+// hold two (the reader and serve's); it is sent what is posted, ends
+// with End, and its stop is called when it ends, whoever ends it.
+func TestServeOutboxHoldsOnlyItsReader(t *testing.T) {
+	stopCtx, stopAll := context.WithCancel(context.Background())
+	defer stopAll()
+	s := NewSockets(stopCtx, 100)
+	read := func(context.Context, []byte, func([]byte) error) error { return nil }
+	outs := make(chan *Outbox, 100)
+	var stops atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/serve" {
+			s.Serve(w, r, Watch{Key: "g", Max: 100, Read: read}, func(ctx context.Context, r *http.Request, send func([]byte) error) {
+				<-ctx.Done()
+			})
+			return
+		}
+		s.ServeOutbox(w, r, Watch{Key: "g", Max: 100, Read: read}, func(ctx context.Context, r *http.Request, out *Outbox) (func(), error) {
+			out.Post([]byte("hello"))
+			outs <- out
+			return func() { stops.Add(1) }, nil
+		})
+	}))
+	defer srv.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	const n = 20
+	open := func(path string) []*websocket.Conn {
+		var conns []*websocket.Conn
+		for range n {
+			conn, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(srv.URL, "http")+path, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			conns = append(conns, conn)
+		}
+		return conns
+	}
+	goroutines := func(want int) int {
+		// Settled: the handlers' goroutines have returned.
+		waitOpen(t, s, want)
+		time.Sleep(50 * time.Millisecond)
+		return runtime.NumGoroutine()
+	}
+	before := goroutines(0)
+	served := open("/serve")
+	withServe := goroutines(n) - before
+	for _, c := range served {
+		c.CloseNow()
+	}
+	before = goroutines(0)
+	conns := open("/outbox")
+	withOutbox := goroutines(n) - before
+	t.Logf("goroutines: %d with Serve, %d with ServeOutbox", withServe, withOutbox)
+	if withOutbox > withServe-n/2 {
+		t.Errorf("%d sockets: %d goroutines more with ServeOutbox, %d with Serve; want about %d fewer", n, withOutbox, withServe, n)
+	}
+	for _, c := range conns {
+		if _, b, err := c.Read(ctx); err != nil || string(b) != "hello" {
+			t.Fatalf("first message %q, %v", b, err)
+		}
+	}
+	var all []*Outbox
+	for range n {
+		all = append(all, <-outs)
+	}
+	all[0].Post([]byte("later"))
+	if _, b, err := conns[0].Read(ctx); err != nil || string(b) != "later" {
+		t.Fatalf("a message posted later: %q, %v", b, err)
+	}
+	// End closes the connection; so do the client and the server's stop.
+	all[1].End()
+	if _, _, err := conns[1].Read(ctx); err == nil {
+		t.Fatal("the socket stays open after End")
+	}
+	conns[2].Close(websocket.StatusNormalClosure, "")
+	waitOpen(t, s, n-2)
+	stopAll()
+	for _, c := range append(conns[3:], conns[0]) {
+		go c.Read(ctx) // the client answers the server's closing
+	}
+	waitOpen(t, s, 0)
+	for deadline := time.Now().Add(5 * time.Second); stops.Load() != n; time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("stop called %d times, want %d", stops.Load(), n)
+		}
+	}
+}
