@@ -142,7 +142,13 @@ func TestImage(t *testing.T) {
 			os.MkdirAll(filepath.Join(root, filepath.Dir(p)), 0o755)
 			os.WriteFile(filepath.Join(root, p), f.Data, os.FileMode(f.Mode))
 		}
-		os.MkdirAll(filepath.Join(root, "data"), 0o777)
+		// The volume as the image has it: its user's to write (MkdirAll's
+		// mode is cut by the umask, and the server runs as that user).
+		data := filepath.Join(root, "data")
+		os.MkdirAll(data, 0o755)
+		if d := img.Dirs["/data"]; os.Geteuid() == 0 {
+			os.Chown(data, d.Uid, d.Gid)
+		}
 	}
 	if out, err := exec.Command(filepath.Join(root, "usr/local/bin/muster"), "version").CombinedOutput(); err != nil || !strings.HasPrefix(string(out), "muster ") {
 		t.Fatalf("the image's muster version: %v: %s", err, out)

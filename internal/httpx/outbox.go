@@ -43,9 +43,14 @@ func NewOutbox(send func([]byte) error, run func(func()), end func()) *Outbox {
 // Post queues msg, unless MaxQueued are waiting or the outbox is closed.
 func (o *Outbox) Post(msg []byte) { o.post(msg, false) }
 
-// PostLatest queues msg, which makes one waiting from PostLatest stale
-// (a game's view, whole: the newest is what a client wants): it takes
-// that one's place.
+// PostLatest queues msg, a message that makes those before it stale (a
+// game's view, whole: the newest is what a client wants). Two wait at
+// most: the first that came while the client was being sent something,
+// and the newest, which takes the place of any between. The first is
+// kept so that a client sent a view as fast as changes come sees each
+// (a person's move and the computer's quick answer to it, where one
+// waiting view would have given the answer alone); one too slow for them
+// gets the newest after.
 func (o *Outbox) PostLatest(msg []byte) { o.post(msg, true) }
 
 func (o *Outbox) post(msg []byte, latest bool) {
@@ -55,10 +60,13 @@ func (o *Outbox) post(msg []byte, latest bool) {
 		return
 	}
 	if latest {
+		waiting := 0
 		for i := range o.queue {
 			if o.queue[i].latest {
-				o.queue[i].b = msg
-				return
+				if waiting++; waiting == 2 {
+					o.queue[i].b = msg
+					return
+				}
 			}
 		}
 	}

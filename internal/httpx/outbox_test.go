@@ -61,9 +61,10 @@ func TestOutboxSendsInOrderOneAtATime(t *testing.T) {
 	}
 }
 
-// TestOutboxKeepsTheNewestView: a view posted while an older one waits
-// takes its place, where the other messages wait in turn; past
-// MaxQueued, what comes is dropped.
+// TestOutboxKeepsTheNewestView: of the views posted while the client is
+// sent nothing, the first and the newest are sent (the newest in the
+// place of those between), the other messages in turn; past MaxQueued,
+// what comes is dropped.
 func TestOutboxKeepsTheNewestView(t *testing.T) {
 	var sent []string
 	var sending func()
@@ -73,8 +74,9 @@ func TestOutboxKeepsTheNewestView(t *testing.T) {
 	o.PostLatest([]byte("view 2"))
 	o.Post([]byte("chat b"))
 	o.PostLatest([]byte("view 3"))
+	o.PostLatest([]byte("view 4"))
 	sending()
-	if got, want := strings.Join(sent, ", "), "view 3, chat a, chat b"; got != want {
+	if got, want := strings.Join(sent, ", "), "view 1, chat a, view 4, chat b"; got != want {
 		t.Fatalf("sent %s, want %s", got, want)
 	}
 	sent, sending = nil, nil

@@ -287,8 +287,9 @@ func TestPonderingYieldsToAMove(t *testing.T) {
 }
 
 // TestSlowWatcherGetsNewest: a watcher whose connection sends nothing
-// while many changes happen (its outbox's sending not yet run) is sent
-// the newest view, and that one alone, when it sends.
+// while many changes happen (its outbox's sending not yet run) is sent,
+// when it sends, the view he subscribed with and the newest, none
+// between.
 func TestSlowWatcherGetsNewest(t *testing.T) {
 	h := newHarness(t, 2, 16)
 	c := h.create(createRequest{Game: "tablut", Opponent: "local", Side: "attackers"})
@@ -311,13 +312,14 @@ func TestSlowWatcherGetsNewest(t *testing.T) {
 		t.Fatal("the first view was not handed on to be sent")
 	}
 	sending()
-	if len(sent) != 1 {
-		t.Fatalf("the slow watcher was sent %d views, want the newest alone", len(sent))
+	if len(sent) != 2 {
+		t.Fatalf("the slow watcher was sent %d views, want the first and the newest", len(sent))
 	}
-	var v View
-	json.Unmarshal(sent[0], &v)
-	if v.Ply != len(moves) {
-		t.Fatalf("the slow watcher got ply %d, want the newest %d", v.Ply, len(moves))
+	var first, v View
+	json.Unmarshal(sent[0], &first)
+	json.Unmarshal(sent[1], &v)
+	if first.Ply != 0 || v.Ply != len(moves) {
+		t.Fatalf("the slow watcher got plies %d and %d, want 0 and the newest %d", first.Ply, v.Ply, len(moves))
 	}
 }
 
