@@ -105,8 +105,9 @@ func (s *Sockets) Serve(w http.ResponseWriter, r *http.Request, watch Watch, ser
 // outbox, to start what feeds it (which posts to the outbox from wherever
 // it runs, and may end the connection with its End); it returns stop,
 // called once when the connection ends, or an error, which closes the
-// connection at once. No goroutine of the connection waits for what it is sent: its reader
-// alone lives with it, and a worker while a message is sent.
+// connection at once. No goroutine of the connection waits for what it
+// is sent: its reader alone lives with it, and a worker while a message
+// is sent.
 func (s *Sockets) ServeOutbox(w http.ResponseWriter, r *http.Request, watch Watch, open func(ctx context.Context, r *http.Request, out *Outbox) (stop func(), err error)) error {
 	c, err := s.accept(w, r, watch)
 	if c == nil {
