@@ -114,6 +114,9 @@ func TestServeOutboxHoldsOnlyItsReader(t *testing.T) {
 	stopCtx, stopAll := context.WithCancel(context.Background())
 	defer stopAll()
 	s := NewSockets(stopCtx, 100)
+	// The workers that sent (the first messages) end soon after, so
+	// that the count is of what each socket holds while nothing is sent.
+	s.workerIdle = 5 * time.Millisecond
 	read := func(context.Context, []byte, func([]byte) error) error { return nil }
 	outs := make(chan *Outbox, 100)
 	var stops atomic.Int32
@@ -146,9 +149,10 @@ func TestServeOutboxHoldsOnlyItsReader(t *testing.T) {
 		return conns
 	}
 	goroutines := func(want int) int {
-		// Settled: the handlers' goroutines have returned.
+		// Settled: the handlers' goroutines have returned, and the
+		// workers idle for longer than their idle have ended.
 		waitOpen(t, s, want)
-		time.Sleep(50 * time.Millisecond)
+		time.Sleep(100 * time.Millisecond)
 		return runtime.NumGoroutine()
 	}
 	before := goroutines(0)
