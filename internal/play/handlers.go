@@ -666,11 +666,11 @@ func (gs *Games) Seated(ctx context.Context, id, player string) (bool, error) {
 
 // Subscribe makes a watcher of game id: its views, as JSON, handed to
 // deliver at once and after every change (each whole: a watcher's outbox
-// keeps the newest of those it has not sent), until stop or until the
-// game leaves this server's memory (gone is called: the watcher connects
-// again). deliver and gone are called under the room's lock of its
-// watchers and must not wait. A game not in memory is loaded; the view at
-// once never waits for a change under way.
+// keeps, of those it has not sent, the first and the newest), until stop
+// or until the game leaves this server's memory (gone is called: the
+// watcher connects again). deliver and gone are called under the room's
+// lock of its watchers and must not wait. A game not in memory is loaded;
+// the view at once never waits for a change under way.
 func (gs *Games) Subscribe(ctx context.Context, id string, deliver func([]byte), gone func()) (stop func(), err error) {
 	rm, err := gs.room(ctx, id)
 	if err != nil {

@@ -802,8 +802,8 @@ func (r *room) unsubscribe(w *watcher) {
 }
 
 // broadcast hands a view to every watcher. Each view is whole, so a
-// watcher too slow to take every one gets the newest: his outbox drops
-// an older view still waiting in its favour, never the newest.
+// watcher too slow to take every one gets the newest: his outbox keeps
+// the first view still waiting and the newest, dropping those between.
 func (r *room) broadcast(msg []byte) {
 	r.subMu.Lock()
 	defer r.subMu.Unlock()
