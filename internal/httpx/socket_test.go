@@ -272,3 +272,67 @@ func TestMessagesAreDoneByWaitingWorkers(t *testing.T) {
 		t.Errorf("a worker idle for %v still did a message", 10*s.workerIdle)
 	}
 }
+
+// TestSocketReadsEachMessageWhole: each message a client sends reaches
+// Read whole and in order, whatever its size up to the read limit (each
+// read into a buffer lent for it), binary or larger ones close the
+// connection, and the server's stop ends a socket whose reader waits.
+func TestSocketReadsEachMessageWhole(t *testing.T) {
+	stopCtx, stopAll := context.WithCancel(context.Background())
+	defer stopAll()
+	s := NewSockets(stopCtx, 10)
+	got := make(chan string, 16)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s.ServeOutbox(w, r, Watch{Key: "g", Max: 10, Read: func(ctx context.Context, msg []byte, send func([]byte) error) error {
+			got <- string(msg) // copied: msg is lent
+			return send(msg)
+		}}, func(ctx context.Context, r *http.Request, out *Outbox) (func(), error) { return func() {}, nil })
+	}))
+	defer srv.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	url := "ws" + strings.TrimPrefix(srv.URL, "http")
+	conn, _, err := websocket.Dial(ctx, url, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, n := range []int{0, 1, 511, 512, 513, 1024, 3, 1000} {
+		msg := strings.Repeat(string(rune('a'+i)), n)
+		if err := conn.Write(ctx, websocket.MessageText, []byte(msg)); err != nil {
+			t.Fatal(err)
+		}
+		if m := <-got; m != msg {
+			t.Fatalf("message %d of %d bytes read as %d bytes %.20q", i, n, len(m), m)
+		}
+		if _, echo, err := conn.Read(ctx); err != nil || string(echo) != msg {
+			t.Fatalf("message %d answered %d bytes, %v", i, len(echo), err)
+		}
+	}
+	if err := conn.Write(ctx, websocket.MessageText, bytes.Repeat([]byte("x"), 1025)); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := conn.Read(ctx); websocket.CloseStatus(err) != websocket.StatusMessageTooBig {
+		t.Fatalf("a message over the limit: %v, want too big", err)
+	}
+	conn, _, err = websocket.Dial(ctx, url, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := conn.Write(ctx, websocket.MessageBinary, []byte("b")); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := conn.Read(ctx); websocket.CloseStatus(err) != websocket.StatusUnsupportedData {
+		t.Fatalf("a binary message: %v, want unsupported", err)
+	}
+	waitOpen(t, s, 0)
+	conn, _, err = websocket.Dial(ctx, url, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitOpen(t, s, 1)
+	stopAll()
+	if _, _, err := conn.Read(ctx); websocket.CloseStatus(err) != websocket.StatusGoingAway {
+		t.Fatalf("after the stop: %v, want going away", err)
+	}
+	waitOpen(t, s, 0)
+}

@@ -136,13 +136,13 @@ func (s *Service) Me(r *http.Request) (*store.Player, error) {
 	return res.player, res.err
 }
 
-// Detach returns r with a record of its own of who it comes from, looked
-// up afresh when first asked: for each message of a long-lived connection
-// (a game's WebSocket), which must neither share its connection's record
-// with another goroutine nor trust a session that may have ended since
-// the connection opened.
-func (s *Service) Detach(r *http.Request) *http.Request {
-	return r.WithContext(context.WithValue(r.Context(), ctxKey{}, &resolved{}))
+// Detach returns r with ctx (the connection's), and with a record of its
+// own of who it comes from, looked up afresh when first asked: for each
+// message of a long-lived connection (a game's WebSocket), which must
+// neither share its connection's record with another goroutine nor trust
+// a session that may have ended since the connection opened.
+func (s *Service) Detach(ctx context.Context, r *http.Request) *http.Request {
+	return r.WithContext(context.WithValue(ctx, ctxKey{}, &resolved{}))
 }
 
 // Fresh looks the request's player up again (a long-lived connection

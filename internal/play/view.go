@@ -210,38 +210,18 @@ func (r *room) publish() {
 }
 
 // marshalView encodes a view to be kept (in the room's snapshot, until
-// the next change): encoded in a buffer used again and again, then copied
-// to a slice of its exact length, so that a live game holds no buffer's
-// spare room, and a change leaves no grown buffers behind.
-// The legal actions and the turns are written into it by hand
-// (viewjson.go).
+// the next change): by hand (viewjson.go), in a buffer used again and
+// again, then copied to a slice of its exact length, so that a live game
+// holds no buffer's spare room, and a change leaves no grown buffers
+// behind. It ends with a newline, as encoding/json's Encoder ends it.
 func (gs *Games) marshalView(v View) []byte {
-	buf := viewBuffers.Get().(*bytes.Buffer)
+	buf := viewBuffers.Get().(*[]byte)
 	defer viewBuffers.Put(buf)
-	buf.Reset()
-	legal, turns := v.Legal, v.Turns
-	v.Legal, v.Turns = []game.ActionInfo{}, []game.Turn{}
-	if err := httpx.Encode(buf, v); err != nil {
-		gs.log.Error("encoding a view", "game", v.ID, "err", err)
-		return []byte(`{"error":"internal error"}`)
-	}
-	// About 90 bytes an action (a Tablut move: 85) and 110 a turn.
-	if out, ok := splice(buf.Bytes(), 90*len(legal)+110*len(turns),
-		listPart{[]byte(`"legal":[]`), func(b []byte) []byte { return appendActions(b, legal) }},
-		listPart{[]byte(`"turns":[]`), func(b []byte) []byte { return appendTurns(b, turns) }}); ok {
-		return out
-	}
-	// Not found (never so far): encoded again, whole.
-	v.Legal, v.Turns = legal, turns
-	buf.Reset()
-	if err := httpx.Encode(buf, v); err != nil {
-		gs.log.Error("encoding a view", "game", v.ID, "err", err)
-		return []byte(`{"error":"internal error"}`)
-	}
-	return bytes.Clone(buf.Bytes())
+	*buf = append(appendView((*buf)[:0], &v), '\n')
+	return bytes.Clone(*buf)
 }
 
-var viewBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+var viewBuffers = sync.Pool{New: func() any { return new([]byte) }}
 
 // legalLists are the lists publish describes the legal actions into.
 var legalLists = sync.Pool{New: func() any { return new([]game.ActionInfo) }}

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"math/rand/v2"
+	"reflect"
+	"strconv"
 	"testing"
 
 	_ "github.com/muster-games/muster/examples/konane" // a third game, with its own actions
@@ -51,6 +53,78 @@ func TestViewEncodingIsEncodingJSON(t *testing.T) {
 	t.Logf("%d views of %v compared", views, game.Names())
 	if views < 100 {
 		t.Fatalf("only %d views compared", views)
+	}
+}
+
+// TestViewEncodingEveryField: a view with every field set, at every
+// depth, and one with none, are encoded as encoding/json encodes them: a
+// field added to a view, its board or its seats fails here until
+// appendView writes it.
+func TestViewEncodingEveryField(t *testing.T) {
+	gs := &Games{}
+	n := 0
+	var v View
+	fill(reflect.ValueOf(&v).Elem(), &n)
+	v.Spec = "fill-test" // traits of a ruleset of their own
+	floats := []float64{1500, 1523.4567, -0.25, 1e-7, 3e21, 123456789.125}
+	for i, f := range floats {
+		v.Seats[0].Rating, v.RatingChanges[1].After = f, floats[(i+1)%len(floats)]
+		want, err := httpx.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := gs.marshalView(v); !bytes.Equal(got, want) {
+			t.Fatalf("every field, rating %g:\n got %s\nwant %s", f, got, want)
+		}
+	}
+	for _, v := range []View{{}, {Described: Described{Spec: "empty-test", Board: game.View{Meter: &game.Meter{}}}, Clock: &clockView{}}} {
+		want, _ := httpx.Marshal(v)
+		if got := gs.marshalView(v); !bytes.Equal(got, want) {
+			t.Fatalf("empty fields:\n got %s\nwant %s", got, want)
+		}
+	}
+	if n < 60 {
+		t.Fatalf("only %d fields set", n)
+	}
+}
+
+// fill sets every field of v, and of what it holds, to something not
+// empty: strings with characters JSON escapes, two of each list.
+func fill(v reflect.Value, n *int) {
+	*n++
+	switch v.Kind() {
+	case reflect.String:
+		v.SetString([]string{"e5", "say \"<hi>\" & go", "é–\u2028", "a\\b"}[*n%4] + strconv.Itoa(*n))
+	case reflect.Int, reflect.Int64, reflect.Int32:
+		v.SetInt(int64(*n) * []int64{1, -1, 1000003}[*n%3])
+	case reflect.Float64:
+		v.SetFloat(float64(*n) + 0.5)
+	case reflect.Bool:
+		v.SetBool(true)
+	case reflect.Pointer:
+		v.Set(reflect.New(v.Type().Elem()))
+		fill(v.Elem(), n)
+	case reflect.Slice:
+		v.Set(reflect.MakeSlice(v.Type(), 2, 2))
+		for i := range 2 {
+			fill(v.Index(i), n)
+		}
+	case reflect.Array:
+		for i := range v.Len() {
+			fill(v.Index(i), n)
+		}
+	case reflect.Struct:
+		for i := range v.NumField() {
+			if v.Type().Field(i).IsExported() {
+				fill(v.Field(i), n)
+			}
+		}
+	case reflect.Map:
+		v.Set(reflect.MakeMap(v.Type()))
+		k, e := reflect.New(v.Type().Key()).Elem(), reflect.New(v.Type().Elem()).Elem()
+		fill(k, n)
+		fill(e, n)
+		v.SetMapIndex(k, e)
 	}
 }
 

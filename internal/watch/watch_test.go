@@ -2,6 +2,7 @@ package watch
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"io"
@@ -128,7 +129,7 @@ func (ids) Me(r *http.Request) (*store.Player, error) {
 	return nil, nil
 }
 
-func (ids) Detach(r *http.Request) *http.Request { return r }
+func (ids) Detach(ctx context.Context, r *http.Request) *http.Request { return r.WithContext(ctx) }
 
 func (ids) Fresh(r *http.Request) (*store.Player, error) {
 	if r.Header.Get("X-Player") == "revoked" {
@@ -404,6 +405,43 @@ func FuzzSocketMessage(f *testing.F) {
 			}
 		default:
 			t.Fatalf("%q: %d played, answers %q", msg, played, answers)
+		}
+	})
+}
+
+// FuzzPlainAct: a message plainAct reads is read alike by encoding/json
+// (as read did before it), and the messages a page sends are read by it.
+func FuzzPlainAct(f *testing.F) {
+	page := []string{
+		`{"act":{"secret":"0123456789abcdef0123456789abcdef","action":"e3-a3","ply":12}}`,
+		`{"act":{"secret":"","action":"x","ply":0}}`,
+		` { "act" : { "ply" : -3 , "action" : "a1 b2" , "secret" : "s" } } `,
+		`{"act":{"action":"e3-e2"}}`,
+	}
+	for _, s := range page {
+		if _, ok := plainAct([]byte(s)); !ok {
+			f.Fatalf("%s not read", s)
+		}
+		f.Add([]byte(s))
+	}
+	for _, s := range []string{`{"act":{"ply":012}}`, `{"act":{"ply":1.5}}`, `{"act":{"ply":1e3}}`, `{"act":{"ply":-}}`, `{"act":{"ply":1234567890}}`,
+		`{"act":{"secret":"a\"b"}}`, `{"act":{"secret":"é"}}`, `{"act":{"Secret":"s"}}`, `{"act":{"ply":1,"ply":2}}`, `{"act":{"ply":null}}`,
+		`{"act":{}}`, `{"act":{"ply":1}} x`, `{"act":{"ply":1},"x":1}`, `{"act":{"ply":1,"x":2}}`, `{"act":{"ply":1}`, `{"act":{"ply":1},}`, `{"act":{,"ply":1}}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, msg []byte) {
+		a, ok := plainAct(msg)
+		if !ok {
+			return
+		}
+		var m socketMessage
+		d := json.NewDecoder(bytes.NewReader(msg))
+		d.DisallowUnknownFields()
+		if err := d.Decode(&m); err != nil || d.More() {
+			t.Fatalf("%q read as %+v, but encoding/json: %v (more: %v)", msg, a, err, d.More())
+		}
+		if m.Act == nil || m.Act.Secret != a.Secret || m.Act.Action != a.Action || (m.Act.Ply == nil) != (a.Ply == nil) || a.Ply != nil && *a.Ply != *m.Act.Ply {
+			t.Fatalf("%q read as %+v, by encoding/json as %+v", msg, a, m.Act)
 		}
 	})
 }
