@@ -312,11 +312,19 @@ func Turns(start State, actions []Action) []Turn {
 // all at once, so that a game in play describes each action once. A slice
 // Turns returned is never changed by later actions: it may be shared with
 // readers while the game goes on.
+//
+// Settle hands over the turns that can no longer change (all but the
+// last) and forgets them, for a caller that keeps them in a form of its
+// own (a game in play keeps them encoded).
 type TurnBuilder struct {
 	s     State
-	turns []Turn
+	turns []Turn // the turns not settled
 	open  bool
 	n     int
+	// settled counts the turns Settle handed over, prev is the last of
+	// them (the turn before turns[0], for the numbering).
+	settled int
+	prev    Turn
 }
 
 // NewTurnBuilder starts grouping the actions played from start (which it
@@ -340,14 +348,14 @@ func (b *TurnBuilder) Add(a Action) {
 		// A new turn goes past the end of what earlier slices hold. It is
 		// numbered as the game's records number it (an interchange
 		// demanded and the turn played after it share one).
-		t = Turn{Number: b.number(len(b.turns), p, b.n), Player: p, First: b.n}
+		t = Turn{Number: b.number(b.settled+len(b.turns), p, b.n), Player: p, First: b.n}
 	default:
 		// The turn goes on: a new copy of it, in a new slice of turns,
 		// leaves the slices given out before as they were.
 		t = b.turns[cur]
 		if t.Player == Chance && p >= 0 {
 			t.Player = p
-			t.Number = b.number(cur, p, t.First)
+			t.Number = b.number(b.settled+cur, p, t.First)
 		}
 		t.Actions = t.Actions[:len(t.Actions):len(t.Actions)]
 		t.Labels = t.Labels[:len(t.Labels):len(t.Labels)]
@@ -373,17 +381,32 @@ func (b *TurnBuilder) Add(a Action) {
 	b.n++
 }
 
-// Turns are the turns so far; throws that open a turn not yet played
-// belong to the player who acts next.
+// Turns are the turns so far, less those Settle handed over; throws that
+// open a turn not yet played belong to the player who acts next.
 func (b *TurnBuilder) Turns() []Turn {
 	out := b.turns
 	if n := len(out) - 1; n >= 0 && out[n].Player == Chance && b.s.ToAct() >= 0 {
 		last := out[n]
 		last.Player = b.s.ToAct()
-		last.Number = b.number(n, last.Player, last.First)
+		last.Number = b.number(b.settled+n, last.Player, last.First)
 		out = append(out[:n:n], last)
 	}
 	return out
+}
+
+// Settle calls f with each turn that later actions can no longer change,
+// in order (every turn but the last), and forgets them: Turns no longer
+// returns them. It returns how many turns have been settled in all.
+func (b *TurnBuilder) Settle(f func(t *Turn)) int {
+	if k := len(b.turns) - 1; k > 0 {
+		for i := range k {
+			f(&b.turns[i])
+		}
+		b.prev = b.turns[k-1]
+		b.turns = append([]Turn(nil), b.turns[k:]...) // those handed over are let go
+		b.settled += k
+	}
+	return b.settled
 }
 
 // number is the number of turn i, player p's, beginning at ply first:
@@ -396,7 +419,10 @@ func (b *TurnBuilder) number(i int, p Player, first int) int {
 	if i == 0 {
 		return 1
 	}
-	prev := b.turns[i-1]
+	prev := b.prev
+	if i-1 >= b.settled {
+		prev = b.turns[i-1-b.settled]
+	}
 	if prev.Player != p {
 		return prev.Number + 1
 	}

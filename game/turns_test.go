@@ -70,6 +70,50 @@ func TestTurnBuilderAsTurns(t *testing.T) {
 	}
 }
 
+// TestTurnBuilderSettle: the turns Settle hands over, in order, then
+// those Turns still gives, are the turns grouped at once, whenever it is
+// called (after each action, now and then, never); a turn handed over is
+// never changed after.
+func TestTurnBuilderSettle(t *testing.T) {
+	for _, spec := range []string{"lanrick(1879-03)", "lanrick(1893)", "lanrick(1899)", "tablut(linnaeus)"} {
+		g, err := game.Load(spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, every := range []int{1, 3, 1000} {
+			rng := rand.New(rand.NewPCG(5, uint64(every)))
+			start := g.NewState()
+			s := start.Clone()
+			b := game.NewTurnBuilder(start)
+			var settled, copies []game.Turn
+			for i := 0; i < 300 && !s.IsTerminal(); i++ {
+				a, _ := game.RandomAction(s, rng, nil)
+				s.Apply(a)
+				b.Add(a)
+				if i%every == 0 {
+					n := b.Settle(func(t *game.Turn) {
+						settled = append(settled, *t)
+						copies = append(copies, deepCopy([]game.Turn{*t})...)
+					})
+					if n != len(settled) {
+						t.Fatalf("%s: Settle says %d settled, handed over %d", spec, n, len(settled))
+					}
+				}
+				got := append(slices.Clone(settled), b.Turns()...)
+				if want := game.Turns(start, s.History()); !reflect.DeepEqual(got, want) {
+					t.Fatalf("%s, settled every %d, after %d actions: %+v, grouped at once %+v", spec, every, i+1, got, want)
+				}
+			}
+			if !reflect.DeepEqual(settled, copies) {
+				t.Fatalf("%s: a turn handed over changed later", spec)
+			}
+			if every == 1 && len(settled) < 10 {
+				t.Fatalf("%s: only %d turns settled", spec, len(settled))
+			}
+		}
+	}
+}
+
 func deepCopy(ts []game.Turn) []game.Turn {
 	out := make([]game.Turn, len(ts))
 	for i, t := range ts {

@@ -93,7 +93,7 @@ func (r *room) end(ctx context.Context, o outcome.Outcome) error {
 	switch {
 	case rated && o.Kind != outcome.Aborted && r.canAbort():
 		o = outcome.Abort(o.Reason + " before both sides had moved")
-	case rated && o.Kind != outcome.Aborted && len(r.moveList()) < 2*minRatedTurns:
+	case rated && o.Kind != outcome.Aborted && r.moveList().len() < 2*minRatedTurns:
 		r.rec.Rated = false
 		o.Reason += fmt.Sprintf(" before %d moves each: not rated", minRatedTurns)
 	}
@@ -123,7 +123,7 @@ func (r *room) canAbort() bool {
 			return true
 		}
 	}
-	return len(r.moveList()) < 2
+	return r.moveList().len() < 2
 }
 
 // abort calls the game off, without a winner, for a seat holder.

@@ -37,7 +37,10 @@ type room struct {
 	// turn is taken (a token put in) by the change being made.
 	turn chan struct{}
 
-	// What follows is read and written by the holder of the turn.
+	// What follows is read and written by the holder of the turn. The
+	// snapshots share rec.Actions and s's history: rec.Actions is only
+	// appended to (or replaced), and s is never changed once set (a
+	// change makes a new state).
 	rec *store.Game
 	s   game.State
 	// leased is set while this server runs the game's clock and agents
@@ -53,10 +56,10 @@ type room struct {
 	stopThinking context.CancelFunc
 	// timer ends the game when the player to act runs out of time.
 	timer *time.Timer
-	// turns caches the move list for the ply it was made at.
-	turns   []game.Turn
+	// turns are the game's turns, grouped as actions come, at ply
+	// turnsAt (moveList).
+	turns   *turnLog
 	turnsAt int
-	tb      *game.TurnBuilder // the turns grouped as actions come
 	// pondering is a computer thinking on a person's time, while it runs.
 	pondering struct {
 		cancel context.CancelFunc

@@ -33,13 +33,7 @@ func (r *room) takebackTo(seat int) int {
 	if r.rec.Status != store.StatusPlaying || seat < 0 || seat > 1 || r.isAI(game.Player(seat)) || r.isAI(game.Player(1-seat)) && r.rec.Clock != nil {
 		return -1
 	}
-	turns := r.moveList()
-	for i := len(turns) - 1; i >= 0; i-- {
-		if int(turns[i].Player) == seat {
-			return turns[i].First
-		}
-	}
-	return -1
+	return r.moveList().lastTurnOf(seat)
 }
 
 // takeback asks for, accepts or declines a takeback for the seat holding

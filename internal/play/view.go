@@ -23,9 +23,9 @@ import (
 type View struct {
 	ID string `json:"id"`
 	Described
-	Seats   []seatView  `json:"seats"`
-	Turns   []game.Turn `json:"turns"`
-	History []string    `json:"history"`
+	Seats   []seatView `json:"seats"`
+	Turns   turnList   `json:"turns"`
+	History []string   `json:"history"`
 	// Start is the position the game began from (the game's position
 	// text), where it is not the game's own start: with History, what a
 	// program needs to follow the game exactly, repetitions included.
@@ -157,12 +157,22 @@ type snapshot struct {
 func (r *room) publish() {
 	rec := *r.rec
 	rec.Seats = append([]store.Seat(nil), r.rec.Seats...)
-	rec.Actions = append([]string{}, r.rec.Actions...)
+	// The actions and the history are shared, not copied (a live game's
+	// second largest part, copied at every change): the room only ever
+	// appends to its actions, or puts a new list in their place, and
+	// never changes its state (a change makes a new one), so what the
+	// snapshot holds stays as it was.
+	n := len(r.rec.Actions)
+	rec.Actions = r.rec.Actions[:n:n]
+	if rec.Actions == nil {
+		rec.Actions = []string{}
+	}
 	if c := r.rec.Clock; c != nil {
 		cc := *c
 		rec.Clock = &cc
 	}
-	sn := &snapshot{rec: rec, history: append([]game.Action(nil), r.s.History()...), toAct: r.s.ToAct(), clockRuns: r.clockRuns(), thinking: r.thinking}
+	h := r.s.History()
+	sn := &snapshot{rec: rec, history: h[:len(h):len(h)], toAct: r.s.ToAct(), clockRuns: r.clockRuns(), thinking: r.thinking}
 	// The legal actions are described into a list used again and again:
 	// they are encoded, then let go (made again if a reader asks).
 	legal := legalLists.Get().(*[]game.ActionInfo)
@@ -170,7 +180,7 @@ func (r *room) publish() {
 		clear((*legal)[:cap(*legal)])
 		legalLists.Put(legal)
 	}()
-	v := viewOf(&sn.rec, r.s, r.moveList(), (*legal)[:0])
+	v := viewOf(&sn.rec, r.s, r.moveList().list(), (*legal)[:0])
 	if len(v.Legal) > 0 {
 		*legal = v.Legal // grown
 	}
@@ -322,7 +332,7 @@ func betweenPeople(rec *store.Game) bool {
 
 // viewOf describes a state of a stored game, its legal actions appended
 // to legal[:0] (nil: a list of their own).
-func viewOf(rec *store.Game, s game.State, turns []game.Turn, legal []game.ActionInfo) View {
+func viewOf(rec *store.Game, s game.State, turns turnList, legal []game.ActionInfo) View {
 	v := View{
 		ID: rec.ID, Described: describe(s, legal), Turns: turns, Ply: len(s.History()), Status: rec.Status,
 		Result: rec.Result, Reason: rec.Reason, DrawOffer: rec.DrawOffer, TakebackOffer: rec.TakebackOffer, Start: rec.Start,
@@ -339,26 +349,24 @@ func viewOf(rec *store.Game, s game.State, turns []game.Turn, legal []game.Actio
 	return v
 }
 
-// moveList is the game's turns, made again only when the game has moved;
-// the turn is held.
-func (r *room) moveList() []game.Turn {
+// moveList is the game's turns, brought up to the game's ply first; the
+// turn is held.
+func (r *room) moveList() *turnLog {
 	if ply := len(r.rec.Actions); r.turnsAt != ply {
 		// One more action is added to the turns; anything else (a
-		// takeback, a game loaded) groups them all again.
+		// takeback, a game loaded) groups them all again, in a log of
+		// their own (a list given out holds the old one's bytes).
 		h := r.s.History()
-		if r.turnsAt < 0 || r.tb == nil || r.tb.Len() != r.turnsAt || ply != r.turnsAt+1 {
-			r.tb = game.NewTurnBuilder(r.first)
+		if r.turnsAt < 0 || r.turns == nil || r.turnsAt != ply-1 {
+			r.turns = newTurnLog(r.first)
 			for _, a := range h[:ply-min(ply, 1)] {
-				r.tb.Add(a)
+				r.turns.add(a)
 			}
 		}
 		if ply > 0 {
-			r.tb.Add(h[ply-1])
+			r.turns.add(h[ply-1])
 		}
-		r.turns, r.turnsAt = r.tb.Turns(), ply
-		if r.turns == nil {
-			r.turns = []game.Turn{}
-		}
+		r.turnsAt = ply
 	}
 	return r.turns
 }

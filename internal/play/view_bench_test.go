@@ -27,15 +27,15 @@ func BenchmarkView(b *testing.B) {
 		a, buf = game.RandomAction(s, rng, buf)
 		s.Apply(a)
 	}
-	tb := game.NewTurnBuilder(g.NewState())
+	tl := newTurnLog(g.NewState())
 	for _, a := range s.History() {
-		tb.Add(a)
+		tl.add(a)
 	}
 	rec := &store.Game{ID: "abcdefghijkl", Status: store.StatusPlaying}
 	b.Run("describe", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			viewOf(rec, s, tb.Turns(), nil)
+			viewOf(rec, s, tl.list(), nil)
 		}
 	})
 	// As publish does: the legal actions described into a list kept from
@@ -44,10 +44,10 @@ func BenchmarkView(b *testing.B) {
 		var legal []game.ActionInfo
 		b.ReportAllocs()
 		for b.Loop() {
-			legal = viewOf(rec, s, tb.Turns(), legal[:0]).Legal
+			legal = viewOf(rec, s, tl.list(), legal[:0]).Legal
 		}
 	})
-	v := viewOf(rec, s, tb.Turns(), nil)
+	v := viewOf(rec, s, tl.list(), nil)
 	out, err := httpx.Marshal(v)
 	if err != nil {
 		b.Fatal(err)

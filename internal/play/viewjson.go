@@ -50,7 +50,7 @@ func appendView(b []byte, v *View) []byte {
 	b = append(b, `,"seats":`...)
 	b = appendListOrNull(b, v.Seats, appendSeat)
 	b = append(b, `,"turns":`...)
-	b = appendTurns(b, v.Turns)
+	b = appendTurnList(b, v.Turns)
 	b = append(b, `,"history":`...)
 	b = appendStringsOrNull(b, v.History)
 	if v.Start != "" {
@@ -333,31 +333,29 @@ func appendString(b []byte, s string) []byte {
 	return append(b, '"')
 }
 
-// appendTurns appends turns as encoding/json encodes a []Turn.
-func appendTurns(b []byte, turns []game.Turn) []byte {
-	return appendListOrNull(b, turns, func(b []byte, t *game.Turn) []byte {
-		b = append(b, `{"number":`...)
-		b = strconv.AppendInt(b, int64(t.Number), 10)
-		b = append(b, `,"player":`...)
-		b = strconv.AppendInt(b, int64(t.Player), 10)
-		b = append(b, `,"first":`...)
-		b = strconv.AppendInt(b, int64(t.First), 10)
-		b = append(b, `,"actions":`...)
-		b = appendStringsOrNull(b, t.Actions)
-		b = append(b, `,"labels":`...)
-		b = appendStringsOrNull(b, t.Labels)
-		b = append(b, `,"squares":`...)
-		b = appendStringLists(b, t.Squares)
-		if len(t.Paths) > 0 {
-			b = append(b, `,"paths":`...)
-			b = appendStringLists(b, t.Paths)
-		}
-		if len(t.Events) > 0 {
-			b = append(b, `,"events":`...)
-			b = appendEvents(b, t.Events)
-		}
-		return append(b, '}')
-	})
+// appendTurn appends a turn as encoding/json encodes a game.Turn.
+func appendTurn(b []byte, t *game.Turn) []byte {
+	b = append(b, `{"number":`...)
+	b = strconv.AppendInt(b, int64(t.Number), 10)
+	b = append(b, `,"player":`...)
+	b = strconv.AppendInt(b, int64(t.Player), 10)
+	b = append(b, `,"first":`...)
+	b = strconv.AppendInt(b, int64(t.First), 10)
+	b = append(b, `,"actions":`...)
+	b = appendStringsOrNull(b, t.Actions)
+	b = append(b, `,"labels":`...)
+	b = appendStringsOrNull(b, t.Labels)
+	b = append(b, `,"squares":`...)
+	b = appendStringLists(b, t.Squares)
+	if len(t.Paths) > 0 {
+		b = append(b, `,"paths":`...)
+		b = appendStringLists(b, t.Paths)
+	}
+	if len(t.Events) > 0 {
+		b = append(b, `,"events":`...)
+		b = appendEvents(b, t.Events)
+	}
+	return append(b, '}')
 }
 
 func appendEvents(b []byte, events []game.Event) []byte {

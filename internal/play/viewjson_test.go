@@ -33,9 +33,10 @@ func TestViewEncodingIsEncodingJSON(t *testing.T) {
 			}
 			rng := rand.New(rand.NewPCG(uint64(len(rs.ID)), 9))
 			s := g.NewState()
+			turns := newTurnLog(g.NewState())
 			var buf []game.Action
 			for ply := 0; ply < 60 && !s.IsTerminal(); ply++ {
-				v := viewOf(rec, s, game.Turns(g.NewState(), s.History()), nil)
+				v := viewOf(rec, s, turns.list(), nil)
 				want, err := httpx.Marshal(v)
 				if err != nil {
 					t.Fatal(err)
@@ -47,6 +48,7 @@ func TestViewEncodingIsEncodingJSON(t *testing.T) {
 				var a game.Action
 				a, buf = game.RandomAction(s, rng, buf)
 				s.Apply(a)
+				turns.add(a)
 			}
 		}
 	}
@@ -66,6 +68,15 @@ func TestViewEncodingEveryField(t *testing.T) {
 	var v View
 	fill(reflect.ValueOf(&v).Elem(), &n)
 	v.Spec = "fill-test" // traits of a ruleset of their own
+	var tail []game.Turn
+	fill(reflect.ValueOf(&tail).Elem(), &n)
+	for _, turn := range tail {
+		want, _ := json.Marshal(turn)
+		if got := appendTurn(nil, &turn); !bytes.Equal(got, want) {
+			t.Fatalf("a turn with every field set:\n got %s\nwant %s", got, want)
+		}
+	}
+	v.Turns = turnList{done: []byte(`{"number":1,"player":0,"first":0,"actions":["a"],"labels":["a"],"squares":null}`), tail: tail}
 	floats := []float64{1500, 1523.4567, -0.25, 1e-7, 3e21, 123456789.125}
 	for i, f := range floats {
 		v.Seats[0].Rating, v.RatingChanges[1].After = f, floats[(i+1)%len(floats)]
@@ -125,6 +136,80 @@ func fill(v reflect.Value, n *int) {
 		fill(k, n)
 		fill(e, n)
 		v.SetMapIndex(k, e)
+	}
+}
+
+// TestTurnListIsEncodingJSON: a game's turns, settled and encoded as
+// they come, are written as encoding/json writes the turns grouped at
+// once ([] for none), for every registered game and ruleset all along
+// random games; the list given out before an action is written the same
+// after it; the room's counts (turns, each seat's last) are the turns'.
+func TestTurnListIsEncodingJSON(t *testing.T) {
+	lists := 0
+	for _, name := range game.Names() {
+		info, err := game.Lookup(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, rs := range info.Rulesets {
+			g, err := game.Load(name + "(" + rs.ID + ")")
+			if err != nil {
+				t.Fatal(err)
+			}
+			rng := rand.New(rand.NewPCG(uint64(len(rs.ID)), 11))
+			s := g.NewState()
+			log := newTurnLog(g.NewState())
+			var before turnList
+			var beforeJSON []byte
+			for ply := 0; ply < 150 && !s.IsTerminal(); ply++ {
+				all := game.Turns(g.NewState(), s.History())
+				want := []byte("[]")
+				if len(all) > 0 {
+					want, _ = json.Marshal(all)
+				}
+				list := log.list()
+				if got := appendTurnList(nil, list); !bytes.Equal(got, want) {
+					t.Fatalf("%s at ply %d:\n got %s\nwant %s", g.Spec(), ply, got, want)
+				}
+				if got, _ := json.Marshal(list); !bytes.Equal(got, want) {
+					t.Fatalf("%s at ply %d, by encoding/json:\n got %s\nwant %s", g.Spec(), ply, got, want)
+				}
+				if got := appendTurnList(nil, before); !bytes.Equal(got, beforeJSON) && ply > 0 {
+					t.Fatalf("%s: the list given out at ply %d changed at ply %d", g.Spec(), ply-1, ply)
+				}
+				// List gives the turns back (as JSON tells them: an empty
+				// list read back is nil).
+				if got, _ := json.Marshal(list.List()); len(all) > 0 && !bytes.Equal(got, want) {
+					t.Fatalf("%s at ply %d: List %s, want %s", g.Spec(), ply, got, want)
+				}
+				var back turnList
+				if err := json.Unmarshal(want, &back); err != nil || !bytes.Equal(appendTurnList(nil, back), want) {
+					t.Fatalf("%s at ply %d: read back and written as %s (%v), want %s", g.Spec(), ply, appendTurnList(nil, back), err, want)
+				}
+				if log.len() != len(all) {
+					t.Fatalf("%s at ply %d: %d turns, want %d", g.Spec(), ply, log.len(), len(all))
+				}
+				for seat := range 2 {
+					last := -1
+					for _, turn := range all {
+						if int(turn.Player) == seat {
+							last = turn.First
+						}
+					}
+					if got := log.lastTurnOf(seat); got != last {
+						t.Fatalf("%s at ply %d: seat %d's last turn at %d, want %d", g.Spec(), ply, seat, got, last)
+					}
+				}
+				lists++
+				before, beforeJSON = list, want
+				a, _ := game.RandomAction(s, rng, nil)
+				s.Apply(a)
+				log.add(a)
+			}
+		}
+	}
+	if lists < 500 {
+		t.Fatalf("only %d lists compared", lists)
 	}
 }
 

@@ -302,7 +302,7 @@ func TestBotClientPlaysAGame(t *testing.T) {
 		time.Sleep(5 * time.Millisecond)
 	}
 	attackerMoves := 0
-	for _, tn := range v.Turns {
+	for _, tn := range v.Turns.List() {
 		if tn.Player == 0 {
 			attackerMoves++
 		}

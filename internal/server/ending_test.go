@@ -120,8 +120,8 @@ func TestStartPosition(t *testing.T) {
 	for _, e := range v.Events {
 		won = won || e.Kind == "rendezvous-won"
 	}
-	if !won || len(v.Turns) != 1 || v.Turns[0].First != 0 {
-		t.Fatalf("Carroll's first example did not win the rendezvous: events %+v, turns %+v", v.Events, v.Turns)
+	if !won || len(v.Turns.List()) != 1 || v.Turns.List()[0].First != 0 {
+		t.Fatalf("Carroll's first example did not win the rendezvous: events %+v, turns %+v", v.Events, v.Turns.List())
 	}
 	h.close()
 	h = newHarness(t, db, testConfig())
