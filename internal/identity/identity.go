@@ -136,6 +136,22 @@ func (s *Service) Me(r *http.Request) (*store.Player, error) {
 	return res.player, res.err
 }
 
+// Keep returns r as a long-lived connection keeps it for the requests it
+// makes later (a game's WebSocket, for each message): where it came from
+// and the headers that say who sends it (the session's cookie, a bot's
+// token), its URL and context. A browser's other headers, a KiB or two
+// of a live game's memory, are let go.
+func (s *Service) Keep(r *http.Request) *http.Request {
+	m := &http.Request{Method: r.Method, URL: r.URL, Proto: r.Proto, ProtoMajor: r.ProtoMajor, ProtoMinor: r.ProtoMinor,
+		Host: r.Host, RemoteAddr: r.RemoteAddr, RequestURI: r.RequestURI, Header: http.Header{}}
+	for _, k := range []string{"Cookie", "Authorization"} {
+		if v, ok := r.Header[k]; ok {
+			m.Header[k] = v
+		}
+	}
+	return m.WithContext(r.Context())
+}
+
 // Detach returns r with ctx (the connection's), and with a record of its
 // own of who it comes from, looked up afresh when first asked: for each
 // message of a long-lived connection (a game's WebSocket), which must

@@ -368,3 +368,36 @@ func TestForgetKeepsUp(t *testing.T) {
 		t.Fatalf("%d left", left)
 	}
 }
+
+// TestKeptRequestSaysWho: the request a game's socket keeps for its
+// messages says who sends them as the opening request did (the session's
+// cookie, a bot's token), with its address, URL and context, and holds
+// none of a browser's other headers.
+func TestKeptRequestSaysWho(t *testing.T) {
+	h := newHarness(t)
+	var p map[string]string
+	code, cookies := h.call("POST", "/play", struct{}{}, &p)
+	if code != http.StatusOK || len(cookies) != 1 {
+		t.Fatalf("making an identity: %d %v", code, cookies)
+	}
+	type key struct{}
+	r := httptest.NewRequest("GET", "/ws/games/g1?x=1", nil)
+	r = r.WithContext(context.WithValue(r.Context(), key{}, "v"))
+	r.RemoteAddr = "192.0.2.7:5555"
+	r.AddCookie(cookies[0])
+	r.Header.Set("Authorization", "Basic e30=") // not a bot's token: the cookie says who
+	r.Header.Set("User-Agent", strings.Repeat("u", 500))
+	r.Header.Set("Accept-Language", "en")
+	want, err := h.s.Me(r)
+	if err != nil || want == nil {
+		t.Fatalf("the opening request's player: %v, %v", want, err)
+	}
+	kept := h.s.Keep(r)
+	got, err := h.s.Me(h.s.Detach(context.Background(), kept))
+	if err != nil || got == nil || got.ID != want.ID {
+		t.Fatalf("the kept request's player: %+v, %v; want %s", got, err, want.ID)
+	}
+	if len(kept.Header) != 2 || kept.Header.Get("Authorization") == "" || httpx.Client(kept) != "192.0.2.7" || kept.URL.RawQuery != "x=1" || kept.Context().Value(key{}) != "v" {
+		t.Errorf("kept headers %v, client %s, URL %v, context value %v", kept.Header, httpx.Client(kept), kept.URL, kept.Context().Value(key{}))
+	}
+}

@@ -63,6 +63,10 @@ type Identity interface {
 	// Fresh reads the request's player again (a bot token revoked since
 	// is nobody).
 	Fresh(r *http.Request) (*store.Player, error)
+	// Keep returns r as a socket keeps it for its messages, for as long
+	// as it lives: what says who sends them, its address, URL and
+	// context, without the rest of its headers.
+	Keep(r *http.Request) *http.Request
 	// Detach gives r the context ctx and a record of its own of who it
 	// comes from, read afresh: each message a socket sends is its
 	// sender's as he is when he sends it.
@@ -113,8 +117,9 @@ func (ws *Watchers) socket(w http.ResponseWriter, r *http.Request) error {
 	}
 	id := r.PathValue("id")
 	malformed := 0
+	mr := ws.ids.Keep(r)
 	watch.Read = func(ctx context.Context, msg []byte, send func([]byte) error) error {
-		if !ws.read(ws.ids.Detach(ctx, r), id, msg, send) {
+		if !ws.read(ws.ids.Detach(ctx, mr), id, msg, send) {
 			// A page never sends what is not an action; actions, even
 			// refused ones, count against the limit of changes.
 			if malformed++; malformed > MaxMalformed {

@@ -131,6 +131,13 @@ func (ids) Me(r *http.Request) (*store.Player, error) {
 
 func (ids) Detach(ctx context.Context, r *http.Request) *http.Request { return r.WithContext(ctx) }
 
+// Keep keeps X-Player alone of the headers.
+func (ids) Keep(r *http.Request) *http.Request {
+	m := r.Clone(r.Context())
+	m.Header = http.Header{"X-Player": r.Header["X-Player"]}
+	return m
+}
+
 func (ids) Fresh(r *http.Request) (*store.Player, error) {
 	if r.Header.Get("X-Player") == "revoked" {
 		return nil, httpx.NewError(http.StatusUnauthorized, "revoked")
