@@ -542,6 +542,9 @@ func (gs *Games) answer(w http.ResponseWriter, r *http.Request, do func(*room) (
 		}
 		return gs.api.JSON(w, http.StatusOK, sn.current())
 	}
+	if sn != nil {
+		return gs.api.JSON(w, http.StatusOK, sn.current()) // not reached: a change answers with the view it published
+	}
 	if v.Legal == nil {
 		v.Legal = []game.ActionInfo{}
 	}

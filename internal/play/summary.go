@@ -91,8 +91,8 @@ type Board struct {
 // or takes a lease.
 func (gs *Games) Board(rec *store.Game) (Board, error) {
 	if r := gs.loaded(rec.ID); r != nil {
-		if sn := r.snap.Load(); sn.board.Width > 0 {
-			return Board{Traits: sn.traits, Board: sn.board}, nil
+		if sn := r.snap.Load(); sn.lobby != nil {
+			return Board{Traits: sn.lobby.traits, Board: sn.lobby.board}, nil
 		}
 	}
 	g, err := game.Load(rec.Spec)

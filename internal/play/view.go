@@ -138,16 +138,22 @@ type snapshot struct {
 	// at is when it was built (its clock read then).
 	at time.Time
 	// first is the game's start: once the view is encoded, its legal
-	// actions are let go (a game's largest part) and made again from
-	// first and history when a view is asked for.
+	// actions (a game's largest part), its board and its events are let
+	// go, and made again from first and history when a view is asked
+	// for (full).
 	first game.State
 	// history is the state's actions, for views of past plies.
 	history   []game.Action
 	toAct     game.Player
 	clockRuns bool
 	thinking  bool
-	// traits and board are the position's, for the lobby, in a game
-	// between people (board.Width is 0 in any other).
+	// lobby is the position's traits and board, for the lobby's list of
+	// games, in a game between people (nil in any other).
+	lobby *lobbyBoard
+}
+
+// lobbyBoard is a position as the lobby's list of games draws it.
+type lobbyBoard struct {
 	traits game.Traits
 	board  game.View
 }
@@ -199,18 +205,21 @@ func (r *room) publish() {
 	if betweenPeople(&rec) {
 		// Kept for the lobby's list of games, which shows these alone
 		// (Board draws any other from its record).
-		sn.traits, sn.board = v.Traits, v.Board
+		sn.lobby = &lobbyBoard{v.Traits, v.Board}
 	}
 	sn.view = v
 	sn.at = time.Now()
 	sn.view.Clock = sn.clock(sn.at)
 	encoded := &encodedView{r.gs.marshalView(sn.view)}
 	sn.json.p = weak.Make(encoded)
+	// Let go once encoded: made again when asked for (full).
+	sn.first = r.first
 	if len(sn.view.Legal) > 0 {
-		sn.view.Legal, sn.first = nil, r.first
+		sn.view.Legal = nil
 	} else {
 		sn.view.Legal = []game.ActionInfo{}
 	}
+	sn.view.Board, sn.view.Events = game.View{}, nil
 	r.snap.Store(sn)
 	r.broadcast(encoded.b)
 	runtime.KeepAlive(encoded)
@@ -255,15 +264,16 @@ func (sn *snapshot) clock(now time.Time) *clockView {
 
 // current is the view now: the snapshot's, with the clock read now.
 func (sn *snapshot) current() View {
-	v := sn.head()
-	if v.Legal == nil {
-		v.Legal = sn.legal()
+	v := sn.full()
+	if sn.clockRuns {
+		v.Clock = sn.clock(time.Now())
 	}
 	return v
 }
 
-// head is the view now without its legal actions where they were let go
-// (nil): what a change answers with, its JSON being the snapshot's.
+// head is the view now without what was let go once it was encoded (its
+// legal actions, nil where some were, its board and events): what a
+// change answers with, its JSON being the snapshot's.
 func (sn *snapshot) head() View {
 	v := sn.view
 	if sn.clockRuns {
@@ -272,20 +282,25 @@ func (sn *snapshot) head() View {
 	return v
 }
 
-// legal are the actions the view offers, made again from the game's start
-// and its history.
-func (sn *snapshot) legal() []game.ActionInfo {
+// full is the view as it was built, what was let go made again from the
+// game's start and its history.
+func (sn *snapshot) full() View {
+	v := sn.view
 	if sn.first == nil {
-		return []game.ActionInfo{}
+		return v
 	}
 	s := sn.first.Clone()
 	for _, a := range sn.history {
 		s.Apply(a)
 	}
-	if s.ToAct() < 0 {
-		return []game.ActionInfo{}
+	v.Board, v.Events = s.View(), s.Events()
+	if v.Legal == nil {
+		v.Legal = []game.ActionInfo{}
+		if s.ToAct() >= 0 {
+			v.Legal = game.DescribeLegal(s)
+		}
 	}
-	return game.DescribeLegal(s)
+	return v
 }
 
 // currentJSON is the view now as JSON: built once per change, and again
@@ -315,11 +330,7 @@ func (sn *snapshot) encoded(gs *Games) []byte {
 	if e := sn.json.p.Value(); e != nil {
 		return e.b
 	}
-	v := sn.view
-	if v.Legal == nil {
-		v.Legal = sn.legal()
-	}
-	e := &encodedView{gs.marshalView(v)}
+	e := &encodedView{gs.marshalView(sn.full())}
 	sn.json.p = weak.Make(e)
 	return e.b
 }
