@@ -317,7 +317,9 @@ func Turns(start State, actions []Action) []Turn {
 // last) and forgets them, for a caller that keeps them in a form of its
 // own (a game in play keeps them encoded).
 type TurnBuilder struct {
-	s     State
+	s     State // nil once AddPlayed is used
+	g     Game
+	toAct Player // who acts after the last action
 	turns []Turn // the turns not settled
 	open  bool
 	n     int
@@ -329,7 +331,9 @@ type TurnBuilder struct {
 
 // NewTurnBuilder starts grouping the actions played from start (which it
 // copies).
-func NewTurnBuilder(start State) *TurnBuilder { return &TurnBuilder{s: start.Clone()} }
+func NewTurnBuilder(start State) *TurnBuilder {
+	return &TurnBuilder{s: start.Clone(), g: start.Game(), toAct: start.ToAct()}
+}
 
 // Len is the number of actions added.
 func (b *TurnBuilder) Len() int { return b.n }
@@ -337,8 +341,23 @@ func (b *TurnBuilder) Len() int { return b.n }
 // Add plays a and puts it into its turn.
 func (b *TurnBuilder) Add(a Action) {
 	s := b.s
-	p := s.ToAct()
-	info := s.Describe(a)
+	p, info, text := s.ToAct(), s.Describe(a), s.ActionString(a)
+	s.Apply(a)
+	b.add(p, info, text, s.Events(), s.ToAct())
+}
+
+// AddPlayed puts a, played from before to after by the caller, into its
+// turn, as Add would: for a caller that keeps the game's state, so that
+// the builder need not keep one (it lets go of its own; Add may not
+// follow).
+func (b *TurnBuilder) AddPlayed(before State, a Action, after State) {
+	b.s = nil
+	b.add(before.ToAct(), before.Describe(a), before.ActionString(a), after.Events(), after.ToAct())
+}
+
+// add puts an action of player p into its turn: info describes it, text
+// is its notation, events what it did, and next acts after it.
+func (b *TurnBuilder) add(p Player, info ActionInfo, text string, events []Event, next Player) {
 	cur := len(b.turns) - 1
 	var t Turn
 	switch {
@@ -364,7 +383,7 @@ func (b *TurnBuilder) Add(a Action) {
 		t.Events = t.Events[:len(t.Events):len(t.Events)]
 		b.turns = b.turns[:cur:cur]
 	}
-	t.Actions = append(t.Actions, s.ActionString(a))
+	t.Actions = append(t.Actions, text)
 	t.Labels = append(t.Labels, info.Label)
 	t.Squares = append(t.Squares, info.Squares)
 	if info.Path != nil || len(t.Paths) > 0 {
@@ -375,8 +394,8 @@ func (b *TurnBuilder) Add(a Action) {
 		t.Paths = append(t.Paths, info.Path)
 	}
 	b.open = !info.EndsTurn
-	s.Apply(a)
-	t.Events = append(t.Events, s.Events()...)
+	b.toAct = next
+	t.Events = append(t.Events, events...)
 	b.turns = append(b.turns, t)
 	b.n++
 }
@@ -385,9 +404,9 @@ func (b *TurnBuilder) Add(a Action) {
 // open a turn not yet played belong to the player who acts next.
 func (b *TurnBuilder) Turns() []Turn {
 	out := b.turns
-	if n := len(out) - 1; n >= 0 && out[n].Player == Chance && b.s.ToAct() >= 0 {
+	if n := len(out) - 1; n >= 0 && out[n].Player == Chance && b.toAct >= 0 {
 		last := out[n]
-		last.Player = b.s.ToAct()
+		last.Player = b.toAct
 		last.Number = b.number(b.settled+n, last.Player, last.First)
 		out = append(out[:n:n], last)
 	}
@@ -413,7 +432,7 @@ func (b *TurnBuilder) Settle(f func(t *Turn)) int {
 // one for each pair of moves where the traits say so, else the turn
 // before's, one more where the player changes.
 func (b *TurnBuilder) number(i int, p Player, first int) int {
-	if b.s.Game().Traits().TurnPairs {
+	if b.g.Traits().TurnPairs {
 		return first/2 + 1
 	}
 	if i == 0 {

@@ -72,25 +72,35 @@ func TestTurnBuilderAsTurns(t *testing.T) {
 
 // TestTurnBuilderSettle: the turns Settle hands over, in order, then
 // those Turns still gives, are the turns grouped at once, whenever it is
-// called (after each action, now and then, never); a turn handed over is
-// never changed after.
+// called (after each action, now and then, never), the actions added by
+// Add or played by the caller (AddPlayed); a turn handed over is never
+// changed after.
 func TestTurnBuilderSettle(t *testing.T) {
 	for _, spec := range []string{"lanrick(1879-03)", "lanrick(1893)", "lanrick(1899)", "tablut(linnaeus)"} {
 		g, err := game.Load(spec)
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, every := range []int{1, 3, 1000} {
-			rng := rand.New(rand.NewPCG(5, uint64(every)))
+		for _, every := range []int{1, 3, 1000, -1, -3} {
+			// every < 0: the actions are played by the caller, each on a
+			// new state as a game in play does, from action 10 on.
+			rng := rand.New(rand.NewPCG(5, uint64(every+10)))
 			start := g.NewState()
 			s := start.Clone()
 			b := game.NewTurnBuilder(start)
 			var settled, copies []game.Turn
 			for i := 0; i < 300 && !s.IsTerminal(); i++ {
 				a, _ := game.RandomAction(s, rng, nil)
-				s.Apply(a)
-				b.Add(a)
-				if i%every == 0 {
+				if every < 0 && i >= 10 {
+					next := s.Clone()
+					next.Apply(a)
+					b.AddPlayed(s, a, next)
+					s = next
+				} else {
+					s.Apply(a)
+					b.Add(a)
+				}
+				if i%max(every, -every) == 0 {
 					n := b.Settle(func(t *game.Turn) {
 						settled = append(settled, *t)
 						copies = append(copies, deepCopy([]game.Turn{*t})...)
@@ -107,7 +117,7 @@ func TestTurnBuilderSettle(t *testing.T) {
 			if !reflect.DeepEqual(settled, copies) {
 				t.Fatalf("%s: a turn handed over changed later", spec)
 			}
-			if every == 1 && len(settled) < 10 {
+			if (every == 1 || every == -1) && len(settled) < 10 {
 				t.Fatalf("%s: only %d turns settled", spec, len(settled))
 			}
 		}

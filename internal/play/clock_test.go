@@ -1,10 +1,12 @@
 package play
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"io"
 	"log/slog"
+	"math/rand/v2"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -287,6 +289,46 @@ func TestPublishedLegalActionsAreTheGames(t *testing.T) {
 			legal := texts(r.snap.Load().encoded(b.gs))
 			b.play(r, [][2]string{s1, s2}[j][i%2], legal[(7*i+j)%len(legal)])
 			check(r)
+		}
+	}
+}
+
+// TestRoomTurnsAreTheGames: the turns each change publishes, kept by the
+// room as actions come (played on the room's own states), with a
+// takeback among them, are the game's turns grouped at once.
+func TestRoomTurnsAreTheGames(t *testing.T) {
+	b, done := newBubble(t)
+	defer done()
+	for _, spec := range []string{"tablut", "lanrick(1893)"} {
+		r, secrets, _ := b.start(spec, nil, false)
+		rng := rand.New(rand.NewPCG(7, 8))
+		for i := 0; i < 40; i++ {
+			sn := r.snap.Load()
+			v := sn.current()
+			if v.Status != store.StatusPlaying || v.ToAct < 0 {
+				break
+			}
+			var turns struct {
+				Turns json.RawMessage `json:"turns"`
+			}
+			if err := json.Unmarshal(sn.encoded(b.gs), &turns); err != nil {
+				t.Fatal(err)
+			}
+			want := []byte("[]")
+			if all := game.Turns(r.first, sn.history); len(all) > 0 {
+				want, _ = json.Marshal(all)
+			}
+			if !bytes.Equal(turns.Turns, want) {
+				t.Fatalf("%s at ply %d: turns %s, want %s", spec, v.Ply, turns.Turns, want)
+			}
+			if i == 20 {
+				// A takeback: the turns are grouped again from the start.
+				if _, err := r.undoTo(context.Background(), v.Ply-2); err != nil {
+					t.Fatal(err)
+				}
+				continue
+			}
+			b.play(r, secrets[v.ToAct], v.Legal[rng.IntN(len(v.Legal))].Text)
 		}
 	}
 }

@@ -338,6 +338,11 @@ func (r *room) apply(ctx context.Context, a game.Action) error {
 		r.rec.Clock, r.rec.DrawOffer, r.rec.TakebackOffer = oldClock, oldOffer, oldTakeback
 		return err
 	}
+	if r.turns != nil && r.turnsAt == before {
+		// The turns follow the game's own states: their log keeps none.
+		r.turns.addPlayed(r.s, a, next)
+		r.turnsAt = before + 1
+	}
 	r.s = next
 	r.gs.Actions.Add(1)
 	if r.rec.Status == store.StatusOver {

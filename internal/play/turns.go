@@ -31,6 +31,18 @@ func newTurnLog(start game.State) *turnLog {
 // add plays a and puts it into its turn.
 func (l *turnLog) add(a game.Action) {
 	l.b.Add(a)
+	l.settle()
+}
+
+// addPlayed puts a, played from before to after by the room, into its
+// turn; the log then keeps no state of its own.
+func (l *turnLog) addPlayed(before game.State, a game.Action, after game.State) {
+	l.b.AddPlayed(before, a, after)
+	l.settle()
+}
+
+// settle encodes the turns that can no longer change.
+func (l *turnLog) settle() {
 	l.settled = l.b.Settle(func(t *game.Turn) {
 		if len(l.done) > 0 {
 			l.done = grow(l.done, 1)
