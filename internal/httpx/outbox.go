@@ -1,6 +1,9 @@
 package httpx
 
-import "sync"
+import (
+	"sync"
+	"sync/atomic"
+)
 
 // Outbox is what a connection is to be sent, posted by whoever has
 // something for it (a game's room, its chat) without waiting, and sent in
@@ -21,11 +24,55 @@ type Outbox struct {
 	closed  bool
 }
 
-// outMsg is a message waiting, and whether a newer message of its kind
-// takes its place (PostLatest).
+// outMsg is a message waiting, whether a newer message of its kind takes
+// its place (PostLatest), and its share of a lent buffer (nil: its own).
 type outMsg struct {
 	b      []byte
 	latest bool
+	lent   *Lent
+}
+
+// A Lent message is one buffer posted to many outboxes (a game's view,
+// to each of its watchers), each holding a share of it until it has sent
+// or dropped the message; the buffer goes back to its lender once every
+// share is given back, to be written again. A view encoded once a change
+// in a new slice was two fifths of what a server allocated.
+type Lent struct {
+	b    []byte
+	refs atomic.Int32
+	back func([]byte)
+}
+
+// Lend lends b, with a share for the lender; back, if not nil, is given
+// b once every share is released.
+func Lend(b []byte, back func([]byte)) *Lent {
+	l := &Lent{b: b, back: back}
+	l.refs.Store(1)
+	return l
+}
+
+// Bytes are the message, to be read only while a share is held.
+func (l *Lent) Bytes() []byte { return l.b }
+
+// share takes another share.
+func (l *Lent) share() { l.refs.Add(1) }
+
+// Release gives a share back.
+func (l *Lent) Release() {
+	switch n := l.refs.Add(-1); {
+	case n == 0 && l.back != nil:
+		b := l.b
+		l.b = nil
+		l.back(b)
+	case n < 0:
+		panic("httpx: a lent message released once too often")
+	}
+}
+
+func (m *outMsg) release() {
+	if m.lent != nil {
+		m.lent.Release()
+	}
 }
 
 // MaxQueued bounds the messages an outbox holds for a client that does
@@ -41,7 +88,7 @@ func NewOutbox(send func([]byte) error, run func(func()), end func()) *Outbox {
 }
 
 // Post queues msg, unless MaxQueued are waiting or the outbox is closed.
-func (o *Outbox) Post(msg []byte) { o.post(msg, false) }
+func (o *Outbox) Post(msg []byte) { o.post(outMsg{b: msg}) }
 
 // PostLatest queues msg, a message that makes those before it stale (a
 // game's view, whole: the newest is what a client wants). Two wait at
@@ -51,20 +98,28 @@ func (o *Outbox) Post(msg []byte) { o.post(msg, false) }
 // (a person's move and the computer's quick answer to it, where one
 // waiting view would have given the answer alone); one too slow for them
 // gets the newest after.
-func (o *Outbox) PostLatest(msg []byte) { o.post(msg, true) }
+func (o *Outbox) PostLatest(msg []byte) { o.post(outMsg{b: msg, latest: true}) }
 
-func (o *Outbox) post(msg []byte, latest bool) {
+// PostLent is PostLatest for a lent message: the outbox takes a share of
+// it while it holds it, which the caller's own share must cover.
+func (o *Outbox) PostLent(l *Lent) { o.post(outMsg{b: l.b, latest: true, lent: l}) }
+
+func (o *Outbox) post(m outMsg) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	if o.closed {
 		return
 	}
-	if latest {
+	if m.latest {
 		waiting := 0
 		for i := range o.queue {
 			if o.queue[i].latest {
 				if waiting++; waiting == 2 {
-					o.queue[i].b = msg
+					o.queue[i].release()
+					if m.lent != nil {
+						m.lent.share()
+					}
+					o.queue[i] = m
 					return
 				}
 			}
@@ -73,7 +128,10 @@ func (o *Outbox) post(msg []byte, latest bool) {
 	if len(o.queue) >= MaxQueued {
 		return
 	}
-	o.queue = append(o.queue, outMsg{msg, latest})
+	if m.lent != nil {
+		m.lent.share()
+	}
+	o.queue = append(o.queue, m)
 	if !o.sending {
 		o.sending = true
 		o.run(o.drain)
@@ -95,7 +153,9 @@ func (o *Outbox) drain() {
 		o.queue[0] = outMsg{}
 		o.queue = o.queue[1:]
 		o.mu.Unlock()
-		if o.send(m.b) != nil {
+		err := o.send(m.b)
+		m.release()
+		if err != nil {
 			o.End()
 			return
 		}
@@ -116,6 +176,9 @@ func (o *Outbox) Close() bool {
 	defer o.mu.Unlock()
 	if o.closed {
 		return false
+	}
+	for i := range o.queue {
+		o.queue[i].release()
 	}
 	o.closed, o.queue = true, nil
 	return true

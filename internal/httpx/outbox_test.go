@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -197,5 +198,67 @@ func TestServeOutboxHoldsOnlyItsReader(t *testing.T) {
 		if time.Now().After(deadline) {
 			t.Fatalf("stop called %d times, want %d", stops.Load(), n)
 		}
+	}
+}
+
+// TestOutboxLentMessagesGoBack: a message lent to several outboxes goes
+// back to its lender once, when the last of them has sent or dropped it
+// (closed, or a newer view in its place), and not before; each outbox
+// sends what it was lent as it was.
+func TestOutboxLentMessagesGoBack(t *testing.T) {
+	var runs []func()
+	run := func(f func()) { runs = append(runs, f) }
+	runAll := func() {
+		for len(runs) > 0 {
+			f := runs[0]
+			runs = runs[1:]
+			f()
+		}
+	}
+	back := map[string]int{}
+	lend := func(s string) *Lent {
+		return Lend([]byte(s), func(b []byte) {
+			back[string(b)]++
+			copy(b, "XXXXXXXX") // written again: an outbox that still sent it would send this
+		})
+	}
+	sent := map[string][]string{}
+	box := func(name string) *Outbox {
+		return NewOutbox(func(b []byte) error { sent[name] = append(sent[name], string(b)); return nil }, run, func() {})
+	}
+	o1, o2, o3 := box("o1"), box("o2"), box("o3")
+	l1 := lend("view 1")
+	for _, o := range []*Outbox{o1, o2, o3} {
+		o.PostLent(l1)
+	}
+	l1.Release()
+	runs = nil // none sends yet
+	o2.Close()
+	l2, l3 := lend("view 2"), lend("view 3")
+	o3.PostLent(l2)
+	l2.Release()
+	o3.PostLent(l3) // takes view 2's place
+	l3.Release()
+	if back["view 1"] != 0 || back["view 2"] != 1 || back["view 3"] != 0 {
+		t.Fatalf("before any was sent, back: %v (want view 2 alone, replaced)", back)
+	}
+	o1.drain()
+	if back["view 1"] != 0 {
+		t.Fatalf("view 1 went back while o3 held it: %v", back)
+	}
+	o3.drain()
+	runAll()
+	if back["view 1"] != 1 || back["view 2"] != 1 || back["view 3"] != 1 {
+		t.Fatalf("after all was sent, back: %v, want each once", back)
+	}
+	if !slices.Equal(sent["o1"], []string{"view 1"}) || !slices.Equal(sent["o3"], []string{"view 1", "view 3"}) || len(sent["o2"]) != 0 {
+		t.Fatalf("sent: %v", sent)
+	}
+	// One not taken (a closed outbox) goes back with its lender's share.
+	l4 := lend("view 4")
+	o2.PostLent(l4)
+	l4.Release()
+	if back["view 4"] != 1 {
+		t.Fatalf("a message no outbox took did not go back: %v", back)
 	}
 }

@@ -674,7 +674,7 @@ func (gs *Games) Seated(ctx context.Context, id, player string) (bool, error) {
 // watcher connects again). deliver and gone are called under the room's
 // lock of its watchers and must not wait. A game not in memory is loaded;
 // the view at once never waits for a change under way.
-func (gs *Games) Subscribe(ctx context.Context, id string, deliver func([]byte), gone func()) (stop func(), err error) {
+func (gs *Games) Subscribe(ctx context.Context, id string, deliver func(*httpx.Lent), gone func()) (stop func(), err error) {
 	rm, err := gs.room(ctx, id)
 	if err != nil {
 		return nil, err

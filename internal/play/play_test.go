@@ -1,6 +1,7 @@
 package play
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"net/http"
@@ -296,8 +297,8 @@ func TestSlowWatcherGetsNewest(t *testing.T) {
 	rm := h.gs.loaded(c.ID)
 	var sent [][]byte
 	var sending func()
-	out := httpx.NewOutbox(func(b []byte) error { sent = append(sent, b); return nil }, func(f func()) { sending = f }, func() {})
-	w := &watcher{deliver: out.PostLatest, gone: out.End}
+	out := httpx.NewOutbox(func(b []byte) error { sent = append(sent, bytes.Clone(b)); return nil }, func(f func()) { sending = f }, func() {})
+	w := &watcher{deliver: out.PostLent, gone: out.End}
 	if err := rm.subscribe(w); err != nil {
 		t.Fatal(err)
 	}
@@ -333,7 +334,7 @@ type testWatcher struct {
 
 func newTestWatcher() *testWatcher {
 	w := &testWatcher{views: make(chan []byte, 64), left: make(chan struct{})}
-	w.watcher = &watcher{deliver: func(b []byte) { w.views <- b }, gone: func() { close(w.left) }}
+	w.watcher = &watcher{deliver: func(l *httpx.Lent) { w.views <- bytes.Clone(l.Bytes()) }, gone: func() { close(w.left) }}
 	return w
 }
 

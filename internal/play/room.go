@@ -760,8 +760,9 @@ func (r *room) stopPondering() {
 // watcher is a room's watcher: what it is handed (a connection's
 // outbox), neither waiting.
 type watcher struct {
-	// deliver is handed each view, as JSON.
-	deliver func([]byte)
+	// deliver is handed each view, as JSON, lent for the call: it takes
+	// a share of it (an outbox's PostLent) to keep it longer.
+	deliver func(*httpx.Lent)
 	// gone is called if the room leaves memory while he watches.
 	gone func()
 }
@@ -789,7 +790,7 @@ func (r *room) subscribe(w *watcher) error {
 			r.subMu.Unlock()
 			continue
 		}
-		w.deliver(msg)
+		w.deliver(httpx.Lend(msg, nil))
 		r.subs[w] = struct{}{}
 		r.watching.Store(int32(len(r.subs)))
 		r.touch()
@@ -812,7 +813,7 @@ func (r *room) unsubscribe(w *watcher) {
 // broadcast hands a view to every watcher. Each view is whole, so a
 // watcher too slow to take every one gets the newest: his outbox keeps
 // the first view still waiting and the newest, dropping those between.
-func (r *room) broadcast(msg []byte) {
+func (r *room) broadcast(msg *httpx.Lent) {
 	r.subMu.Lock()
 	defer r.subMu.Unlock()
 	for w := range r.subs {

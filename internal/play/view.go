@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"net/http"
-	"runtime"
 	"sync"
 	"time"
 	"weak"
@@ -210,8 +209,17 @@ func (r *room) publish() {
 	sn.view = v
 	sn.at = time.Now()
 	sn.view.Clock = sn.clock(sn.at)
-	encoded := &encodedView{r.gs.marshalView(sn.view)}
-	sn.json.p = weak.Make(encoded)
+	// The view is encoded into a buffer lent to the watchers' outboxes,
+	// which goes back to be written again once each has sent it (a new
+	// slice a change was two fifths of what a server allocated); a
+	// reader who asks for the snapshot's JSON (a new watcher, a GET, the
+	// answer to a posted move) has it encoded again (encoded).
+	buf := viewLends.Get().(*[]byte)
+	*buf = append(appendView((*buf)[:0], &sn.view), '\n')
+	lent := httpx.Lend(*buf, func(b []byte) {
+		*buf = b[:0]
+		viewLends.Put(buf)
+	})
 	// Let go once encoded: made again when asked for (full).
 	sn.first = r.first
 	if len(sn.view.Legal) > 0 {
@@ -221,8 +229,8 @@ func (r *room) publish() {
 	}
 	sn.view.Board, sn.view.Events = game.View{}, nil
 	r.snap.Store(sn)
-	r.broadcast(encoded.b)
-	runtime.KeepAlive(encoded)
+	r.broadcast(lent)
+	lent.Release()
 	if betweenPeople(&rec) {
 		r.gs.cfg.Events.GameChanged(events.GameChanged{Game: r.id}) // its board in the lobby's list of games
 	}
@@ -241,6 +249,9 @@ func (gs *Games) marshalView(v View) []byte {
 }
 
 var viewBuffers = sync.Pool{New: func() any { return new([]byte) }}
+
+// viewLends are the buffers a change's view is lent to its watchers in.
+var viewLends = sync.Pool{New: func() any { return new([]byte) }}
 
 // legalLists are the lists publish describes the legal actions into.
 var legalLists = sync.Pool{New: func() any { return new([]game.ActionInfo) }}

@@ -33,7 +33,7 @@ type Games interface {
 	// now at once, then one after each change) until stop; gone is
 	// called if the game leaves the server's memory meanwhile. Neither
 	// may wait: they post to a connection's outbox.
-	Subscribe(ctx context.Context, id string, deliver func([]byte), gone func()) (stop func(), err error)
+	Subscribe(ctx context.Context, id string, deliver func(*httpx.Lent), gone func()) (stop func(), err error)
 	// Act plays an action for a seat, as POST /api/games/{id}/act does
 	// for request r (its client, its player), under the same limits: its
 	// view goes to the game's watchers.
@@ -362,7 +362,7 @@ func (ws *Watchers) feed(r *http.Request) (httpx.Watch, func(ctx context.Context
 		if ws.chat != nil {
 			stopChat = ws.chat.Watch(id, seated, out.Post)
 		}
-		stopViews, err := ws.games.Subscribe(ctx, id, out.PostLatest, out.End)
+		stopViews, err := ws.games.Subscribe(ctx, id, out.PostLent, out.End)
 		if err != nil {
 			stopChat()
 			return nil, err // the game left memory meanwhile: the client connects again

@@ -25,7 +25,7 @@ import (
 // newest last.
 type games struct {
 	mu    sync.Mutex
-	views []func([]byte)
+	views []func(*httpx.Lent)
 	acted []acted
 }
 
@@ -36,7 +36,7 @@ func (g *games) send(t *testing.T, n int, view string) {
 	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(time.Millisecond) {
 		g.mu.Lock()
 		if len(g.views) >= n {
-			g.views[n-1]([]byte(view))
+			g.views[n-1](httpx.Lend([]byte(view), nil))
 			g.mu.Unlock()
 			return
 		}
@@ -56,7 +56,7 @@ func (g *games) Seated(_ context.Context, id, player string) (bool, error) {
 	return player == "p1", nil
 }
 
-func (g *games) Subscribe(_ context.Context, id string, deliver func([]byte), gone func()) (func(), error) {
+func (g *games) Subscribe(_ context.Context, id string, deliver func(*httpx.Lent), gone func()) (func(), error) {
 	if id != "g1" {
 		return nil, errNoGame
 	}
