@@ -115,10 +115,10 @@ func (o *Outbox) post(m outMsg) {
 		for i := range o.queue {
 			if o.queue[i].latest {
 				if waiting++; waiting == 2 {
-					o.queue[i].release()
 					if m.lent != nil {
 						m.lent.share()
 					}
+					o.queue[i].release()
 					o.queue[i] = m
 					return
 				}
