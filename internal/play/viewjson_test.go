@@ -21,37 +21,27 @@ func TestViewEncodingIsEncodingJSON(t *testing.T) {
 	gs := &Games{}
 	rec := &store.Game{ID: "abcdefghijkl", Status: store.StatusPlaying}
 	views := 0
-	for _, name := range game.Names() {
-		info, err := game.Lookup(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, rs := range info.Rulesets {
-			g, err := game.Load(name + "(" + rs.ID + ")")
+	everyRuleset(t, func(g game.Game, rs game.RulesetInfo) {
+		rng := rand.New(rand.NewPCG(uint64(len(rs.ID)), 9))
+		s := g.NewState()
+		turns := newTurnLog(g.NewState())
+		var buf []game.Action
+		for ply := 0; ply < 60 && !s.IsTerminal(); ply++ {
+			v := viewOf(rec, s, turns.list(), nil)
+			want, err := httpx.Marshal(v)
 			if err != nil {
 				t.Fatal(err)
 			}
-			rng := rand.New(rand.NewPCG(uint64(len(rs.ID)), 9))
-			s := g.NewState()
-			turns := newTurnLog(g.NewState())
-			var buf []game.Action
-			for ply := 0; ply < 60 && !s.IsTerminal(); ply++ {
-				v := viewOf(rec, s, turns.list(), nil)
-				want, err := httpx.Marshal(v)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if got := gs.marshalView(v); !bytes.Equal(got, want) {
-					t.Fatalf("%s at ply %d:\n got %s\nwant %s", g.Spec(), ply, got, want)
-				}
-				views++
-				var a game.Action
-				a, buf = game.RandomAction(s, rng, buf)
-				s.Apply(a)
-				turns.add(a)
+			if got := gs.marshalView(v); !bytes.Equal(got, want) {
+				t.Fatalf("%s at ply %d:\n got %s\nwant %s", g.Spec(), ply, got, want)
 			}
+			views++
+			var a game.Action
+			a, buf = game.RandomAction(s, rng, buf)
+			s.Apply(a)
+			turns.add(a)
 		}
-	}
+	})
 	t.Logf("%d views of %v compared", views, game.Names())
 	if views < 100 {
 		t.Fatalf("only %d views compared", views)
@@ -146,6 +136,66 @@ func fill(v reflect.Value, n *int) {
 // after it; the room's counts (turns, each seat's last) are the turns'.
 func TestTurnListIsEncodingJSON(t *testing.T) {
 	lists := 0
+	everyRuleset(t, func(g game.Game, rs game.RulesetInfo) {
+		rng := rand.New(rand.NewPCG(uint64(len(rs.ID)), 11))
+		s := g.NewState()
+		log := newTurnLog(g.NewState())
+		var before turnList
+		var beforeJSON []byte
+		for ply := 0; ply < 150 && !s.IsTerminal(); ply++ {
+			all := game.Turns(g.NewState(), s.History())
+			want := []byte("[]")
+			if len(all) > 0 {
+				want, _ = json.Marshal(all)
+			}
+			list := log.list()
+			if got := appendTurnList(nil, list); !bytes.Equal(got, want) {
+				t.Fatalf("%s at ply %d:\n got %s\nwant %s", g.Spec(), ply, got, want)
+			}
+			if got, _ := json.Marshal(list); !bytes.Equal(got, want) {
+				t.Fatalf("%s at ply %d, by encoding/json:\n got %s\nwant %s", g.Spec(), ply, got, want)
+			}
+			if got := appendTurnList(nil, before); !bytes.Equal(got, beforeJSON) && ply > 0 {
+				t.Fatalf("%s: the list given out at ply %d changed at ply %d", g.Spec(), ply-1, ply)
+			}
+			// List gives the turns back (as JSON tells them: an empty
+			// list read back is nil).
+			if got, _ := json.Marshal(list.List()); len(all) > 0 && !bytes.Equal(got, want) {
+				t.Fatalf("%s at ply %d: List %s, want %s", g.Spec(), ply, got, want)
+			}
+			var back turnList
+			if err := json.Unmarshal(want, &back); err != nil || !bytes.Equal(appendTurnList(nil, back), want) {
+				t.Fatalf("%s at ply %d: read back and written as %s (%v), want %s", g.Spec(), ply, appendTurnList(nil, back), err, want)
+			}
+			if log.len() != len(all) {
+				t.Fatalf("%s at ply %d: %d turns, want %d", g.Spec(), ply, log.len(), len(all))
+			}
+			for seat := range 2 {
+				last := -1
+				for _, turn := range all {
+					if int(turn.Player) == seat {
+						last = turn.First
+					}
+				}
+				if got := log.lastTurnOf(seat); got != last {
+					t.Fatalf("%s at ply %d: seat %d's last turn at %d, want %d", g.Spec(), ply, seat, got, last)
+				}
+			}
+			lists++
+			before, beforeJSON = list, want
+			a, _ := game.RandomAction(s, rng, nil)
+			s.Apply(a)
+			log.add(a)
+		}
+	})
+	if lists < 500 {
+		t.Fatalf("only %d lists compared", lists)
+	}
+}
+
+// everyRuleset calls f with each registered game's every ruleset.
+func everyRuleset(t *testing.T, f func(g game.Game, rs game.RulesetInfo)) {
+	t.Helper()
 	for _, name := range game.Names() {
 		info, err := game.Lookup(name)
 		if err != nil {
@@ -156,60 +206,8 @@ func TestTurnListIsEncodingJSON(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			rng := rand.New(rand.NewPCG(uint64(len(rs.ID)), 11))
-			s := g.NewState()
-			log := newTurnLog(g.NewState())
-			var before turnList
-			var beforeJSON []byte
-			for ply := 0; ply < 150 && !s.IsTerminal(); ply++ {
-				all := game.Turns(g.NewState(), s.History())
-				want := []byte("[]")
-				if len(all) > 0 {
-					want, _ = json.Marshal(all)
-				}
-				list := log.list()
-				if got := appendTurnList(nil, list); !bytes.Equal(got, want) {
-					t.Fatalf("%s at ply %d:\n got %s\nwant %s", g.Spec(), ply, got, want)
-				}
-				if got, _ := json.Marshal(list); !bytes.Equal(got, want) {
-					t.Fatalf("%s at ply %d, by encoding/json:\n got %s\nwant %s", g.Spec(), ply, got, want)
-				}
-				if got := appendTurnList(nil, before); !bytes.Equal(got, beforeJSON) && ply > 0 {
-					t.Fatalf("%s: the list given out at ply %d changed at ply %d", g.Spec(), ply-1, ply)
-				}
-				// List gives the turns back (as JSON tells them: an empty
-				// list read back is nil).
-				if got, _ := json.Marshal(list.List()); len(all) > 0 && !bytes.Equal(got, want) {
-					t.Fatalf("%s at ply %d: List %s, want %s", g.Spec(), ply, got, want)
-				}
-				var back turnList
-				if err := json.Unmarshal(want, &back); err != nil || !bytes.Equal(appendTurnList(nil, back), want) {
-					t.Fatalf("%s at ply %d: read back and written as %s (%v), want %s", g.Spec(), ply, appendTurnList(nil, back), err, want)
-				}
-				if log.len() != len(all) {
-					t.Fatalf("%s at ply %d: %d turns, want %d", g.Spec(), ply, log.len(), len(all))
-				}
-				for seat := range 2 {
-					last := -1
-					for _, turn := range all {
-						if int(turn.Player) == seat {
-							last = turn.First
-						}
-					}
-					if got := log.lastTurnOf(seat); got != last {
-						t.Fatalf("%s at ply %d: seat %d's last turn at %d, want %d", g.Spec(), ply, seat, got, last)
-					}
-				}
-				lists++
-				before, beforeJSON = list, want
-				a, _ := game.RandomAction(s, rng, nil)
-				s.Apply(a)
-				log.add(a)
-			}
+			f(g, rs)
 		}
-	}
-	if lists < 500 {
-		t.Fatalf("only %d lists compared", lists)
 	}
 }
 
