@@ -263,3 +263,84 @@ func TestPerftThreadsCountsAsOne(t *testing.T) {
 		}
 	}
 }
+
+// TestPerftSymmetryCountsAsWithout: counting one move of each class that
+// a position's symmetries make changes no count. Every ruleset, from the
+// start (all eight symmetries), from the start without the attackers on
+// e1 and e9 (four), without e1 alone (two: the files mirrored), with the
+// defenders to move, and from the start come round again by moves back and
+// forth (a history that a repetition rule reads: there no symmetry is
+// used); each perft(4) equals the count that plays every move.
+func TestPerftSymmetryCountsAsWithout(t *testing.T) {
+	const start = "/3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3/"
+	positions := []struct {
+		name, text string
+		syms       int
+	}{
+		{"start", start + " attackers", 7},
+		{"no e1, e9", "/3t1t3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3t1t3/ attackers", 3},
+		{"no e1", "/3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3t1t3/ attackers", 1},
+		{"defenders to move", start + " defenders", 7},
+	}
+	// played counts without symmetries: every move played down to two
+	// plies from the leaves, where none is used.
+	var played func(s *State, depth int) uint64
+	played = func(s *State, depth int) uint64 {
+		if s.over {
+			return 1
+		}
+		if depth <= 2 {
+			return s.perft(depth, nil)
+		}
+		var n uint64
+		for _, m := range s.LegalMoves(nil) {
+			s.ApplyMove(m)
+			n += played(s, depth-1)
+			s.Undo()
+		}
+		return n
+	}
+	for _, rs := range rulesets {
+		g := MustLoad(rs)
+		for _, pos := range positions {
+			s, err := g.Parse(pos.text)
+			if err != nil {
+				t.Fatalf("%s %s: %v", rs, pos.name, err)
+			}
+			if got := len(s.symmetries(nil)); got != pos.syms {
+				t.Errorf("%s %s: %d symmetries, want %d", rs, pos.name, got, pos.syms)
+			}
+			want := played(s, 4)
+			if got := s.Perft(4); got != want {
+				t.Errorf("%s %s: perft(4) %d by classes, %d played", rs, pos.name, got, want)
+			}
+			if got := s.PerftThreads(4, 2); got != want {
+				t.Errorf("%s %s: perft(4) on 2 threads %d by classes, %d played", rs, pos.name, got, want)
+			}
+		}
+		// Back and forth to the start again.
+		s := g.Start()
+		var back []Move
+		for i := 0; i < 2; i++ {
+			m := s.LegalMoves(nil)[0]
+			s.ApplyMove(m)
+			back = append(back, NewMove(m.To(), m.From()))
+		}
+		for _, m := range back {
+			s.ApplyMove(m)
+		}
+		if s.pos.board != g.Start().pos.board {
+			t.Fatalf("%s: back and forth did not reach the start", rs)
+		}
+		want := 7
+		if g.Rules.Repetition != RepNone {
+			want = 0
+		}
+		if got := len(s.symmetries(nil)); got != want {
+			t.Errorf("%s again: %d symmetries, want %d", rs, got, want)
+		}
+		if got, want := s.Perft(4), played(s, 4); got != want {
+			t.Errorf("%s again: perft(4) %d by classes, %d played", rs, got, want)
+		}
+	}
+}
