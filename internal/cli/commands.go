@@ -74,7 +74,9 @@ not expanded. The last line is the leaf count at depth N as a bare integer.
 the subtrees of the first actions on N threads at once (Tablut's threads share
 one table of the positions counted; other games' count apart, and with --divide
 every game's do, so the processor time may grow as the wall time falls); each
-depth's line gives both.`
+depth's line gives both. Tablut counts a position that a symmetry of the board
+takes onto itself (the start: 80 moves in 10 classes of 8) by one move of each
+class of moves the symmetries make, times the class's size: the same counts.`
 
 func runPerft(env *Env, args []string) error {
 	fs := flag.NewFlagSet("perft", flag.ContinueOnError)
