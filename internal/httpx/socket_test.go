@@ -47,13 +47,7 @@ func TestServeReturnsWhileTheSocketLives(t *testing.T) {
 		})
 	}))
 	defer srv.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	url := "ws" + strings.TrimPrefix(srv.URL, "http")
-	conn, _, err := websocket.Dial(ctx, url, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ctx, conn := dialSocket(t, srv)
 	select {
 	case err := <-returned:
 		if err != nil {
@@ -73,10 +67,7 @@ func TestServeReturnsWhileTheSocketLives(t *testing.T) {
 	waitOpen(t, s, 0)
 
 	// A second socket is closed by the server's stop.
-	conn, _, err = websocket.Dial(ctx, url, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, conn = dialSocket(t, srv)
 	<-returned
 	waitOpen(t, s, 1)
 	stopAll()
@@ -192,12 +183,7 @@ func TestSocketMessageIsOneWrite(t *testing.T) {
 	srv.Listener = countingListener{srv.Listener, writes}
 	srv.Start()
 	defer srv.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	conn, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(srv.URL, "http"), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ctx, conn := dialSocket(t, srv)
 	defer conn.CloseNow()
 	conn.SetReadLimit(1 << 20)
 	for len(writes) > 0 {
@@ -289,13 +275,7 @@ func TestSocketReadsEachMessageWhole(t *testing.T) {
 		}}, func(ctx context.Context, r *http.Request, out *Outbox) (func(), error) { return func() {}, nil })
 	}))
 	defer srv.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	url := "ws" + strings.TrimPrefix(srv.URL, "http")
-	conn, _, err := websocket.Dial(ctx, url, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ctx, conn := dialSocket(t, srv)
 	for i, n := range []int{0, 1, 511, 512, 513, 1024, 3, 1000} {
 		msg := strings.Repeat(string(rune('a'+i)), n)
 		if err := conn.Write(ctx, websocket.MessageText, []byte(msg)); err != nil {
@@ -314,10 +294,7 @@ func TestSocketReadsEachMessageWhole(t *testing.T) {
 	if _, _, err := conn.Read(ctx); websocket.CloseStatus(err) != websocket.StatusMessageTooBig {
 		t.Fatalf("a message over the limit: %v, want too big", err)
 	}
-	conn, _, err = websocket.Dial(ctx, url, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, conn = dialSocket(t, srv)
 	if err := conn.Write(ctx, websocket.MessageBinary, []byte("b")); err != nil {
 		t.Fatal(err)
 	}
@@ -325,14 +302,24 @@ func TestSocketReadsEachMessageWhole(t *testing.T) {
 		t.Fatalf("a binary message: %v, want unsupported", err)
 	}
 	waitOpen(t, s, 0)
-	conn, _, err = websocket.Dial(ctx, url, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, conn = dialSocket(t, srv)
 	waitOpen(t, s, 1)
 	stopAll()
 	if _, _, err := conn.Read(ctx); websocket.CloseStatus(err) != websocket.StatusGoingAway {
 		t.Fatalf("after the stop: %v, want going away", err)
 	}
 	waitOpen(t, s, 0)
+}
+
+// dialSocket opens a WebSocket to srv, with a context of 10 seconds for
+// the test's reads and writes.
+func dialSocket(t *testing.T, srv *httptest.Server) (context.Context, *websocket.Conn) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	t.Cleanup(cancel)
+	conn, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(srv.URL, "http"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ctx, conn
 }
