@@ -174,9 +174,11 @@ func (s *State) PerftThreads(depth, threads int) uint64 {
 	for i := range sizes {
 		sizes[i] = 1
 	}
-	var symBuf [7]int
-	if syms := s.symmetries(symBuf[:0]); len(syms) > 0 && depth >= 3 {
-		moves, sizes = orbits(moves, syms)
+	if depth >= 3 {
+		var symBuf [7]int
+		if syms := s.symmetries(symBuf[:0]); len(syms) > 0 {
+			moves, sizes = orbits(moves, syms)
+		}
 	}
 	var total atomic.Uint64
 	game.Parallel(len(moves), threads, func() func(int) {
