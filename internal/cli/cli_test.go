@@ -213,10 +213,19 @@ func TestRulesAndHelp(t *testing.T) {
 		}
 	}
 	serve, _, _ := run(t, "serve", "--help")
-	for _, f := range []string{"addr", "db", "games-per-hour", "conns-per-client", "reports", "data", "prepare"} {
+	for _, f := range []string{"addr", "db", "games-per-hour", "conns-per-client", "reports", "data", "prepare", "gc-percent", "idle-conns"} {
 		if !strings.Contains(serve, "  -"+f) {
 			t.Errorf("serve --help lacks --%s", f)
 		}
+	}
+}
+
+// TestServeRefusesANonPositiveGCPercent: --gc-percent 0 would turn the
+// collector off (Go's GOGC=off), which a server must not.
+func TestServeRefusesANonPositiveGCPercent(t *testing.T) {
+	_, errOut, code := run(t, "serve", "--gc-percent", "0", "--db", filepath.Join(t.TempDir(), "m.db"))
+	if code != 2 || !strings.Contains(errOut, "--gc-percent") {
+		t.Fatalf("exit %d: %s", code, errOut)
 	}
 }
 

@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"sync"
@@ -81,6 +82,8 @@ func runServe(env *Env, args []string) error {
 	connsPerGame := fs.Int("spectators-per-game", server.DefaultConfig.ConnsPerGame, "spectators (WebSockets and streams) a game may have at once; its players' own connections are never counted among them")
 	spectatorsPerClient := fs.Int("spectators-per-address", server.DefaultConfig.SpectatorsPerClient, "spectators of one game one address may have at once")
 	idle := fs.Duration("idle-timeout", server.DefaultConfig.IdleTimeout, "how long a kept-alive connection waits for its next request before it closes (a page's requests come in bursts; a game's own traffic goes over its WebSocket, which this does not close)")
+	gcPercent := fs.Int("gc-percent", 50, "how far the heap grows past what is live before Go's collector runs again, in percent (Go's GOGC, whose default is 100; GOGC or GOMEMLIMIT in the environment override this): the server's live heap is small, a few tens of KB a live game, so collecting at half again keeps its memory a fifth lower for little CPU")
+	idleConns := fs.Int("idle-conns", server.DefaultConfig.IdleConns, "kept-alive connections that may wait for a next request at once; beyond it the one that has waited longest closes (each holds a goroutine and 8 KiB of buffers; its client opens another when it asks again)")
 	perAddress := fs.Int("conns-per-address", server.DefaultConfig.ConnsPerAddress, "TCP connections one address (an IPv6 one by its /64) may hold at once (WebSockets and kept-alive requests); the ones beyond are closed as they come; a --trusted-proxy's are not counted")
 	reports := fs.String("reports", "", "a folder of reports (muster report --html) to show under /reports/")
 	data := fs.String("data", "", "folder for what the server keeps besides its database: Lanrick's endgame tables, the ACME certificates (default: muster in the user's cache folder)")
@@ -131,6 +134,12 @@ func runServe(env *Env, args []string) error {
 	if err != nil {
 		return fmt.Errorf("%w: --trusted-proxy: %v", errUsage, err)
 	}
+	if *gcPercent <= 0 {
+		return fmt.Errorf("%w: --gc-percent must be positive", errUsage)
+	}
+	if os.Getenv("GOGC") == "" && os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetGCPercent(*gcPercent)
+	}
 	var level slog.Level
 	if err := level.UnmarshalText([]byte(*logLevel)); err != nil {
 		return fmt.Errorf("%w: --log-level %q: debug, info, warn or error", errUsage, *logLevel)
@@ -162,7 +171,7 @@ func runServe(env *Env, args []string) error {
 	srv := server.New(st, server.Config{
 		MaxBody: server.DefaultConfig.MaxBody, GamesPerHour: *perHour, ChangesPerMinute: *changes,
 		ConnsPerClient: *conns, ConnsPerGame: *connsPerGame, SpectatorsPerClient: *spectatorsPerClient,
-		AgentTimeout: server.DefaultConfig.AgentTimeout, AnalysisTime: *think, IdleTimeout: *idle, Engines: *engines, EngineQueue: *queue,
+		AgentTimeout: server.DefaultConfig.AgentTimeout, AnalysisTime: *think, IdleTimeout: *idle, IdleConns: *idleConns, Engines: *engines, EngineQueue: *queue,
 		AnalysisSlots: *analysisSlots, AnalysisQueue: *analysisQueue, AnalysisInFlight: *analysisInFlight, AnalysisEngineTime: *analysisTime,
 		Log: env.Stderr, LogJSON: *logFormat == "json", LogLevel: level,
 		Reports: *reports, ChallengesPerHour: *challenges, OpenChallenges: *openChallenges, Levels: levels, Proxies: trusted, ConnsPerAddress: *perAddress,

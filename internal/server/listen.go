@@ -12,11 +12,12 @@ import (
 // HTTPServer returns the http.Server to serve s with: a request's headers
 // must come within 10 s and its whole body within ReadTimeout, an answer
 // be written within WriteTimeout (WebSockets clear both once open), and
-// an idle kept-alive connection closes after IdleTimeout; so a client
-// that sends half a request and waits is let go.
+// an idle kept-alive connection closes after IdleTimeout, or sooner when
+// IdleConns others have waited less long (idle.go); so a client that
+// sends half a request and waits is let go.
 func (s *Server) HTTPServer() *http.Server {
 	return &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: s.cfg.ReadTimeout, WriteTimeout: s.cfg.WriteTimeout,
-		IdleTimeout: s.cfg.IdleTimeout, MaxHeaderBytes: 1 << 16}
+		IdleTimeout: s.cfg.IdleTimeout, MaxHeaderBytes: 1 << 16, ConnState: s.idle.state}
 }
 
 // Listen listens on addr, closing at once a connection from an address

@@ -53,6 +53,8 @@ func (s *Server) newMetrics(st *store.Store) *metrics {
 		gauge("muster_agents", "Computer players held by the games in memory.", func() float64 { return float64(s.games.Stats().Agents) }),
 		counter("muster_actions_total", "Actions (moves) played in games on this server.", func() float64 { return float64(s.games.Actions.Load()) }),
 		counter("muster_games_finished_total", "Games that ended on this server.", func() float64 { return float64(s.games.Finished.Load()) }),
+		gauge("muster_http_idle_connections", "Kept-alive connections waiting for a next request (at most --idle-conns).", func() float64 { return float64(s.idle.waiting()) }),
+		counter("muster_http_idle_connections_closed_total", "Kept-alive connections closed while they waited because --idle-conns others waited less long.", func() float64 { return float64(s.idle.closed.Load()) }),
 		gauge("muster_sockets_open", "WebSockets and streams open, spectators' and players' together.", func() float64 { a, b := s.sockets.Open(); return float64(a + b) }),
 		gauge("muster_engine_slots", "Slots of the engine pool (--engines).", func() float64 { return float64(pool().Slots) }),
 		gauge("muster_engine_busy_slots", "Slots of the engine pool taken.", func() float64 { return float64(pool().Busy) }),

@@ -113,6 +113,10 @@ type Config struct {
 	// net/http's two buffers of 4 KiB, about a fifth of what a live game
 	// costs the server when each of its players' browsers keeps one.
 	ReadTimeout, WriteTimeout, IdleTimeout time.Duration
+	// IdleConns bounds the kept-alive connections waiting for a next
+	// request at once: beyond it the one that has waited longest closes
+	// (idle.go).
+	IdleConns int
 	// ConnsPerAddress bounds the connections one address holds at once,
 	// at the listener (Listen).
 	ConnsPerAddress int
@@ -133,7 +137,7 @@ var DefaultConfig = Config{MaxBody: 64 << 10, GamesPerHour: 60, ChangesPerMinute
 	AnalysisTime: 3 * time.Second, Engines: runtime.NumCPU(), EngineQueue: 256,
 	AnalysisQueue: 16, AnalysisInFlight: analysis.DefaultConfig.InFlight, AnalysisEngineTime: analysis.DefaultConfig.EngineTime, AccountsPerHour: 5, LoginsPerAddress: 20, LoginsPerAccount: 5,
 	LoginWindow: 15 * time.Minute, LeaseTTL: 6 * time.Second, ChallengesPerHour: 30, OpenChallenges: 5, IdleGame: 10 * time.Minute,
-	ReadTimeout: 30 * time.Second, WriteTimeout: 60 * time.Second, IdleTimeout: 15 * time.Second, ConnsPerAddress: 128}
+	ReadTimeout: 30 * time.Second, WriteTimeout: 60 * time.Second, IdleTimeout: 15 * time.Second, IdleConns: 256, ConnsPerAddress: 128}
 
 // withDefaults fills every zero field from DefaultConfig.
 func (c Config) withDefaults() Config {
@@ -174,6 +178,7 @@ func (c Config) withDefaults() Config {
 	orDur(&c.ReadTimeout, d.ReadTimeout)
 	orDur(&c.WriteTimeout, d.WriteTimeout)
 	orDur(&c.IdleTimeout, d.IdleTimeout)
+	or(&c.IdleConns, d.IdleConns)
 	or(&c.ConnsPerAddress, d.ConnsPerAddress)
 	if c.Log == nil {
 		c.Log = io.Discard
@@ -195,6 +200,7 @@ type Server struct {
 	mux     *http.ServeMux
 	metrics *metrics
 	sockets *httpx.Sockets
+	idle    *idleConns
 
 	bus      *bus.Bus
 	events   *events.Hub
@@ -240,6 +246,7 @@ func New(st *store.Store, cfg Config) *Server {
 	s.stopSockets = stopSockets
 	sockets := httpx.NewSockets(socketsCtx, cfg.ConnsPerClient)
 	s.sockets = sockets
+	s.idle = newIdleConns(cfg.IdleConns)
 	s.ids = identity.New(st, api, identity.Config{AccountsPerHour: cfg.AccountsPerHour, LoginsPerAddress: cfg.LoginsPerAddress,
 		LoginsPerAccount: cfg.LoginsPerAccount, LoginWindow: cfg.LoginWindow})
 	s.games = play.New(ctx, st, api, s.ids, s.pool, s.bus, play.Config{GamesPerHour: cfg.GamesPerHour, ChangesPerMinute: cfg.ChangesPerMinute,
