@@ -169,6 +169,13 @@ func (gs *Games) room(ctx context.Context, id string) (*room, error) {
 	} else if err != nil {
 		return nil, httpx.Unavailable(err)
 	}
+	return gs.open(ctx, rec)
+}
+
+// open makes the room of a game as stored, rec, which it keeps, and
+// starts it; or returns the room another request made meanwhile.
+func (gs *Games) open(ctx context.Context, rec *store.Game) (*room, error) {
+	id := rec.ID
 	r, err := newRoom(gs, rec)
 	if err != nil {
 		return nil, err

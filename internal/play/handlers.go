@@ -203,7 +203,7 @@ func (gs *Games) newGame(w http.ResponseWriter, r *http.Request, g game.Game, re
 
 // underGameLimit checks that addr may make another game this hour.
 func (gs *Games) underGameLimit(ctx context.Context, addr string) error {
-	n, err := gs.store.CountSince(ctx, addr, time.Now().Add(-time.Hour))
+	n, err := gs.store.CountSince(ctx, addr, time.Now().Add(-time.Hour), gs.cfg.GamesPerHour)
 	if err != nil {
 		return httpx.Unavailable(err)
 	}
@@ -227,7 +227,11 @@ func (gs *Games) Start(ctx context.Context, rec *store.Game) error {
 	if err := gs.store.Create(ctx, rec); err != nil {
 		return httpx.Unavailable(err)
 	}
-	gs.load(ctx, rec.ID)
+	// The room is made from the game as written, not read back: a copy,
+	// which the room keeps to itself.
+	if _, err := gs.open(ctx, rec.Copy()); err != nil {
+		gs.log.Warn("loading a new game", "game", rec.ID, "err", err)
+	}
 	return nil
 }
 

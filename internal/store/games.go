@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 )
@@ -185,8 +186,9 @@ var ErrConflict = errors.New("store: the game has changed")
 func (s *Store) Create(ctx context.Context, g *Game) error {
 	actions, _ := json.Marshal(nonNil(g.Actions))
 	seats, _ := json.Marshal(g.Seats)
-	now := time.Now()
+	now := time.UnixMilli(time.Now().UnixMilli()) // as stored
 	g.Created, g.Updated = now, now
+	g.Actions = nonNil(g.Actions)
 	if g.Status == "" {
 		g.Status = StatusPlaying
 	}
@@ -200,6 +202,20 @@ func (s *Store) Create(ctx context.Context, g *Game) error {
 	}
 	g.stored = &storedRow{version: g.Version, vals: g.row()}
 	return nil
+}
+
+// Copy is a copy of g that shares nothing either may change: after
+// Create, a game as Get would read it back.
+func (g *Game) Copy() *Game {
+	c := *g
+	c.Actions = slices.Clone(nonNil(g.Actions))
+	c.Seats = slices.Clone(g.Seats)
+	if g.Clock != nil {
+		clock := *g.Clock
+		c.Clock = &clock
+	}
+	c.Ratings = slices.Clone(g.Ratings)
+	return &c
 }
 
 func boolInt(b bool) int {
@@ -361,7 +377,7 @@ func (s *Store) update(ctx context.Context, c conn, g *Game, ply int, playing bo
 		// The write of every move, outside a transaction: prepared once,
 		// and on SQLite grouped with the other games' (group.go).
 		var st *sql.Stmt
-		switch st, err = s.prepared(ctx, query); {
+		switch st, err = s.prepared(ctx, s.db, query); {
 		case err == nil && !s.pg:
 			n, err = s.execGrouped(ctx, st, args)
 		case err == nil:
@@ -410,10 +426,12 @@ func (s *Store) WaitingFor(ctx context.Context, player string) (int, error) {
 	return n, err
 }
 
-// CountSince counts the games an owner created since t.
-func (s *Store) CountSince(ctx context.Context, owner string, t time.Time) (int, error) {
+// CountSince counts the games an owner created since t, up to most (a
+// limit's check needs no more: an address that made thousands costs no
+// more to refuse than one that made the limit).
+func (s *Store) CountSince(ctx context.Context, owner string, t time.Time, most int) (int, error) {
 	var n int
-	err := s.queryRow(ctx, `SELECT COUNT(*) FROM games WHERE owner = ? AND created >= ?`, owner, t.UnixMilli()).Scan(&n)
+	err := s.queryRow(ctx, `SELECT COUNT(*) FROM (SELECT 1 FROM games WHERE owner = ? AND created >= ? LIMIT ?) AS made`, owner, t.UnixMilli(), most).Scan(&n)
 	return n, err
 }
 

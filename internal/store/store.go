@@ -39,36 +39,47 @@ type Store struct {
 	timing [2]struct{ n, ns atomic.Int64 }
 	// stmts are the writes run with every action, prepared once.
 	stmtMu sync.Mutex
-	stmts  map[string]*sql.Stmt
+	stmts  map[stmtKey]*sql.Stmt
 	// group gathers the moves' writes on SQLite (group.go).
 	group writeGroup
 }
 
-// prepared is query prepared on the writer, once: a move's write is then
-// not parsed again each time.
-func (s *Store) prepared(ctx context.Context, query string) (*sql.Stmt, error) {
+// prepared is query prepared on db (the writer or the readers), once: a
+// statement run again, a move's write above all, is then not parsed and
+// planned again each time (SQLite's prepare was a third of what making a
+// game cost the server).
+func (s *Store) prepared(ctx context.Context, db *sql.DB, query string) (*sql.Stmt, error) {
+	k := stmtKey{db, query}
 	s.stmtMu.Lock()
 	defer s.stmtMu.Unlock()
-	if st, ok := s.stmts[query]; ok {
+	if st, ok := s.stmts[k]; ok {
 		return st, nil
 	}
 	if len(s.stmts) >= maxPrepared {
 		return nil, errTooManyPrepared
 	}
-	st, err := s.db.PrepareContext(ctx, query)
+	st, err := db.PrepareContext(ctx, query)
 	if err != nil {
 		return nil, err
 	}
 	if s.stmts == nil {
-		s.stmts = map[string]*sql.Stmt{}
+		s.stmts = map[stmtKey]*sql.Stmt{}
 	}
-	s.stmts[query] = st
+	s.stmts[k] = st
 	return st, nil
 }
 
-// maxPrepared bounds the statements prepared and kept: a game's update
-// names the columns it changes, a few sets of them in practice.
-const maxPrepared = 64
+// stmtKey is a prepared statement's database and text.
+type stmtKey struct {
+	db    *sql.DB
+	query string
+}
+
+// maxPrepared bounds the statements prepared and kept: the store's
+// queries are a few score texts, a game's update names the columns it
+// changes (a few sets of them in practice), and a list of n ids makes a
+// text of its own for each n.
+const maxPrepared = 256
 
 var errTooManyPrepared = errors.New("store: enough statements prepared")
 
@@ -195,19 +206,43 @@ func (s *Store) q(query string) string {
 	return b.String()
 }
 
+// exec writes. On SQLite the statement is prepared once (prepared) and
+// runs to its end whatever becomes of the request: a write there is one
+// short statement, and a context that can end would have the driver start
+// a goroutine for each to watch it (see execGrouped). PostgreSQL's driver
+// keeps its prepared statements itself.
 func (s *Store) exec(ctx context.Context, query string, args ...any) (sql.Result, error) {
 	defer s.took(Writes, time.Now())
+	if !s.pg {
+		ctx = context.WithoutCancel(ctx)
+		if st, err := s.prepared(ctx, s.db, query); err == nil {
+			return st.ExecContext(ctx, args...)
+		}
+	}
 	return s.db.ExecContext(ctx, s.q(query), args...)
 }
 
-// query and queryRow read (through the readers on SQLite).
+// query and queryRow read (through the readers on SQLite, with their
+// statements prepared once; queryRow's, one row, runs to its end as
+// exec's does).
 func (s *Store) query(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
 	defer s.took(Reads, time.Now())
+	if !s.pg {
+		if st, err := s.prepared(ctx, s.rdb, query); err == nil {
+			return st.QueryContext(ctx, args...)
+		}
+	}
 	return s.rdb.QueryContext(ctx, s.q(query), args...)
 }
 
 func (s *Store) queryRow(ctx context.Context, query string, args ...any) *sql.Row {
 	defer s.took(Reads, time.Now())
+	if !s.pg {
+		ctx = context.WithoutCancel(ctx)
+		if st, err := s.prepared(ctx, s.rdb, query); err == nil {
+			return st.QueryRowContext(ctx, args...)
+		}
+	}
 	return s.rdb.QueryRowContext(ctx, s.q(query), args...)
 }
 

@@ -75,11 +75,29 @@ func testStore(t *testing.T, path string) {
 	if _, err := s.Get(ctx, "nope"); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("unknown id: %v", err)
 	}
-	if n, err := s.CountSince(ctx, "1.2.3.4", time.Now().Add(-time.Hour)); err != nil || n != 1 {
+	if n, err := s.CountSince(ctx, "1.2.3.4", time.Now().Add(-time.Hour), 60); err != nil || n != 1 {
 		t.Fatalf("count %d %v", n, err)
 	}
+	// Counted up to the most asked for; another owner's and older games
+	// not at all.
+	for _, id := range []string{"abd", "abe"} {
+		if err := s.Create(ctx, &Game{ID: id, Spec: "tablut", Seats: []Seat{{Kind: "human"}, {Kind: "human"}}, Owner: "1.2.3.4", DrawOffer: -1}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.Create(ctx, &Game{ID: "abf", Spec: "tablut", Seats: []Seat{{Kind: "human"}, {Kind: "human"}}, Owner: "5.6.7.8", DrawOffer: -1}); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ most, want int }{{60, 3}, {3, 3}, {2, 2}} {
+		if n, err := s.CountSince(ctx, "1.2.3.4", time.Now().Add(-time.Hour), c.most); err != nil || n != c.want {
+			t.Fatalf("count up to %d: %d %v, want %d", c.most, n, err, c.want)
+		}
+	}
+	if n, err := s.CountSince(ctx, "1.2.3.4", time.Now().Add(time.Minute), 60); err != nil || n != 0 {
+		t.Fatalf("count since a minute ahead: %d %v", n, err)
+	}
 	ids, err := s.Playing(ctx)
-	if err != nil || len(ids) != 1 {
+	if err != nil || len(ids) != 4 {
 		t.Fatalf("playing %v %v", ids, err)
 	}
 	if s.pg {
@@ -234,4 +252,40 @@ func mustGet(t *testing.T, s *Store, id string) *Game {
 		t.Fatal(err)
 	}
 	return g
+}
+
+// TestCreatedGameCopyIsAsRead: after Create, a game's Copy is the game as
+// Get reads it back (a new game's room is made from the copy), and shares
+// nothing with the original.
+func TestCreatedGameCopyIsAsRead(t *testing.T) { backends(t, testCreatedGameCopyIsAsRead) }
+
+func testCreatedGameCopyIsAsRead(t *testing.T, path string) {
+	ctx := context.Background()
+	s := open(t, path)
+	for _, g := range []*Game{
+		{ID: "g1", Spec: "tablut(ashton)", Seats: []Seat{{Kind: "human", SecretHash: "h", Player: "p", Name: "Ann", Rating: 1500, RD: 350}, {Kind: "ai", Agent: "easy"}},
+			Owner: "1.2.3.4", DrawOffer: -1, TakebackOffer: -1, Clock: &Clock{BaseMS: 60000, IncMS: 1000, LeftMS: [2]int64{60000, 60000}, SinceMS: 5}, Rated: true, ToAct: "p", Deadline: 60005},
+		{ID: "g2", Spec: "lanrick(1893)", Seats: []Seat{{Kind: "human", JoinHash: "j"}, {Kind: "human", SecretHash: "s"}}, Actions: []string{"mark d5"}, Start: "x", Lesson: true, DrawOffer: -1, TakebackOffer: 1},
+	} {
+		if err := s.Create(ctx, g); err != nil {
+			t.Fatal(err)
+		}
+		c := g.Copy()
+		got, err := s.Get(ctx, g.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.stored, got.stored = nil, nil
+		if !reflect.DeepEqual(c, got) {
+			t.Fatalf("copy  %+v\nread  %+v", c, got)
+		}
+		c = g.Copy()
+		c.Seats[0].Name, c.Actions = "changed", append(c.Actions, "more")
+		if c.Clock != nil {
+			c.Clock.LeftMS[0] = 1
+		}
+		if g.Seats[0].Name == "changed" || len(g.Actions) > 1 || g.Clock != nil && g.Clock.LeftMS[0] == 1 {
+			t.Fatalf("the copy shares with the original: %+v", g)
+		}
+	}
 }
