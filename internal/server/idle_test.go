@@ -34,7 +34,7 @@ func TestIdleConnsBeyondTheLimitClose(t *testing.T) {
 		if res.StatusCode != http.StatusOK {
 			return fmt.Errorf("status %d", res.StatusCode)
 		}
-		return nil
+		return err
 	}
 	var conns []kept
 	for i := range 3 {
