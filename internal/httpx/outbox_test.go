@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -119,7 +120,10 @@ func TestServeOutboxHoldsOnlyItsReader(t *testing.T) {
 	// that the count is of what each socket holds while nothing is sent.
 	s.workerIdle = 5 * time.Millisecond
 	read := func(context.Context, []byte, func([]byte) error) error { return nil }
-	outs := make(chan *Outbox, 100)
+	// Each socket's outbox, by the number its path carries: the handlers
+	// run in any order.
+	var outsMu sync.Mutex
+	outs := map[string]*Outbox{}
 	var stops atomic.Int32
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/serve" {
@@ -129,8 +133,10 @@ func TestServeOutboxHoldsOnlyItsReader(t *testing.T) {
 			return
 		}
 		s.ServeOutbox(w, r, Watch{Key: "g", Max: 100, Read: read}, func(ctx context.Context, r *http.Request, out *Outbox) (func(), error) {
+			outsMu.Lock()
+			outs[r.URL.Query().Get("i")] = out
+			outsMu.Unlock()
 			out.Post([]byte("hello"))
-			outs <- out
 			return func() { stops.Add(1) }, nil
 		})
 	}))
@@ -140,8 +146,8 @@ func TestServeOutboxHoldsOnlyItsReader(t *testing.T) {
 	const n = 20
 	open := func(path string) []*websocket.Conn {
 		var conns []*websocket.Conn
-		for range n {
-			conn, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(srv.URL, "http")+path, nil)
+		for i := range n {
+			conn, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(srv.URL, "http")+path+"?i="+strconv.Itoa(i), nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -174,10 +180,14 @@ func TestServeOutboxHoldsOnlyItsReader(t *testing.T) {
 			t.Fatalf("first message %q, %v", b, err)
 		}
 	}
-	var all []*Outbox
-	for range n {
-		all = append(all, <-outs)
+	// Every socket has read its first message, posted once its outbox
+	// was noted.
+	outsMu.Lock()
+	all := make([]*Outbox, n)
+	for i := range all {
+		all[i] = outs[strconv.Itoa(i)]
 	}
+	outsMu.Unlock()
 	all[0].Post([]byte("later"))
 	if _, b, err := conns[0].Read(ctx); err != nil || string(b) != "later" {
 		t.Fatalf("a message posted later: %q, %v", b, err)
