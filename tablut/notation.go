@@ -138,10 +138,7 @@ func (s *State) MoveString(m Move) string {
 	if m == Pass {
 		return "pass"
 	}
-	// The captures, from the move made on a copy: its moves by line are
-	// not counted again, as nothing asks for them.
-	p := s.pos
-	caps, _ := s.g.Rules.apply(&p, m, false)
+	caps := s.g.Rules.capturesOf(&s.pos, m)
 	if caps.N == 0 {
 		return m.String()
 	}

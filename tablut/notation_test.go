@@ -3,6 +3,7 @@ package tablut
 import (
 	"bytes"
 	"errors"
+	"math/rand/v2"
 	"os"
 	"slices"
 	"strings"
@@ -507,6 +508,46 @@ func TestViewRegionsAndPieces(t *testing.T) {
 			}
 			legal := s.LegalActions(nil)
 			s.Apply(legal[(5*ply+1)%len(legal)])
+		}
+	}
+}
+
+// TestCapturesOfAreApplys: the captures a move's notation names, found
+// without making the move (capturesOf), are those making it clears, for
+// every legal move of every position of random games under every
+// ruleset; and some of them capture, some beside a special square.
+func TestCapturesOfAreApplys(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 11))
+	for _, rs := range rulesets {
+		r := MustLoad(rs)
+		captures, fellBack := 0, 0
+		for game := 0; game < 12; game++ {
+			s := r.Start()
+			for i := 0; !s.over && i < 300; i++ {
+				var buf [MaxMoves]Move
+				moves := s.LegalMoves(buf[:0])
+				for _, m := range moves {
+					c := s.pos
+					want, _ := r.Rules.apply(&c, m, false)
+					got := r.Rules.capturesOf(&s.pos, m)
+					if got != want {
+						t.Fatalf("%s: %s in %s: capturesOf %v, apply %v", rs, m, s.pos.OTN(), got, want)
+					}
+					if want.N > 0 {
+						captures++
+						for d := 0; d < 4 && m != Pass; d++ {
+							if b := beyond[m.To()][d]; b >= 0 && r.Rules.special.has(b) {
+								fellBack++
+								break
+							}
+						}
+					}
+				}
+				s.ApplyMove(moves[rng.IntN(len(moves))])
+			}
+		}
+		if captures == 0 || fellBack == 0 {
+			t.Errorf("%s: %d capturing moves, %d beside a special square: too few to tell", rs, captures, fellBack)
 		}
 	}
 }

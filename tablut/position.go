@@ -579,6 +579,53 @@ func (r *Rules) capturesBy(p *Position, to Square, piece Piece) (caps Captures) 
 	return r.capturesBeside(p, to, piece)
 }
 
+// capturesOf lists the soldiers the legal move m would capture from p,
+// as apply would clear them, without making the move: a view names every
+// legal move with its captures (MoveString), and most capture nothing.
+// The board after the move differs from p's on m's two squares alone,
+// neither of which decides a capture but as the mover's side; where the
+// rules must judge a special square beyond a prey (hostile, which looks
+// at the board as it stands: the king's, the castle's), the move is made
+// on a copy.
+func (r *Rules) capturesOf(p *Position, m Move) (caps Captures) {
+	if m == Pass {
+		return caps
+	}
+	from, to := m.From(), m.To()
+	piece := p.board[from]
+	if piece == King && !r.KingArmed {
+		return caps
+	}
+	enemy := 1 - piece.side()
+	if !p.men[enemy].meets(beside[to]) {
+		return caps
+	}
+	prey := Attacker
+	if enemy == Defenders {
+		prey = Defender
+	}
+	partner := &r.partner[enemy]
+	for d := 0; d < 4; d++ {
+		// Neither v nor s is from where v holds a prey: from is the
+		// mover's, and the mover slid to to through v's side only if v
+		// was empty.
+		v, s := nb[to][d], beyond[to][d]
+		if s < 0 || p.board[v] != prey {
+			continue
+		}
+		switch {
+		case partner[p.board[s]]:
+			caps.Sq[caps.N] = v
+			caps.N++
+		case r.special.has(s):
+			c := *p
+			caps, _ = r.apply(&c, m, false)
+			return caps
+		}
+	}
+	return caps
+}
+
 // capturesBeside is capturesBy without its first look at who stands
 // beside to (a playout looks along its lines instead). A soldier of the
 // other side beside to is taken when the square beyond him holds a
