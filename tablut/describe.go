@@ -193,7 +193,12 @@ func (s *State) Prompt() game.Prompt {
 		return game.Prompt{Player: game.Terminal, Text: resultSentence(s.result)}
 	}
 	p := game.Prompt{Player: game.Player(s.pos.toMove)}
+	// The movers' squares in the order of their first moves, gathered
+	// here and then listed at their number: a prompt is made after
+	// every move of every game.
 	var seen [Squares]bool
+	var movers [Squares]Square
+	n := 0
 	var buf [MaxMoves]Move
 	for _, m := range s.LegalMoves(buf[:0]) {
 		if m == Pass {
@@ -202,7 +207,14 @@ func (s *State) Prompt() game.Prompt {
 		}
 		if !seen[m.From()] {
 			seen[m.From()] = true
-			p.Squares = append(p.Squares, m.From().String())
+			movers[n] = m.From()
+			n++
+		}
+	}
+	if n > 0 {
+		p.Squares = make([]string, n)
+		for i, q := range movers[:n] {
+			p.Squares[i] = q.String()
 		}
 	}
 	if s.pos.toMove == Attackers {

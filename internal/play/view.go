@@ -180,10 +180,10 @@ func (r *room) publish() {
 	sn := &snapshot{rec: rec, history: h[:len(h):len(h)], toAct: r.s.ToAct(), clockRuns: r.clockRuns(), thinking: r.thinking}
 	// The legal actions are described into a list used again and again:
 	// they are encoded, then let go (made again if a reader asks).
-	legal := legalLists.Get().(*[]game.ActionInfo)
+	legal := legalLists.get()
 	defer func() {
 		clear((*legal)[:cap(*legal)])
-		legalLists.Put(legal)
+		legalLists.put(legal)
 	}()
 	v := viewOf(&sn.rec, r.s, r.moveList().list(), (*legal)[:0])
 	if len(v.Legal) > 0 {
@@ -254,7 +254,40 @@ var viewBuffers = sync.Pool{New: func() any { return new([]byte) }}
 var viewLends = sync.Pool{New: func() any { return new([]byte) }}
 
 // legalLists are the lists publish describes the legal actions into.
-var legalLists = sync.Pool{New: func() any { return new([]game.ActionInfo) }}
+var legalLists freeLists[game.ActionInfo]
+
+// freeLists keeps lists for use again, as a sync.Pool would, but keeps
+// them through the collections, which empty a pool: a list of a Tablut
+// position's legal actions is 10–16 KB, grown to its size anew each time
+// a pool had let it go (a twentieth of what a server allocated at 1,000
+// live games). As many are kept as are in use at once, up to 32.
+type freeLists[T any] struct {
+	mu    sync.Mutex
+	lists []*[]T
+}
+
+// get returns a list of no length, new or used before.
+func (f *freeLists[T]) get() *[]T {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if n := len(f.lists); n > 0 {
+		l := f.lists[n-1]
+		f.lists[n-1] = nil
+		f.lists = f.lists[:n-1]
+		return l
+	}
+	return new([]T)
+}
+
+// put keeps l, emptied, for a later get.
+func (f *freeLists[T]) put(l *[]T) {
+	*l = (*l)[:0]
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if len(f.lists) < 32 {
+		f.lists = append(f.lists, l)
+	}
+}
 
 // clock is the clock as it reads at now.
 func (sn *snapshot) clock(now time.Time) *clockView {

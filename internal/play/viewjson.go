@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/muster-games/muster/game"
+	"github.com/muster-games/muster/internal/jsontext"
 	"github.com/muster-games/muster/internal/store"
 )
 
@@ -22,15 +23,15 @@ import (
 // characters escaped), less the final newline.
 func appendView(b []byte, v *View) []byte {
 	b = append(b, `{"id":`...)
-	b = appendString(b, v.ID)
+	b = jsontext.AppendString(b, v.ID)
 	b = append(b, `,"spec":`...)
-	b = appendString(b, v.Spec)
+	b = jsontext.AppendString(b, v.Spec)
 	b = append(b, `,"game":`...)
-	b = appendString(b, v.Game)
+	b = jsontext.AppendString(b, v.Game)
 	b = append(b, `,"traits":`...)
 	b = append(b, traitsJSON(v.Spec, &v.Traits)...)
 	b = append(b, `,"position":`...)
-	b = appendString(b, v.Position)
+	b = jsontext.AppendString(b, v.Position)
 	b = append(b, `,"to_act":`...)
 	b = strconv.AppendInt(b, int64(v.ToAct), 10)
 	b = append(b, `,"board":`...)
@@ -40,7 +41,7 @@ func appendView(b []byte, v *View) []byte {
 	b = append(b, `,"prompt":{"player":`...)
 	b = strconv.AppendInt(b, int64(v.Prompt.Player), 10)
 	b = append(b, `,"text":`...)
-	b = appendString(b, v.Prompt.Text)
+	b = jsontext.AppendString(b, v.Prompt.Text)
 	if len(v.Prompt.Squares) > 0 {
 		b = append(b, `,"squares":`...)
 		b = appendStrings(b, v.Prompt.Squares)
@@ -55,12 +56,12 @@ func appendView(b []byte, v *View) []byte {
 	b = appendStringsOrNull(b, v.History)
 	if v.Start != "" {
 		b = append(b, `,"start":`...)
-		b = appendString(b, v.Start)
+		b = jsontext.AppendString(b, v.Start)
 	}
 	b = append(b, `,"ply":`...)
 	b = strconv.AppendInt(b, int64(v.Ply), 10)
 	b = append(b, `,"status":`...)
-	b = appendString(b, string(v.Status))
+	b = jsontext.AppendString(b, string(v.Status))
 	b = appendStringField(b, `,"result":`, v.Result)
 	b = appendStringField(b, `,"reason":`, v.Reason)
 	b = appendStringField(b, `,"ending":`, v.Ending)
@@ -110,7 +111,7 @@ func appendView(b []byte, v *View) []byte {
 			b = append(b, `{"seat":`...)
 			b = strconv.AppendInt(b, int64(c.Seat), 10)
 			b = append(b, `,"player":`...)
-			b = appendString(b, c.Player)
+			b = jsontext.AppendString(b, c.Player)
 			b = append(b, `,"before":`...)
 			b = appendFloat(b, c.Before)
 			b = append(b, `,"after":`...)
@@ -132,12 +133,12 @@ func appendStringField(b []byte, key, s string) []byte {
 	if s == "" {
 		return b
 	}
-	return appendString(append(b, key...), s)
+	return jsontext.AppendString(append(b, key...), s)
 }
 
 func appendSeat(b []byte, s *seatView) []byte {
 	b = append(b, `{"kind":`...)
-	b = appendString(b, string(s.Kind))
+	b = jsontext.AppendString(b, string(s.Kind))
 	b = appendStringField(b, `,"agent":`, s.Agent)
 	b = append(b, `,"claimed":`...)
 	b = strconv.AppendBool(b, s.Claimed)
@@ -164,11 +165,11 @@ func appendBoard(b []byte, v *game.View) []byte {
 	b = append(b, `,"pieces":`...)
 	b = appendListOrNull(b, v.Pieces, func(b []byte, p *game.Piece) []byte {
 		b = append(b, `{"square":`...)
-		b = appendString(b, p.Square)
+		b = jsontext.AppendString(b, p.Square)
 		b = append(b, `,"side":`...)
 		b = strconv.AppendInt(b, int64(p.Side), 10)
 		b = append(b, `,"kind":`...)
-		b = appendString(b, p.Kind)
+		b = jsontext.AppendString(b, p.Kind)
 		if p.Spent {
 			b = append(b, `,"spent":true`...)
 		}
@@ -177,7 +178,7 @@ func appendBoard(b []byte, v *game.View) []byte {
 	b = append(b, `,"regions":`...)
 	b = appendListOrNull(b, v.Regions, func(b []byte, r *game.Region) []byte {
 		b = append(b, `{"kind":`...)
-		b = appendString(b, r.Kind)
+		b = jsontext.AppendString(b, r.Kind)
 		b = appendStringField(b, `,"label":`, r.Label)
 		b = append(b, `,"squares":`...)
 		b = appendStringsOrNull(b, r.Squares)
@@ -195,17 +196,17 @@ func appendBoard(b []byte, v *game.View) []byte {
 		b = append(b, `,"facts":`...)
 		b = appendList(b, v.Facts, func(b []byte, f *game.Fact) []byte {
 			b = append(b, `{"key":`...)
-			b = appendString(b, f.Key)
+			b = jsontext.AppendString(b, f.Key)
 			b = append(b, `,"label":`...)
-			b = appendString(b, f.Label)
+			b = jsontext.AppendString(b, f.Label)
 			b = append(b, `,"value":`...)
-			b = appendString(b, f.Value)
+			b = jsontext.AppendString(b, f.Value)
 			return append(b, '}')
 		})
 	}
 	if m := v.Meter; m != nil {
 		b = append(b, `,"meter":{"label":`...)
-		b = appendString(b, m.Label)
+		b = jsontext.AppendString(b, m.Label)
 		b = append(b, `,"left":`...)
 		b = strconv.AppendInt(b, int64(m.Left), 10)
 		b = append(b, `,"total":`...)
@@ -262,20 +263,20 @@ func appendFloat(b []byte, f float64) []byte {
 func appendActions(b []byte, legal []game.ActionInfo) []byte {
 	return appendListOrNull(b, legal, func(b []byte, a *game.ActionInfo) []byte {
 		b = append(b, `{"text":`...)
-		b = appendString(b, a.Text)
+		b = jsontext.AppendString(b, a.Text)
 		b = append(b, `,"kind":`...)
-		b = appendString(b, a.Kind)
+		b = jsontext.AppendString(b, a.Kind)
 		if len(a.Squares) > 0 {
 			b = append(b, `,"squares":`...)
 			b = appendStrings(b, a.Squares)
 		}
 		b = append(b, `,"label":`...)
-		b = appendString(b, a.Label)
+		b = jsontext.AppendString(b, a.Label)
 		b = append(b, `,"ends_turn":`...)
 		b = strconv.AppendBool(b, a.EndsTurn)
 		if a.Note != "" {
 			b = append(b, `,"note":`...)
-			b = appendString(b, a.Note)
+			b = jsontext.AppendString(b, a.Note)
 		}
 		if len(a.Path) > 0 {
 			b = append(b, `,"path":`...)
@@ -287,14 +288,14 @@ func appendActions(b []byte, legal []game.ActionInfo) []byte {
 		}
 		if a.After != "" {
 			b = append(b, `,"after":`...)
-			b = appendString(b, a.After)
+			b = jsontext.AppendString(b, a.After)
 		}
 		return append(b, '}')
 	})
 }
 
 func appendStrings(b []byte, ss []string) []byte {
-	return appendList(b, ss, func(b []byte, s *string) []byte { return appendString(b, *s) })
+	return appendList(b, ss, func(b []byte, s *string) []byte { return jsontext.AppendString(b, *s) })
 }
 
 // appendList appends xs as a JSON list, each element by each.
@@ -316,21 +317,6 @@ func appendListOrNull[T any](b []byte, xs []T, each func([]byte, *T) []byte) []b
 		return append(b, "null"...)
 	}
 	return appendList(b, xs, each)
-}
-
-// appendString appends s as a JSON string, as encoding/json writes it
-// with HTML's characters escaped: printable ASCII but for the quote, the
-// backslash, <, > and & as it is; anything else by encoding/json itself.
-func appendString(b []byte, s string) []byte {
-	for i := 0; i < len(s); i++ {
-		if !plain[s[i]] {
-			q, _ := json.Marshal(s)
-			return append(b, q...)
-		}
-	}
-	b = append(b, '"')
-	b = append(b, s...)
-	return append(b, '"')
 }
 
 // appendTurn appends a turn as encoding/json encodes a game.Turn.
@@ -368,7 +354,7 @@ func appendEventsOrNull(b []byte, events []game.Event) []byte {
 
 func appendEvent(b []byte, e *game.Event) []byte {
 	b = append(b, `{"kind":`...)
-	b = appendString(b, e.Kind)
+	b = jsontext.AppendString(b, e.Kind)
 	b = append(b, `,"player":`...)
 	b = strconv.AppendInt(b, int64(e.Player), 10)
 	if len(e.Squares) > 0 {
@@ -376,7 +362,7 @@ func appendEvent(b []byte, e *game.Event) []byte {
 		b = appendStrings(b, e.Squares)
 	}
 	b = append(b, `,"text":`...)
-	b = appendString(b, e.Text)
+	b = jsontext.AppendString(b, e.Text)
 	if len(e.Dice) > 0 {
 		b = append(b, `,"dice":`...)
 		b = appendList(b, e.Dice, func(b []byte, d *int) []byte { return strconv.AppendInt(b, int64(*d), 10) })
@@ -385,17 +371,9 @@ func appendEvent(b []byte, e *game.Event) []byte {
 }
 
 func appendStringsOrNull(b []byte, ss []string) []byte {
-	return appendListOrNull(b, ss, func(b []byte, s *string) []byte { return appendString(b, *s) })
+	return appendListOrNull(b, ss, func(b []byte, s *string) []byte { return jsontext.AppendString(b, *s) })
 }
 
 func appendStringLists(b []byte, lists [][]string) []byte {
 	return appendListOrNull(b, lists, func(b []byte, ss *[]string) []byte { return appendStringsOrNull(b, *ss) })
 }
-
-// plain are the bytes a JSON string holds as they are.
-var plain = func() (t [256]bool) {
-	for c := 0x20; c <= 0x7e; c++ {
-		t[c] = c != '"' && c != '\\' && c != '<' && c != '>' && c != '&'
-	}
-	return t
-}()

@@ -11,6 +11,7 @@ import (
 	_ "github.com/muster-games/muster/examples/konane" // a third game, with its own actions
 	"github.com/muster-games/muster/game"
 	"github.com/muster-games/muster/internal/httpx"
+	"github.com/muster-games/muster/internal/jsontext"
 	"github.com/muster-games/muster/internal/store"
 )
 
@@ -215,7 +216,7 @@ func everyRuleset(t *testing.T, f func(g game.Game, rs game.RulesetInfo)) {
 func TestAppendString(t *testing.T) {
 	for _, s := range []string{"", "e3-e2", `say "hi"`, `back\slash`, "<b>&", "line north–south", "a\u2028b", "tab\tnew\nline\r\b\f", "\x01", "bad \xff utf-8", "é"} {
 		want, _ := json.Marshal(s)
-		if got := appendString(nil, s); !bytes.Equal(got, want) {
+		if got := jsontext.AppendString(nil, s); !bytes.Equal(got, want) {
 			t.Errorf("%q: got %s, want %s", s, got, want)
 		}
 	}

@@ -8,7 +8,10 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"time"
+
+	"github.com/muster-games/muster/internal/jsontext"
 )
 
 // SeatKind says who holds a seat.
@@ -106,19 +109,69 @@ type Game struct {
 var updateColumns = [...]string{"actions", "seats", "status", "result", "reason", "ply", "draw_offer", "clock", "rematch",
 	"takeback_offer", "player0", "player1", "rated", "rating_change", "to_act", "deadline"}
 
-// storedRow is a game's updateColumns as written or read at a version.
+// The updateColumns that hold numbers; the others hold text.
+const (
+	colActions = 0
+	colSeats   = 1
+	numColumns = 1<<5 | 1<<6 | 1<<9 | 1<<12 | 1<<15 // ply, draw_offer, takeback_offer, rated, deadline
+)
+
+// storedRow is a game's updateColumns as written or read at a version,
+// with the seats they were written from (a copy of its own).
 type storedRow struct {
 	version int64
-	vals    [len(updateColumns)]any
+	vals    rowVals
+	seats   []Seat
 }
 
-// row is g's updateColumns as Update writes them.
-func (g *Game) row() (r [len(updateColumns)]any) {
-	actions, _ := json.Marshal(nonNil(g.Actions))
-	seats, _ := json.Marshal(g.Seats)
-	return [len(updateColumns)]any{string(actions), string(seats), string(g.Status), g.Result, g.Reason, len(g.Actions), g.DrawOffer, clockText(g.Clock), g.Rematch,
-		g.TakebackOffer, g.player(0), g.player(1), boolInt(g.Rated), ratingsText(g.Ratings), g.ToAct, g.Deadline}
+// rowVals are a game's updateColumns, each a text or a number (numColumns).
+type rowVals struct {
+	text [len(updateColumns)]string
+	num  [len(updateColumns)]int64
 }
+
+// arg is column i as a statement's argument.
+func (r *rowVals) arg(i int) any {
+	if numColumns&(1<<i) != 0 {
+		return r.num[i]
+	}
+	return r.text[i]
+}
+
+// row is g's updateColumns as Update writes them, and the seats they
+// hold. Where prev (the row as stored, if known) has the same actions or
+// seats, its texts are used again: the actions are written by hand into a
+// buffer and compared (jsontext, as encoding/json writes them), the seats
+// compared before they are encoded; a move changes neither's text but
+// the actions', and the texts are then all a row allocates.
+func (g *Game) row(prev *storedRow) (r rowVals, seats []Seat) {
+	buf := rowBuffers.Get().(*[]byte)
+	*buf = jsontext.AppendStrings((*buf)[:0], g.Actions)
+	if prev != nil && string(*buf) == prev.vals.text[colActions] {
+		r.text[colActions] = prev.vals.text[colActions]
+	} else {
+		r.text[colActions] = string(*buf)
+	}
+	rowBuffers.Put(buf)
+	if prev != nil && slices.Equal(prev.seats, g.Seats) && (prev.seats == nil) == (g.Seats == nil) {
+		r.text[colSeats], seats = prev.vals.text[colSeats], prev.seats
+	} else {
+		b, _ := json.Marshal(g.Seats)
+		r.text[colSeats], seats = string(b), slices.Clone(g.Seats)
+	}
+	r.text[2], r.text[3], r.text[4] = string(g.Status), g.Result, g.Reason
+	r.num[5], r.num[6] = int64(len(g.Actions)), int64(g.DrawOffer)
+	r.text[7], r.text[8] = clockText(g.Clock), g.Rematch
+	r.num[9] = int64(g.TakebackOffer)
+	r.text[10], r.text[11] = g.player(0), g.player(1)
+	r.num[12] = int64(boolInt(g.Rated))
+	r.text[13], r.text[14] = ratingsText(g.Ratings), g.ToAct
+	r.num[15] = g.Deadline
+	return r, seats
+}
+
+// rowBuffers are the buffers row writes a game's actions into.
+var rowBuffers = sync.Pool{New: func() any { return new([]byte) }}
 
 // RatingChange is what a rated game did to one seat's rating.
 type RatingChange struct {
@@ -200,7 +253,8 @@ func (s *Store) Create(ctx context.Context, g *Game) error {
 	if err != nil {
 		return fmt.Errorf("store: create %s: %w", g.ID, err)
 	}
-	g.stored = &storedRow{version: g.Version, vals: g.row()}
+	vals, stored := g.row(nil)
+	g.stored = &storedRow{version: g.Version, vals: vals, seats: stored}
 	return nil
 }
 
@@ -312,8 +366,10 @@ func scan(row scanner) (*Game, error) {
 	}
 	// The columns as read, their texts as stored (a list of games read is
 	// not encoded again for it).
-	g.stored = &storedRow{version: g.Version, vals: [len(updateColumns)]any{actions, seats, string(g.Status), g.Result, g.Reason, len(g.Actions), g.DrawOffer,
-		clock, g.Rematch, g.TakebackOffer, g.player(0), g.player(1), rated, ratings, g.ToAct, g.Deadline}}
+	g.stored = &storedRow{version: g.Version, seats: slices.Clone(g.Seats), vals: rowVals{
+		text: [len(updateColumns)]string{actions, seats, string(g.Status), g.Result, g.Reason, "", "", clock, g.Rematch, "", g.player(0), g.player(1), "", ratings, g.ToAct, ""},
+		num:  [len(updateColumns)]int64{5: int64(len(g.Actions)), 6: int64(g.DrawOffer), 9: int64(g.TakebackOffer), 12: int64(rated), 15: g.Deadline},
+	}}
 	return &g, nil
 }
 
@@ -346,11 +402,7 @@ type conn interface {
 // update writes g if the stored game is at g.Version with ply actions
 // (and, with playing, is not over).
 func (s *Store) update(ctx context.Context, c conn, g *Game, ply int, playing bool) error {
-	cond := ""
-	if playing {
-		cond = " AND status = 'playing'"
-	}
-	vals := g.row()
+	vals, seats := g.row(g.stored)
 	old := g.Updated
 	// Updated grows by at least a millisecond with every change, so that
 	// clients can order the views of a game by it.
@@ -359,17 +411,16 @@ func (s *Store) update(ctx context.Context, c conn, g *Game, ply int, playing bo
 	// wrote, where the write is made on that version (else all of them):
 	// a move changes a few, and each index over a column not written is
 	// left alone.
-	var set strings.Builder
-	args := make([]any, 0, len(vals)+5)
-	for i, v := range vals {
-		if g.stored != nil && g.stored.version == g.Version && g.stored.vals[i] == v {
+	var changed uint32
+	args := make([]any, 0, len(updateColumns)+5)
+	for i := range updateColumns {
+		if g.stored != nil && g.stored.version == g.Version && g.stored.vals.text[i] == vals.text[i] && g.stored.vals.num[i] == vals.num[i] {
 			continue
 		}
-		set.WriteString(updateColumns[i])
-		set.WriteString(" = ?, ")
-		args = append(args, v)
+		changed |= 1 << i
+		args = append(args, vals.arg(i))
 	}
-	query := s.q(`UPDATE games SET ` + set.String() + `updated = ?, version = ? WHERE id = ? AND ply = ? AND version = ?` + cond)
+	query := s.updateQuery(changed, playing)
 	args = append(args, g.Updated.UnixMilli(), g.Version+1, g.ID, ply, g.Version)
 	var n int64
 	var err error
@@ -401,8 +452,36 @@ func (s *Store) update(ctx context.Context, c conn, g *Game, ply int, playing bo
 		return ErrConflict
 	}
 	g.Version++
-	g.stored = &storedRow{version: g.Version, vals: vals}
+	g.stored = &storedRow{version: g.Version, vals: vals, seats: seats}
 	return nil
+}
+
+// updateQuery is the statement that writes the columns of changed (a bit
+// a column of updateColumns), with updated and version, where the stored
+// game is at a version with a number of actions (and, with playing, not
+// over): made once for each set of columns.
+func (s *Store) updateQuery(changed uint32, playing bool) string {
+	key := uint64(changed)
+	if playing {
+		key |= 1 << 32
+	}
+	if q, ok := s.updates.Load(key); ok {
+		return q.(string)
+	}
+	var set strings.Builder
+	for i, col := range updateColumns {
+		if changed&(1<<i) != 0 {
+			set.WriteString(col)
+			set.WriteString(" = ?, ")
+		}
+	}
+	cond := ""
+	if playing {
+		cond = " AND status = 'playing'"
+	}
+	q := s.q(`UPDATE games SET ` + set.String() + `updated = ?, version = ? WHERE id = ? AND ply = ? AND version = ?` + cond)
+	s.updates.Store(key, q)
+	return q
 }
 
 // rowsAffected is the rows a statement's result says it changed.

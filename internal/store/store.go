@@ -40,6 +40,9 @@ type Store struct {
 	// stmts are the statements prepared, by database and text (prepared).
 	stmtMu sync.Mutex
 	stmts  map[stmtKey]*sql.Stmt
+	// updates are the texts of the games' updates, by the columns they
+	// write (updateQuery).
+	updates sync.Map
 	// group gathers the moves' writes on SQLite (group.go).
 	group writeGroup
 }
