@@ -221,13 +221,22 @@ func (s *Sockets) accept(w http.ResponseWriter, r *http.Request, watch Watch) (*
 // to 6.1 MB, of about 350).
 func (c *socketConn) read(s *Sockets, f func(ctx context.Context, msg []byte, send func([]byte) error) error, send func([]byte) error) {
 	defer c.cancel()
+	// Each message is done by a worker, waited for: what it does (a move,
+	// its database write) grows a stack that the reader would keep for as
+	// long as the connection lives (handle). The worker is handed the
+	// same function and answers on the same channel each time: msg is
+	// set before it is handed over, and read again only once it has
+	// answered.
+	var msg []byte
+	done := make(chan error, 1)
+	do := func() { done <- f(c.ctx, msg, send) }
 	for {
 		typ, r, err := c.conn.Reader(context.Background())
 		if err != nil {
 			return
 		}
 		buf := readBuffers.Get().(*[]byte)
-		msg, err := readMessage(r, (*buf)[:0])
+		msg, err = readMessage(r, (*buf)[:0])
 		*buf = msg[:0]
 		if err != nil {
 			readBuffers.Put(buf)
@@ -237,12 +246,9 @@ func (c *socketConn) read(s *Sockets, f func(ctx context.Context, msg []byte, se
 			c.conn.Close(websocket.StatusUnsupportedData, "text messages only")
 			return
 		}
-		// Each message is done by a worker, waited for: what it does (a
-		// move, its database write) grows a stack that the reader would
-		// keep for as long as the connection lives (handle).
-		done := make(chan error, 1)
-		s.handle(func() { done <- f(c.ctx, msg, send) })
+		s.handle(do)
 		err = <-done
+		msg = nil
 		readBuffers.Put(buf)
 		if err != nil {
 			why := err.Error()

@@ -412,13 +412,19 @@ func (s *Store) update(ctx context.Context, c conn, g *Game, ply int, playing bo
 	// a move changes a few, and each index over a column not written is
 	// left alone.
 	var changed uint32
-	args := make([]any, 0, len(updateColumns)+5)
+	columns := 0
 	for i := range updateColumns {
 		if g.stored != nil && g.stored.version == g.Version && g.stored.vals.text[i] == vals.text[i] && g.stored.vals.num[i] == vals.num[i] {
 			continue
 		}
 		changed |= 1 << i
-		args = append(args, vals.arg(i))
+		columns++
+	}
+	args := make([]any, 0, columns+5)
+	for i := range updateColumns {
+		if changed&(1<<i) != 0 {
+			args = append(args, vals.arg(i))
+		}
 	}
 	query := s.updateQuery(changed, playing)
 	args = append(args, g.Updated.UnixMilli(), g.Version+1, g.ID, ply, g.Version)
