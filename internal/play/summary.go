@@ -86,13 +86,16 @@ type Board struct {
 }
 
 // Board draws a stored game: from its room's snapshot where this server
-// has it in memory and kept it (a game between people), else from the
-// record itself. It never loads a room
+// has it in memory, else from the record itself. It never loads a room
 // or takes a lease.
 func (gs *Games) Board(rec *store.Game) (Board, error) {
 	if r := gs.loaded(rec.ID); r != nil {
-		if sn := r.snap.Load(); sn.lobby != nil {
-			return Board{Traits: sn.lobby.traits, Board: sn.lobby.board}, nil
+		sn := r.snap.Load()
+		if b, ok := sn.board(); ok {
+			return Board{Traits: sn.view.Traits, Board: b}, nil
+		}
+		if sn.view.Board.Width > 0 {
+			return Board{Traits: sn.view.Traits, Board: sn.view.Board}, nil
 		}
 	}
 	g, err := game.Load(rec.Spec)

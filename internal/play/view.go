@@ -146,15 +146,6 @@ type snapshot struct {
 	toAct     game.Player
 	clockRuns bool
 	thinking  bool
-	// lobby is the position's traits and board, for the lobby's list of
-	// games, in a game between people (nil in any other).
-	lobby *lobbyBoard
-}
-
-// lobbyBoard is a position as the lobby's list of games draws it.
-type lobbyBoard struct {
-	traits game.Traits
-	board  game.View
 }
 
 // publish builds the snapshot of the room as it is, stores it for the
@@ -200,11 +191,6 @@ func (r *room) publish() {
 			// rules'.
 			v.Prompt = game.Prompt{Player: game.Terminal, Text: endSentence(r.g, &rec)}
 		}
-	}
-	if betweenPeople(&rec) {
-		// Kept for the lobby's list of games, which shows these alone
-		// (Board draws any other from its record).
-		sn.lobby = &lobbyBoard{v.Traits, v.Board}
 	}
 	sn.view = v
 	sn.at = time.Now()
@@ -330,6 +316,22 @@ func (sn *snapshot) head() View {
 		v.Clock = sn.clock(time.Now())
 	}
 	return v
+}
+
+// board is the position's view, made again from the game's start and
+// its history (the lobby's list of games draws a dozen of them, at most
+// once a second, where every change of a game between people had kept
+// its board for it: about 1.5 KB a live game); false where the snapshot
+// keeps the view whole.
+func (sn *snapshot) board() (game.View, bool) {
+	if sn.first == nil {
+		return game.View{}, false
+	}
+	s := sn.first.Clone()
+	for _, a := range sn.history {
+		s.Apply(a)
+	}
+	return s.View(), true
 }
 
 // full is the view as it was built, what was let go made again from the
