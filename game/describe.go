@@ -249,6 +249,22 @@ type LegalDescriber interface {
 	AppendLegal(dst []ActionInfo) []ActionInfo
 }
 
+// A ViewAppender draws its view into the lists of dst (its pieces and
+// regions, their room used again), as View draws it: a game in play is
+// drawn after every action, and the view let go once encoded.
+type ViewAppender interface {
+	AppendView(dst View) View
+}
+
+// AppendView is s's view, drawn into dst's lists where s is a
+// ViewAppender, else View's own.
+func AppendView(dst View, s State) View {
+	if a, ok := s.(ViewAppender); ok {
+		return a.AppendView(dst)
+	}
+	return s.View()
+}
+
 // DescribeLegal describes every legal action of s, in LegalActions'
 // order (an empty list, not nil, where there is none).
 func DescribeLegal(s State) []ActionInfo {

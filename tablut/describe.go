@@ -37,12 +37,19 @@ var pieceKinds = [...]string{Attacker: "attacker", Defender: "defender", King: "
 // View describes the position for a board display: the pieces, the castle
 // and camps, the king's open lines to the edge, and the last move with
 // what it captured (the king too, when he was taken).
-func (s *State) View() game.View {
-	// Each list is made at its length, and the lists that are the same
-	// in every view (the castle's square, the camps', the last move's)
-	// are shared: a game in play is described after every move.
+func (s *State) View() game.View { return s.AppendView(game.View{}) }
+
+// AppendView is View drawn into dst's pieces and regions (game.ViewAppender).
+func (s *State) AppendView(dst game.View) game.View {
+	// Each list is made at its length (or dst's used again), and the
+	// lists that are the same in every view (the castle's square, the
+	// camps', the last move's) are shared: a game in play is described
+	// after every move.
 	men := s.pos.men[Attackers].count() + s.pos.men[Defenders].count()
-	v := game.View{Width: Size, Height: Size, Pieces: make([]game.Piece, 0, men)}
+	v := game.View{Width: Size, Height: Size, Pieces: slices.Grow(dst.Pieces[:0], men)}
+	if v.Pieces == nil {
+		v.Pieces = []game.Piece{} // a list, as encoded, even of none
+	}
 	for q := Square(0); q < Squares; q++ {
 		if c := s.pos.board[q]; c != Empty {
 			side := Attackers
@@ -53,7 +60,7 @@ func (s *State) View() game.View {
 		}
 	}
 	lines := s.openLines()
-	v.Regions = make([]game.Region, 0, 2+len(lines))
+	v.Regions = slices.Grow(dst.Regions[:0], 2+len(lines))
 	v.Regions = append(v.Regions, game.Region{Kind: "castle", Squares: castleSquares})
 	if s.g.Rules.Camps != CampsNone {
 		v.Regions = append(v.Regions, game.Region{Kind: "camp", Squares: campSquares})

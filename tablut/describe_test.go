@@ -3,6 +3,7 @@ package tablut
 import (
 	"fmt"
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -126,5 +127,25 @@ func TestMoveSquaresAreTheMovesSquares(t *testing.T) {
 	}
 	if want := Squares * 2 * (Size - 1); n != want {
 		t.Fatalf("%d moves along a line, want %d", n, want)
+	}
+}
+
+// TestAppendViewIsView: a view drawn into the lists of the view before
+// it (as a room draws each change's) is the view drawn afresh, for every
+// position of random games under every ruleset.
+func TestAppendViewIsView(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 5))
+	for _, rs := range rulesets {
+		s := MustLoad(rs).Start()
+		var reused game.View
+		for i := 0; !s.over && i < 200; i++ {
+			reused = s.AppendView(reused)
+			if want := s.View(); !reflect.DeepEqual(reused, want) {
+				t.Fatalf("%s, ply %d: AppendView %+v, View %+v", rs, i, reused, want)
+			}
+			var buf [MaxMoves]Move
+			moves := s.LegalMoves(buf[:0])
+			s.ApplyMove(moves[rng.IntN(len(moves))])
+		}
 	}
 }

@@ -81,14 +81,15 @@ type Described struct {
 
 // Describe describes a state, with the legal actions of the player to
 // act (none for chance or at the end).
-func Describe(s game.State) Described { return describe(s, nil) }
+func Describe(s game.State) Described { return describe(s, nil, game.View{}) }
 
 // describe is Describe with the legal actions appended to legal[:0] (nil:
-// a list of their own).
-func describe(s game.State, legal []game.ActionInfo) Described {
+// a list of their own) and the board drawn into board's lists (a zero
+// View: lists of its own).
+func describe(s game.State, legal []game.ActionInfo, board game.View) Described {
 	g := s.Game()
 	d := Described{Spec: g.Spec(), Game: g.Name(), Traits: g.Traits(), Position: s.String(), ToAct: s.ToAct(),
-		Board: s.View(), Legal: []game.ActionInfo{}, Prompt: s.Prompt(), Events: s.Events()}
+		Board: game.AppendView(board, s), Legal: []game.ActionInfo{}, Prompt: s.Prompt(), Events: s.Events()}
 	if s.ToAct() >= 0 {
 		if legal == nil {
 			d.Legal = game.DescribeLegal(s)
@@ -172,14 +173,22 @@ func (r *room) publish() {
 	// The legal actions are described into a list used again and again:
 	// they are encoded, then let go (made again if a reader asks).
 	legal := legalLists.get()
+	// So is the board: the lobby draws its boards again when it asks
+	// (snapshot.board).
+	board := viewBoards.get()
 	defer func() {
 		clear((*legal)[:cap(*legal)])
 		legalLists.put(legal)
+		clear(board.Pieces[:cap(board.Pieces)])
+		clear(board.Regions[:cap(board.Regions)])
+		*board = game.View{Pieces: board.Pieces[:0], Regions: board.Regions[:0]}
+		viewBoards.put(board)
 	}()
-	v := viewOf(&sn.rec, r.s, r.moveList().list(), (*legal)[:0])
+	v := viewOf(&sn.rec, r.s, r.moveList().list(), (*legal)[:0], *board)
 	if len(v.Legal) > 0 {
 		*legal = v.Legal // grown
 	}
+	board.Pieces, board.Regions = v.Board.Pieces, v.Board.Regions
 	v.History, v.Updated = rec.Actions, rec.Updated.UnixMilli()
 	v.Thinking = r.thinking
 	v.CanAbort, v.Rematch = r.canAbort(), rec.Rematch
@@ -239,40 +248,43 @@ var viewBuffers = sync.Pool{New: func() any { return new([]byte) }}
 // viewLends are the buffers a change's view is lent to its watchers in.
 var viewLends = sync.Pool{New: func() any { return new([]byte) }}
 
-// legalLists are the lists publish describes the legal actions into.
-var legalLists freeLists[game.ActionInfo]
+// legalLists are the lists publish describes the legal actions into,
+// viewBoards the boards it draws the position into.
+var (
+	legalLists freeList[[]game.ActionInfo]
+	viewBoards freeList[game.View]
+)
 
-// freeLists keeps lists for use again, as a sync.Pool would, but keeps
+// freeList keeps things for use again, as a sync.Pool would, but keeps
 // them through the collections, which empty a pool: a list of a Tablut
 // position's legal actions is 10–16 KB, grown to its size anew each time
 // a pool had let it go (6% of what a server allocated at 1,000 live
 // games, by its allocation profile). As many are kept as are in use at
-// once, up to 32.
-type freeLists[T any] struct {
+// once, up to 32; whoever puts one back empties it first.
+type freeList[T any] struct {
 	mu    sync.Mutex
-	lists []*[]T
+	items []*T
 }
 
-// get returns a list of no length, new or used before.
-func (f *freeLists[T]) get() *[]T {
+// get returns a thing used before, or a new one.
+func (f *freeList[T]) get() *T {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if n := len(f.lists); n > 0 {
-		l := f.lists[n-1]
-		f.lists[n-1] = nil
-		f.lists = f.lists[:n-1]
-		return l
+	if n := len(f.items); n > 0 {
+		x := f.items[n-1]
+		f.items[n-1] = nil
+		f.items = f.items[:n-1]
+		return x
 	}
-	return new([]T)
+	return new(T)
 }
 
-// put keeps l, emptied, for a later get.
-func (f *freeLists[T]) put(l *[]T) {
-	*l = (*l)[:0]
+// put keeps x for a later get.
+func (f *freeList[T]) put(x *T) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if len(f.lists) < 32 {
-		f.lists = append(f.lists, l)
+	if len(f.items) < 32 {
+		f.items = append(f.items, x)
 	}
 }
 
@@ -421,10 +433,11 @@ func betweenPeople(rec *store.Game) bool {
 }
 
 // viewOf describes a state of a stored game, its legal actions appended
-// to legal[:0] (nil: a list of their own).
-func viewOf(rec *store.Game, s game.State, turns turnList, legal []game.ActionInfo) View {
+// to legal[:0] (nil: a list of their own), its board drawn into board's
+// lists (describe).
+func viewOf(rec *store.Game, s game.State, turns turnList, legal []game.ActionInfo, board game.View) View {
 	v := View{
-		ID: rec.ID, Described: describe(s, legal), Turns: turns, Ply: len(s.History()), Status: rec.Status,
+		ID: rec.ID, Described: describe(s, legal, board), Turns: turns, Ply: len(s.History()), Status: rec.Status,
 		Result: rec.Result, Reason: rec.Reason, DrawOffer: rec.DrawOffer, TakebackOffer: rec.TakebackOffer, Start: rec.Start,
 		Winner: -1,
 	}
@@ -480,7 +493,7 @@ func (r *room) viewAt(sn *snapshot, ply int) (View, error) {
 	for _, a := range sn.history[:ply] {
 		s.Apply(a)
 	}
-	v := viewOf(&sn.rec, s, sn.view.Turns, nil)
+	v := viewOf(&sn.rec, s, sn.view.Turns, nil, game.View{})
 	v.Legal, v.ToAct, v.History = []game.ActionInfo{}, game.Terminal, sn.rec.Actions[:ply]
 	return v, nil
 }

@@ -35,19 +35,21 @@ func BenchmarkView(b *testing.B) {
 	b.Run("describe", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			viewOf(rec, s, tl.list(), nil)
+			viewOf(rec, s, tl.list(), nil, game.View{})
 		}
 	})
 	// As publish does: the legal actions described into a list kept from
-	// the change before.
+	// the change before, the board drawn into its lists.
 	b.Run("describe-reused", func(b *testing.B) {
 		var legal []game.ActionInfo
+		var board game.View
 		b.ReportAllocs()
 		for b.Loop() {
-			legal = viewOf(rec, s, tl.list(), legal[:0]).Legal
+			v := viewOf(rec, s, tl.list(), legal[:0], board)
+			legal, board = v.Legal, v.Board
 		}
 	})
-	v := viewOf(rec, s, tl.list(), nil)
+	v := viewOf(rec, s, tl.list(), nil, game.View{})
 	out, err := httpx.Marshal(v)
 	if err != nil {
 		b.Fatal(err)
