@@ -219,7 +219,7 @@ func (s *Store) exec(ctx context.Context, query string, args ...any) (sql.Result
 	if !s.pg {
 		ctx = context.WithoutCancel(ctx)
 		if st, err := s.prepared(ctx, s.db, query); err == nil {
-			return st.ExecContext(ctx, args...)
+			return s.execAside(ctx, st, args)
 		}
 	}
 	return s.db.ExecContext(ctx, s.q(query), args...)
