@@ -140,7 +140,7 @@ type snapshot struct {
 	// first is the game's start: once the view is encoded, its legal
 	// actions (a game's largest part), its board and its events are let
 	// go, and made again from first and history when a view is asked
-	// for (full).
+	// for (fullInto).
 	first game.State
 	// history is the state's actions, for views of past plies.
 	history   []game.Action
@@ -215,7 +215,7 @@ func (r *room) publish() {
 		*buf = b[:0]
 		viewLends.Put(buf)
 	})
-	// Let go once encoded: made again when asked for (full).
+	// Let go once encoded: made again when asked for (fullInto).
 	sn.first = r.first
 	if len(sn.view.Legal) > 0 {
 		sn.view.Legal = nil
@@ -346,12 +346,9 @@ func (sn *snapshot) board() (game.View, bool) {
 	return s.View(), true
 }
 
-// full is the view as it was built, what was let go made again from the
-// game's start and its history.
-func (sn *snapshot) full() View { return sn.fullInto(nil) }
-
-// fullInto is full with the legal actions appended to *legal, as
-// currentInto.
+// fullInto is the view as it was built, what was let go made again from
+// the game's start and its history, its legal actions appended to *legal
+// as currentInto's.
 func (sn *snapshot) fullInto(legal *[]game.ActionInfo) View {
 	v := sn.view
 	if sn.first == nil {
@@ -378,7 +375,7 @@ func (sn *snapshot) fullInto(legal *[]game.ActionInfo) View {
 	return v
 }
 
-// marshalLent encodes the view full makes (current with now), its legal
+// marshalLent encodes the view fullInto makes (current with now), its legal
 // actions made in a list lent for it (a socket's first view: the start's
 // legal moves were 14 MB of the lists a server allocated for 1,000 games
 // at 1,000 live games, each made anew).
