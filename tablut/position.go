@@ -583,8 +583,10 @@ func (r *Rules) capturesBy(p *Position, to Square, piece Piece) (caps Captures) 
 // as apply would clear them, without making the move: a view names every
 // legal move with its captures (MoveString), and most capture nothing.
 // The board after the move differs from p's on m's two squares alone,
-// neither of which decides a capture but as the mover's side; where the
-// rules must judge a special square beyond a prey (hostile, which looks
+// neither of which decides a capture but as the mover's side (from is
+// the mover's, and the mover slid to to past a neighbour only if it was
+// empty), so capturesBeside reads p as it would the board after. Where a
+// square beyond to is one whose hostility the rules judge (hostile looks
 // at the board as it stands: the king's, the castle's), the move is made
 // on a copy.
 func (r *Rules) capturesOf(p *Position, m Move) (caps Captures) {
@@ -596,34 +598,17 @@ func (r *Rules) capturesOf(p *Position, m Move) (caps Captures) {
 	if piece == King && !r.KingArmed {
 		return caps
 	}
-	enemy := 1 - piece.side()
-	if !p.men[enemy].meets(beside[to]) {
+	if !p.men[1-piece.side()].meets(beside[to]) {
 		return caps
 	}
-	prey := Attacker
-	if enemy == Defenders {
-		prey = Defender
-	}
-	partner := &r.partner[enemy]
 	for d := 0; d < 4; d++ {
-		// Neither v nor s is from where v holds a prey: from is the
-		// mover's, and the mover slid to to through v's side only if v
-		// was empty.
-		v, s := nb[to][d], beyond[to][d]
-		if s < 0 || p.board[v] != prey {
-			continue
-		}
-		switch {
-		case partner[p.board[s]]:
-			caps.Sq[caps.N] = v
-			caps.N++
-		case r.special.has(s):
+		if s := beyond[to][d]; s >= 0 && r.special.has(s) {
 			c := *p
 			caps, _ = r.apply(&c, m, false)
 			return caps
 		}
 	}
-	return caps
+	return r.capturesBeside(p, to, piece)
 }
 
 // capturesBeside is capturesBy without its first look at who stands
