@@ -91,12 +91,7 @@ type Board struct {
 func (gs *Games) Board(rec *store.Game) (Board, error) {
 	if r := gs.loaded(rec.ID); r != nil {
 		sn := r.snap.Load()
-		if b, ok := sn.board(); ok {
-			return Board{Traits: sn.view.Traits, Board: b}, nil
-		}
-		if sn.view.Board.Width > 0 {
-			return Board{Traits: sn.view.Traits, Board: sn.view.Board}, nil
-		}
+		return Board{Traits: sn.view.Traits, Board: sn.board()}, nil
 	}
 	g, err := game.Load(rec.Spec)
 	if err != nil {

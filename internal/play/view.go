@@ -330,21 +330,24 @@ func (sn *snapshot) head() View {
 	return v
 }
 
-// board is the position's view, made again from the game's start and
-// its history (the lobby's list of games draws a dozen of them, at most
-// once a second, where every change of a game between people had kept
-// its board for it: about 1.5 KB a live game); false where the snapshot
-// keeps the view whole.
-func (sn *snapshot) board() (game.View, bool) {
-	if sn.first == nil {
-		return game.View{}, false
-	}
+// state is the snapshot's state, made again from the game's start and
+// its history.
+func (sn *snapshot) state() game.State { return sn.stateAt(len(sn.history)) }
+
+// stateAt is the game's state after its first ply actions.
+func (sn *snapshot) stateAt(ply int) game.State {
 	s := sn.first.Clone()
-	for _, a := range sn.history {
+	for _, a := range sn.history[:ply] {
 		s.Apply(a)
 	}
-	return s.View(), true
+	return s
 }
+
+// board is the position's view, made again (state): the lobby's list of
+// games draws a dozen of them, at most once a second, where every change
+// of a game between people had kept its board for it (about 1.5 KB a
+// live game).
+func (sn *snapshot) board() game.View { return sn.state().View() }
 
 // fullInto is the view as it was built, what was let go made again from
 // the game's start and its history, its legal actions appended to *legal
@@ -354,10 +357,7 @@ func (sn *snapshot) fullInto(legal *[]game.ActionInfo) View {
 	if sn.first == nil {
 		return v
 	}
-	s := sn.first.Clone()
-	for _, a := range sn.history {
-		s.Apply(a)
-	}
+	s := sn.state()
 	v.Board, v.Events = s.View(), s.Events()
 	if v.Legal == nil {
 		v.Legal = []game.ActionInfo{}
@@ -486,11 +486,7 @@ func (r *room) viewAt(sn *snapshot, ply int) (View, error) {
 	if ply < 0 || ply > len(sn.history) {
 		return View{}, httpx.WithCode(http.StatusBadRequest, fmt.Errorf("ply must be 0 to %d", len(sn.history)))
 	}
-	s := r.first.Clone()
-	for _, a := range sn.history[:ply] {
-		s.Apply(a)
-	}
-	v := viewOf(&sn.rec, s, sn.view.Turns, nil, game.View{})
+	v := viewOf(&sn.rec, sn.stateAt(ply), sn.view.Turns, nil, game.View{})
 	v.Legal, v.ToAct, v.History = []game.ActionInfo{}, game.Terminal, sn.rec.Actions[:ply]
 	return v, nil
 }
