@@ -113,6 +113,8 @@ var updateColumns = [...]string{"actions", "seats", "status", "result", "reason"
 const (
 	colActions = 0
 	colSeats   = 1
+	colClock   = 7
+	colRatings = 13
 	numColumns = 1<<5 | 1<<6 | 1<<9 | 1<<12 | 1<<15 // ply, draw_offer, takeback_offer, rated, deadline
 )
 
@@ -161,11 +163,11 @@ func (g *Game) row(prev *storedRow) (r rowVals, seats []Seat) {
 	}
 	r.text[2], r.text[3], r.text[4] = string(g.Status), g.Result, g.Reason
 	r.num[5], r.num[6] = int64(len(g.Actions)), int64(g.DrawOffer)
-	r.text[7], r.text[8] = clockText(g.Clock), g.Rematch
+	r.text[colClock], r.text[8] = clockText(g.Clock), g.Rematch
 	r.num[9] = int64(g.TakebackOffer)
 	r.text[10], r.text[11] = g.player(0), g.player(1)
 	r.num[12] = int64(boolInt(g.Rated))
-	r.text[13], r.text[14] = ratingsText(g.Ratings), g.ToAct
+	r.text[colRatings], r.text[14] = ratingsText(g.Ratings), g.ToAct
 	r.num[15] = g.Deadline
 	return r, seats
 }
@@ -237,24 +239,24 @@ var ErrConflict = errors.New("store: the game has changed")
 
 // Create stores a new game.
 func (s *Store) Create(ctx context.Context, g *Game) error {
-	actions, _ := json.Marshal(nonNil(g.Actions))
-	seats, _ := json.Marshal(g.Seats)
 	now := time.UnixMilli(time.Now().UnixMilli()) // as stored
 	g.Created, g.Updated = now, now
 	g.Actions = nonNil(g.Actions)
 	if g.Status == "" {
 		g.Status = StatusPlaying
 	}
+	// The columns as Update writes them, encoded once for the insert and
+	// kept as stored.
+	vals, seats := g.row(nil)
 	_, err := s.exec(ctx, `INSERT INTO games (id, spec, created, updated, actions, seats, status, result, reason, owner, ply, draw_offer, clock, rematch, start, takeback_offer,
 		player0, player1, rated, rating_change, to_act, deadline, has_agent, lesson)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		g.ID, g.Spec, now.UnixMilli(), now.UnixMilli(), string(actions), string(seats), g.Status, g.Result, g.Reason, g.Owner, len(g.Actions), g.DrawOffer, clockText(g.Clock), g.Rematch, g.Start, g.TakebackOffer,
-		g.player(0), g.player(1), boolInt(g.Rated), ratingsText(g.Ratings), g.ToAct, g.Deadline, boolInt(g.hasAgent()), boolInt(g.Lesson))
+		g.ID, g.Spec, now.UnixMilli(), now.UnixMilli(), vals.text[colActions], vals.text[colSeats], g.Status, g.Result, g.Reason, g.Owner, len(g.Actions), g.DrawOffer, vals.text[colClock], g.Rematch, g.Start, g.TakebackOffer,
+		g.player(0), g.player(1), boolInt(g.Rated), vals.text[colRatings], g.ToAct, g.Deadline, boolInt(g.hasAgent()), boolInt(g.Lesson))
 	if err != nil {
 		return fmt.Errorf("store: create %s: %w", g.ID, err)
 	}
-	vals, stored := g.row(nil)
-	g.stored = &storedRow{version: g.Version, vals: vals, seats: stored}
+	g.stored = &storedRow{version: g.Version, vals: vals, seats: seats}
 	return nil
 }
 
