@@ -62,9 +62,10 @@ func (s *Store) execGrouped(ctx context.Context, st *sql.Stmt, args []any) (int6
 // goroutine that runs the groups, never on the caller's, so that the
 // many goroutines of a server's connections do not grow their stacks in
 // SQLite (a goroutine that writes grows its stack to 16 KB and keeps it
-// until the collector shrinks it, one that reads to 8 KB: at 1,000 games
-// made at once, their stacks were a third of the server's memory). The
-// writer is one connection: nothing is lost in parallel.
+// until the collector shrinks it, one that reads to 8 KB: one second
+// into 1,000 games made at once, the server's stacks were 14.5 of the
+// 57.6 MB it took from the system). The writer is one connection:
+// nothing is lost in parallel.
 func (s *Store) execAside(ctx context.Context, st *sql.Stmt, args []any) (sql.Result, error) {
 	return s.write(ctx, st, args, false)
 }

@@ -101,10 +101,9 @@ func TestWritesWaitingAreGrouped(t *testing.T) {
 
 // TestWritesLeaveTheCallersStackSmall: on SQLite a write (here a new
 // player's) runs on the writer's goroutine, not the caller's, whose stack
-// stays small (one that ran SQLite itself grew to 16 KB and kept it: a
-// server's connections, at 1,000 games made at once, a third of its
-// memory). Writes made together by many goroutines are all stored, and
-// each answers with its own result.
+// stays small (one that ran SQLite itself grew to 16 KB and kept it: the
+// stacks of a server's connections, when 1,000 games are made at once).
+// Writes made together by many goroutines are all stored.
 func TestWritesLeaveTheCallersStackSmall(t *testing.T) {
 	ctx := context.Background()
 	s := open(t, filepath.Join(t.TempDir(), "muster.db"))
