@@ -528,26 +528,24 @@ func (gs *Games) Act(r *http.Request, id, secret, action string, ply *int) error
 // answer does a change on the request's game and answers with the view
 // it leaves: the JSON its watchers were sent, where it was built just now
 // (a view is encoded once per change, not again for the one who made it).
+// It is the view of the snapshot the change published, though the game
+// may have changed again since (the computer's quick answer, once the
+// room's turn is let go), as the watchers were sent it in turn.
 func (gs *Games) answer(w http.ResponseWriter, r *http.Request, do func(*room) (View, error)) error {
 	var v View
-	var sn *snapshot
 	err := gs.with(r.Context(), r.PathValue("id"), func(rm *room) error {
 		var err error
 		v, err = do(rm)
-		sn = rm.snap.Load()
 		return err
 	})
 	if err != nil {
 		return err
 	}
-	if sn != nil && sn.view.ID == v.ID && sn.view.Updated == v.Updated && sn.view.Ply == v.Ply {
+	if sn := v.published; sn != nil {
 		if time.Since(sn.at) < freshView {
 			return gs.api.Raw(w, http.StatusOK, sn.encoded(gs))
 		}
 		return gs.api.JSON(w, http.StatusOK, sn.current())
-	}
-	if sn != nil {
-		return gs.api.JSON(w, http.StatusOK, sn.current()) // not reached: a change answers with the view it published
 	}
 	if v.Legal == nil {
 		v.Legal = []game.ActionInfo{}

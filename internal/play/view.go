@@ -60,6 +60,10 @@ type View struct {
 	// MySeats are the seats the asking player holds by his session, in
 	// the answer to him alone (never broadcast).
 	MySeats []int `json:"my_seats,omitempty"`
+
+	// published is the snapshot a change's view was read from (head),
+	// whose JSON answers whoever made the change (answer); never encoded.
+	published *snapshot
 }
 
 // Described is a position as its game describes it: what a game's view
@@ -327,6 +331,7 @@ func (sn *snapshot) head() View {
 	if sn.clockRuns {
 		v.Clock = sn.clock(time.Now())
 	}
+	v.published = sn
 	return v
 }
 
