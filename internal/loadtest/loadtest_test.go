@@ -22,11 +22,11 @@ import (
 
 // serve starts an in-process server on a fresh database and returns its
 // address.
-func serve(t *testing.T) string { return serveThrough(t, nil) }
+func serve(t testing.TB) string { return serveThrough(t, nil) }
 
 // serveThrough is serve with the server's requests going through wrap
 // (nil: straight to it).
-func serveThrough(t *testing.T, wrap func(http.Handler) http.Handler) string {
+func serveThrough(t testing.TB, wrap func(http.Handler) http.Handler) string {
 	t.Helper()
 	st, err := store.Open(filepath.Join(t.TempDir(), "load.db"))
 	if err != nil {

@@ -1,10 +1,12 @@
 package loadtest
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
-	"strings"
+	"strconv"
 	"time"
+	"unicode/utf8"
 )
 
 // view is what the load reads of a game's view. Its legal actions, most
@@ -16,7 +18,9 @@ type view struct {
 	Ply    int    `json:"ply"`
 	Status string `json:"status"`
 	// ToAct is the seat to act (the game's player number).
-	ToAct   int      `json:"to_act"`
+	ToAct int `json:"to_act"`
+	// History is read only where the view is decoded whole (the stored
+	// game, at the end): readView skips it, as it grows with the game.
 	History []string `json:"history"`
 	// legal are the legal actions' JSON objects (readView fills it).
 	legal [][]byte
@@ -29,13 +33,16 @@ type view struct {
 // decoded, the legal actions split, and the rest skipped.
 func readView(data []byte) (view, error) {
 	var v view
-	err := members(data, '{', '}', func(i int) (int, error) {
+	if i := space(data, 0); bytes.HasPrefix(data[i:], []byte("null")) && trailing(data, i+4) == nil {
+		return v, nil // as encoding/json reads it: nothing
+	}
+	end, err := members(data, space(data, 0), '{', '}', func(i int) (int, error) {
 		end, err := skip(data, i)
 		if err != nil || data[i] != '"' {
 			return 0, errNotView
 		}
-		var key string
-		if err := json.Unmarshal(data[i:end], &key); err != nil {
+		key, err := keyOf(data[i:end])
+		if err != nil {
 			return 0, err
 		}
 		i = space(data, end)
@@ -43,29 +50,78 @@ func readView(data []byte) (view, error) {
 			return 0, errNotView
 		}
 		i = space(data, i+1)
-		if end, err = skip(data, i); err != nil {
-			return 0, err
-		}
 		// Keys match as encoding/json matches them: in any case.
-		value := data[i:end]
 		switch {
-		case strings.EqualFold(key, "ply"):
-			err = json.Unmarshal(value, &v.Ply)
-		case strings.EqualFold(key, "status"):
-			err = json.Unmarshal(value, &v.Status)
-		case strings.EqualFold(key, "to_act"):
-			err = json.Unmarshal(value, &v.ToAct)
-		case strings.EqualFold(key, "history"):
-			err = json.Unmarshal(value, &v.History)
-		case strings.EqualFold(key, "legal"):
-			v.legal, err = elements(value)
+		case bytes.EqualFold(key, []byte("legal")):
+			v.legal, end, err = elements(data, i)
+			return end, err
+		case bytes.EqualFold(key, []byte("ply")):
+			end, err = readInt(data, i, &v.Ply)
+		case bytes.EqualFold(key, []byte("to_act")):
+			end, err = readInt(data, i, &v.ToAct)
+		case bytes.EqualFold(key, []byte("status")):
+			if end, err = skip(data, i); err == nil {
+				v.Status, err = readString(data[i:end])
+			}
+		default:
+			end, err = skip(data, i)
 		}
 		return end, err
 	})
-	return v, err
+	if err != nil {
+		return v, err
+	}
+	return v, trailing(data, end)
 }
 
 var errNotView = errors.New("not a view: a JSON object was expected")
+
+// keyOf is the text of the JSON string s: s itself, less its quotes,
+// where it has no escape, else as encoding/json decodes it.
+func keyOf(s []byte) ([]byte, error) {
+	if plain(s) {
+		return s[1 : len(s)-1], nil
+	}
+	var key string
+	err := json.Unmarshal(s, &key)
+	return []byte(key), err
+}
+
+// plain says whether the JSON string s (quotes included) is its text as
+// it stands: no escape, no control character, valid UTF-8.
+func plain(s []byte) bool {
+	for _, c := range s[1 : len(s)-1] {
+		if c < 0x20 || c == '\\' {
+			return false
+		}
+	}
+	return utf8.Valid(s)
+}
+
+// readString decodes the JSON value s into a string, as encoding/json
+// does.
+func readString(s []byte) (string, error) {
+	if len(s) >= 2 && s[0] == '"' && plain(s) {
+		return string(s[1 : len(s)-1]), nil
+	}
+	var out string
+	err := json.Unmarshal(s, &out)
+	return out, err
+}
+
+// readInt decodes the JSON value at data[i] into n, as encoding/json
+// does, and returns where it ends.
+func readInt(data []byte, i int, n *int) (int, error) {
+	end, err := skip(data, i)
+	if err != nil {
+		return 0, err
+	}
+	if x, err := strconv.Atoi(string(data[i:end])); err == nil && data[i] != '+' {
+		*n = x
+		return end, nil
+	}
+	return end, json.Unmarshal(data[i:end], n)
+}
 
 // actionText is the text of a legal action as readView kept it.
 func actionText(a []byte) (string, error) {
@@ -76,52 +132,52 @@ func actionText(a []byte) (string, error) {
 	return x.Text, err
 }
 
-// elements splits a JSON array (null: none) into its elements, each
-// checked as JSON.
-func elements(data []byte) ([][]byte, error) {
-	if string(data) == "null" {
-		return nil, nil
+// elements splits the JSON array (null: none) at data[i] into its
+// elements, each checked as JSON, and returns where it ends.
+func elements(data []byte, i int) ([][]byte, int, error) {
+	if bytes.HasPrefix(data[i:], []byte("null")) {
+		end, err := skip(data, i)
+		return nil, end, err
 	}
-	var out [][]byte
-	err := members(data, '[', ']', func(i int) (int, error) {
+	out := make([][]byte, 0, 128)
+	end, err := members(data, i, '[', ']', func(i int) (int, error) {
 		end, err := skip(data, i)
 		if err == nil {
-			out = append(out, data[i:end])
+			out = append(out, data[i:end:end])
 		}
 		return end, err
 	})
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
-	return out, nil
+	return out, end, nil
 }
 
-// members walks the JSON object or array in data, between brackets open
-// and close, calling member at each member's first byte for where it
-// ends; what follows it must be a comma or the closing bracket, and
-// nothing but space the closing bracket.
-func members(data []byte, open, close byte, member func(i int) (end int, err error)) error {
-	i := space(data, 0)
+// members walks the JSON object or array at data[i], between brackets
+// open and close, calling member at each member's first byte for where
+// it ends; what follows it must be a comma or the closing bracket. It
+// returns where the closing bracket ends.
+func members(data []byte, i int, open, close byte, member func(i int) (end int, err error)) (int, error) {
 	if i >= len(data) || data[i] != open {
-		return errNotView
+		return 0, errNotView
 	}
 	i = space(data, i+1)
 	if i < len(data) && data[i] == close {
-		return trailing(data, i+1)
+		return i + 1, nil
 	}
 	for {
 		end, err := member(i)
 		if err != nil {
-			return err
+			return 0, err
 		}
 		i = space(data, end)
 		switch {
 		case i < len(data) && data[i] == ',':
 			i = space(data, i+1)
 		case i < len(data) && data[i] == close:
-			return trailing(data, i+1)
+			return i + 1, nil
 		default:
-			return errNotView
+			return 0, errNotView
 		}
 	}
 }
@@ -151,21 +207,13 @@ func skip(data []byte, i int) (int, error) {
 	}
 	switch data[i] {
 	case '"':
-		for j := i + 1; j < len(data); j++ {
-			switch data[j] {
-			case '\\':
-				j++
-			case '"':
-				return j + 1, nil
-			}
-		}
-		return 0, errNotView
+		return stringEnd(data, i)
 	case '{', '[':
 		depth := 0
 		for j := i; j < len(data); j++ {
 			switch data[j] {
 			case '"':
-				end, err := skip(data, j)
+				end, err := stringEnd(data, j)
 				if err != nil {
 					return 0, err
 				}
@@ -189,4 +237,26 @@ func skip(data []byte, i int) (int, error) {
 		return 0, errNotView
 	}
 	return j, nil
+}
+
+// stringEnd returns the end of the JSON string whose quote is data[i]:
+// the next quote not escaped.
+func stringEnd(data []byte, i int) (int, error) {
+	for j := i + 1; j < len(data); {
+		k := bytes.IndexByte(data[j:], '"')
+		if k < 0 {
+			break
+		}
+		// The quote ends the string unless an odd number of
+		// backslashes comes before it.
+		q, n := j+k, 0
+		for q-1-n > i && data[q-1-n] == '\\' {
+			n++
+		}
+		if n%2 == 0 {
+			return q + 1, nil
+		}
+		j = q + 1
+	}
+	return 0, errNotView
 }
