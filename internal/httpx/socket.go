@@ -62,7 +62,8 @@ type Watch struct {
 	// connection is his, counted only against SeatConns of his seat.
 	Seat string
 	// Read, if set, is given each message the client sends, one after
-	// the other (on a worker, the connection's reader waiting), with the
+	// the other (on a worker, while the connection's reader reads the
+	// next, which waits for it to be done), with the
 	// connection's context and a send to answer it on the same socket;
 	// an error closes the connection (a policy violation, the error its
 	// reason). msg is lent for the call: it must not be kept.
@@ -113,7 +114,7 @@ func (s *Sockets) ServeOutbox(w http.ResponseWriter, r *http.Request, watch Watc
 	if c == nil {
 		return err
 	}
-	out := NewOutbox(c.send, s.handle, c.cancel)
+	out := NewOutbox(c.send, c.runner(s), c.cancel)
 	stop, err := open(c.ctx, r.WithContext(c.ctx), out)
 	if err != nil {
 		out.Close()
@@ -145,6 +146,51 @@ type socketConn struct {
 	send func([]byte) error
 	// close uncounts the connection and closes it; once.
 	close func()
+
+	// mu guards busy, set while a worker does a message of this
+	// connection, and later, a sending of its outbox put off meanwhile
+	// (runner).
+	mu    sync.Mutex
+	busy  bool
+	later func()
+}
+
+// runner is how the connection's outbox hands its sending on: to a
+// worker, but while a worker does a message of this connection (a move,
+// whose view comes back here), to that worker once the message is done.
+// A move's view was sent by a second worker, woken for it while the
+// first finished: each goroutine made ready can wake an idle processor,
+// and at 1,000 live games the scheduler's waking and looking for work
+// took a tenth of the server's processor time.
+func (c *socketConn) runner(s *Sockets) func(func()) {
+	return func(f func()) {
+		c.mu.Lock()
+		if c.busy && c.later == nil {
+			c.later = f
+			c.mu.Unlock()
+			return
+		}
+		c.mu.Unlock()
+		s.handle(f)
+	}
+}
+
+// doing notes that a worker does a message of the connection.
+func (c *socketConn) doing() {
+	c.mu.Lock()
+	c.busy = true
+	c.mu.Unlock()
+}
+
+// done notes that it is done, and runs what was put off meanwhile.
+func (c *socketConn) done() {
+	c.mu.Lock()
+	f := c.later
+	c.busy, c.later = false, nil
+	c.mu.Unlock()
+	if f != nil {
+		f()
+	}
 }
 
 // accept opens a WebSocket counted against the limits of its watch and
@@ -221,43 +267,71 @@ func (s *Sockets) accept(w http.ResponseWriter, r *http.Request, watch Watch) (*
 // to 6.1 MB, of about 350).
 func (c *socketConn) read(s *Sockets, f func(ctx context.Context, msg []byte, send func([]byte) error) error, send func([]byte) error) {
 	defer c.cancel()
-	// Each message is done by a worker, waited for: what it does (a move,
-	// its database write) grows a stack that the reader would keep for as
+	// Each message is done by a worker: what it does (a move, its
+	// database write) grows a stack that the reader would keep for as
 	// long as the connection lives (handle). The worker is handed the
-	// same function and answers on the same channel each time: msg is
-	// set before it is handed over, and read again only once it has
-	// answered.
-	var msg []byte
-	done := make(chan error, 1)
-	do := func() { done <- f(c.ctx, msg, send) }
-	for {
-		typ, r, err := c.conn.Reader(context.Background())
-		if err != nil {
-			return
-		}
-		buf := readBuffers.Get().(*[]byte)
-		msg, err = readMessage(r, (*buf)[:0])
-		*buf = msg[:0]
-		if err != nil {
-			readBuffers.Put(buf)
-			return
-		}
-		if typ != websocket.MessageText {
-			c.conn.Close(websocket.StatusUnsupportedData, "text messages only")
-			return
-		}
-		s.handle(do)
-		err = <-done
-		msg = nil
-		readBuffers.Put(buf)
+	// same function each time: msg is set before it is handed over, and
+	// set again only once the worker has said on done that it is done.
+	// The reader does not wait for that to read the next message: it
+	// waits in the read, as between messages, and a worker that has
+	// done tells nobody that is waiting (a goroutine made ready to go on
+	// reading, each message, could wake an idle processor: runner). A
+	// message that fails closes the connection from its worker.
+	var (
+		msg    []byte
+		lent   *[]byte // the buffer of the message handed over, until done
+		failed bool    // its worker closed the connection
+	)
+	done := make(chan struct{}, 1)
+	do := func() {
+		c.doing()
+		err := f(c.ctx, msg, send)
+		c.done()
 		if err != nil {
 			why := err.Error()
 			if len(why) > 120 {
 				why = why[:120]
 			}
 			c.conn.Close(websocket.StatusPolicyViolation, why)
+			failed = true
+		}
+		done <- struct{}{}
+	}
+	// wait waits for the message handed over, if any, to be done.
+	wait := func() {
+		if lent != nil {
+			<-done
+			readBuffers.Put(lent)
+			msg, lent = nil, nil
+		}
+	}
+	defer wait()
+	for {
+		typ, r, err := c.conn.Reader(context.Background())
+		if err != nil {
 			return
 		}
+		buf := readBuffers.Get().(*[]byte)
+		b, err := readMessage(r, (*buf)[:0])
+		*buf = b[:0]
+		if err != nil {
+			readBuffers.Put(buf)
+			return
+		}
+		wait()
+		if typ != websocket.MessageText {
+			readBuffers.Put(buf)
+			c.conn.Close(websocket.StatusUnsupportedData, "text messages only")
+			return
+		}
+		if failed {
+			// The message before closed the connection: this one,
+			// read before it closed, is not done.
+			readBuffers.Put(buf)
+			return
+		}
+		msg, lent = b, buf
+		s.handle(do)
 	}
 }
 

@@ -27,7 +27,7 @@ import (
 // harness is the games of a server, with identities, behind a test
 // server; its client keeps cookies like a browser.
 type harness struct {
-	t      *testing.T
+	t      testing.TB
 	db     string
 	st     *store.Store
 	gs     *Games
@@ -40,13 +40,13 @@ var testConfig = Config{GamesPerHour: 1000, AgentTimeout: 10 * time.Second, Leas
 
 // newHarness starts the games on a new database with an engine pool of
 // slots and queue.
-func newHarness(t *testing.T, slots, queue int) *harness {
+func newHarness(t testing.TB, slots, queue int) *harness {
 	t.Helper()
 	return newHarnessConfig(t, slots, queue, testConfig)
 }
 
 // newHarnessConfig is newHarness with the games' configuration cfg.
-func newHarnessConfig(t *testing.T, slots, queue int, cfg Config) *harness {
+func newHarnessConfig(t testing.TB, slots, queue int, cfg Config) *harness {
 	t.Helper()
 	db := filepath.Join(t.TempDir(), "muster.db")
 	st, err := store.Open(db)
