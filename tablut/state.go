@@ -166,9 +166,12 @@ func (s *State) Clone() game.State { return s.Copy() }
 // Copy is Clone with the concrete type.
 func (s *State) Copy() *State {
 	c := *s
-	c.hashes = append([]uint64(nil), s.hashes...)
-	c.actions = append([]game.Action(nil), s.actions...)
-	c.undo = append([]frame(nil), s.undo...)
+	// Room for the move that is mostly played next on a copy (a game's
+	// room copies its state for each move), which would copy the lists
+	// again, twice as long.
+	c.hashes = append(make([]uint64, 0, len(s.hashes)+1), s.hashes...)
+	c.actions = append(make([]game.Action, 0, len(s.actions)+1), s.actions...)
+	c.undo = append(make([]frame, 0, max(len(s.undo), 1)), s.undo...)
 	return &c
 }
 
