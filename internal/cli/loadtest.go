@@ -39,7 +39,11 @@ reply times: from the person's action seen on the WebSocket to the computer's.
 opens each of them, as visitors browsing finished games do. --pid PID reads,
 from /proc on this machine, the server's processor time (user and system)
 while the games are played, printed per action (game creation and sockets
-included), and its resident memory: before the games, the most while they are
+included), and again for the time every game was in play alone, from the
+moment the last began (made, its socket open) to the moment the first ended
+(server_cpu_ms_per_action_in_play, with the actions played meanwhile: what a
+move costs once the games are made; absent where no moment had them all in
+play, as with a --ramp longer than a game), and its resident memory: before the games, the most while they are
 played (sampled twice a second), printed as a live game's share, and after
 the games and the browsing. Resident memory holds the garbage not yet
 collected too (about as much again as the live heap under Go's default GOGC):

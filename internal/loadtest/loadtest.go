@@ -108,6 +108,58 @@ type Report struct {
 	// not read): on a machine shared with the server, what the client
 	// takes is not the server's.
 	ClientCPU time.Duration
+	// PlayCPU is the server's processor time while every game was in
+	// play, and PlayActions the actions played meanwhile: from the
+	// moment the last game began (made, its sockets open, its first view
+	// come) to the moment the first had played out. What a move costs
+	// once the games are made, the games' making left out (0: not
+	// measured, or no moment had every game in play).
+	PlayCPU     time.Duration
+	PlayActions int
+}
+
+// inPlay measures the server's processor time while every game is in
+// play (Report.PlayCPU).
+type inPlay struct {
+	pid, games int
+	begun      atomic.Int64
+	actions    atomic.Int64
+
+	mu           sync.Mutex
+	open, closed bool
+	cpu0, cpu    time.Duration
+	act0, acts   int64
+}
+
+// began notes that a game is in play; the last opens the window.
+func (p *inPlay) began() {
+	if int(p.begun.Add(1)) != p.games || p.pid <= 0 {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if !p.closed {
+		p.open, p.cpu0, p.act0 = true, cpuTime(p.pid), p.actions.Load()
+	}
+}
+
+// acted counts an action played.
+func (p *inPlay) acted() { p.actions.Add(1) }
+
+// ended notes that a game is out of play; the first closes the window.
+func (p *inPlay) ended() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.closed {
+		return
+	}
+	p.closed = true
+	if p.open {
+		if c := cpuTime(p.pid); c > p.cpu0 {
+			p.cpu = c - p.cpu0
+		}
+		p.acts = p.actions.Load() - p.act0
+	}
 }
 
 // Percentile returns the p-th percentile of the latencies.
@@ -137,6 +189,9 @@ func (r *Report) String() string {
 	}
 	if r.CPU > 0 && r.Actions > 0 {
 		fmt.Fprintf(&b, "server_cpu_s: %.2f\nserver_cpu_ms_per_action: %.3f\n", r.CPU.Seconds(), ms(r.CPU)/float64(r.Actions))
+	}
+	if r.PlayCPU > 0 && r.PlayActions > 0 {
+		fmt.Fprintf(&b, "server_cpu_ms_per_action_in_play: %.3f\nactions_in_play: %d\n", ms(r.PlayCPU)/float64(r.PlayActions), r.PlayActions)
 	}
 	if r.ClientCPU > 0 && r.Actions > 0 {
 		fmt.Fprintf(&b, "client_cpu_s: %.2f\nclient_cpu_ms_per_action: %.3f\n", r.ClientCPU.Seconds(), ms(r.ClientCPU)/float64(r.Actions))
@@ -216,6 +271,7 @@ func Run(ctx context.Context, cfg Config) *Report {
 			}
 		}()
 	}
+	play := &inPlay{pid: cfg.PID, games: cfg.Games}
 	var live, maxLive atomic.Int64 // games under way: made and not yet played out
 	for i := 0; i < cfg.Games; i++ {
 		wg.Add(1)
@@ -233,7 +289,7 @@ func Run(ctx context.Context, cfg Config) *Report {
 					break
 				}
 			}
-			g, err := playGame(ctx, cfg, rand.New(rand.NewPCG(cfg.Seed, uint64(i))))
+			g, err := playGame(ctx, cfg, rand.New(rand.NewPCG(cfg.Seed, uint64(i))), play)
 			live.Add(-1)
 			mu.Lock()
 			defer mu.Unlock()
@@ -250,6 +306,7 @@ func Run(ctx context.Context, cfg Config) *Report {
 	}
 	wg.Wait()
 	rep.Elapsed = time.Since(start)
+	rep.PlayCPU, rep.PlayActions = play.cpu, int(play.acts)
 	rep.MaxLive = int(maxLive.Load())
 	if c := cpuTime(os.Getpid()); c > client0 {
 		rep.ClientCPU = c - client0
@@ -510,8 +567,10 @@ type played struct {
 }
 
 // playGame makes a game and plays it: both seats, or against the
-// computer the person's.
-func playGame(ctx context.Context, cfg Config, rng *rand.Rand) (g played, err error) {
+// computer the person's; p is told when it is in play, of each action,
+// and when it is out of play.
+func playGame(ctx context.Context, cfg Config, rng *rand.Rand, p *inPlay) (g played, err error) {
+	defer p.ended()
 	id, seats, err := newGame(ctx, cfg)
 	if err != nil {
 		return g, err
@@ -533,6 +592,7 @@ func playGame(ctx context.Context, cfg Config, rng *rand.Rand) (g played, err er
 	if err != nil {
 		return g, err
 	}
+	p.began()
 	sent := map[int]string{} // by ply
 	for g.played < cfg.Actions && v.Status == "playing" {
 		if v.ToAct < 0 || v.ToAct > 1 || seats[v.ToAct].c == nil || len(v.legal) == 0 {
@@ -579,7 +639,9 @@ func playGame(ctx context.Context, cfg Config, rng *rand.Rand) (g played, err er
 			g.arrivals = append(g.arrivals, v.at.Sub(t0))
 		}
 		g.played++
+		p.acted()
 	}
+	p.ended()
 	g.lost, err = missing(ctx, cfg.URL, id, sent)
 	return g, err
 }

@@ -78,6 +78,31 @@ func TestLoad(t *testing.T) {
 	}
 }
 
+// TestCPUInPlay: with the games made together and each thinking 100 ms
+// or more before each of its 4 actions, a moment comes when all 8 are in
+// play, and the server's CPU is read for it with the actions played
+// meanwhile: some, and fewer than all of them.
+func TestCPUInPlay(t *testing.T) {
+	if _, err := os.Stat("/proc/self/stat"); err != nil {
+		t.Skip("no /proc here")
+	}
+	url := serve(t)
+	rep := Run(context.Background(), Config{URL: url, Game: "tablut", Games: 8, Actions: 4, Pace: 200 * time.Millisecond, Seed: 5, PID: os.Getpid()})
+	if len(rep.Errors) > 0 || rep.Actions != 32 {
+		t.Fatalf("%s", rep)
+	}
+	if rep.PlayCPU <= 0 || rep.PlayActions <= 0 || rep.PlayActions >= rep.Actions || rep.PlayCPU > rep.CPU {
+		t.Fatalf("in play: %v of the server's CPU, %d actions of %d:\n%s", rep.PlayCPU, rep.PlayActions, rep.Actions, rep)
+	}
+	if !strings.Contains(rep.String(), fmt.Sprintf("actions_in_play: %d\n", rep.PlayActions)) {
+		t.Fatalf("the report lacks the actions in play:\n%s", rep)
+	}
+	// Without a server's process to read, nothing is measured.
+	if rep := Run(context.Background(), Config{URL: url, Game: "tablut", Games: 2, Actions: 2, Seed: 6}); rep.PlayCPU != 0 || strings.Contains(rep.String(), "in_play") {
+		t.Fatalf("no PID:\n%s", rep)
+	}
+}
+
 // TestActionsOnTheSocketOrPosted: the players send their actions on
 // their games' WebSockets, as the game page does, or with Post post them:
 // against a server that refuses every posted action, the first plays
