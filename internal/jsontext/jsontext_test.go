@@ -8,7 +8,8 @@ import (
 // TestAsEncodingJSON: strings and lists of them are written as
 // encoding/json writes them, escapes and all.
 func TestAsEncodingJSON(t *testing.T) {
-	lists := [][]string{{}, {""}, {"e3-e1", "d5-d7xd6/e7"}, {`"quoted"`, `back\slash`, "<b>&amp;</b>", "tab\there", "é ü ☃", "\u2028\u2029", "\x00\x7f", "\xff bad utf-8"}}
+	lists := [][]string{{}, {""}, {"e3-e1", "d5-d7xd6/e7"}, {`"quoted"`, `back\slash`, "<b>&amp;</b>", "tab\there", "é ü ☃", "\u2028\u2029", "\x00\x7f", "\xff bad utf-8"},
+		{`say "hi"`, "line north–south", "a\u2028b", "tab\tnew\nline\r\b\f", "\x01", "bad \xff utf-8"}}
 	for _, l := range lists {
 		want, err := json.Marshal(l)
 		if err != nil {

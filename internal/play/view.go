@@ -181,8 +181,7 @@ func (r *room) publish() {
 	// (snapshot.board).
 	board := viewBoards.get()
 	defer func() {
-		clear((*legal)[:cap(*legal)])
-		legalLists.put(legal)
+		putLegal(legal)
 		clear(board.Pieces[:cap(board.Pieces)])
 		clear(board.Regions[:cap(board.Regions)])
 		*board = game.View{Pieces: board.Pieces[:0], Regions: board.Regions[:0]}
@@ -258,6 +257,12 @@ var (
 	legalLists freeList[[]game.ActionInfo]
 	viewBoards freeList[game.View]
 )
+
+// putLegal empties a list of legalLists and puts it back.
+func putLegal(legal *[]game.ActionInfo) {
+	clear((*legal)[:cap(*legal)])
+	legalLists.put(legal)
+}
 
 // freeList keeps things for use again, as a sync.Pool would, but keeps
 // them through the collections, which empty a pool: a list of a Tablut
@@ -387,10 +392,7 @@ func (sn *snapshot) fullInto(legal *[]game.ActionInfo) View {
 // at 1,000 live games, each made anew).
 func (sn *snapshot) marshalLent(gs *Games, now bool) []byte {
 	legal := legalLists.get()
-	defer func() {
-		clear((*legal)[:cap(*legal)])
-		legalLists.put(legal)
-	}()
+	defer putLegal(legal)
 	if now {
 		return gs.marshalView(sn.currentInto(legal))
 	}

@@ -44,7 +44,7 @@ func appendView(b []byte, v *View) []byte {
 	b = jsontext.AppendString(b, v.Prompt.Text)
 	if len(v.Prompt.Squares) > 0 {
 		b = append(b, `,"squares":`...)
-		b = appendStrings(b, v.Prompt.Squares)
+		b = jsontext.AppendStrings(b, v.Prompt.Squares)
 	}
 	b = append(b, `},"events":`...)
 	b = appendEventsOrNull(b, v.Events)
@@ -189,7 +189,7 @@ func appendBoard(b []byte, v *game.View) []byte {
 		squares []string
 	}{{`,"last":`, v.Last}, {`,"captured":`, v.Captured}, {`,"removed":`, v.Removed}, {`,"converted":`, v.Converted}} {
 		if len(f.squares) > 0 {
-			b = appendStrings(append(b, f.key...), f.squares)
+			b = jsontext.AppendStrings(append(b, f.key...), f.squares)
 		}
 	}
 	if len(v.Facts) > 0 {
@@ -268,7 +268,7 @@ func appendActions(b []byte, legal []game.ActionInfo) []byte {
 		b = jsontext.AppendString(b, a.Kind)
 		if len(a.Squares) > 0 {
 			b = append(b, `,"squares":`...)
-			b = appendStrings(b, a.Squares)
+			b = jsontext.AppendStrings(b, a.Squares)
 		}
 		b = append(b, `,"label":`...)
 		b = jsontext.AppendString(b, a.Label)
@@ -280,11 +280,11 @@ func appendActions(b []byte, legal []game.ActionInfo) []byte {
 		}
 		if len(a.Path) > 0 {
 			b = append(b, `,"path":`...)
-			b = appendStrings(b, a.Path)
+			b = jsontext.AppendStrings(b, a.Path)
 		}
 		if len(a.Preview) > 0 {
 			b = append(b, `,"preview":`...)
-			b = appendStrings(b, a.Preview)
+			b = jsontext.AppendStrings(b, a.Preview)
 		}
 		if a.After != "" {
 			b = append(b, `,"after":`...)
@@ -292,10 +292,6 @@ func appendActions(b []byte, legal []game.ActionInfo) []byte {
 		}
 		return append(b, '}')
 	})
-}
-
-func appendStrings(b []byte, ss []string) []byte {
-	return appendList(b, ss, func(b []byte, s *string) []byte { return jsontext.AppendString(b, *s) })
 }
 
 // appendList appends xs as a JSON list, each element by each.
@@ -359,7 +355,7 @@ func appendEvent(b []byte, e *game.Event) []byte {
 	b = strconv.AppendInt(b, int64(e.Player), 10)
 	if len(e.Squares) > 0 {
 		b = append(b, `,"squares":`...)
-		b = appendStrings(b, e.Squares)
+		b = jsontext.AppendStrings(b, e.Squares)
 	}
 	b = append(b, `,"text":`...)
 	b = jsontext.AppendString(b, e.Text)

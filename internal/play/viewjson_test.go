@@ -11,7 +11,6 @@ import (
 	_ "github.com/muster-games/muster/examples/konane" // a third game, with its own actions
 	"github.com/muster-games/muster/game"
 	"github.com/muster-games/muster/internal/httpx"
-	"github.com/muster-games/muster/internal/jsontext"
 	"github.com/muster-games/muster/internal/store"
 )
 
@@ -212,14 +211,9 @@ func everyRuleset(t *testing.T, f func(g game.Game, rs game.RulesetInfo)) {
 	}
 }
 
-// TestAppendString: the strings encoding/json escapes are escaped alike.
-func TestAppendString(t *testing.T) {
-	for _, s := range []string{"", "e3-e2", `say "hi"`, `back\slash`, "<b>&", "line north–south", "a\u2028b", "tab\tnew\nline\r\b\f", "\x01", "bad \xff utf-8", "é"} {
-		want, _ := json.Marshal(s)
-		if got := jsontext.AppendString(nil, s); !bytes.Equal(got, want) {
-			t.Errorf("%q: got %s, want %s", s, got, want)
-		}
-	}
+// TestAppendActions: legal actions are encoded as encoding/json encodes
+// them, every field and escape (the strings by jsontext, tested there).
+func TestAppendActions(t *testing.T) {
 	legal := []game.ActionInfo{{Text: "x", Kind: "k", Squares: []string{}, Label: "l", Path: []string{"a1"}, Preview: []string{"b2", "c3"}, Note: "<n>", After: "ff", EndsTurn: true}, {}}
 	want, _ := json.Marshal(legal)
 	if got := appendActions(nil, legal); !bytes.Equal(got, want) {
