@@ -74,6 +74,46 @@ func ternTable() *[2 * ternN]uint16 {
 	return ternCounts
 }
 
+var (
+	moveOnce  sync.Once
+	lineMoves *[2 * ternN][2][16]uint8
+)
+
+// moveTable returns, for each idx (as in ternTable) and side, the moves
+// along the line in the order pickLine counts them: by man from the
+// lowest cell, then by cell reached from the lowest, each as the man's
+// cell in the low four bits and the cell reached in the high four.
+func moveTable() *[2 * ternN][2][16]uint8 {
+	moveOnce.Do(func() {
+		t := new([2 * ternN][2][16]uint8)
+		for i := range t {
+			var men [2]uint16
+			var block uint16
+			if i >= ternN {
+				block = 1 << (Size / 2)
+			}
+			for c, v := 0, i%ternN; c < Size; c, v = c+1, v/3 {
+				if d := v % 3; d > 0 {
+					men[d-1] |= 1 << c
+				}
+			}
+			occ := men[0] | men[1] | block
+			for side := range 2 {
+				x := 0
+				for m := men[side]; m != 0; m &= m - 1 {
+					at := bits.TrailingZeros16(m)
+					for r := slide[occ][at]; r != 0; r &= r - 1 {
+						t[i][side][x] = uint8(at) | uint8(bits.TrailingZeros16(r))<<4
+						x++
+					}
+				}
+			}
+		}
+		lineMoves = t
+	})
+	return lineMoves
+}
+
 // tern3[m] is the sum of pow3 over the cells of m: a line's idx is
 // tern3[attackers] + 2*tern3[defenders].
 var tern3 = func() (t [1 << Size]uint16) {
@@ -89,13 +129,11 @@ var tern3 = func() (t [1 << Size]uint16) {
 
 // Tables for lines: lineSq[i][c] is the square of cell c of line i;
 // cross[i] is where the lines crossing line i begin (the files for a
-// rank, the ranks for a file) and cell[i] is line i's cell along them;
-// nthSet[m][x] is the x-th set bit of mask m.
+// rank, the ranks for a file) and cell[i] is line i's cell along them.
 var (
 	lineSq [2 * Size][Size]Square
 	cross  [2 * Size]uint8
 	cell   [2 * Size]uint8
-	nthSet [1 << Size][Size]uint8
 )
 
 func init() {
@@ -106,15 +144,6 @@ func init() {
 		}
 		cross[i], cell[i] = Size, uint8(i)
 		cross[Size+i], cell[Size+i] = 0, uint8(i)
-	}
-	for m := range nthSet {
-		x := 0
-		for c := 0; c < Size; c++ {
-			if m&(1<<c) != 0 {
-				nthSet[m][x] = uint8(c)
-				x++
-			}
-		}
 	}
 }
 
@@ -129,6 +158,7 @@ func (s *State) playByLine(rng *rand.Rand, maxActions int) int {
 	r := &s.g.Rules
 	p := &s.pos
 	t := ternTable()
+	mt := moveTable()
 	if !p.linesOK {
 		r.countAllLines(p)
 	}
@@ -167,19 +197,12 @@ func (s *State) playByLine(rng *rand.Rand, maxActions int) int {
 			s.move(Pass)
 			continue
 		}
-		// The move: along line i, from cell at to cell to, counting
-		// as (*Rules).pickLine does; the line found by pickLine.
+		// The move: the line found by pickLine, then the x-th move
+		// along it in moveTable, counted as (*Rules).pickLine counts.
 		x := rng.IntN(c)
 		x, i := pickLine(&l.n[side], x)
-		occ := l.men[Attackers][i] | l.men[Defenders][i] | l.block[i]
-		movers := l.men[side][i]
-		at := bits.TrailingZeros16(movers)
-		for c := int(reachN[occ][at]); x >= c; c = int(reachN[occ][at]) {
-			x -= c
-			movers &= movers - 1
-			at = bits.TrailingZeros16(movers)
-		}
-		to := int(nthSet[slide[occ][at]][x])
+		mv := mt[l.idx[i]][side][x]
+		at, to := int(mv&0xf), int(mv>>4)
 		from, dest := lineSq[i][at], lineSq[i][to]
 		s.actions = append(s.actions, game.Action(NewMove(from, dest)))
 
