@@ -10,6 +10,7 @@ import (
 	"net/http/httptest"
 	"runtime"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -256,6 +257,43 @@ func TestMessagesAreDoneByWaitingWorkers(t *testing.T) {
 	s.handle(func() { ran <- goroutineID() })
 	if id := <-ran; id == first {
 		t.Errorf("a worker idle for %v still did a message", 10*s.workerIdle)
+	}
+}
+
+// TestSurplusWorkersEnd: once a burst of messages is done, the messages
+// that come one at a time go to the worker that waited last, so that the
+// burst's other workers go without work and end after WorkerIdle (handed
+// out in turn, each would have been kept alive).
+func TestSurplusWorkersEnd(t *testing.T) {
+	s := NewSockets(context.Background(), 10)
+	s.workerIdle = 50 * time.Millisecond
+	const burst = 8
+	release := make(chan struct{})
+	var started sync.WaitGroup
+	started.Add(burst)
+	for range burst {
+		s.handle(func() { started.Done(); <-release })
+	}
+	started.Wait()
+	close(release)
+	// A message every fifth of WorkerIdle for six of them; the workers
+	// of the last two counted.
+	ran := make(chan string)
+	ids := map[string]bool{}
+	end := time.Now().Add(6 * s.workerIdle)
+	for time.Now().Before(end) {
+		s.handle(func() { ran <- goroutineID() })
+		id := <-ran
+		if time.Until(end) < 2*s.workerIdle {
+			ids[id] = true
+		}
+		time.Sleep(s.workerIdle / 5)
+	}
+	s.idleMu.Lock()
+	idle := len(s.idle)
+	s.idleMu.Unlock()
+	if len(ids) > 2 || idle > 2 {
+		t.Errorf("after a burst of %d, messages one at a time went to %d workers, %d wait; want 1 of each", burst, len(ids), idle)
 	}
 }
 
