@@ -17,6 +17,38 @@ func TestLineCountsFitPickLine(t *testing.T) {
 	}
 }
 
+// TestMoveTableAsTernTable: for every line's men and each side, the
+// moves moveTable lists (as many as ternTable counts) are the side's
+// moves along the line, each once, by man from the lowest cell and then
+// by cell reached from the lowest (the order pickLine counts them in).
+func TestMoveTableAsTernTable(t *testing.T) {
+	mt, tt := moveTable(), ternTable()
+	for i := range mt {
+		var men [2]uint16
+		var block uint16
+		if i >= ternN {
+			block = 1 << (Size / 2)
+		}
+		for c, v := 0, i%ternN; c < Size; c, v = c+1, v/3 {
+			if d := v % 3; d > 0 {
+				men[d-1] |= 1 << c
+			}
+		}
+		occ := men[0] | men[1] | block
+		for side := range 2 {
+			n := int(tt[i] >> (8 * side) & 0xff)
+			last := -1
+			for x, mv := range mt[i][side][:n] {
+				at, to := int(mv&0xf), int(mv>>4)
+				if men[side]&(1<<at) == 0 || slide[occ][at]&(1<<to) == 0 || at*Size+to <= last {
+					t.Fatalf("line %d, side %d: move %d is %d to %d, after %d (men %09b, occupied %09b)", i, side, x, at, to, last, men[side], occ)
+				}
+				last = at*Size + to
+			}
+		}
+	}
+}
+
 // TestPickLineAsScan: pickLine finds the line and the move along it that
 // a scan of the counts one by one finds, for any counts up to 16 and any
 // move.
