@@ -123,11 +123,16 @@ func (s *Sockets) ServeOutbox(w http.ResponseWriter, r *http.Request, watch Watc
 		c.close()
 		return nil
 	}
-	context.AfterFunc(c.ctx, func() {
+	end := func() {
 		out.Close()
 		stop()
 		c.close()
-	})
+	}
+	if watch.Read != nil {
+		c.onEnd(end)
+	} else {
+		context.AfterFunc(c.ctx, end) // it also ends when CloseRead's read does
+	}
 	if watch.Read != nil {
 		// An answer is sent at once, as Serve sends it, beside what the
 		// outbox sends (each message is written whole): it is sent
@@ -142,8 +147,9 @@ type socketConn struct {
 	conn *websocket.Conn
 	// ctx ends when the client leaves (its reader stops), the server
 	// stops or cancel is called.
-	ctx    context.Context
-	cancel context.CancelFunc
+	ctx context.Context
+	// cancel ends ctx, then runs what onEnd was given.
+	cancel func()
 	// send gives a message 10 seconds.
 	send func([]byte) error
 	// close uncounts the connection and closes it; once.
@@ -155,6 +161,40 @@ type socketConn struct {
 	mu    sync.Mutex
 	busy  bool
 	later func()
+	// ended is set once cancel is called; atEnd is what onEnd was
+	// given, until then.
+	ended bool
+	atEnd func()
+}
+
+// onEnd has f run, on a goroutine of its own, once the connection's
+// context has ended (at once if it has), as context.AfterFunc would,
+// where the connection has a reader of its own (Watch.Read; else
+// CloseRead's read ends the context too): its context then ends only by
+// cancel, which runs f, so that no watch of the context is registered
+// for it (with the context's done channel and list of children that it
+// needs, about 0.65 KB a socket).
+func (c *socketConn) onEnd(f func()) {
+	c.mu.Lock()
+	if c.ended {
+		c.mu.Unlock()
+		go f()
+		return
+	}
+	c.atEnd = f
+	c.mu.Unlock()
+}
+
+// end is cancel: it ends the context and runs what onEnd was given, once.
+func (c *socketConn) end(cancel context.CancelFunc) {
+	cancel()
+	c.mu.Lock()
+	f := c.atEnd
+	c.ended, c.atEnd = true, nil
+	c.mu.Unlock()
+	if f != nil {
+		go f()
+	}
 }
 
 // runner is how the connection's outbox hands its sending on: to a
@@ -224,11 +264,12 @@ func (s *Sockets) accept(w http.ResponseWriter, r *http.Request, watch Watch) (*
 	if watch.Read == nil {
 		ctx = conn.CloseRead(ctx)
 	}
+	c := &socketConn{conn: conn, ctx: ctx}
+	c.cancel = func() { c.end(cancel) }
 	stop := context.AfterFunc(s.Stop, func() {
 		conn.Close(websocket.StatusGoingAway, "server stopping")
-		cancel()
+		c.cancel()
 	})
-	c := &socketConn{conn: conn, ctx: ctx, cancel: cancel}
 	c.send = func(msg []byte) error {
 		// The message's frames are gathered in memory and written to
 		// the connection by flush, within sendTime, as any frame the
@@ -248,7 +289,7 @@ func (s *Sockets) accept(w http.ResponseWriter, r *http.Request, watch Watch) (*
 	c.close = func() {
 		once.Do(func() {
 			stop()
-			cancel()
+			c.cancel()
 			conn.CloseNow()
 			drop()
 		})

@@ -361,3 +361,36 @@ func dialSocket(t *testing.T, srv *httptest.Server) (context.Context, *websocket
 	}
 	return ctx, conn
 }
+
+// TestSocketOnEnd: what onEnd is given runs once, after the connection's
+// context has ended, whether it was given before the end or after.
+func TestSocketOnEnd(t *testing.T) {
+	for _, before := range []bool{true, false} {
+		ctx, cancel := context.WithCancel(context.Background())
+		c := &socketConn{ctx: ctx}
+		c.cancel = func() { c.end(cancel) }
+		ran := make(chan error, 2)
+		f := func() { ran <- ctx.Err() }
+		if before {
+			c.onEnd(f)
+		}
+		select {
+		case <-ran:
+			t.Fatal("run before the end")
+		case <-time.After(20 * time.Millisecond):
+		}
+		c.cancel()
+		c.cancel()
+		if !before {
+			c.onEnd(f)
+		}
+		if err := <-ran; err == nil {
+			t.Errorf("given before the end %v: run while the context had not ended", before)
+		}
+		select {
+		case <-ran:
+			t.Errorf("given before the end %v: run twice", before)
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+}

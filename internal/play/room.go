@@ -127,10 +127,20 @@ func initial(g game.Game, rec *store.Game) (game.State, error) {
 // game is read again first if another has changed it since (its version
 // says so), so that nothing is refused, or decided, on an old copy.
 func (r *room) lock(ctx context.Context) error {
+	// The turn taken at once where it is free, so that a request's
+	// context (a socket's, for as long as it lives) is not asked for the
+	// channel it makes only when asked (0.1 KB a socket).
+	if err := ctx.Err(); err != nil {
+		return httpx.Unavailable(err)
+	}
 	select {
 	case r.turn <- struct{}{}:
-	case <-ctx.Done():
-		return httpx.Unavailable(ctx.Err())
+	default:
+		select {
+		case r.turn <- struct{}{}:
+		case <-ctx.Done():
+			return httpx.Unavailable(ctx.Err())
+		}
 	}
 	if r.gone {
 		<-r.turn
