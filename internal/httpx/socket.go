@@ -128,17 +128,15 @@ func (s *Sockets) ServeOutbox(w http.ResponseWriter, r *http.Request, watch Watc
 		stop()
 		c.close()
 	}
-	if watch.Read != nil {
-		c.onEnd(end)
-	} else {
+	if watch.Read == nil {
 		context.AfterFunc(c.ctx, end) // it also ends when CloseRead's read does
+		return nil
 	}
-	if watch.Read != nil {
-		// An answer is sent at once, as Serve sends it, beside what the
-		// outbox sends (each message is written whole): it is sent
-		// before a connection closed for the message it answers.
-		go c.read(s, watch.Read, c.send)
-	}
+	c.onEnd(end)
+	// An answer is sent at once, as Serve sends it, beside what the
+	// outbox sends (each message is written whole): it is sent before a
+	// connection closed for the message it answers.
+	go c.read(s, watch.Read, c.send)
 	return nil
 }
 
