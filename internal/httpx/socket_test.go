@@ -266,7 +266,7 @@ func TestMessagesAreDoneByWaitingWorkers(t *testing.T) {
 // out in turn, each would have been kept alive).
 func TestSurplusWorkersEnd(t *testing.T) {
 	s := NewSockets(context.Background(), 10)
-	s.workerIdle = 50 * time.Millisecond
+	s.workerIdle = 100 * time.Millisecond // the pace, a fifth of it, far above a worker's way back to waiting
 	const burst = 8
 	release := make(chan struct{})
 	var started sync.WaitGroup
