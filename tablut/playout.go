@@ -54,24 +54,28 @@ func ternTable() *[2 * ternN]uint16 {
 		lt := lineTable()
 		t := new([2 * ternN]uint16)
 		for i := range t {
-			var a, d, block uint16
-			if i >= ternN {
-				block = 1 << (Size / 2)
-			}
-			for c, v := 0, i%ternN; c < Size; c, v = c+1, v/3 {
-				switch v % 3 {
-				case 1:
-					a |= 1 << c
-				case 2:
-					d |= 1 << c
-				}
-			}
-			o := uint32(a|d|block) << Size
-			t[i] = uint16(lt[o|uint32(a)]) | uint16(lt[o|uint32(d)])<<8
+			men, block := ternLine(i)
+			o := uint32(men[Attackers]|men[Defenders]|block) << Size
+			t[i] = uint16(lt[o|uint32(men[Attackers])]) | uint16(lt[o|uint32(men[Defenders])])<<8
 		}
 		ternCounts = t
 	})
 	return ternCounts
+}
+
+// ternLine is the line whose idx is i: each side's men (a cell's digit 1
+// an attacker's, 2 a defender's or the king's) and its blocked cell, the
+// castle in the middle where i is ternN or more.
+func ternLine(i int) (men [2]uint16, block uint16) {
+	if i >= ternN {
+		block = 1 << (Size / 2)
+	}
+	for c, v := 0, i%ternN; c < Size; c, v = c+1, v/3 {
+		if d := v % 3; d > 0 {
+			men[d-1] |= 1 << c
+		}
+	}
+	return men, block
 }
 
 var (
@@ -87,17 +91,8 @@ func moveTable() *[2 * ternN][2][16]uint8 {
 	moveOnce.Do(func() {
 		t := new([2 * ternN][2][16]uint8)
 		for i := range t {
-			var men [2]uint16
-			var block uint16
-			if i >= ternN {
-				block = 1 << (Size / 2)
-			}
-			for c, v := 0, i%ternN; c < Size; c, v = c+1, v/3 {
-				if d := v % 3; d > 0 {
-					men[d-1] |= 1 << c
-				}
-			}
-			occ := men[0] | men[1] | block
+			men, block := ternLine(i)
+			occ := men[Attackers] | men[Defenders] | block
 			for side := range 2 {
 				x := 0
 				for m := men[side]; m != 0; m &= m - 1 {

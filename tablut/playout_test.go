@@ -24,17 +24,8 @@ func TestLineCountsFitPickLine(t *testing.T) {
 func TestMoveTableAsTernTable(t *testing.T) {
 	mt, tt := moveTable(), ternTable()
 	for i := range mt {
-		var men [2]uint16
-		var block uint16
-		if i >= ternN {
-			block = 1 << (Size / 2)
-		}
-		for c, v := 0, i%ternN; c < Size; c, v = c+1, v/3 {
-			if d := v % 3; d > 0 {
-				men[d-1] |= 1 << c
-			}
-		}
-		occ := men[0] | men[1] | block
+		men, block := ternLine(i)
+		occ := men[Attackers] | men[Defenders] | block
 		for side := range 2 {
 			n := int(tt[i] >> (8 * side) & 0xff)
 			last := -1

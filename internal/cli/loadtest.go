@@ -43,9 +43,9 @@ included), and again for the time every game was in play alone, from the
 moment the last began (made, its socket open) to the moment the first ended
 (server_cpu_ms_per_action_in_play, with the actions played meanwhile: what a
 move costs once the games are made; absent where no moment had them all in
-play, as with a --ramp longer than a game), and its resident memory: before the games, the most while they are
-played (sampled twice a second), printed as a live game's share, and after
-the games and the browsing. Resident memory holds the garbage not yet
+play, as with a --ramp longer than a game), and its resident memory: before
+the games, the most while they are played (sampled twice a second), printed
+as a live game's share, and after the games and the browsing. Resident memory holds the garbage not yet
 collected too (about as much again as the live heap under Go's default GOGC):
 for the live heap alone use serve --debug-addr's heap profile. games_live_max is
 the most games under way at once (made and not yet played out): with --ramp, it

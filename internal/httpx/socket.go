@@ -170,8 +170,8 @@ type socketConn struct {
 // where the connection has a reader of its own (Watch.Read; else
 // CloseRead's read ends the context too): its context then ends only by
 // cancel, which runs f, so that no watch of the context is registered
-// for it (with the context's done channel and list of children that it
-// needs, about 0.65 KB a socket).
+// for it (with the list of children it makes the context keep: about
+// 0.5 KB a socket in the heap profile of 1,000 live games).
 func (c *socketConn) onEnd(f func()) {
 	c.mu.Lock()
 	if c.ended {
