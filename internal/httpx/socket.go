@@ -408,9 +408,9 @@ const WorkerIdle = 10 * time.Second
 // once, a few, and each ends after WorkerIdle without one. The last to
 // wait is the first to work, so that the workers a burst made and the
 // load no longer needs go without work, and end, with their stacks (a
-// worker's is 16 to 32 KB, grown in SQLite): handed out in turn, as they
-// were from one channel, the 94 that 1,000 live games had made all lived
-// on.
+// worker's grows to 16 KB or more in SQLite, as execAside says): handed
+// out in turn, as they were from one channel, the 94 that 1,000 live
+// games had made all lived on.
 func (s *Sockets) handle(f func()) {
 	s.idleMu.Lock()
 	if n := len(s.idle); n > 0 {
