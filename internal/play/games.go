@@ -228,6 +228,22 @@ func (gs *Games) with(ctx context.Context, id string, f func(*room) error) error
 	return err
 }
 
+// current returns the room of game id as the store has it now. Where
+// servers share the database, a change made through another server a
+// moment ago (a move sent there, and answered) may not have been told to
+// this one yet: the game's version is read, and the game read again if it
+// is newer than the room's, so that whoever made a change sees it
+// whichever server answers him next. One read of the version a request;
+// none where no other server shares the database.
+func (gs *Games) current(ctx context.Context, id string) (*room, error) {
+	var rm *room
+	err := gs.with(ctx, id, func(r *room) error {
+		rm = r
+		return r.catchUp(ctx)
+	})
+	return rm, err
+}
+
 // loaded returns the game's room if this server has it in memory.
 func (gs *Games) loaded(id string) *room {
 	gs.mu.Lock()

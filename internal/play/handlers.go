@@ -396,7 +396,7 @@ func readRecordAs(name, text string) (game.Game, *game.Record, error) {
 
 // get sends the game's view now, or as it was after ?ply=N actions.
 func (gs *Games) get(w http.ResponseWriter, r *http.Request) error {
-	rm, err := gs.room(r.Context(), r.PathValue("id"))
+	rm, err := gs.current(r.Context(), r.PathValue("id"))
 	if err != nil {
 		return err
 	}
@@ -424,7 +424,7 @@ func (gs *Games) get(w http.ResponseWriter, r *http.Request) error {
 
 // record sends the game's record in the game's own format.
 func (gs *Games) record(w http.ResponseWriter, r *http.Request) error {
-	rm, err := gs.room(r.Context(), r.PathValue("id"))
+	rm, err := gs.current(r.Context(), r.PathValue("id"))
 	if err != nil {
 		return err
 	}
@@ -660,9 +660,12 @@ func (gs *Games) holder(r *http.Request, secret string) (holder, error) {
 }
 
 // Seated tells whether player (an id, "" for nobody) holds a seat of
-// game id by his session or token; a game not in memory is loaded.
+// game id by his session or token; a game not in memory is loaded, and
+// one changed through another server read again (current), so that a
+// socket opened next (Subscribe, which reads no version of its own)
+// begins from the game as stored.
 func (gs *Games) Seated(ctx context.Context, id, player string) (bool, error) {
-	rm, err := gs.room(ctx, id)
+	rm, err := gs.current(ctx, id)
 	if err != nil {
 		return false, err
 	}
@@ -701,7 +704,7 @@ type SeatInfo struct {
 
 // Seat tells what the holder of secret, or player, is in game id.
 func (gs *Games) Seat(ctx context.Context, id, secret, player string) (SeatInfo, error) {
-	rm, err := gs.room(ctx, id)
+	rm, err := gs.current(ctx, id)
 	if err != nil {
 		return SeatInfo{}, err
 	}

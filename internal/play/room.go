@@ -165,6 +165,28 @@ func (r *room) lock(ctx context.Context) error {
 
 func (r *room) unlock() { <-r.turn }
 
+// catchUp reads the game again if another server has changed it since the
+// room last showed it (lock reads it again, under the turn).
+func (r *room) catchUp(ctx context.Context) error {
+	if !r.gs.bus.Shared() {
+		return nil
+	}
+	v, err := r.gs.store.Version(ctx, r.id)
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		return errNoGame
+	case err != nil:
+		return httpx.Unavailable(err)
+	case v <= r.snap.Load().rec.Version:
+		return nil
+	}
+	if err := r.lock(ctx); err != nil {
+		return err
+	}
+	r.unlock()
+	return nil
+}
+
 // touch marks the room used now.
 func (r *room) touch() { r.used.Store(time.Now().UnixNano()) }
 

@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"io"
 	"net/http"
 	"strings"
 	"sync"
@@ -9,6 +10,7 @@ import (
 	"time"
 
 	"github.com/muster-games/muster/internal/pgtest"
+	"github.com/muster-games/muster/internal/play"
 	"github.com/muster-games/muster/internal/store"
 )
 
@@ -181,4 +183,61 @@ func TestTwoServersKeepEveryChange(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestTwoServersReadTheirWrites: a change answered by one server is in
+// the game as the other shows it at once, before the other has been told
+// of it (the load client, playing each game's moves on server B's
+// socket and reading the game from server A at its end, found the last
+// move missing from A's answer in 491 games of 500). Each move here is
+// made through B and the game read from A at once: its view, its record,
+// and a socket opened on A.
+func TestTwoServersReadTheirWrites(t *testing.T) {
+	dsn := pgtest.DSN(t)
+	a := newHarness(t, dsn, testConfig())
+	b := newHarness(t, dsn, testConfig())
+	waitListening(t, a)
+	waitListening(t, b)
+	p := a.person()
+	var c createResponse
+	if code := p.call("POST", "/api/games", createRequest{Game: "tablut", Opponent: "local", Side: "attackers"}, &c); code != http.StatusCreated {
+		t.Fatalf("create: %d", code)
+	}
+	for ply := range 20 {
+		var v play.View
+		if code := p.call("GET", "/api/games/"+c.ID, nil, &v); code != http.StatusOK || v.Ply != ply {
+			t.Fatalf("A shows ply %d (%d) after %d moves made through B", v.Ply, code, ply)
+		}
+		if len(v.Legal) == 0 {
+			t.Fatalf("ply %d: no legal action (%s %s)", ply, v.Status, v.Result)
+		}
+		// The moves spread over the legal ones, so that the game runs on.
+		move := v.Legal[ply*7%len(v.Legal)].Text
+		if code := p.at(b).call("POST", "/api/games/"+c.ID+"/act", actRequest{Secret: c.Secrets[v.ToAct], Action: move, Ply: at(ply)}, nil); code != http.StatusOK {
+			t.Fatalf("ply %d: the move through B: %d", ply, code)
+		}
+		switch ply % 5 {
+		case 2:
+			// The record, read at once.
+			res, err := p.c.Get(a.http.URL + "/api/games/" + c.ID + "/record")
+			if err != nil {
+				t.Fatal(err)
+			}
+			rec, _ := io.ReadAll(res.Body)
+			res.Body.Close()
+			if !strings.Contains(string(rec), move) {
+				t.Fatalf("ply %d: A's record lacks %s, just played through B:\n%s", ply, move, rec)
+			}
+		case 4:
+			// A socket's first view.
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			ws := dialGame(t, ctx, a, c.ID, nil)
+			w := ws.read()
+			ws.conn.CloseNow()
+			cancel()
+			if w.Ply != ply+1 {
+				t.Fatalf("a socket opened on A shows ply %d after %d moves made through B", w.Ply, ply+1)
+			}
+		}
+	}
 }
