@@ -104,7 +104,7 @@ func New(ctx context.Context, st *store.Store, api *httpx.API, ids Identity, poo
 		offers: auth.NewLimiter(offersPerMinute, time.Minute, 100000)}
 	b.Handle(bus.Game, func(id string) {
 		if r := gs.loaded(id); r != nil {
-			r.refresh()
+			r.changedElsewhere()
 		}
 	})
 	return gs

@@ -48,7 +48,14 @@ func newHarness(t testing.TB, slots, queue int) *harness {
 // newHarnessConfig is newHarness with the games' configuration cfg.
 func newHarnessConfig(t testing.TB, slots, queue int, cfg Config) *harness {
 	t.Helper()
-	db := filepath.Join(t.TempDir(), "muster.db")
+	return newHarnessOn(t, filepath.Join(t.TempDir(), "muster.db"), slots, queue, cfg)
+}
+
+// newHarnessOn is newHarnessConfig on database db (a file, or PostgreSQL's
+// DSN: servers made on the same one share it, and hear each other's
+// changes once listening).
+func newHarnessOn(t testing.TB, db string, slots, queue int, cfg Config) *harness {
+	t.Helper()
 	st, err := store.Open(db)
 	if err != nil {
 		t.Fatal(err)
@@ -58,7 +65,9 @@ func newHarnessConfig(t testing.TB, slots, queue int, cfg Config) *harness {
 	ctx, cancel := context.WithCancel(context.Background())
 	ids := identity.New(st, api, identity.Config{AccountsPerHour: 5, LoginsPerAddress: 20, LoginsPerAccount: 5, LoginWindow: time.Minute})
 	pool := engine.New(engine.Config{Slots: slots, Queue: queue})
-	gs := New(ctx, st, api, ids, pool, bus.New(st, log), cfg)
+	b := bus.New(st, log)
+	go b.Run(ctx)
+	gs := New(ctx, st, api, ids, pool, b, cfg)
 	mux := http.NewServeMux()
 	gs.Routes(mux)
 	ids.Routes(mux)

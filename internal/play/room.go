@@ -7,6 +7,7 @@ import (
 	"io"
 	"math/rand/v2"
 	"net/http"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -71,6 +72,9 @@ type room struct {
 	// server since this one read it: the next holder of the turn reads
 	// it again before anything else.
 	stale bool
+	// behind is set when another server's change was not read at once
+	// (changedElsewhere): a watcher who comes has it read (subscribe).
+	behind atomic.Bool
 
 	// rng throws the dice; only the one think running uses it.
 	rng *rand.Rand
@@ -445,6 +449,7 @@ func (r *room) finished() {
 // have changed it, and shows the change to the watchers (and, holding the
 // lease, sets its agents and clock going).
 func (r *room) refresh() {
+	r.behind.Store(false) // what was told before is read now
 	rec, err := r.gs.store.Get(r.gs.ctx, r.id)
 	if err != nil {
 		return
@@ -454,6 +459,29 @@ func (r *room) refresh() {
 	}
 	defer r.unlock()
 	r.take(rec)
+}
+
+// changedElsewhere is told that another server has changed the game. The
+// game is read again at once where something on this server follows it:
+// its watchers here, or its clock, computer player or dice, which this
+// server runs (holding its lease). Otherwise it is read again when next
+// used (lock, and catchUp before a view is shown, read its version
+// first): a room made by a request here whose players then watch and play
+// on another server replayed the game and encoded its view for nobody at
+// every move (a game of 30 moves, 30 replays). A game the lobby shows
+// between two people has the lobby told, which draws it from the store
+// (Board).
+func (r *room) changedElsewhere() {
+	r.behind.Store(true)
+	sn := r.snap.Load()
+	runs := r.leased.Load() && (sn.rec.Clock != nil || sn.view.Traits.Chance ||
+		slices.ContainsFunc(sn.rec.Seats, func(s store.Seat) bool { return s.Kind == store.SeatAI }))
+	switch {
+	case r.watching.Load() > 0 || runs:
+		r.refresh()
+	case betweenPeople(&sn.rec):
+		r.gs.cfg.Events.GameChanged(events.GameChanged{Game: r.id})
+	}
 }
 
 // reload reads the game again from the store under the turn, after a
@@ -827,6 +855,11 @@ func (r *room) subscribe(w *watcher) error {
 		r.watching.Store(int32(len(r.subs)))
 		r.touch()
 		r.subMu.Unlock()
+		if r.behind.Swap(false) {
+			// A change told while nobody watched here, perhaps after
+			// this view was read: it is read now, and comes to him.
+			go r.refresh()
+		}
 		return nil
 	}
 }

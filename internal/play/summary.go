@@ -86,12 +86,14 @@ type Board struct {
 }
 
 // Board draws a stored game: from its room's snapshot where this server
-// has it in memory, else from the record itself. It never loads a room
-// or takes a lease.
+// has it in memory at the record's version, else from the record itself
+// (a room not read again since another server changed the game:
+// changedElsewhere). It never loads a room or takes a lease.
 func (gs *Games) Board(rec *store.Game) (Board, error) {
 	if r := gs.loaded(rec.ID); r != nil {
-		sn := r.snap.Load()
-		return Board{Traits: sn.view.Traits, Board: sn.board()}, nil
+		if sn := r.snap.Load(); sn.rec.Version == rec.Version {
+			return Board{Traits: sn.view.Traits, Board: sn.board()}, nil
+		}
 	}
 	g, err := game.Load(rec.Spec)
 	if err != nil {
