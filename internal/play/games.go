@@ -213,7 +213,11 @@ func (gs *Games) open(ctx context.Context, rec *store.Game) (*room, error) {
 // meanwhile, and running f again if another server changed the game
 // between its reading and its write (f checks everything again on the
 // game read anew, so a move made on a position that has changed is
-// refused then as stale).
+// refused then as stale). Where servers share the database, a request
+// that f refuses (an answer of 4xx) is made again too if the room's copy
+// was behind the store: it was decided on a game another server had
+// changed unseen (lock reads no version), and may stand on the game as
+// it is.
 func (gs *Games) with(ctx context.Context, id string, f func(*room) error) error {
 	var err error
 	for range 5 {
@@ -221,9 +225,16 @@ func (gs *Games) with(ctx context.Context, id string, f func(*room) error) error
 		if r, err = gs.room(ctx, id); err != nil {
 			return err
 		}
-		if err = f(r); !errors.Is(err, errGone) && !errors.Is(err, store.ErrConflict) {
-			return err
+		err = f(r)
+		switch {
+		case errors.Is(err, errGone), errors.Is(err, store.ErrConflict):
+			continue
+		case err != nil && gs.bus.Shared() && httpx.Status(err) >= 400 && httpx.Status(err) < 500:
+			if behind, cerr := r.catchUp(ctx); cerr == nil && behind {
+				continue
+			}
 		}
+		return err
 	}
 	return err
 }
@@ -239,7 +250,8 @@ func (gs *Games) current(ctx context.Context, id string) (*room, error) {
 	var rm *room
 	err := gs.with(ctx, id, func(r *room) error {
 		rm = r
-		return r.catchUp(ctx)
+		_, err := r.catchUp(ctx)
+		return err
 	})
 	return rm, err
 }

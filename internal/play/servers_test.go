@@ -98,3 +98,32 @@ func waitView(t *testing.T, views <-chan View, ply int) {
 		}
 	}
 }
+
+// TestRefusedOnAnOldCopyTriedAgain: a server reads no version as it takes
+// up a change; a change it would refuse on a copy that another server has
+// left behind is made on the game read anew. Here A's copy of a game
+// nobody follows on A is a move behind (changedElsewhere left it so), and
+// the next move, sent to A, stands.
+func TestRefusedOnAnOldCopyTriedAgain(t *testing.T) {
+	dsn := pgtest.DSN(t)
+	a := newHarnessOn(t, dsn, 1, 4, testConfig)
+	b := newHarnessOn(t, dsn, 1, 4, testConfig)
+	a.waitFor("A listening", a.gs.bus.Listening)
+	b.waitFor("B listening", b.gs.bus.Listening)
+	g := a.create(createRequest{Game: "tablut", Opponent: "local", Side: "attackers"})
+	r, err := a.gs.room(context.Background(), g.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if code := b.call("POST", "/api/games/"+g.ID+"/act", actRequest{Secret: g.Secrets[0], Action: "a4-a3", Ply: at(0)}, nil); code != http.StatusOK {
+		t.Fatalf("the first move, through B: %d", code)
+	}
+	a.waitFor("A told of the move", r.behind.Load)
+	if v := r.snap.Load(); len(v.rec.Actions) != 0 {
+		t.Fatalf("A's copy has %d actions: not behind", len(v.rec.Actions))
+	}
+	var v View
+	if code := a.call("POST", "/api/games/"+g.ID+"/act", actRequest{Secret: g.Secrets[1], Action: "e3-f3", Ply: at(1)}, &v); code != http.StatusOK || v.Ply != 2 {
+		t.Fatalf("the second move, through A: %d, ply %d", code, v.Ply)
+	}
+}
