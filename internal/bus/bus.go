@@ -59,6 +59,16 @@ func (b *Bus) Handle(topic string, f func(arg string)) {
 	b.handlers[topic] = f
 }
 
+// Note is the notification of a change that Publish sends, for a write
+// that sends it itself (store.UpdateNotify); "" where nobody shares the
+// database.
+func (b *Bus) Note(topic, arg string) string {
+	if !b.shared {
+		return ""
+	}
+	return b.Instance + " " + topic + " " + arg
+}
+
 // Publish tells the other servers of a change; this server has acted on
 // it already. It never waits: with the database slow and the outbox full,
 // the notification is dropped (and logged).
@@ -67,7 +77,7 @@ func (b *Bus) Publish(topic, arg string) {
 		return
 	}
 	select {
-	case b.outbox <- b.Instance + " " + topic + " " + arg:
+	case b.outbox <- b.Note(topic, arg):
 	default:
 		b.log.Warn("dropping a notification: the database is slow", "topic", topic)
 	}

@@ -409,11 +409,14 @@ func (r *room) saveState(ctx context.Context, before int, s game.State) error {
 		r.rec.Deadline = r.rec.Clock.Deadline(int(p))
 	}
 	var err error
+	told := false // the write told the other servers itself
 	switch {
 	case r.rec.Rated && r.rec.Status == store.StatusOver && len(r.rec.Ratings) == 0:
 		err = r.finishRated(ctx, before, s)
 	default:
-		err = r.gs.store.Update(ctx, r.rec, before)
+		note := r.gs.bus.Note(bus.Game, r.rec.ID)
+		err = r.gs.store.UpdateNotify(ctx, r.rec, before, note)
+		told = note != ""
 	}
 	switch {
 	case errors.Is(err, store.ErrConflict):
@@ -427,7 +430,9 @@ func (r *room) saveState(ctx context.Context, before int, s game.State) error {
 	case err != nil:
 		return httpx.Unavailable(err)
 	}
-	r.gs.bus.Publish(bus.Game, r.rec.ID)
+	if !told {
+		r.gs.bus.Publish(bus.Game, r.rec.ID)
+	}
 	if r.rec.Status == store.StatusOver && r.leased.Load() && r.gs.bus.Shared() {
 		go r.gs.store.ReleaseLease(context.Background(), r.rec.ID, r.gs.bus.Instance)
 	}

@@ -334,7 +334,7 @@ func (s *Store) FinishRated(ctx context.Context, g *Game, ply int, ratings []Rat
 		return err
 	}
 	defer tx.Rollback()
-	if err := s.update(ctx, tx, g, ply, true); err != nil {
+	if err := s.update(ctx, tx, g, ply, true, ""); err != nil {
 		return err
 	}
 	for _, r := range ratings {

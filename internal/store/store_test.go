@@ -289,3 +289,65 @@ func testCreatedGameCopyIsAsRead(t *testing.T, path string) {
 		}
 	}
 }
+
+// TestUpdateNotify: on PostgreSQL a write sends its note to the listening
+// servers when it is made, and only then: a write refused as stale sends
+// none. On SQLite the write is Update's.
+func TestUpdateNotify(t *testing.T) {
+	backends(t, func(t *testing.T, dsn string) {
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		s := open(t, dsn)
+		heard := make(chan string, 8)
+		ready := make(chan struct{})
+		var once bool
+		go s.Listen(ctx, func(p string) { heard <- p }, func() {
+			if !once {
+				once = true
+				close(ready)
+			}
+		})
+		if s.Postgres() {
+			select {
+			case <-ready:
+			case <-time.After(10 * time.Second):
+				t.Fatal("never listening")
+			}
+		}
+		g := &Game{ID: "noted", Spec: "tablut(linnaeus)", Status: StatusPlaying, Seats: []Seat{{Kind: SeatHuman}, {Kind: SeatHuman}}}
+		if err := s.Create(ctx, g); err != nil {
+			t.Fatal(err)
+		}
+		old := *g
+		g.Actions = []string{"a4-a3"}
+		if err := s.UpdateNotify(ctx, g, 0, "me game noted"); err != nil {
+			t.Fatal(err)
+		}
+		old.Actions = []string{"d1-d3"}
+		if err := s.UpdateNotify(ctx, &old, 0, "me game stale"); !errors.Is(err, ErrConflict) {
+			t.Fatalf("a stale write: %v", err)
+		}
+		if err := s.Notify(ctx, "me end"); err != nil {
+			t.Fatal(err)
+		}
+		stored, err := s.Get(ctx, g.ID)
+		if err != nil || !reflect.DeepEqual(stored.Actions, g.Actions) || stored.Version != g.Version {
+			t.Fatalf("stored %+v, %v", stored, err)
+		}
+		if !s.Postgres() {
+			return
+		}
+		var got []string
+		for len(got) == 0 || got[len(got)-1] != "me end" {
+			select {
+			case p := <-heard:
+				got = append(got, p)
+			case <-time.After(10 * time.Second):
+				t.Fatalf("heard %q, then nothing", got)
+			}
+		}
+		if want := []string{"me game noted", "me end"}; !reflect.DeepEqual(got, want) {
+			t.Fatalf("heard %q, want %q", got, want)
+		}
+	})
+}
