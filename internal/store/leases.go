@@ -28,8 +28,15 @@ func (s *Store) TakeLease(ctx context.Context, game, owner string, ttl time.Dura
 }
 
 // RenewLeases extends every lease owner holds by ttl and lists their games.
+// The leases of games no longer in play are given up: a game ended
+// through another server leaves its lease with the server that held it
+// (only the server that writes the end gives its own up), which renewed
+// it, with all the others, for as long as it ran.
 func (s *Store) RenewLeases(ctx context.Context, owner string, ttl time.Duration) ([]string, error) {
 	now := time.Now().UnixMilli()
+	if _, err := s.exec(ctx, `DELETE FROM leases WHERE owner = ? AND game IN (SELECT id FROM games WHERE status <> 'playing')`, owner); err != nil {
+		return nil, fmt.Errorf("store: give up the leases of games over: %w", err)
+	}
 	if _, err := s.exec(ctx, `UPDATE leases SET expires = ? WHERE owner = ? AND expires >= ?`, now+ttl.Milliseconds(), owner, now); err != nil {
 		return nil, fmt.Errorf("store: renew leases: %w", err)
 	}

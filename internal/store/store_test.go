@@ -351,3 +351,36 @@ func TestUpdateNotify(t *testing.T) {
 		}
 	})
 }
+
+// TestRenewLeasesGivesUpGamesOver: a server's renewal gives up the leases
+// of its games that are over (ended, say, through another server, which
+// gives up only its own), and renews the others.
+func TestRenewLeasesGivesUpGamesOver(t *testing.T) {
+	backends(t, func(t *testing.T, dsn string) {
+		ctx := context.Background()
+		s := open(t, dsn)
+		for _, id := range []string{"goeson", "ended"} {
+			g := &Game{ID: id, Spec: "tablut(linnaeus)", Status: StatusPlaying, Seats: []Seat{{Kind: SeatHuman}, {Kind: SeatHuman}}}
+			if err := s.Create(ctx, g); err != nil {
+				t.Fatal(err)
+			}
+			if ok, err := s.TakeLease(ctx, id, "a", time.Minute); err != nil || !ok {
+				t.Fatalf("lease of %s: %v, %v", id, ok, err)
+			}
+			if id == "ended" {
+				g.Status, g.Result = StatusOver, "resigned"
+				if err := s.Update(ctx, g, 0); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		held, err := s.RenewLeases(ctx, "a", time.Minute)
+		if err != nil || !reflect.DeepEqual(held, []string{"goeson"}) {
+			t.Fatalf("held %v, %v", held, err)
+		}
+		// Given up, it may be taken by another server at once.
+		if ok, err := s.TakeLease(ctx, "ended", "b", time.Minute); err != nil || !ok {
+			t.Fatalf("the ended game's lease, for b: %v, %v", ok, err)
+		}
+	})
+}
