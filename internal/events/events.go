@@ -47,7 +47,9 @@ func (h *Hub) OnGameChanged(f func(GameChanged)) {
 	h.changed = append(h.changed, f)
 }
 
-// GameChanged tells the listeners of a change of a game between people.
+// GameChanged tells the listeners of a change of a game between people
+// (or of a game whose server cannot tell that it is not: a copy left
+// behind another server's changes).
 // A nil hub tells nobody.
 func (h *Hub) GameChanged(e GameChanged) {
 	if h == nil {

@@ -476,20 +476,20 @@ func (r *room) refresh() {
 // used (lock, and catchUp before a view is shown, read its version
 // first): a room made by a request here whose players then watch and play
 // on another server replayed the game and encoded its view for nobody at
-// every move (a game of 30 moves, 30 replays). A game the lobby shows
-// between two people has the lobby told, which draws it from the store
-// (Board).
+// every move (a game of 30 moves, 30 replays). The lobby is told, and
+// draws the game from the store (Board) if it shows it: the room's copy
+// cannot say whether the game is between two people now (a friend's
+// joining may be among the changes it has not read).
 func (r *room) changedElsewhere() {
 	r.behind.Store(true)
 	sn := r.snap.Load()
 	runs := r.leased.Load() && (sn.rec.Clock != nil || sn.view.Traits.Chance ||
 		slices.ContainsFunc(sn.rec.Seats, func(s store.Seat) bool { return s.Kind == store.SeatAI }))
-	switch {
-	case r.watching.Load() > 0 || runs:
+	if r.watching.Load() > 0 || runs {
 		r.refresh()
-	case betweenPeople(&sn.rec):
-		r.gs.cfg.Events.GameChanged(events.GameChanged{Game: r.id})
+		return
 	}
+	r.gs.cfg.Events.GameChanged(events.GameChanged{Game: r.id})
 }
 
 // reload reads the game again from the store under the turn, after a

@@ -2,12 +2,15 @@ package server
 
 import (
 	"context"
+	"encoding/json"
 	"io"
 	"net/http"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/coder/websocket"
 
 	"github.com/muster-games/muster/internal/pgtest"
 	"github.com/muster-games/muster/internal/play"
@@ -238,6 +241,74 @@ func TestTwoServersReadTheirWrites(t *testing.T) {
 			if w.Ply != ply+1 {
 				t.Fatalf("a socket opened on A shows ply %d after %d moves made through B", w.Ply, ply+1)
 			}
+		}
+	}
+}
+
+// TestLobbyDrawsGamesPlayedElsewhere: a watcher of server A's lobby is
+// sent the board of a game between two people as it is after a move made
+// through server B, though A, which holds the game in memory and nobody
+// watches there, does not read the game again at each change (A's lobby
+// is told, and draws the game from the store). The friend joined through
+// B: A's own copy does not know that the game is between two people (the
+// first way of telling the lobby asked that copy, and A's lobby never
+// showed the move).
+func TestLobbyDrawsGamesPlayedElsewhere(t *testing.T) {
+	dsn := pgtest.DSN(t)
+	cfg := testConfig()
+	a := newHarness(t, dsn, cfg)
+	b := newHarness(t, dsn, cfg)
+	waitListening(t, a)
+	waitListening(t, b)
+	creator, friend := a.person(), b.person()
+	var c createResponse
+	if code := creator.call("POST", "/api/games", createRequest{Game: "tablut", Opponent: "friend", Side: "attackers"}, &c); code != http.StatusCreated {
+		t.Fatalf("create: %d", code)
+	}
+	if code := friend.call("POST", "/api/games/"+c.ID+"/join", map[string]string{"token": strings.Split(c.Invite, "join=")[1]}, nil); code != http.StatusOK {
+		t.Fatalf("join: %d", code)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	conn, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(a.http.URL, "http")+"/ws/lobby", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.CloseNow()
+	conn.SetReadLimit(1 << 20)
+	// next reads A's lobby until it lists the game, and tells whether a
+	// piece stands on a4 and on a3.
+	next := func() (a4, a3 bool) {
+		for {
+			_, msg, err := conn.Read(ctx)
+			if err != nil {
+				t.Fatalf("A's lobby: %v", err)
+			}
+			var lv lobbyView
+			if json.Unmarshal(msg, &lv) != nil {
+				continue
+			}
+			for _, g := range lv.Live {
+				if g.ID != c.ID {
+					continue
+				}
+				for _, p := range g.Board.Board.Pieces {
+					a4 = a4 || p.Square == "a4"
+					a3 = a3 || p.Square == "a3"
+				}
+				return a4, a3
+			}
+		}
+	}
+	if a4, a3 := next(); !a4 || a3 {
+		t.Fatalf("A's lobby before the move: a4 %v, a3 %v", a4, a3)
+	}
+	if code := creator.at(b).call("POST", "/api/games/"+c.ID+"/act", actRequest{Secret: c.Secret, Action: "a4-a3", Ply: at(0)}, nil); code != http.StatusOK {
+		t.Fatalf("the move through B: %d", code)
+	}
+	for {
+		if a4, a3 := next(); !a4 && a3 {
+			return
 		}
 	}
 }
