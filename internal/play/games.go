@@ -226,10 +226,11 @@ func (gs *Games) with(ctx context.Context, id string, f func(*room) error) error
 			return err
 		}
 		err = f(r)
-		switch {
+		switch code := httpx.Status(err); {
+		case err == nil:
 		case errors.Is(err, errGone), errors.Is(err, store.ErrConflict):
 			continue
-		case err != nil && gs.bus.Shared() && httpx.Status(err) >= 400 && httpx.Status(err) < 500:
+		case gs.bus.Shared() && code >= 400 && code < 500:
 			if behind, cerr := r.catchUp(ctx); cerr == nil && behind {
 				continue
 			}

@@ -21,11 +21,7 @@ func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }
 // as it is, though the change was told before he came; a watched room is
 // read again at once.
 func TestChangedElsewhereReadWhenNeeded(t *testing.T) {
-	dsn := pgtest.DSN(t)
-	a := newHarnessOn(t, dsn, 1, 4, testConfig)
-	b := newHarnessOn(t, dsn, 1, 4, testConfig)
-	a.waitFor("A listening", a.gs.bus.Listening)
-	b.waitFor("B listening", b.gs.bus.Listening)
+	a, b := twoServers(t)
 	g := a.create(createRequest{Game: "tablut", Opponent: "local", Side: "attackers"})
 	h := a.create(createRequest{Game: "tablut", Opponent: "local", Side: "attackers"})
 	ctx := context.Background()
@@ -68,6 +64,17 @@ func TestChangedElsewhereReadWhenNeeded(t *testing.T) {
 	}
 }
 
+// twoServers starts the games of two servers on one fresh PostgreSQL
+// database and waits until each hears the other.
+func twoServers(t *testing.T) (a, b *harness) {
+	t.Helper()
+	dsn := pgtest.DSN(t)
+	a, b = newHarnessOn(t, dsn, 1, 4, testConfig), newHarnessOn(t, dsn, 1, 4, testConfig)
+	a.waitFor("A listening", a.gs.bus.Listening)
+	b.waitFor("B listening", b.gs.bus.Listening)
+	return a, b
+}
+
 // viewsTo decodes each view delivered to a watcher into views.
 func viewsTo(t *testing.T, views chan<- View) func(*httpx.Lent) {
 	return func(l *httpx.Lent) {
@@ -105,11 +112,7 @@ func waitView(t *testing.T, views <-chan View, ply int) {
 // nobody follows on A is a move behind (changedElsewhere left it so), and
 // the next move, sent to A, stands.
 func TestRefusedOnAnOldCopyTriedAgain(t *testing.T) {
-	dsn := pgtest.DSN(t)
-	a := newHarnessOn(t, dsn, 1, 4, testConfig)
-	b := newHarnessOn(t, dsn, 1, 4, testConfig)
-	a.waitFor("A listening", a.gs.bus.Listening)
-	b.waitFor("B listening", b.gs.bus.Listening)
+	a, b := twoServers(t)
 	g := a.create(createRequest{Game: "tablut", Opponent: "local", Side: "attackers"})
 	r, err := a.gs.room(context.Background(), g.ID)
 	if err != nil {

@@ -25,18 +25,25 @@ func waitListening(t *testing.T, h *harness) {
 	}
 }
 
+// twoServers starts two servers with cfg on one fresh PostgreSQL
+// database and waits until each hears the other.
+func twoServers(t *testing.T, cfg Config) (a, b *harness) {
+	t.Helper()
+	dsn := pgtest.DSN(t)
+	a, b = newHarness(t, dsn, cfg), newHarness(t, dsn, cfg)
+	waitListening(t, a)
+	waitListening(t, b)
+	return a, b
+}
+
 // TestTwoInstances: two servers on one PostgreSQL database. A move made
 // through A reaches a WebSocket of B; the game's agent runs on A; A dies
 // while its agent thinks, and B takes the game over and plays the
 // agent's move, which B's watcher sees.
 func TestTwoInstances(t *testing.T) {
-	dsn := pgtest.DSN(t)
 	cfg := testConfig()
 	cfg.LeaseTTL = 1500 * time.Millisecond
-	a := newHarness(t, dsn, cfg)
-	b := newHarness(t, dsn, cfg)
-	waitListening(t, a)
-	waitListening(t, b)
+	a, b := twoServers(t, cfg)
 	pa := a.person()
 	var c createResponse
 	// The agent thinks 3 s a move: long enough to kill A in the middle.
@@ -90,11 +97,7 @@ func TestTwoInstances(t *testing.T) {
 // A's socket, reaches B's: each server plays what its sockets send, as
 // it plays what is posted to it.
 func TestMovesOnSocketsOfTwoInstances(t *testing.T) {
-	dsn := pgtest.DSN(t)
-	a := newHarness(t, dsn, testConfig())
-	b := newHarness(t, dsn, testConfig())
-	waitListening(t, a)
-	waitListening(t, b)
+	a, b := twoServers(t, testConfig())
 	var c createResponse
 	if code := a.call("POST", "/api/games", createRequest{Game: "tablut", Ruleset: "linnaeus", Opponent: "local", Side: "attackers"}, &c); code != http.StatusCreated {
 		t.Fatalf("create %d", code)

@@ -12,7 +12,6 @@ import (
 
 	"github.com/coder/websocket"
 
-	"github.com/muster-games/muster/internal/pgtest"
 	"github.com/muster-games/muster/internal/play"
 	"github.com/muster-games/muster/internal/store"
 )
@@ -43,13 +42,9 @@ func together(fs ...func()) {
 // two requests sent at once, and every change acknowledged is in the
 // game afterwards, on both servers.
 func TestTwoServersKeepEveryChange(t *testing.T) {
-	dsn := pgtest.DSN(t)
 	cfg := testConfig()
 	cfg.GamesPerHour = 1000
-	a := newHarness(t, dsn, cfg)
-	b := newHarness(t, dsn, cfg)
-	waitListening(t, a)
-	waitListening(t, b)
+	a, b := twoServers(t, cfg)
 	ctx := context.Background()
 	// newGame makes a game for a friend on A, its creator attacking.
 	newGame := func(t *testing.T, creator *person) (createResponse, string) {
@@ -196,11 +191,7 @@ func TestTwoServersKeepEveryChange(t *testing.T) {
 // made through B and the game read from A at once: its view, its record,
 // and a socket opened on A.
 func TestTwoServersReadTheirWrites(t *testing.T) {
-	dsn := pgtest.DSN(t)
-	a := newHarness(t, dsn, testConfig())
-	b := newHarness(t, dsn, testConfig())
-	waitListening(t, a)
-	waitListening(t, b)
+	a, b := twoServers(t, testConfig())
 	p := a.person()
 	var c createResponse
 	if code := p.call("POST", "/api/games", createRequest{Game: "tablut", Opponent: "local", Side: "attackers"}, &c); code != http.StatusCreated {
@@ -254,12 +245,8 @@ func TestTwoServersReadTheirWrites(t *testing.T) {
 // first way of telling the lobby asked that copy, and A's lobby never
 // showed the move).
 func TestLobbyDrawsGamesPlayedElsewhere(t *testing.T) {
-	dsn := pgtest.DSN(t)
 	cfg := testConfig()
-	a := newHarness(t, dsn, cfg)
-	b := newHarness(t, dsn, cfg)
-	waitListening(t, a)
-	waitListening(t, b)
+	a, b := twoServers(t, cfg)
 	creator, friend := a.person(), b.person()
 	var c createResponse
 	if code := creator.call("POST", "/api/games", createRequest{Game: "tablut", Opponent: "friend", Side: "attackers"}, &c); code != http.StatusCreated {
