@@ -177,7 +177,10 @@ func runServe(env *Env, args []string) error {
 		Reports: *reports, ChallengesPerHour: *challenges, OpenChallenges: *openChallenges, Levels: levels, Proxies: trusted, ConnsPerAddress: *perAddress,
 		MetricsElsewhere: *metricsAddr != "", NeedAgent: prepareOnce(ctx, *data, *prepareFive, logf),
 	})
-	defer srv.Close()
+	defer func() {
+		srv.Close()
+		srv.Leave() // other servers take its games over at once
+	}()
 	if err := srv.Resume(ctx); err != nil {
 		return err
 	}

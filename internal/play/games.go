@@ -388,6 +388,22 @@ func (gs *Games) Close() {
 	gs.wg.Wait()
 }
 
+// Leave tells the other servers on the database that this one has
+// stopped, once Close has stopped its clocks and agents and its renewals
+// have ended: they take its games over at their next renewal, not once its
+// heartbeat has run out (LeaseTTL). A server that dies without it is
+// taken over so.
+func (gs *Games) Leave() {
+	if !gs.bus.Shared() {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := gs.store.Stopped(ctx, gs.bus.Instance); err != nil {
+		gs.log.Error("leaving", "err", err)
+	}
+}
+
 // RenewAndAdopt renews this server's leases, lets go of the games whose
 // lease it lost, and adopts orphaned games (every LeaseTTL/3).
 func (gs *Games) RenewAndAdopt() {

@@ -91,6 +91,33 @@ func TestTwoInstances(t *testing.T) {
 	}
 }
 
+// TestLeaveHandsGamesOver: a server that stops and leaves (as muster
+// serve does on SIGTERM) frees its games' leases at once: the other server
+// takes a game over at its next renewal, where a server stopped without a
+// word holds its games until its heartbeat runs out (a minute here).
+func TestLeaveHandsGamesOver(t *testing.T) {
+	cfg := testConfig()
+	cfg.LeaseTTL = time.Minute
+	a, b := twoServers(t, cfg)
+	var c createResponse
+	if code := a.person().call("POST", "/api/games", createRequest{Game: "tablut", Ruleset: "linnaeus", Opponent: "ai", Level: "random", Side: "defenders"}, &c); code != http.StatusCreated {
+		t.Fatalf("create %d", code)
+	}
+	if leased, _, _ := a.srv.games.Running(c.ID); !leased {
+		t.Fatal("A, which made the game, does not hold its lease")
+	}
+	a.srv.Close()
+	b.srv.games.RenewAndAdopt()
+	if leased, _, _ := b.srv.games.Running(c.ID); leased {
+		t.Fatal("B took the game of A, stopped without leaving, before A's heartbeat ran out")
+	}
+	a.srv.Leave()
+	b.srv.games.RenewAndAdopt()
+	if leased, _, _ := b.srv.games.Running(c.ID); !leased {
+		t.Fatal("B did not take over the game of A, which left")
+	}
+}
+
 // TestMovesOnSocketsOfTwoInstances: two servers on one PostgreSQL
 // database, a game at one screen made through A. A move sent on a
 // WebSocket of B is played and reaches a watcher of A; the next, sent on

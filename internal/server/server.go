@@ -471,6 +471,10 @@ func (s *Server) Close() {
 	s.events.Wait()
 }
 
+// Leave tells the other servers on the database that this one has
+// stopped, so that they take its games over at once; after Close.
+func (s *Server) Leave() { s.games.Leave() }
+
 // Stats is what a server holds, for the load tool and the tests.
 type Stats struct {
 	Games   play.Stats

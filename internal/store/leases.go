@@ -9,17 +9,29 @@ import (
 )
 
 // Leases: on a database shared by several servers, the clocks and agents
-// of a game are run by the one server holding its lease. A server renews
-// its leases while it lives; when it dies they expire, and another server
-// takes the game over.
+// of a game are run by the one server holding its lease. A lease runs
+// while its server lives: each server keeps one row of its own in
+// servers, its heartbeat, renewed every LeaseTTL/3 (Heartbeat), and a
+// lease is held while its owner's heartbeat or its own expiry (set when it
+// is taken, never renewed: a newly taken lease holds until the first
+// heartbeat, and a server of a build before heartbeats renews only it)
+// runs. When a server dies its heartbeat runs out, and another server
+// takes its games over. A server's renewal was once a write of each of its
+// leases: as many rows written as its games' moves wrote (1,000 live
+// games: 500 a second), for PostgreSQL a new version of each row and of
+// its index entries; now it is one row a server.
+
+// leaseLive is the condition, in SQL, that the lease l is held (its args:
+// now, twice).
+const leaseLive = `(l.expires >= ? OR EXISTS (SELECT 1 FROM servers s WHERE s.instance = l.owner AND s.expires >= ?))`
 
 // TakeLease gives the game's lease to owner for ttl, if nobody else holds
 // a lease still running; it reports whether owner holds it now.
 func (s *Store) TakeLease(ctx context.Context, game, owner string, ttl time.Duration) (bool, error) {
 	now := time.Now().UnixMilli()
-	res, err := s.exec(ctx, `INSERT INTO leases (game, owner, expires) VALUES (?, ?, ?)
+	res, err := s.exec(ctx, `INSERT INTO leases AS l (game, owner, expires) VALUES (?, ?, ?)
 		ON CONFLICT (game) DO UPDATE SET owner = excluded.owner, expires = excluded.expires
-		WHERE leases.owner = excluded.owner OR leases.expires < ?`, game, owner, now+ttl.Milliseconds(), now)
+		WHERE l.owner = excluded.owner OR NOT `+leaseLive, game, owner, now+ttl.Milliseconds(), now, now)
 	if err != nil {
 		return false, fmt.Errorf("store: lease: %w", err)
 	}
@@ -27,20 +39,46 @@ func (s *Store) TakeLease(ctx context.Context, game, owner string, ttl time.Dura
 	return n == 1, nil
 }
 
-// RenewLeases extends every lease owner holds by ttl and lists their games.
-// The leases of games no longer in play are given up: a game ended
-// through another server leaves its lease with the server that held it
-// (only the server that writes the end gives its own up), which renewed
-// it, with all the others, for as long as it ran.
+// Heartbeat says that owner lives, for ttl: its leases hold that long.
+func (s *Store) Heartbeat(ctx context.Context, owner string, ttl time.Duration) error {
+	_, err := s.exec(ctx, `INSERT INTO servers (instance, expires) VALUES (?, ?)
+		ON CONFLICT (instance) DO UPDATE SET expires = excluded.expires`, owner, time.Now().Add(ttl).UnixMilli())
+	if err != nil {
+		return fmt.Errorf("store: heartbeat: %w", err)
+	}
+	return nil
+}
+
+// Stopped says that owner has stopped: its leases no longer hold, and
+// other servers take its games over at once.
+func (s *Store) Stopped(ctx context.Context, owner string) error {
+	if _, err := s.exec(ctx, `DELETE FROM servers WHERE instance = ?`, owner); err != nil {
+		return fmt.Errorf("store: stopped: %w", err)
+	}
+	_, err := s.exec(ctx, `UPDATE leases SET expires = 0 WHERE owner = ?`, owner)
+	return err
+}
+
+// serversKept is how long a dead server's heartbeat row is kept.
+const serversKept = 24 * time.Hour
+
+// RenewLeases renews owner's heartbeat, by ttl, and lists the games whose
+// leases it holds. The leases of games no longer in play are given up: a
+// game ended through another server leaves its lease with the server that
+// held it (only the server that writes the end gives its own up). The
+// rows of servers dead for a day are deleted.
 func (s *Store) RenewLeases(ctx context.Context, owner string, ttl time.Duration) ([]string, error) {
-	now := time.Now().UnixMilli()
+	if err := s.Heartbeat(ctx, owner, ttl); err != nil {
+		return nil, err
+	}
+	now := time.Now()
+	if _, err := s.exec(ctx, `DELETE FROM servers WHERE expires < ?`, now.Add(-serversKept).UnixMilli()); err != nil {
+		return nil, fmt.Errorf("store: forget dead servers: %w", err)
+	}
 	if _, err := s.exec(ctx, `DELETE FROM leases WHERE owner = ? AND game IN (SELECT id FROM games WHERE status <> 'playing')`, owner); err != nil {
 		return nil, fmt.Errorf("store: give up the leases of games over: %w", err)
 	}
-	if _, err := s.exec(ctx, `UPDATE leases SET expires = ? WHERE owner = ? AND expires >= ?`, now+ttl.Milliseconds(), owner, now); err != nil {
-		return nil, fmt.Errorf("store: renew leases: %w", err)
-	}
-	return s.ids(ctx, `SELECT game FROM leases WHERE owner = ? AND expires >= ?`, owner, now)
+	return s.ids(ctx, `SELECT game FROM leases WHERE owner = ?`, owner)
 }
 
 // ReleaseLease gives the game's lease up.
@@ -53,9 +91,10 @@ func (s *Store) ReleaseLease(ctx context.Context, game, owner string) error {
 // agent seated, or a clock running) and whose lease is missing or over;
 // at most n.
 func (s *Store) Orphans(ctx context.Context, n int) ([]string, error) {
+	now := time.Now().UnixMilli()
 	return s.ids(ctx, `SELECT g.id FROM games g LEFT JOIN leases l ON l.game = g.id
-		WHERE g.status = 'playing' AND (g.has_agent = 1 OR g.deadline > 0) AND (l.game IS NULL OR l.expires < ?)
-		ORDER BY g.updated LIMIT ?`, time.Now().UnixMilli(), n)
+		WHERE g.status = 'playing' AND (g.has_agent = 1 OR g.deadline > 0) AND (l.game IS NULL OR NOT `+leaseLive+`)
+		ORDER BY g.updated LIMIT ?`, now, now, n)
 }
 
 // ids runs a query for one text column.

@@ -494,6 +494,11 @@ var migrations = []migration{
 	{both: `CREATE INDEX games_player1 ON games(player1)`},
 	{both: `DROP INDEX games_status`},
 	{both: `CREATE INDEX games_status ON games(status)`},
+	// Each server's heartbeat, by which its leases hold (leases.go).
+	{both: `CREATE TABLE servers (
+		instance TEXT PRIMARY KEY,
+		expires BIGINT NOT NULL
+	)`},
 }
 
 // migrate brings the schema up to date; on PostgreSQL under an advisory

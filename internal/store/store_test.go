@@ -384,3 +384,81 @@ func TestRenewLeasesGivesUpGamesOver(t *testing.T) {
 		}
 	})
 }
+
+// TestLeasesHeldByHeartbeat: a lease holds while its server's heartbeat
+// runs, past its own expiry; without a heartbeat, until that expiry; a
+// server that leaves frees its leases at once; and a dead server's row is
+// forgotten after a day.
+func TestLeasesHeldByHeartbeat(t *testing.T) {
+	backends(t, func(t *testing.T, dsn string) {
+		ctx := context.Background()
+		s := open(t, dsn)
+		for _, id := range []string{"beating", "silent"} {
+			g := &Game{ID: id, Spec: "tablut(linnaeus)", Status: StatusPlaying, Seats: []Seat{{Kind: SeatHuman}, {Kind: SeatAI, Agent: "easy"}}}
+			if err := s.Create(ctx, g); err != nil {
+				t.Fatal(err)
+			}
+		}
+		// a beats; c never does. Each lease's own expiry is 50 ms.
+		if err := s.Heartbeat(ctx, "a", time.Minute); err != nil {
+			t.Fatal(err)
+		}
+		for id, owner := range map[string]string{"beating": "a", "silent": "c"} {
+			if ok, err := s.TakeLease(ctx, id, owner, 50*time.Millisecond); err != nil || !ok {
+				t.Fatalf("lease of %s for %s: %v, %v", id, owner, ok, err)
+			}
+		}
+		if ok, err := s.TakeLease(ctx, "beating", "b", time.Minute); err != nil || ok {
+			t.Fatalf("b took a's lease while it ran: %v, %v", ok, err)
+		}
+		time.Sleep(100 * time.Millisecond)
+		orphans, err := s.Orphans(ctx, 10)
+		if err != nil || !reflect.DeepEqual(orphans, []string{"silent"}) {
+			t.Fatalf("orphans %v, %v; want silent alone", orphans, err)
+		}
+		if ok, err := s.TakeLease(ctx, "beating", "b", time.Minute); err != nil || ok {
+			t.Fatalf("b took a's lease past its expiry, a beating: %v, %v", ok, err)
+		}
+		if ok, err := s.TakeLease(ctx, "silent", "b", time.Minute); err != nil || !ok {
+			t.Fatalf("b could not take the lease of c, silent: %v, %v", ok, err)
+		}
+		held, err := s.RenewLeases(ctx, "a", time.Minute)
+		if err != nil || !reflect.DeepEqual(held, []string{"beating"}) {
+			t.Fatalf("a holds %v, %v", held, err)
+		}
+		// a leaves: its game is an orphan at once, and b takes it.
+		if err := s.Stopped(ctx, "a"); err != nil {
+			t.Fatal(err)
+		}
+		if orphans, err := s.Orphans(ctx, 10); err != nil || !reflect.DeepEqual(orphans, []string{"beating"}) {
+			t.Fatalf("orphans after a left: %v, %v", orphans, err)
+		}
+		if ok, err := s.TakeLease(ctx, "beating", "b", time.Minute); err != nil || !ok {
+			t.Fatalf("b could not take a's lease once a left: %v, %v", ok, err)
+		}
+		if held, err := s.RenewLeases(ctx, "a", time.Minute); err != nil || len(held) != 0 {
+			t.Fatalf("a still holds %v, %v", held, err)
+		}
+		// A server dead for over a day is forgotten at the next renewal.
+		if err := s.Heartbeat(ctx, "d", -25*time.Hour); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.RenewLeases(ctx, "b", time.Minute); err != nil {
+			t.Fatal(err)
+		}
+		var names []string
+		rows, err := s.db.QueryContext(ctx, `SELECT instance FROM servers ORDER BY instance`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var n string
+			rows.Scan(&n)
+			names = append(names, n)
+		}
+		if !reflect.DeepEqual(names, []string{"a", "b"}) {
+			t.Fatalf("servers %v, want a and b", names)
+		}
+	})
+}
