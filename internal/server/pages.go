@@ -19,7 +19,7 @@ func (s *Server) page(w http.ResponseWriter, r *http.Request) {
 
 // docStyle is the style of the document pages.
 const docStyle = "body{font-family:Georgia,serif;max-width:1000px;margin:auto;padding:1rem;line-height:1.45}" +
-	"table{border-collapse:collapse}td,th{border:1px solid #bbb;padding:.2rem .5rem;vertical-align:top}" +
+	"table{border-collapse:collapse;display:block;max-width:100%;overflow-x:auto}td,th{border:1px solid #bbb;padding:.2rem .5rem;vertical-align:top}" +
 	"pre{background:#f4f1ea;padding:.5rem;overflow-x:auto}code{background:#f4f1ea}blockquote{border-left:3px solid #ccc;margin-left:0;padding-left:1rem;color:#444}" +
 	":target{background:#fff3c4}"
 
