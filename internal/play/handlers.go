@@ -555,14 +555,12 @@ func (gs *Games) answer(w http.ResponseWriter, r *http.Request, do func(*room) (
 }
 
 // sendView answers with v, encoded as a change encodes it for its
-// watchers (appendView, byte for byte encoding/json's), not by reflection:
-// a game's page opens with its view, and encoding/json took five times as
-// long (BenchmarkView).
+// watchers (appendView, byte for byte encoding/json's), not by reflection,
+// which took six to seven times as long (BenchmarkView).
 func (gs *Games) sendView(w http.ResponseWriter, v *View) error {
-	buf := viewBuffers.Get().(*[]byte)
-	defer viewBuffers.Put(buf)
-	*buf = append(appendView((*buf)[:0], v), '\n')
-	return gs.api.Raw(w, http.StatusOK, *buf)
+	var err error
+	encodeView(v, func(b []byte) { err = gs.api.Raw(w, http.StatusOK, b) })
+	return err
 }
 
 // freshView is how old a view's JSON may be to answer a change with it:

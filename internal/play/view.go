@@ -240,10 +240,18 @@ func (r *room) publish() {
 // holds no buffer's spare room, and a change leaves no grown buffers
 // behind. It ends with a newline, as encoding/json's Encoder ends it.
 func (gs *Games) marshalView(v View) []byte {
+	var out []byte
+	encodeView(&v, func(b []byte) { out = bytes.Clone(b) })
+	return out
+}
+
+// encodeView encodes v as marshalView does, into a buffer of viewBuffers
+// lent to use while it runs.
+func encodeView(v *View, use func([]byte)) {
 	buf := viewBuffers.Get().(*[]byte)
 	defer viewBuffers.Put(buf)
-	*buf = append(appendView((*buf)[:0], &v), '\n')
-	return bytes.Clone(*buf)
+	*buf = append(appendView((*buf)[:0], v), '\n')
+	use(*buf)
 }
 
 var viewBuffers = sync.Pool{New: func() any { return new([]byte) }}

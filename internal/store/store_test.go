@@ -446,16 +446,9 @@ func TestLeasesHeldByHeartbeat(t *testing.T) {
 		if _, err := s.RenewLeases(ctx, "b", time.Minute); err != nil {
 			t.Fatal(err)
 		}
-		var names []string
-		rows, err := s.db.QueryContext(ctx, `SELECT instance FROM servers ORDER BY instance`)
+		names, err := s.ids(ctx, `SELECT instance FROM servers ORDER BY instance`)
 		if err != nil {
 			t.Fatal(err)
-		}
-		defer rows.Close()
-		for rows.Next() {
-			var n string
-			rows.Scan(&n)
-			names = append(names, n)
 		}
 		if !reflect.DeepEqual(names, []string{"a", "b"}) {
 			t.Fatalf("servers %v, want a and b", names)
