@@ -404,6 +404,15 @@ func (gs *Games) Leave() {
 	}
 }
 
+// ForgetServers forgets the servers dead for a day, whose heartbeats'
+// rows no lease reads any longer (every hour, where servers share the
+// database).
+func (gs *Games) ForgetServers() {
+	if _, err := gs.store.ForgetServers(gs.ctx); err != nil && gs.ctx.Err() == nil {
+		gs.log.Error("forgetting dead servers", "err", err)
+	}
+}
+
 // RenewAndAdopt renews this server's leases, lets go of the games whose
 // lease it lost, and adopts orphaned games (every LeaseTTL/3).
 func (gs *Games) RenewAndAdopt() {

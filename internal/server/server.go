@@ -295,6 +295,7 @@ func New(st *store.Store, cfg Config) *Server {
 	if s.bus.Shared() {
 		s.wg.Go(func() { s.bus.Run(ctx) })
 		s.wg.Go(func() { s.every(cfg.LeaseTTL/3, s.games.RenewAndAdopt) })
+		s.wg.Go(func() { s.every(time.Hour, s.games.ForgetServers) })
 	}
 	return s
 }

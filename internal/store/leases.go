@@ -59,21 +59,27 @@ func (s *Store) Stopped(ctx context.Context, owner string) error {
 	return err
 }
 
-// serversKept is how long a dead server's heartbeat row is kept.
-const serversKept = 24 * time.Hour
+// ServersKept is how long a dead server's heartbeat row is kept: a day's
+// servers (each start of muster serve is one) are a few rows.
+const ServersKept = 24 * time.Hour
+
+// ForgetServers deletes the rows of servers dead for a day (ServersKept),
+// and reports how many; a server's sweep runs it every hour.
+func (s *Store) ForgetServers(ctx context.Context) (int64, error) {
+	n, err := rowsAffected(s.exec(ctx, `DELETE FROM servers WHERE expires < ?`, time.Now().Add(-ServersKept).UnixMilli()))
+	if err != nil {
+		return 0, fmt.Errorf("store: forget dead servers: %w", err)
+	}
+	return n, nil
+}
 
 // RenewLeases renews owner's heartbeat, by ttl, and lists the games whose
 // leases it holds. The leases of games no longer in play are given up: a
 // game ended through another server leaves its lease with the server that
-// held it (only the server that writes the end gives its own up). The
-// rows of servers dead for a day are deleted.
+// held it (only the server that writes the end gives its own up).
 func (s *Store) RenewLeases(ctx context.Context, owner string, ttl time.Duration) ([]string, error) {
 	if err := s.Heartbeat(ctx, owner, ttl); err != nil {
 		return nil, err
-	}
-	now := time.Now()
-	if _, err := s.exec(ctx, `DELETE FROM servers WHERE expires < ?`, now.Add(-serversKept).UnixMilli()); err != nil {
-		return nil, fmt.Errorf("store: forget dead servers: %w", err)
 	}
 	if _, err := s.exec(ctx, `DELETE FROM leases WHERE owner = ? AND game IN (SELECT id FROM games WHERE status <> 'playing')`, owner); err != nil {
 		return nil, fmt.Errorf("store: give up the leases of games over: %w", err)

@@ -388,7 +388,7 @@ func TestRenewLeasesGivesUpGamesOver(t *testing.T) {
 // TestLeasesHeldByHeartbeat: a lease holds while its server's heartbeat
 // runs, past its own expiry; without a heartbeat, until that expiry; a
 // server that leaves frees its leases at once; and a dead server's row is
-// forgotten after a day.
+// forgotten by the sweep after a day.
 func TestLeasesHeldByHeartbeat(t *testing.T) {
 	backends(t, func(t *testing.T, dsn string) {
 		ctx := context.Background()
@@ -439,12 +439,16 @@ func TestLeasesHeldByHeartbeat(t *testing.T) {
 		if held, err := s.RenewLeases(ctx, "a", time.Minute); err != nil || len(held) != 0 {
 			t.Fatalf("a still holds %v, %v", held, err)
 		}
-		// A server dead for over a day is forgotten at the next renewal.
-		if err := s.Heartbeat(ctx, "d", -25*time.Hour); err != nil {
+		// A server dead for over a day is forgotten by the sweep; the
+		// living (a, b) are kept.
+		if err := s.Heartbeat(ctx, "d", -ServersKept-time.Hour); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := s.RenewLeases(ctx, "b", time.Minute); err != nil {
+		if err := s.Heartbeat(ctx, "b", time.Minute); err != nil {
 			t.Fatal(err)
+		}
+		if n, err := s.ForgetServers(ctx); err != nil || n != 1 {
+			t.Fatalf("forgot %d servers, %v; want d alone", n, err)
 		}
 		names, err := s.ids(ctx, `SELECT instance FROM servers ORDER BY instance`)
 		if err != nil {
