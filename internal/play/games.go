@@ -404,9 +404,9 @@ func (gs *Games) Leave() {
 	}
 }
 
-// ForgetServers forgets the servers dead for a day, whose heartbeats'
-// rows no lease reads any longer (every hour, where servers share the
-// database).
+// ForgetServers forgets the servers dead for a day: their heartbeats'
+// rows, run out long since, hold no lease (every hour, where servers
+// share the database).
 func (gs *Games) ForgetServers() {
 	if _, err := gs.store.ForgetServers(gs.ctx); err != nil && gs.ctx.Err() == nil {
 		gs.log.Error("forgetting dead servers", "err", err)
