@@ -124,21 +124,37 @@ func TestNoAllocations(t *testing.T) {
 // TestPlayoutAsRandomActions: a playout plays, for the same random
 // numbers, the moves RandomAction and ApplyMove play one by one, and ends
 // as they do (the winner, the reason, the position), under every ruleset,
-// cut off at any number of actions too.
+// cut off at any number of actions too; from the start, and, under the
+// rulesets without camps, from a board crowded so that each side has a
+// move or two into one empty square and positions come back often (under
+// linnaeus, two playouts of five from it end by repetition), so that
+// playouts end by the ruleset's rule of repetition too.
 func TestPlayoutAsRandomActions(t *testing.T) {
+	const crowded = "/1TTTTTTTT/TTTTTTTTT/TTTTTTTTT/TTTTTTTTT/ttttKtttt/ttttttttt/ttttttttt/ttttttttt/tttttttt1/ attackers"
 	for _, rs := range Info.Rulesets {
 		g := MustLoad(rs.ID)
-		ended := 0
+		ended, repeated := 0, 0
 		seeds := uint64(40)
 		if g.Rules.byLine {
 			seeds = 400 // playByLine's own path
 		}
-		for seed := uint64(0); seed < seeds; seed++ {
+		runs := 2 * seeds
+		if _, err := g.Parse(crowded); err != nil {
+			runs = seeds // men may not stand on its camps
+		}
+		for seed := uint64(0); seed < runs; seed++ {
 			limit := 1 << 20
 			if seed%4 == 3 {
 				limit = int(seed * 7)
 			}
-			fast, slow := g.Start(), g.Start()
+			start := g.Start
+			if seed >= seeds {
+				start = func() *State {
+					s, _ := g.Parse(crowded)
+					return s
+				}
+			}
+			fast, slow := start(), start()
 			n := fast.Playout(rand.New(rand.NewPCG(seed, 9)), limit)
 			rng := rand.New(rand.NewPCG(seed, 9))
 			m := 0
@@ -165,9 +181,15 @@ func TestPlayoutAsRandomActions(t *testing.T) {
 			if fast.over {
 				ended++
 			}
+			if fast.result.History && g.Rules.TurnLimit == 0 {
+				repeated++
+			}
 		}
 		if ended == 0 {
 			t.Errorf("%s: no playout ended", rs.ID)
+		}
+		if (g.Rules.Repetition == RepFirst || g.Rules.Repetition == RepThird) && runs > seeds && repeated == 0 {
+			t.Errorf("%s: no playout ended by repetition", rs.ID)
 		}
 	}
 }

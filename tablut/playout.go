@@ -175,6 +175,8 @@ func (s *State) playByLine(rng *rand.Rand, maxActions int) int {
 		}
 	}
 	defer l.store(p)
+	var seen positionFilter
+	seen.reset(s.hashes[s.lastIrrev:])
 
 	n := 0
 	for !s.over {
@@ -190,6 +192,10 @@ func (s *State) playByLine(rng *rand.Rand, maxActions int) int {
 		n++
 		if c == 0 {
 			s.move(Pass)
+			if s.lastIrrev == len(s.hashes)-1 {
+				seen = positionFilter{} // not reached: a pass takes nothing
+			}
+			seen.add(p.hash)
 			continue
 		}
 		// The move: the line found by pickLine, then the x-th move
@@ -250,21 +256,52 @@ func (s *State) playByLine(rng *rand.Rand, maxActions int) int {
 
 		if caps.N > 0 {
 			s.lastIrrev = len(s.hashes)
+			seen = positionFilter{}
 		}
 		s.passes = 0
 		s.hashes = append(s.hashes, p.hash)
+		again := r.Repetition != RepNone && seen.add(p.hash)
 		switch {
 		case kingTaken:
 			s.end(Attackers, reasonKingCaptured)
 		case piece == King && dest.OnEdge():
 			s.end(Defenders, reasonKingEscaped)
-		case r.Repetition != RepNone || r.TurnLimit > 0 && len(s.actions) >= r.TurnLimit:
+		case again || r.TurnLimit > 0 && len(s.actions) >= r.TurnLimit:
 			// The other ends (a king on the edge, two passes, the
-			// encirclement) cannot follow a move here.
+			// encirclement) cannot follow a move here, nor a
+			// repetition where the position is new since the last
+			// capture (seen).
 			s.judgeButMoves(side)
 		}
 	}
 	return n
+}
+
+// positionFilter notes the positions since the last capture for a
+// playout, which only goes forward, so that a repetition is looked for in
+// the history (occurrences, a scan of the positions since the capture,
+// once a third of a linnaeus playout's time) only where the position may
+// have occurred before: a bit for each position, by the top ten bits of
+// its hash. A clear bit says the position is new; a set one, that it may
+// not be (about one in ten of them where 100 positions have passed since
+// the last capture).
+type positionFilter [16]uint64
+
+// reset notes the positions hs, and no other.
+func (f *positionFilter) reset(hs []uint64) {
+	*f = positionFilter{}
+	for _, h := range hs {
+		f.add(h)
+	}
+}
+
+// add notes the position of hash h and reports whether its bit was set
+// already: whether it may have occurred before.
+func (f *positionFilter) add(h uint64) bool {
+	w, b := &f[h>>60], uint64(1)<<(h>>54&63)
+	again := *w&b != 0
+	*w |= b
+	return again
 }
 
 // pickLine returns the line of move x in counts (the moves along each
