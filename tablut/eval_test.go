@@ -203,3 +203,71 @@ func TestConstantIsForTheDefenders(t *testing.T) {
 		}
 	}
 }
+
+// TestNoisyAsEveryNeighbour: Noisy, which looks at a move's neighbours
+// only where a man of the other side stands beside the square reached,
+// says what looking at every neighbour says (noisyByNeighbours, the rule
+// as the quiescence search follows it: a king's move to or toward the
+// edge; a man's move beside the king for the attackers, or beside an
+// enemy with a square hostile to him beyond), for every move of every
+// position of random games under every ruleset; and some moves are noisy.
+func TestNoisyAsEveryNeighbour(t *testing.T) {
+	for _, rs := range Info.Rulesets {
+		g := MustLoad(rs.ID)
+		rng := rand.New(rand.NewPCG(3, uint64(len(rs.ID))))
+		noisy, moves := 0, 0
+		for range 20 {
+			s := g.Start()
+			for ply := 0; ply < 200 && !s.IsTerminal(); ply++ {
+				sp := NewSearchPosition(s, nil)
+				for _, m := range s.LegalMoves(nil) {
+					got, want := sp.Noisy(game.Action(m)), noisyByNeighbours(s, m)
+					if got != want {
+						t.Fatalf("%s: %v in %s: Noisy %v, every neighbour %v", rs.ID, m, s, got, want)
+					}
+					moves++
+					if got {
+						noisy++
+					}
+				}
+				s.ApplyMove(Move(s.RandomAction(rng)))
+			}
+		}
+		if noisy == 0 || noisy == moves {
+			t.Errorf("%s: %d of %d moves noisy", rs.ID, noisy, moves)
+		}
+	}
+}
+
+// noisyByNeighbours is Noisy as it was: every neighbour of the square
+// reached looked at.
+func noisyByNeighbours(s *State, m Move) bool {
+	if m == Pass {
+		return false
+	}
+	p := &s.pos
+	r := &s.g.Rules
+	from, to := m.From(), m.To()
+	piece := p.board[from]
+	if piece == King {
+		return to.OnEdge() || r.edgeLinesFrom(p, from, to) > 0
+	}
+	enemy := 1 - piece.side()
+	for d := 0; d < 4; d++ {
+		v := nb[to][d]
+		if v < 0 || v == from {
+			continue
+		}
+		q := p.board[v]
+		if q == King && piece == Attacker {
+			return true
+		}
+		if q == Empty || q == King || q.side() != enemy {
+			continue
+		}
+		if s2 := nb[v][d]; s2 >= 0 && s2 != from && r.hostile(p, s2, v, enemy) {
+			return true
+		}
+	}
+	return false
+}
