@@ -206,31 +206,44 @@ func TestConstantIsForTheDefenders(t *testing.T) {
 
 // TestNoisyAsEveryNeighbour: Noisy, which looks at a move's neighbours
 // only where a man of the other side stands beside the square reached,
-// says what looking at every neighbour says (noisyByNeighbours, the rule
-// as the quiescence search follows it: a king's move to or toward the
-// edge; a man's move beside the king for the attackers, or beside an
-// enemy with a square hostile to him beyond), for every move of every
-// position of random games under every ruleset; and some moves are noisy.
+// says what looking at every neighbour says (noisyByNeighbours, the rule as the quiescence search
+// follows it: a king's move to or toward the edge; a man's move beside the
+// king for the attackers, or beside an enemy with a square hostile to him
+// beyond), for every move of every position of random games under every
+// ruleset, as one search position makes and unmakes moves and null moves;
+// and some moves are noisy.
 func TestNoisyAsEveryNeighbour(t *testing.T) {
 	for _, rs := range Info.Rulesets {
 		g := MustLoad(rs.ID)
 		rng := rand.New(rand.NewPCG(3, uint64(len(rs.ID))))
 		noisy, moves := 0, 0
-		for range 20 {
-			s := g.Start()
-			for ply := 0; ply < 200 && !s.IsTerminal(); ply++ {
-				sp := NewSearchPosition(s, nil)
-				for _, m := range s.LegalMoves(nil) {
-					got, want := sp.Noisy(game.Action(m)), noisyByNeighbours(s, m)
-					if got != want {
-						t.Fatalf("%s: %v in %s: Noisy %v, every neighbour %v", rs.ID, m, s, got, want)
-					}
-					moves++
-					if got {
-						noisy++
-					}
+		check := func(sp *SearchPosition) {
+			for _, m := range sp.s.LegalMoves(nil) {
+				got, want := sp.Noisy(game.Action(m)), noisyByNeighbours(sp.s, m)
+				if got != want {
+					t.Fatalf("%s: %v in %s: Noisy %v, every neighbour %v", rs.ID, m, sp.s, got, want)
 				}
-				s.ApplyMove(Move(s.RandomAction(rng)))
+				moves++
+				if got {
+					noisy++
+				}
+			}
+		}
+		for range 20 {
+			sp := NewSearchPosition(g.Start(), nil)
+			for ply := 0; ply < 200 && !sp.s.IsTerminal(); ply++ {
+				check(sp)
+				sp.MakeNull()
+				check(sp)
+				sp.UnmakeNull()
+				check(sp)
+				m := sp.s.RandomAction(rng)
+				if ply%3 == 0 {
+					sp.Make(m)
+					sp.Unmake()
+					check(sp)
+				}
+				sp.Make(m)
 			}
 		}
 		if noisy == 0 || noisy == moves {
