@@ -2,7 +2,6 @@ package tablut
 
 import (
 	"fmt"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -142,20 +141,26 @@ func (s *State) MoveString(m Move) string {
 	if caps.N == 0 {
 		return m.String()
 	}
-	return m.String() + captureSuffix(caps)
-}
-
-func captureSuffix(caps Captures) string {
-	if caps.N == 0 {
-		return ""
-	}
+	// The squares taken, in order, after "x" and joined by "/": written
+	// into one string (every view names its legal moves so).
 	sq := caps.Sq[:caps.N]
-	sort.Slice(sq, func(i, j int) bool { return sq[i] < sq[j] })
-	names := make([]string, len(sq))
-	for i, c := range sq {
-		names[i] = c.String()
+	for i := 1; i < len(sq); i++ {
+		for j := i; j > 0 && sq[j] < sq[j-1]; j-- {
+			sq[j], sq[j-1] = sq[j-1], sq[j]
+		}
 	}
-	return "x" + strings.Join(names, "/")
+	var b strings.Builder
+	b.Grow(5 + 4*len(sq))
+	b.WriteString(m.String())
+	for i, c := range sq {
+		if i == 0 {
+			b.WriteByte('x')
+		} else {
+			b.WriteByte('/')
+		}
+		b.WriteString(c.String())
+	}
+	return b.String()
 }
 
 func (s *State) ActionString(a game.Action) string { return s.MoveString(Move(a)) }
