@@ -349,22 +349,6 @@ func (sp *SearchPosition) Evaluate() int {
 	return v
 }
 
-// enemyBeside reports whether a man of side enemy (the king, of the
-// defenders) stands beside square to: read from the rows of men, with no
-// step around the square.
-func enemyBeside(p *Position, enemy Side, to Square) bool {
-	r, f := to.Rank(), to.File()
-	rows := &p.sideRanks[enemy]
-	near := rows[r] & (1<<(f+1) | 1<<f>>1)
-	if r > 0 {
-		near |= rows[r-1] & (1 << f)
-	}
-	if r < Size-1 {
-		near |= rows[r+1] & (1 << f)
-	}
-	return near != 0
-}
-
 func (sp *SearchPosition) Noisy(a game.Action) bool {
 	m := Move(a)
 	if m == Pass {
@@ -381,7 +365,7 @@ func (sp *SearchPosition) Noisy(a game.Action) bool {
 		return r.edgeLinesFrom(p, from, to) > 0
 	}
 	enemy := 1 - piece.side()
-	if !enemyBeside(p, enemy, to) {
+	if !p.men[enemy].meets(beside[to]) {
 		return false // most moves: nothing to take, no king to press
 	}
 	for d := 0; d < 4; d++ {

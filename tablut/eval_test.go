@@ -219,7 +219,7 @@ func TestNoisyAsEveryNeighbour(t *testing.T) {
 		noisy, moves := 0, 0
 		check := func(sp *SearchPosition) {
 			for _, m := range sp.s.LegalMoves(nil) {
-				got, want := sp.Noisy(game.Action(m)), noisyByNeighbours(sp.s, m)
+				got, want := sp.Noisy(game.Action(m)), noisyByTheRules(sp.s, m)
 				if got != want {
 					t.Fatalf("%s: %v in %s: Noisy %v, every neighbour %v", rs.ID, m, sp.s, got, want)
 				}
@@ -252,35 +252,21 @@ func TestNoisyAsEveryNeighbour(t *testing.T) {
 	}
 }
 
-// noisyByNeighbours is Noisy as it was: every neighbour of the square
-// reached looked at.
-func noisyByNeighbours(s *State, m Move) bool {
+// noisyByTheRules is what Noisy is to say, from the rules' own code: a
+// king's move to the edge or onto an open line to it; an attacker's move
+// beside the king; any move that takes a man.
+func noisyByTheRules(s *State, m Move) bool {
 	if m == Pass {
 		return false
 	}
 	p := &s.pos
 	r := &s.g.Rules
 	from, to := m.From(), m.To()
-	piece := p.board[from]
-	if piece == King {
+	if p.board[from] == King {
 		return to.OnEdge() || r.edgeLinesFrom(p, from, to) > 0
 	}
-	enemy := 1 - piece.side()
-	for d := 0; d < 4; d++ {
-		v := nb[to][d]
-		if v < 0 || v == from {
-			continue
-		}
-		q := p.board[v]
-		if q == King && piece == Attacker {
-			return true
-		}
-		if q == Empty || q == King || q.side() != enemy {
-			continue
-		}
-		if s2 := nb[v][d]; s2 >= 0 && s2 != from && r.hostile(p, s2, v, enemy) {
-			return true
-		}
+	if p.board[from] == Attacker && beside[to].has(p.king) {
+		return true
 	}
-	return false
+	return r.capturesOf(p, m).N > 0
 }
