@@ -204,15 +204,13 @@ func TestConstantIsForTheDefenders(t *testing.T) {
 	}
 }
 
-// TestNoisyAsEveryNeighbour: Noisy, which looks at a move's neighbours
-// only where a man of the other side stands beside the square reached,
-// says what looking at every neighbour says (noisyByNeighbours, the rule as the quiescence search
-// follows it: a king's move to or toward the edge; a man's move beside the
-// king for the attackers, or beside an enemy with a square hostile to him
-// beyond), for every move of every position of random games under every
-// ruleset, as one search position makes and unmakes moves and null moves;
-// and some moves are noisy.
-func TestNoisyAsEveryNeighbour(t *testing.T) {
+// TestNoisyAsTheRules: Noisy, which looks at a move's neighbours only
+// where a man of the other side stands beside the square reached, says
+// what the rules' own code says of the move (noisyByTheRules), for every
+// move of every position of random games under every ruleset, as one
+// search position makes and unmakes moves and null moves; and some moves
+// are noisy, not all.
+func TestNoisyAsTheRules(t *testing.T) {
 	for _, rs := range Info.Rulesets {
 		g := MustLoad(rs.ID)
 		rng := rand.New(rand.NewPCG(3, uint64(len(rs.ID))))
@@ -221,7 +219,7 @@ func TestNoisyAsEveryNeighbour(t *testing.T) {
 			for _, m := range sp.s.LegalMoves(nil) {
 				got, want := sp.Noisy(game.Action(m)), noisyByTheRules(sp.s, m)
 				if got != want {
-					t.Fatalf("%s: %v in %s: Noisy %v, every neighbour %v", rs.ID, m, sp.s, got, want)
+					t.Fatalf("%s: %v in %s: Noisy %v, the rules %v", rs.ID, m, sp.s, got, want)
 				}
 				moves++
 				if got {

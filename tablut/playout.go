@@ -191,10 +191,7 @@ func (s *State) playByLine(rng *rand.Rand, maxActions int) int {
 		}
 		n++
 		if c == 0 {
-			s.move(Pass)
-			if s.lastIrrev == len(s.hashes)-1 {
-				seen = positionFilter{} // not reached: a pass takes nothing
-			}
+			s.move(Pass) // judged whole; it takes nothing, so seen goes on
 			seen.add(p.hash)
 			continue
 		}
