@@ -60,6 +60,10 @@ func newHarnessOn(t testing.TB, db string, slots, queue int, cfg Config) *harnes
 	if err != nil {
 		t.Fatal(err)
 	}
+	// With the move journal, as muster serve opens it (SQLite).
+	if err := st.Journal(nil); err != nil {
+		t.Fatal(err)
+	}
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	api := &httpx.API{Log: log, MaxBody: 64 << 10}
 	ctx, cancel := context.WithCancel(context.Background())

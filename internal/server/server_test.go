@@ -43,6 +43,10 @@ func newHarness(t *testing.T, db string, cfg Config) *harness {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// With the move journal, as muster serve opens it (SQLite).
+	if err := st.Journal(nil); err != nil {
+		t.Fatal(err)
+	}
 	srv := New(st, cfg)
 	if err := srv.Resume(context.Background()); err != nil {
 		t.Fatal(err)

@@ -39,10 +39,11 @@ func TestZeroConfigServesAGame(t *testing.T) {
 	}
 }
 
-// TestSlowWriteBlocksNoReader: while a move's write waits for the
-// database (another connection holds its write lock), the game's view,
-// a new watcher's first view, the lobby and "who am I" all answer, and
-// the move lands once the lock is let go.
+// TestSlowWriteBlocksNoReader: while the database is locked (another
+// connection holds its write lock), a move is answered from the move
+// journal; a game's end, written at once, waits for the database; and
+// meanwhile the game's view, a new watcher's first view, the lobby and
+// "who am I" all answer. Both land once the lock is let go.
 func TestSlowWriteBlocksNoReader(t *testing.T) {
 	h := newHarness(t, "", testConfig())
 	a := h.person()
@@ -68,16 +69,29 @@ func TestSlowWriteBlocksNoReader(t *testing.T) {
 	go func() {
 		moved <- a.call("POST", "/api/games/"+c.ID+"/act", actRequest{Secret: c.Secrets[0], Action: "a4-a3", Ply: at(0)}, nil)
 	}()
-	// The move has reached the store's lock (its room's turn is held).
-	time.Sleep(200 * time.Millisecond)
 	select {
 	case code := <-moved:
-		t.Fatalf("the move did not wait for the database: %d", code)
+		if code != http.StatusOK {
+			t.Fatalf("the move while the database is locked: %d", code)
+		}
+	case <-time.After(4 * time.Second):
+		t.Fatal("the move waited for the database")
+	}
+	ended := make(chan int, 1)
+	go func() {
+		ended <- a.call("POST", "/api/games/"+c.ID+"/resign", secretRequest{Secret: c.Secrets[1]}, nil)
+	}()
+	// The resignation has reached the store's lock (its room's turn is
+	// held).
+	time.Sleep(200 * time.Millisecond)
+	select {
+	case code := <-ended:
+		t.Fatalf("the game's end did not wait for the database: %d", code)
 	default:
 	}
 	var v play.View
-	if code := a.call("GET", "/api/games/"+c.ID, nil, &v); code != http.StatusOK || v.Ply != 0 || len(v.MySeats) != 2 {
-		t.Fatalf("the view during the write: %d ply %d seats %v", code, v.Ply, v.MySeats)
+	if code := a.call("GET", "/api/games/"+c.ID, nil, &v); code != http.StatusOK || v.Ply != 1 || v.Status != "playing" || len(v.MySeats) != 2 {
+		t.Fatalf("the view during the write: %d ply %d %s seats %v", code, v.Ply, v.Status, v.MySeats)
 	}
 	wctx, cancel := context.WithTimeout(ctx, 3*time.Second)
 	defer cancel()
@@ -94,18 +108,22 @@ func TestSlowWriteBlocksNoReader(t *testing.T) {
 		t.Fatalf("the lobby during the write: %d %+v", code, lv.Me)
 	}
 	select {
-	case code := <-moved:
-		t.Fatalf("the move landed while the database was locked: %d", code)
+	case code := <-ended:
+		t.Fatalf("the game ended while the database was locked: %d", code)
 	default:
 	}
 	if _, err := lock.ExecContext(ctx, "COMMIT"); err != nil {
 		t.Fatal(err)
 	}
-	if code := <-moved; code != http.StatusOK {
-		t.Fatalf("the move after the lock: %d", code)
+	if code := <-ended; code != http.StatusOK {
+		t.Fatalf("the game's end after the lock: %d", code)
 	}
-	if _, msg, err := conn.Read(wctx); err != nil || !strings.Contains(string(msg), `"ply":1`) {
+	if _, msg, err := conn.Read(wctx); err != nil || !strings.Contains(string(msg), `"status":"over"`) {
 		t.Fatalf("the watcher after the write: %v %.80s", err, msg)
+	}
+	var actions, status string
+	if err := raw.QueryRow(`SELECT actions, status FROM games WHERE id = ?`, c.ID).Scan(&actions, &status); err != nil || actions != `["a4-a3"]` || status != "over" {
+		t.Fatalf("stored: %s %s %v", actions, status, err)
 	}
 }
 

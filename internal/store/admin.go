@@ -17,6 +17,7 @@ import (
 // AbortGame calls a game in play off, without a result, for an operator:
 // ErrNotFound for no such game, ErrConflict for one already over.
 func (s *Store) AbortGame(ctx context.Context, id, reason string) error {
+	s.j.forget(id)
 	res, err := s.exec(ctx, `UPDATE games SET status = 'over', result = 'aborted', reason = ?, to_act = '', deadline = 0, draw_offer = -1, takeback_offer = -1,
 		version = version + 1, updated = ? WHERE id = ? AND status = 'playing'`, reason, time.Now().UnixMilli(), id)
 	if err != nil {
@@ -75,7 +76,7 @@ func (s *Store) DeleteAccount(ctx context.Context, key string) error {
 // rewritePlayer runs change on the account with username key in a
 // transaction, then shows it everywhere as name ("" for anonymous).
 func (s *Store) rewritePlayer(ctx context.Context, key string, change func(tx *sql.Tx, id string) error, name string) error {
-	tx, err := s.db.BeginTx(ctx, nil)
+	tx, err := s.begin(ctx)
 	if err != nil {
 		return fmt.Errorf("store: %w", err)
 	}
@@ -105,7 +106,8 @@ func (s *Store) rewriteID(ctx context.Context, tx *sql.Tx, id string, change fun
 		return fmt.Errorf("store: %w", err)
 	}
 	// The names in the games' seats: read, changed, written with the
-	// version moved on.
+	// version moved on (the journal checks each game's next write).
+	s.j.forget("")
 	rows, err := tx.QueryContext(ctx, s.q(`SELECT id, seats FROM games WHERE player0 = ? OR player1 = ?`), id, id)
 	if err != nil {
 		return fmt.Errorf("store: %w", err)

@@ -113,6 +113,8 @@ var updateColumns = [...]string{"actions", "seats", "status", "result", "reason"
 const (
 	colActions = 0
 	colSeats   = 1
+	colStatus  = 2
+	colPly     = 5
 	colClock   = 7
 	colRatings = 13
 	numColumns = 1<<5 | 1<<6 | 1<<9 | 1<<12 | 1<<15 // ply, draw_offer, takeback_offer, rated, deadline
@@ -257,6 +259,10 @@ func (s *Store) Create(ctx context.Context, g *Game) error {
 		return fmt.Errorf("store: create %s: %w", g.ID, err)
 	}
 	g.stored = &storedRow{version: g.Version, vals: vals, seats: seats}
+	if s.j != nil && g.Version == 0 {
+		// Its writes go into the journal from the first.
+		s.j.note(g.ID, journalAt{0, int64(len(g.Actions))})
+	}
 	return nil
 }
 
@@ -306,12 +312,18 @@ func nonNil(a []string) []string {
 
 // Get reads a game.
 func (s *Store) Get(ctx context.Context, id string) (*Game, error) {
+	if err := s.settle(ctx); err != nil {
+		return nil, err
+	}
 	row := s.queryRow(ctx, `SELECT `+gameColumns+` FROM games WHERE id = ?`, id)
 	return scan(row)
 }
 
 // GetMany reads the games of ids that are stored, in no order.
 func (s *Store) GetMany(ctx context.Context, ids []string) ([]*Game, error) {
+	if err := s.settle(ctx); err != nil {
+		return nil, err
+	}
 	var out []*Game
 	for len(ids) > 0 {
 		n := min(len(ids), 500)
@@ -377,6 +389,9 @@ func scan(row scanner) (*Game, error) {
 
 // Version reads the version of a stored game.
 func (s *Store) Version(ctx context.Context, id string) (int64, error) {
+	if err := s.settle(ctx); err != nil {
+		return 0, err
+	}
 	var v int64
 	err := s.queryRow(ctx, `SELECT version FROM games WHERE id = ?`, id).Scan(&v)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -453,6 +468,10 @@ func (s *Store) update(ctx context.Context, c conn, g *Game, ply int, playing bo
 		// and on SQLite grouped with the other games' (group.go).
 		var st *sql.Stmt
 		switch st, err = s.prepared(ctx, s.db, query); {
+		case err == nil && s.j != nil:
+			// Into the journal, where it knows the row (journal.go).
+			n, err = s.j.update(ctx, st, &journalRecord{mask: changed, playing: playing, id: g.ID,
+				updated: args[columns].(int64), version: args[columns+1].(int64), ply: int64(ply), from: g.Version, set: args[:columns]})
 		case err == nil && !s.pg:
 			n, err = s.execGrouped(ctx, st, args)
 		case err == nil:
@@ -461,6 +480,9 @@ func (s *Store) update(ctx context.Context, c conn, g *Game, ply int, playing bo
 			n, err = rowsAffected(c.ExecContext(ctx, query, args...))
 		}
 	} else {
+		// In a transaction, which may yet be rolled back: the journal
+		// checks the game's next write.
+		s.j.forget(g.ID)
 		n, err = rowsAffected(c.ExecContext(ctx, query, args...))
 	}
 	if err != nil {

@@ -96,7 +96,7 @@ func (s *Store) PlayerNamed(ctx context.Context, key string) (*Player, error) {
 // the games, challenges, tournaments and chat lines he took part in while
 // anonymous, in one transaction.
 func (s *Store) Register(ctx context.Context, id, username, key, hash string) error {
-	tx, err := s.db.BeginTx(ctx, nil)
+	tx, err := s.begin(ctx)
 	if err != nil {
 		return fmt.Errorf("store: register: %w", err)
 	}
@@ -329,7 +329,7 @@ func (s *Store) Leaderboard(ctx context.Context, game string, maxRD float64, n i
 // while the stored game is still in play) and its players' new ratings in
 // one transaction, so that a game changes the ratings exactly once.
 func (s *Store) FinishRated(ctx context.Context, g *Game, ply int, ratings []Rating) error {
-	tx, err := s.db.BeginTx(ctx, nil)
+	tx, err := s.begin(ctx)
 	if err != nil {
 		return err
 	}
@@ -367,7 +367,7 @@ func (s *Store) ForgetIdleAnonymous(ctx context.Context, before time.Time, n int
 	if err != nil {
 		return 0, fmt.Errorf("store: idle players: %w", err)
 	}
-	tx, err := s.db.BeginTx(ctx, nil)
+	tx, err := s.begin(ctx)
 	if err != nil {
 		return 0, fmt.Errorf("store: forget players: %w", err)
 	}

@@ -41,7 +41,7 @@ func (s *Store) PuzzleTries(ctx context.Context, player string) (map[string]bool
 // false, for his first puzzle), in one transaction. ErrTried where he has
 // tried it before: nothing changes.
 func (s *Store) RecordPuzzle(ctx context.Context, player, puzzle string, solved bool, rate func(before Rating, found bool) Rating) (Rating, error) {
-	tx, err := s.db.BeginTx(ctx, nil)
+	tx, err := s.begin(ctx)
 	if err != nil {
 		return Rating{}, fmt.Errorf("store: puzzle: %w", err)
 	}

@@ -45,6 +45,8 @@ type Store struct {
 	updates sync.Map
 	// group gathers the moves' writes on SQLite (group.go).
 	group writeGroup
+	// j is the move journal, where a server opened it (journal.go).
+	j *journal
 }
 
 // prepared is query prepared on db (the writer or the readers), once: a
@@ -170,8 +172,13 @@ func where(dsn string) string {
 	return "the PostgreSQL database"
 }
 
-// Close closes the database.
+// Close closes the database, once the move journal's rows are written.
 func (s *Store) Close() error {
+	var jerr error
+	if s.j != nil {
+		jerr = s.j.close()
+		s.j = nil
+	}
 	s.stmtMu.Lock()
 	for _, st := range s.stmts {
 		st.Close()
@@ -181,7 +188,7 @@ func (s *Store) Close() error {
 	if s.rdb != s.db {
 		s.rdb.Close()
 	}
-	return s.db.Close()
+	return errors.Join(jerr, s.db.Close())
 }
 
 // Ping checks that the database answers a query, to write and to read.
@@ -226,6 +233,9 @@ func (s *Store) q(query string) string {
 // keeps its prepared statements itself.
 func (s *Store) exec(ctx context.Context, query string, args ...any) (sql.Result, error) {
 	defer s.took(Writes, time.Now())
+	if err := s.settle(ctx); err != nil {
+		return nil, err
+	}
 	if !s.pg {
 		ctx = context.WithoutCancel(ctx)
 		if st, err := s.prepared(ctx, s.db, query); err == nil {
@@ -509,6 +519,9 @@ var migrations = []migration{
 		instance TEXT PRIMARY KEY,
 		expires BIGINT NOT NULL
 	)`},
+	// The number of the move journal's last record written (journal.go).
+	{both: `CREATE TABLE journal (seq BIGINT NOT NULL)`},
+	{both: `INSERT INTO journal (seq) VALUES (0)`},
 }
 
 // migrate brings the schema up to date; on PostgreSQL under an advisory
@@ -565,7 +578,8 @@ var ErrBackupPostgres = errors.New("store: a PostgreSQL database is backed up wi
 // INTO, which reads the database as it is at one moment (a write under
 // way is in the copy whole, or not at all) through a read-only
 // connection, and writes a compact file that opens as a database of its
-// own. It neither migrates the database nor changes it. It returns the
+// own; the moves that the server's journal held as the copy began and
+// the database did not are then written into the copy. It neither migrates the database nor changes it. It returns the
 // games the copy holds, counted in the copy.
 func Backup(ctx context.Context, dsn, to string) (games int, err error) {
 	if IsPostgres(dsn) {
@@ -577,6 +591,12 @@ func Backup(ctx context.Context, dsn, to string) (games int, err error) {
 	if _, err := os.Stat(to); err == nil {
 		return 0, fmt.Errorf("store: backup: %s exists: name a new file", to)
 	}
+	// The server's move journal, read before the copy: each move it
+	// holds is then in the copy, or written into it below.
+	held, err := os.ReadFile(JournalPath(dsn))
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return 0, fmt.Errorf("store: backup: %w", err)
+	}
 	src, err := sql.Open("sqlite", "file:"+dsn+"?mode=ro&_pragma=busy_timeout(10000)")
 	if err != nil {
 		return 0, fmt.Errorf("store: backup: %w", err)
@@ -585,6 +605,12 @@ func Backup(ctx context.Context, dsn, to string) (games int, err error) {
 	if _, err := src.ExecContext(ctx, `VACUUM INTO ?`, to); err != nil {
 		os.Remove(to)
 		return 0, fmt.Errorf("store: backup: %w", err)
+	}
+	if len(held) > 0 {
+		if err := replayJournal(to, held); err != nil {
+			os.Remove(to)
+			return 0, fmt.Errorf("store: backup: the move journal: %w", err)
+		}
 	}
 	dst, err := sql.Open("sqlite", "file:"+to+"?mode=ro")
 	if err != nil {

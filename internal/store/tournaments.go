@@ -143,7 +143,7 @@ func (s *Store) lockTournament(ctx context.Context, tx *sql.Tx, id string) (*Tou
 // tournament is open, or, an arena, running (with the next seed), and has
 // a place (ErrTournamentFull otherwise; ErrChanged once it has begun).
 func (s *Store) JoinTournament(ctx context.Context, id, player, name string) error {
-	tx, err := s.db.BeginTx(ctx, nil)
+	tx, err := s.begin(ctx)
 	if err != nil {
 		return fmt.Errorf("store: join: %w", err)
 	}
@@ -185,7 +185,7 @@ func (s *Store) JoinTournament(ctx context.Context, id, player, name string) err
 // after it he is paired no more. It is made under the tournament's lock,
 // so that it lands before its start or after, never in the middle.
 func (s *Store) WithdrawTournament(ctx context.Context, id, player string) error {
-	tx, err := s.db.BeginTx(ctx, nil)
+	tx, err := s.begin(ctx)
 	if err != nil {
 		return fmt.Errorf("store: withdraw: %w", err)
 	}
@@ -245,7 +245,7 @@ var ErrTooFew = errors.New("store: fewer than two players: the tournament is cal
 // players the tournament is called off (ErrTooFew); ErrChanged if it is
 // no longer open.
 func (s *Store) StartTournament(ctx context.Context, id string, order func(ps []TournamentPlayer) (rounds int)) error {
-	tx, err := s.db.BeginTx(ctx, nil)
+	tx, err := s.begin(ctx)
 	if err != nil {
 		return fmt.Errorf("store: start tournament: %w", err)
 	}
@@ -285,7 +285,7 @@ func (s *Store) StartTournament(ctx context.Context, id string, order func(ps []
 // BeginRound records a round's games and moves the tournament from round
 // from to from+1, in one transaction: of two servers, one pairs it.
 func (s *Store) BeginRound(ctx context.Context, id string, from int, games []TournamentGame) error {
-	tx, err := s.db.BeginTx(ctx, nil)
+	tx, err := s.begin(ctx)
 	if err != nil {
 		return fmt.Errorf("store: begin round: %w", err)
 	}

@@ -1,0 +1,641 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"log/slog"
+	"os"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// The move journal (SQLite only, where a server opens it: Journal).
+//
+// A game's write on SQLite was a transaction of its own: at 1,000 live
+// games, a quarter of the server's processor time went to SQLite's
+// transactions, most of it to beginning and committing them (its locks,
+// two writes of the WAL frame) rather than to the row. With the journal,
+// a move's write (update, on the writer, of a game in play that stays in
+// play) is appended to a file beside the database, <db>-moves, in one
+// write, and answered once it is there; the rows written since the last
+// time are then written to the database together, in one transaction,
+// every JournalEvery, and before any other write through the store and
+// any read of a game by its id (settle): a write is ordered after every
+// move answered, a game's room reads its moves. Lists of games read the
+// database as it is, up to JournalEvery behind the moves in play. A
+// game's end is written at once, as before.
+//
+// The file is what makes an answered move safe: a server that stops
+// without writing its rows (killed, or its machine stopped) writes them
+// when it next opens the journal, from the file. A write in the file is
+// as safe as SQLite's own commit with synchronous=NORMAL, which writes
+// its WAL without waiting for the disk either. Each transaction that
+// writes the rows also writes the number of the last record it holds
+// (the journal table), so that records written to the database and still
+// in the file (the server stopped before it dropped them) are not written
+// twice.
+//
+// The journal takes a game's write where it knows the row it writes on
+// (journalAt): one it wrote, or saw written. A game's first write after
+// the server starts, and any after another write of its row through the
+// store (an abort, a rename, a rated game's end), is made at once and
+// checked, as without a journal. A row changed by another program
+// meanwhile (muster admin abort or rename on the file while the server
+// runs) loses nothing either: the journal's columns are written over it,
+// the others kept, and the game's next write is made at once, and
+// refused as a conflict, as before, so that its room reads the game
+// again.
+
+// JournalEvery is how often the journal's rows are written to the
+// database, at most.
+const JournalEvery = time.Second
+
+// maxJournalRecord bounds a record read back from the file.
+const maxJournalRecord = 1 << 22
+
+// journal is a store's move journal; nil where none is open.
+type journal struct {
+	s    *Store
+	path string
+	log  *slog.Logger
+	// mu guards the file, pending and the maps, and orders the records.
+	mu      sync.Mutex
+	file    *os.File
+	pending []*journalRecord
+	// known is where the games' rows are, as the journal wrote them or
+	// saw them written (update).
+	known map[string]journalAt
+	seq   int64 // the last record's number
+	buf   []byte
+	// waiting counts the records pending, read without mu (settle).
+	waiting atomic.Int64
+	// flushMu orders the flushes.
+	flushMu sync.Mutex
+	stop    chan struct{}
+	stopped chan struct{}
+	// writes and rows count the transactions flush made, and their rows.
+	writes, rows atomic.Int64
+}
+
+// journalRecord is one game's write: the columns of updateColumns in
+// mask (set, in order), updated and the version written, where the game
+// was at ply actions and version from (and, with playing, in play).
+type journalRecord struct {
+	seq     int64
+	mask    uint32
+	playing bool
+	id      string
+	updated int64
+	version int64
+	ply     int64
+	from    int64
+	set     []any // string or int64, by numColumns
+}
+
+// args are the record's statement's arguments (updateQuery's).
+func (r *journalRecord) args() []any {
+	return append(r.set[:len(r.set):len(r.set)], r.updated, r.version, r.id, r.ply, r.from)
+}
+
+// appendJournalRecord appends r, framed: the payload's length and CRC-32
+// (Castagnoli), four bytes each, little-endian, then the payload.
+func appendJournalRecord(b []byte, r *journalRecord) []byte {
+	start := len(b)
+	b = append(b, 0, 0, 0, 0, 0, 0, 0, 0)
+	b = binary.AppendUvarint(b, uint64(r.seq))
+	b = binary.AppendUvarint(b, uint64(r.mask))
+	if r.playing {
+		b = append(b, 1)
+	} else {
+		b = append(b, 0)
+	}
+	b = appendJournalString(b, r.id)
+	b = binary.AppendVarint(b, r.updated)
+	b = binary.AppendVarint(b, r.version)
+	b = binary.AppendVarint(b, r.ply)
+	b = binary.AppendVarint(b, r.from)
+	for _, v := range r.set {
+		switch v := v.(type) {
+		case int64:
+			b = binary.AppendVarint(b, v)
+		case string:
+			b = appendJournalString(b, v)
+		}
+	}
+	payload := b[start+8:]
+	binary.LittleEndian.PutUint32(b[start:], uint32(len(payload)))
+	binary.LittleEndian.PutUint32(b[start+4:], crc32.Checksum(payload, crcTable))
+	return b
+}
+
+var crcTable = crc32.MakeTable(crc32.Castagnoli)
+
+func appendJournalString(b []byte, s string) []byte {
+	b = binary.AppendUvarint(b, uint64(len(s)))
+	return append(b, s...)
+}
+
+// errJournalEnd is a record cut short: the file's end, where a write was
+// under way when the server stopped (never answered).
+var errJournalEnd = errors.New("store: the journal ends within a record")
+
+// readJournalRecord reads the record that b begins with, and returns it
+// with the bytes after it.
+func readJournalRecord(b []byte) (*journalRecord, []byte, error) {
+	if len(b) < 8 {
+		return nil, nil, errJournalEnd
+	}
+	n := binary.LittleEndian.Uint32(b)
+	sum := binary.LittleEndian.Uint32(b[4:])
+	if uint64(len(b)-8) < uint64(n) {
+		return nil, nil, errJournalEnd
+	}
+	payload, rest := b[8:8+n], b[8+n:]
+	if n > maxJournalRecord {
+		return nil, rest, fmt.Errorf("store: a journal record of %d bytes (at most %d)", n, maxJournalRecord)
+	}
+	if crc32.Checksum(payload, crcTable) != sum {
+		return nil, rest, errors.New("store: a journal record does not match its checksum")
+	}
+	d := journalDecoder{b: payload}
+	r := &journalRecord{seq: int64(d.uvarint()), playing: false}
+	mask := d.uvarint()
+	if mask >= 1<<len(updateColumns) {
+		return nil, rest, fmt.Errorf("store: a journal record writes unknown columns (%#x)", mask)
+	}
+	r.mask = uint32(mask)
+	switch d.byte() {
+	case 0:
+	case 1:
+		r.playing = true
+	default:
+		d.fail()
+	}
+	r.id = d.string()
+	r.updated, r.version, r.ply, r.from = d.varint(), d.varint(), d.varint(), d.varint()
+	for i := range updateColumns {
+		if r.mask&(1<<i) == 0 {
+			continue
+		}
+		if numColumns&(1<<i) != 0 {
+			r.set = append(r.set, d.varint())
+		} else {
+			r.set = append(r.set, d.string())
+		}
+	}
+	if d.err || len(d.b) != 0 {
+		return nil, rest, errors.New("store: a journal record is malformed")
+	}
+	return r, rest, nil
+}
+
+// journalDecoder reads a record's payload; err notes a field cut short
+// or out of bounds (each read then gives zero).
+type journalDecoder struct {
+	b   []byte
+	err bool
+}
+
+func (d *journalDecoder) fail() { d.err, d.b = true, nil }
+
+func (d *journalDecoder) uvarint() uint64 {
+	v, n := binary.Uvarint(d.b)
+	if n <= 0 {
+		d.fail()
+		return 0
+	}
+	d.b = d.b[n:]
+	return v
+}
+
+func (d *journalDecoder) varint() int64 {
+	v, n := binary.Varint(d.b)
+	if n <= 0 {
+		d.fail()
+		return 0
+	}
+	d.b = d.b[n:]
+	return v
+}
+
+func (d *journalDecoder) byte() byte {
+	if len(d.b) == 0 {
+		d.fail()
+		return 0
+	}
+	c := d.b[0]
+	d.b = d.b[1:]
+	return c
+}
+
+func (d *journalDecoder) string() string {
+	n := d.uvarint()
+	if n > uint64(len(d.b)) {
+		d.fail()
+		return ""
+	}
+	s := string(d.b[:n])
+	d.b = d.b[n:]
+	return s
+}
+
+// JournalPath is the file of the move journal of the SQLite database at
+// dsn.
+func JournalPath(dsn string) string { return dsn + "-moves" }
+
+// Journal opens the store's move journal (a no-op on PostgreSQL, where
+// servers share the games and each write is its own transaction): it
+// writes to the database the rows of a journal that a server left
+// unwritten, then keeps one for this store until Close. One server at a
+// time may use an SQLite database (muster serve); other commands on it
+// (muster admin) open no journal.
+func (s *Store) Journal(log *slog.Logger) error {
+	if s.pg || s.j != nil {
+		return nil
+	}
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	j := &journal{s: s, path: JournalPath(s.dsn), log: log, known: map[string]journalAt{},
+		stop: make(chan struct{}), stopped: make(chan struct{})}
+	if err := j.recover(); err != nil {
+		return err
+	}
+	f, err := os.OpenFile(j.path, os.O_CREATE|os.O_WRONLY|os.O_APPEND|os.O_TRUNC, 0o600)
+	if err != nil {
+		return fmt.Errorf("store: journal: %w", err)
+	}
+	j.file = f
+	s.j = j
+	go j.run()
+	return nil
+}
+
+// recover writes the records of the file that the database lacks.
+func (j *journal) recover() error {
+	if err := j.readSeq(); err != nil {
+		return err
+	}
+	b, err := os.ReadFile(j.path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("store: journal: %w", err)
+	}
+	n, err := j.replay(b)
+	if err != nil {
+		return err
+	}
+	if n > 0 {
+		j.log.Info("wrote the moves the journal held", "path", j.path, "records", n)
+	}
+	return nil
+}
+
+// replay writes the records of b, a journal's file, that the database
+// lacks (numbered after its last), and returns how many.
+func (j *journal) replay(b []byte) (int, error) {
+	var recs []*journalRecord
+	for len(b) > 0 {
+		r, rest, err := readJournalRecord(b)
+		if err != nil && (errors.Is(err, errJournalEnd) || len(rest) == 0) {
+			// The last record, cut short or garbled as the server
+			// stopped while writing it: it was never answered.
+			j.log.Warn("the move journal's last record is incomplete, never answered: dropped", "path", j.path, "bytes", len(b), "err", err)
+			break
+		}
+		if err != nil {
+			return 0, fmt.Errorf("store: journal %s: %w", j.path, err)
+		}
+		if r.seq > j.seq {
+			recs = append(recs, r)
+		}
+		b = rest
+	}
+	if len(recs) == 0 {
+		return 0, nil
+	}
+	j.pending = recs
+	j.waiting.Store(int64(len(recs)))
+	if err := j.flush(context.Background()); err != nil {
+		return 0, err
+	}
+	return len(recs), nil
+}
+
+// replayJournal writes into the SQLite database at dsn the records of
+// held, a journal's file, that it lacks (Backup's copy).
+func replayJournal(dsn string, held []byte) error {
+	s, err := Open(dsn)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	j := &journal{s: s, path: JournalPath(dsn), log: slog.New(slog.DiscardHandler), known: map[string]journalAt{}}
+	if err := j.readSeq(); err != nil {
+		return err
+	}
+	_, err = j.replay(held)
+	return err
+}
+
+// readSeq reads the number of the last record written to the database.
+func (j *journal) readSeq() error {
+	err := j.s.db.QueryRow(`SELECT seq FROM journal`).Scan(&j.seq)
+	if err != nil {
+		return fmt.Errorf("store: journal: %w", err)
+	}
+	return nil
+}
+
+// journalAt is where a game's row is, as the journal knows it: its
+// version and its actions.
+type journalAt struct{ version, ply int64 }
+
+// update writes a game's row: into the journal where it knows the row
+// is at r's version and ply (the journal wrote it, or saw it written) and
+// the write leaves the game's status as it is (a move in play), else at
+// once (after the journal's rows), as a store without a journal writes
+// it: a game's end (its result, the ratings and tournaments that read it)
+// is in the database when it is answered. It returns the rows written: 0
+// where the row was not at r's version and ply.
+func (j *journal) update(ctx context.Context, st *sql.Stmt, r *journalRecord) (int64, error) {
+	after := journalAt{r.version, r.ply}
+	for i, n := 0, 0; i < len(updateColumns); i++ {
+		if r.mask&(1<<i) == 0 {
+			continue
+		}
+		if i == colPly {
+			after.ply = r.set[n].(int64)
+		}
+		n++
+	}
+	j.mu.Lock()
+	if at, ok := j.known[r.id]; ok && r.mask&(1<<colStatus) == 0 {
+		defer j.mu.Unlock()
+		if at != (journalAt{r.from, r.ply}) {
+			return 0, nil
+		}
+		if err := j.append(r); err != nil {
+			return 0, err
+		}
+		j.known[r.id] = after
+		return 1, nil
+	}
+	j.mu.Unlock()
+	if err := j.s.settle(ctx); err != nil {
+		return 0, err
+	}
+	n, err := j.s.execGrouped(ctx, st, r.args())
+	if err == nil && n == 1 {
+		j.note(r.id, after)
+	}
+	return n, err
+}
+
+// note notes that a game's row is at at.
+func (j *journal) note(id string, at journalAt) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if len(j.known) >= maxKnown && len(j.pending) == 0 {
+		clear(j.known)
+	}
+	j.known[id] = at
+}
+
+// forget forgets where a game's row is (all games' with no id): its next
+// write is made at once, and checked.
+func (j *journal) forget(id string) {
+	if j == nil {
+		return
+	}
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if id == "" {
+		clear(j.known)
+	} else {
+		delete(j.known, id)
+	}
+}
+
+// maxKnown bounds the games whose rows the journal knows: forgetting one
+// costs its next write a transaction of its own.
+const maxKnown = 1 << 17
+
+// append writes r to the file (with mu held): it returns once the record
+// is there.
+func (j *journal) append(r *journalRecord) error {
+	if j.file == nil {
+		return errors.New("store: the journal is closed")
+	}
+	r.seq = j.seq + int64(len(j.pending)) + 1
+	j.buf = appendJournalRecord(j.buf[:0], r)
+	if _, err := j.file.Write(j.buf); err != nil {
+		return fmt.Errorf("store: journal: %w", err)
+	}
+	j.pending = append(j.pending, r)
+	j.waiting.Add(1)
+	return nil
+}
+
+// run writes the journal's rows every JournalEvery, until Close.
+func (j *journal) run() {
+	defer close(j.stopped)
+	t := time.NewTicker(JournalEvery)
+	defer t.Stop()
+	for {
+		select {
+		case <-j.stop:
+			return
+		case <-t.C:
+		}
+		if err := j.flush(context.Background()); err != nil {
+			j.log.Error("writing the move journal's rows", "err", err)
+		}
+	}
+}
+
+// flush writes the rows pending in one transaction, with the number of
+// the last; then the file keeps only the records that came meanwhile.
+func (j *journal) flush(ctx context.Context) error {
+	j.flushMu.Lock()
+	defer j.flushMu.Unlock()
+	j.mu.Lock()
+	batch := j.pending
+	j.mu.Unlock()
+	if len(batch) == 0 {
+		return nil
+	}
+	merged, err := j.write(ctx, batch)
+	if err != nil {
+		return err
+	}
+	j.writes.Add(1)
+	j.rows.Add(int64(len(batch)))
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	last := batch[len(batch)-1]
+	j.seq = last.seq
+	rest := j.pending[len(batch):]
+	j.pending = append([]*journalRecord(nil), rest...)
+	j.waiting.Add(-int64(len(batch)))
+	for _, id := range merged {
+		// Its room's next write is made at once, and refused.
+		delete(j.known, id)
+	}
+	if j.file == nil {
+		return nil // recovering: the file is opened afresh
+	}
+	return j.rewrite(rest)
+}
+
+// write writes batch's rows and its last number in one transaction; it
+// returns the games whose rows another program had changed.
+func (j *journal) write(ctx context.Context, batch []*journalRecord) (merged []string, err error) {
+	s := j.s
+	// The statements, prepared before the transaction takes the writer
+	// (one connection): each once, as the moves' writes prepare them.
+	stmts := make([]*sql.Stmt, len(batch))
+	for i, r := range batch {
+		st, err := s.prepared(ctx, s.db, s.updateQuery(r.mask, r.playing, false))
+		if err != nil {
+			return nil, fmt.Errorf("store: journal: %w", err)
+		}
+		stmts[i] = st
+	}
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return nil, fmt.Errorf("store: journal: %w", err)
+	}
+	defer tx.Rollback()
+	for i, r := range batch {
+		n, err := rowsAffected(tx.StmtContext(ctx, stmts[i]).ExecContext(ctx, r.args()...))
+		if err != nil {
+			return nil, fmt.Errorf("store: journal: game %s: %w", r.id, err)
+		}
+		if n == 1 {
+			continue
+		}
+		if n, err = j.merge(ctx, tx, r); err != nil {
+			return nil, err
+		}
+		if n == 1 {
+			merged = append(merged, r.id)
+		} else {
+			j.log.Warn("a move journal's game is no longer stored: its write dropped", "game", r.id, "version", r.version)
+		}
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE journal SET seq = ?`, batch[len(batch)-1].seq); err != nil {
+		return nil, fmt.Errorf("store: journal: %w", err)
+	}
+	if err := tx.Commit(); err != nil {
+		return nil, fmt.Errorf("store: journal: %w", err)
+	}
+	return merged, nil
+}
+
+// merge writes r's columns over a row that is not at r's version (or no
+// longer in play), another program having changed it: its other columns
+// are kept, and its version is one more than it was.
+func (j *journal) merge(ctx context.Context, tx *sql.Tx, r *journalRecord) (int64, error) {
+	var set []byte
+	for i, col := range updateColumns {
+		if r.mask&(1<<i) != 0 {
+			set = append(set, col...)
+			set = append(set, " = ?, "...)
+		}
+	}
+	q := `UPDATE games SET ` + string(set) + `updated = ?, version = version + 1 WHERE id = ?`
+	n, err := rowsAffected(tx.ExecContext(ctx, q, append(r.set[:len(r.set):len(r.set)], r.updated, r.id)...))
+	if err != nil {
+		return 0, fmt.Errorf("store: journal: game %s: %w", r.id, err)
+	}
+	return n, nil
+}
+
+// rewrite replaces the file with one holding recs alone (written again),
+// by renaming: at every moment the file holds every record pending.
+func (j *journal) rewrite(recs []*journalRecord) error {
+	tmp := j.path + ".next"
+	f, err := os.OpenFile(tmp, os.O_CREATE|os.O_WRONLY|os.O_TRUNC|os.O_APPEND, 0o600)
+	if err != nil {
+		return fmt.Errorf("store: journal: %w", err)
+	}
+	b := j.buf[:0]
+	for _, r := range recs {
+		b = appendJournalRecord(b, r)
+	}
+	j.buf = b
+	if _, err := f.Write(b); err != nil {
+		f.Close()
+		return fmt.Errorf("store: journal: %w", err)
+	}
+	if err := os.Rename(tmp, j.path); err != nil {
+		f.Close()
+		return fmt.Errorf("store: journal: %w", err)
+	}
+	j.file.Close()
+	j.file = f
+	return nil
+}
+
+// settle writes the journal's pending rows, if any, before a statement
+// that may read or write them.
+func (s *Store) settle(ctx context.Context) error {
+	if s.j == nil || s.j.waiting.Load() == 0 {
+		return nil
+	}
+	return s.j.flush(context.WithoutCancel(ctx))
+}
+
+// close writes the rows pending and removes the file.
+func (j *journal) close() error {
+	close(j.stop)
+	<-j.stopped
+	err := j.flush(context.Background())
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	j.file.Close()
+	j.file = nil
+	if err == nil && len(j.pending) == 0 {
+		err = os.Remove(j.path)
+	}
+	return err
+}
+
+// JournalWrites returns the transactions that wrote the journal's rows
+// and the rows they wrote.
+func (s *Store) JournalWrites() (writes, rows int64) {
+	if s.j == nil {
+		return 0, 0
+	}
+	return s.j.writes.Load(), s.j.rows.Load()
+}
+
+// abandonJournal stops the journal without writing its rows, as a server
+// killed leaves it (tests).
+func (s *Store) abandonJournal() {
+	j := s.j
+	close(j.stop)
+	<-j.stopped
+	j.mu.Lock()
+	j.file.Close()
+	j.file = nil
+	j.mu.Unlock()
+	s.j = nil
+}
+
+// begin begins a transaction on the writer, once the journal's rows are
+// written.
+func (s *Store) begin(ctx context.Context) (*sql.Tx, error) {
+	if err := s.settle(ctx); err != nil {
+		return nil, err
+	}
+	return s.db.BeginTx(ctx, nil)
+}
