@@ -553,8 +553,11 @@ func (s *Store) Overdue(ctx context.Context, now int64, n int) ([]string, error)
 	return s.ids(ctx, `SELECT id FROM games WHERE deadline > 0 AND deadline < ? AND status = 'playing' ORDER BY deadline LIMIT ?`, now, n)
 }
 
-// WaitingFor counts the games in play waiting for the player's move.
+// WaitingFor counts the games in play waiting for the player's move (the
+// moves in the journal written first: an opponent's move counts as soon
+// as it is answered).
 func (s *Store) WaitingFor(ctx context.Context, player string) (int, error) {
+	s.settleForList(ctx)
 	var n int
 	err := s.queryRow(ctx, `SELECT COUNT(*) FROM games WHERE to_act = ? AND status = 'playing' AND lesson = 0`, player).Scan(&n)
 	return n, err

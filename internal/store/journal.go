@@ -24,11 +24,14 @@ import (
 // play) is appended to a file beside the database, <db>-moves, in one
 // write, and answered once it is there; the rows written since the last
 // time are then written to the database together, in one transaction,
-// every JournalEvery, and before any other write through the store and
-// any read of a game by its id (settle): a write is ordered after every
-// move answered, a game's room reads its moves. Lists of games read the
-// database as it is, up to JournalEvery behind the moves in play. A
-// game's end is written at once, as before.
+// every JournalEvery, and before any other write through the store, any
+// read of a game by its id and the lists a player reads after an
+// opponent's move (settle): a write is ordered after every move
+// answered, a game's room reads its moves, a player's games waiting for
+// him count a move as soon as it is answered. Other lists of games (the
+// lobby's games in play, the site's latest) read the database as it is,
+// up to JournalEvery behind the moves in play. A game's end is written
+// at once, as before.
 //
 // The file is what makes an answered move safe: a server that stops
 // without writing its rows (killed, or its machine stopped) writes them
@@ -74,6 +77,8 @@ type journal struct {
 	buf   []byte
 	// waiting counts the records pending, read without mu (settle).
 	waiting atomic.Int64
+	// lock holds the database's file locked (lockDatabase).
+	lock *os.File
 	// flushMu orders the flushes.
 	flushMu sync.Mutex
 	stop    chan struct{}
@@ -261,13 +266,19 @@ func (s *Store) Journal(log *slog.Logger) error {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	j := &journal{s: s, path: JournalPath(s.dsn), log: log, known: map[string]journalAt{},
+	lock, err := lockDatabase(s.dsn)
+	if err != nil {
+		return err
+	}
+	j := &journal{s: s, path: JournalPath(s.dsn), log: log, known: map[string]journalAt{}, lock: lock,
 		stop: make(chan struct{}), stopped: make(chan struct{})}
 	if err := j.recover(); err != nil {
+		lock.Close()
 		return err
 	}
 	f, err := os.OpenFile(j.path, os.O_CREATE|os.O_WRONLY|os.O_APPEND|os.O_TRUNC, 0o600)
 	if err != nil {
+		lock.Close()
 		return fmt.Errorf("store: journal: %w", err)
 	}
 	j.file = f
@@ -594,6 +605,13 @@ func (s *Store) settle(ctx context.Context) error {
 	return s.j.flush(context.WithoutCancel(ctx))
 }
 
+// settleForList is settle for a list a player reads after an opponent's
+// move (the games waiting for him, his games): where the journal's rows
+// cannot be written now, the list is read as the database has it.
+func (s *Store) settleForList(ctx context.Context) {
+	_ = s.settle(ctx)
+}
+
 // close writes the rows pending and removes the file.
 func (j *journal) close() error {
 	close(j.stop)
@@ -606,6 +624,7 @@ func (j *journal) close() error {
 	if err == nil && len(j.pending) == 0 {
 		err = os.Remove(j.path)
 	}
+	j.lock.Close()
 	return err
 }
 
@@ -628,6 +647,7 @@ func (s *Store) abandonJournal() {
 	j.file.Close()
 	j.file = nil
 	j.mu.Unlock()
+	j.lock.Close()
 	s.j = nil
 }
 

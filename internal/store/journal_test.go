@@ -273,3 +273,19 @@ func FuzzJournalRecord(f *testing.F) {
 		}
 	})
 }
+
+// One server at a time writes a database's journal: a second is refused
+// while the first has it, and takes it once the first is closed.
+func TestJournalOneServerAtATime(t *testing.T) {
+	s, path, _ := journaled(t)
+	other := open(t, path)
+	if err := other.Journal(nil); err == nil {
+		t.Fatal("a second server's journal on the same database")
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := other.Journal(nil); err != nil {
+		t.Fatalf("once the first is closed: %v", err)
+	}
+}

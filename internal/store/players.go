@@ -219,6 +219,7 @@ func (s *Store) DeleteSession(ctx context.Context, tokenHash string) error {
 // PlayerGames lists a player's games, those in play first, then the
 // latest; at most n.
 func (s *Store) PlayerGames(ctx context.Context, player string, n int) ([]*Game, error) {
+	s.settleForList(ctx)
 	return s.games(ctx, `SELECT `+gameColumns+` FROM games WHERE (player0 = ? OR player1 = ?) AND lesson = 0
 		ORDER BY CASE WHEN status = 'playing' THEN 0 ELSE 1 END, updated DESC LIMIT ?`, player, player, n)
 }
