@@ -63,47 +63,93 @@ var squareName = func() (names [Squares]string) {
 	return names
 }()
 
-// moveName[from][to] is the text of the move from, to along a rank or a
-// file ("e3-e1"), made once like the squares' names; "" for squares not
-// on one line.
-var moveName = func() (names *[Squares][Squares]string) {
-	names = new([Squares][Squares]string)
-	for from := range Squares {
-		for to := range Squares {
-			if from != to && (from%Size == to%Size || from/Size == to/Size) {
-				names[from][to] = squareName[from] + "-" + squareName[to]
+// movesFromSquare is how many moves along a rank or a file leave a
+// square: the other squares of its rank and of its file.
+const movesFromSquare = 2 * (Size - 1)
+
+// lineMove is the number of the move from, to along a rank or a file
+// among from's movesFromSquare (the other squares of its rank in order,
+// then of its file), counted from from's first: -1 where from and to are
+// the same square or not on one line.
+func lineMove(from, to Square) int {
+	if from < 0 || to < 0 || int(from) >= Squares || int(to) >= Squares || from == to {
+		return -1
+	}
+	fr, ff, tr, tf := int(from)/Size, int(from)%Size, int(to)/Size, int(to)%Size
+	switch {
+	case fr == tr:
+		if tf > ff {
+			tf--
+		}
+		return int(from)*movesFromSquare + tf
+	case ff == tf:
+		if tr > fr {
+			tr--
+		}
+		return int(from)*movesFromSquare + Size - 1 + tr
+	}
+	return -1
+}
+
+// moveNameLen is the length of a move's text ("e3-e1").
+const moveNameLen = 5
+
+// moveNames holds the text of every move along a rank or a file
+// ("e3-e1"), moveNameLen bytes at lineMove's place, made once like the
+// squares' names: one string of 6 KB, which the processor keeps in its
+// cache while a view names its legal moves (a table of strings by from
+// and to, 105 KB, cost each move named a miss of the cache, and Move's
+// String was 3% of the server's processor time at 1,000 live games).
+var moveNames = func() string {
+	b := make([]byte, Squares*movesFromSquare*moveNameLen)
+	for from := range Square(Squares) {
+		for to := range Square(Squares) {
+			if i := lineMove(from, to); i >= 0 {
+				name := squareName[from] + "-" + squareName[to]
+				if len(name) != moveNameLen {
+					panic("tablut: a move's name of " + name)
+				}
+				copy(b[i*moveNameLen:], name)
 			}
 		}
 	}
-	return names
+	return string(b)
 }()
+
+// moveName is the text of the move from, to along a rank or a file; ""
+// for squares not on one line.
+func moveName(from, to Square) string {
+	i := lineMove(from, to)
+	if i < 0 {
+		return ""
+	}
+	return moveNames[i*moveNameLen : (i+1)*moveNameLen]
+}
 
 // moveSquares are the squares of the move from, to along a rank or a
 // file, [from, to]: one list for every such move, shared by all who
 // describe it (none may change it; its capacity ends with it, so that an
 // append copies).
 func moveSquares(from, to Square) []string {
-	if from < 0 || to < 0 || int(from) >= Squares || int(to) >= Squares || moveName[from][to] == "" {
+	i := lineMove(from, to)
+	if i < 0 {
 		return []string{from.String(), to.String()}
 	}
-	i := int(squarePairAt[from][to])
-	return squarePairs[i : i+2 : i+2]
+	return squarePairs[2*i : 2*i+2 : 2*i+2]
 }
 
 // squarePairs holds the squares of every move along a rank or a file,
-// two by two; squarePairAt[from][to] is where the move from, to's begin.
-var squarePairs, squarePairAt = func() ([]string, *[Squares][Squares]uint16) {
-	var pairs []string
-	at := new([Squares][Squares]uint16)
-	for from := range Squares {
-		for to := range Squares {
-			if moveName[from][to] != "" {
-				at[from][to] = uint16(len(pairs))
-				pairs = append(pairs, squareName[from], squareName[to])
+// two by two, at twice lineMove's place.
+var squarePairs = func() []string {
+	pairs := make([]string, 2*Squares*movesFromSquare)
+	for from := range Square(Squares) {
+		for to := range Square(Squares) {
+			if i := lineMove(from, to); i >= 0 {
+				pairs[2*i], pairs[2*i+1] = squareName[from], squareName[to]
 			}
 		}
 	}
-	return pairs, at
+	return pairs
 }()
 
 // ParseSquare reads a square name such as "e5".

@@ -117,7 +117,10 @@ func TestMoveSquaresAreTheMovesSquares(t *testing.T) {
 			if len(got) != 2 || got[0] != from.String() || got[1] != to.String() {
 				t.Fatalf("moveSquares(%s, %s) = %q", from, to, got)
 			}
-			if moveName[from][to] != "" {
+			if name := moveName(from, to); name != "" {
+				if name != from.String()+"-"+to.String() {
+					t.Fatalf("the move from %s to %s is named %q", from, to, name)
+				}
 				n++
 				if cap(got) != 2 {
 					t.Fatalf("moveSquares(%s, %s) has room for %d", from, to, cap(got))

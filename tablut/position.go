@@ -26,8 +26,8 @@ func (m Move) String() string {
 	if m == Pass {
 		return "pass"
 	}
-	if f, t := m.From(), m.To(); f >= 0 && t >= 0 && int(f) < Squares && int(t) < Squares && moveName[f][t] != "" {
-		return moveName[f][t]
+	if name := moveName(m.From(), m.To()); name != "" {
+		return name
 	}
 	return m.From().String() + "-" + m.To().String()
 }
