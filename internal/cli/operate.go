@@ -13,12 +13,13 @@ import (
 
 const backupHelp = `Copies a server's SQLite database, consistently, while the server runs: the
 copy is the database as it was at one moment (SQLite's VACUUM INTO, which only
-reads it), checked (PRAGMA integrity_check) and compact. The server is not
-stopped and nothing of the database changes. It prints how many games the copy
-holds.
+reads it), with the moves that the server's move journal (the -moves file)
+held as the copy began written into it, checked (PRAGMA integrity_check) and
+compact. The server is not stopped and nothing of the database changes. It
+prints how many games the copy holds.
 
-To restore: stop the server, move the database and its -wal and -shm files
-aside, copy the backup to the database's name, and start the server (which
+To restore: stop the server, move the database and its -wal, -shm and -moves
+files aside, copy the backup to the database's name, and start the server (which
 brings an older copy's schema up to date). A PostgreSQL database is backed up
 with pg_dump --format=custom and restored with pg_restore (docs/operating.md).`
 
