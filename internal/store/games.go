@@ -517,18 +517,11 @@ func (s *Store) updateQuery(changed uint32, playing, notify bool) string {
 	if q, ok := s.updates.Load(key); ok {
 		return q.(string)
 	}
-	var set strings.Builder
-	for i, col := range updateColumns {
-		if changed&(1<<i) != 0 {
-			set.WriteString(col)
-			set.WriteString(" = ?, ")
-		}
-	}
 	cond := ""
 	if playing {
 		cond = " AND status = 'playing'"
 	}
-	q := `UPDATE games SET ` + set.String() + `updated = ?, version = ? WHERE id = ? AND ply = ? AND version = ?` + cond
+	q := `UPDATE games SET ` + setColumns(changed) + `updated = ?, version = ? WHERE id = ? AND ply = ? AND version = ?` + cond
 	if notify {
 		// The notification goes with the row written, if one is: the
 		// statement's rows are the update's (PostgreSQL only).
@@ -537,6 +530,19 @@ func (s *Store) updateQuery(changed uint32, playing, notify bool) string {
 	q = s.q(q)
 	s.updates.Store(key, q)
 	return q
+}
+
+// setColumns is an update's SET of the updateColumns in changed, each
+// "col = ?, ".
+func setColumns(changed uint32) string {
+	var set strings.Builder
+	for i, col := range updateColumns {
+		if changed&(1<<i) != 0 {
+			set.WriteString(col)
+			set.WriteString(" = ?, ")
+		}
+	}
+	return set.String()
 }
 
 // rowsAffected is the rows a statement's result says it changed.

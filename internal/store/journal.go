@@ -168,7 +168,7 @@ func readJournalRecord(b []byte) (*journalRecord, []byte, error) {
 		return nil, rest, errors.New("store: a journal record does not match its checksum")
 	}
 	d := journalDecoder{b: payload}
-	r := &journalRecord{seq: int64(d.uvarint()), playing: false}
+	r := &journalRecord{seq: int64(d.uvarint())}
 	mask := d.uvarint()
 	if mask >= 1<<len(updateColumns) {
 		return nil, rest, fmt.Errorf("store: a journal record writes unknown columns (%#x)", mask)
@@ -525,8 +525,16 @@ func (j *journal) write(ctx context.Context, batch []*journalRecord) (merged []s
 		return nil, fmt.Errorf("store: journal: %w", err)
 	}
 	defer tx.Rollback()
+	// Each statement bound to the transaction once: a batch's rows share
+	// a few (a move writes the same columns as the one before).
+	inTx := map[*sql.Stmt]*sql.Stmt{}
 	for i, r := range batch {
-		n, err := rowsAffected(tx.StmtContext(ctx, stmts[i]).ExecContext(ctx, r.args()...))
+		st := inTx[stmts[i]]
+		if st == nil {
+			st = tx.StmtContext(ctx, stmts[i])
+			inTx[stmts[i]] = st
+		}
+		n, err := rowsAffected(st.ExecContext(ctx, r.args()...))
 		if err != nil {
 			return nil, fmt.Errorf("store: journal: game %s: %w", r.id, err)
 		}
@@ -555,14 +563,7 @@ func (j *journal) write(ctx context.Context, batch []*journalRecord) (merged []s
 // longer in play), another program having changed it: its other columns
 // are kept, and its version is one more than it was.
 func (j *journal) merge(ctx context.Context, tx *sql.Tx, r *journalRecord) (int64, error) {
-	var set []byte
-	for i, col := range updateColumns {
-		if r.mask&(1<<i) != 0 {
-			set = append(set, col...)
-			set = append(set, " = ?, "...)
-		}
-	}
-	q := `UPDATE games SET ` + string(set) + `updated = ?, version = version + 1 WHERE id = ?`
+	q := `UPDATE games SET ` + setColumns(r.mask) + `updated = ?, version = version + 1 WHERE id = ?`
 	n, err := rowsAffected(tx.ExecContext(ctx, q, append(r.set[:len(r.set):len(r.set)], r.updated, r.id)...))
 	if err != nil {
 		return 0, fmt.Errorf("store: journal: game %s: %w", r.id, err)
