@@ -241,6 +241,52 @@ func TestJournalAbortAfterMoves(t *testing.T) {
 	}
 }
 
+// A write that names no game's row but a new one's (a visitor's player
+// and session, another game made) leaves the journal's rows waiting; one
+// that names the games table writes them first (TestJournalAbortAfterMoves).
+func TestJournalWaitsForWritesOfGames(t *testing.T) {
+	s, path, g := journaled(t)
+	play(t, s, g, "a1-a2")
+	ctx := context.Background()
+	p := &Player{ID: "p1", Address: "192.0.2.1"}
+	if err := s.CreatePlayer(ctx, p); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.CreateSession(ctx, "hash", p.ID); err != nil {
+		t.Fatal(err)
+	}
+	g2 := &Game{ID: "g2", Spec: "tablut", Seats: []Seat{{Kind: "human", SecretHash: "a"}, {Kind: "human", SecretHash: "b"}}, DrawOffer: -1, TakebackOffer: -1}
+	if err := s.Create(ctx, g2); err != nil {
+		t.Fatal(err)
+	}
+	if writes, _ := s.JournalWrites(); writes != 0 {
+		t.Fatalf("%d transactions wrote the journal's rows", writes)
+	}
+	if actions, _, _ := stored(t, path, g.ID); actions != "[]" {
+		t.Fatalf("in the database: %s", actions)
+	}
+	if _, err := s.exec(ctx, `UPDATE games SET reason = 'x' WHERE id = ?`, g2.ID); err != nil {
+		t.Fatal(err)
+	}
+	if actions, _, _ := stored(t, path, g.ID); actions != `["a1-a2"]` {
+		t.Fatalf("after a write of the games table: %s", actions)
+	}
+}
+
+func TestTouchesMoves(t *testing.T) {
+	for q, want := range map[string]bool{
+		`INSERT INTO players (id, created, address) VALUES (?, ?, ?)`:                       false,
+		`UPDATE challenges SET status = ?, game = ?, closed = ? WHERE id = ?`:               false,
+		`INSERT INTO games (id, spec) VALUES (?, ?)`:                                        false,
+		`UPDATE games SET status = 'over' WHERE id = ?`:                                     true,
+		`DELETE FROM leases WHERE game IN (SELECT id FROM games WHERE status <> 'playing')`: true,
+	} {
+		if got := touchesMoves(q); got != want {
+			t.Errorf("touchesMoves(%q) = %v, want %v", q, got, want)
+		}
+	}
+}
+
 func TestJournalRecordRoundTrip(t *testing.T) {
 	r := &journalRecord{seq: 7, mask: 1<<colActions | 1<<colPly | 1<<14, playing: true, id: "g1", updated: 1700000000000, version: 4, ply: 3, from: 3,
 		set: []any{`["a"]`, int64(4), "p2"}}

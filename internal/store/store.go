@@ -233,8 +233,10 @@ func (s *Store) q(query string) string {
 // keeps its prepared statements itself.
 func (s *Store) exec(ctx context.Context, query string, args ...any) (sql.Result, error) {
 	defer s.took(Writes, time.Now())
-	if err := s.settle(ctx); err != nil {
-		return nil, err
+	if touchesMoves(query) {
+		if err := s.settle(ctx); err != nil {
+			return nil, err
+		}
 	}
 	if !s.pg {
 		ctx = context.WithoutCancel(ctx)
@@ -243,6 +245,18 @@ func (s *Store) exec(ctx context.Context, query string, args ...any) (sql.Result
 		}
 	}
 	return s.db.ExecContext(ctx, s.q(query), args...)
+}
+
+// touchesMoves reports whether a statement may read or write what the
+// move journal's records write (settle): any that names the games
+// table, but a new game's row, which no record knows. A player's or a
+// session's row, a challenge's, a lease's are written at once, ordered
+// after no move: settling before each (a new visitor's player, his
+// session) wrote the journal's rows at every game made, one transaction
+// each, and took a seventh of the server's processor time while 3,000
+// games were made in 20 s.
+func touchesMoves(query string) bool {
+	return strings.Contains(query, "games") && !strings.HasPrefix(query, "INSERT INTO games ")
 }
 
 // query and queryRow read (through the readers on SQLite, with their
