@@ -20,6 +20,25 @@ type Resetter interface {
 	Reset(from State)
 }
 
+// Forker is implemented by states that make a copy to play on more
+// cheaply than Clone, by sharing the lists they hold (their history): the
+// state forked is then only read, never played on, undone or reset, and
+// at most one of its forks is played on, as a game's room plays each move
+// on a fork of the state before and keeps that state only while the move
+// may yet fail.
+type Forker interface {
+	Fork() State
+}
+
+// Fork returns a copy of s to play on: s's own Fork where it has one (s
+// is then only read, and one fork of it at most played on), else a Clone.
+func Fork(s State) State {
+	if f, ok := s.(Forker); ok {
+		return f.Fork()
+	}
+	return s.Clone()
+}
+
 // Perfter is implemented by states with a fast perft of their own.
 type Perfter interface {
 	Perft(depth int) uint64

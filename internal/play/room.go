@@ -354,7 +354,7 @@ func (r *room) apply(ctx context.Context, a game.Action) error {
 			return errOver
 		}
 	}
-	next := r.s.Clone()
+	next := game.Fork(r.s) // r.s is kept only until the move is stored
 	next.Apply(a)
 	if c := r.rec.Clock; c != nil && running && mover >= 0 && next.ToAct() != mover {
 		if c.Correspondence() {
