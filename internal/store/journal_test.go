@@ -88,9 +88,28 @@ func TestJournalWritesRowsTogether(t *testing.T) {
 	if writes, rows := s.JournalWrites(); writes != 1 || rows != 3 {
 		t.Fatalf("%d transactions wrote %d rows, want 1 and 3", writes, rows)
 	}
-	if fi, err := os.Stat(JournalPath(path)); err != nil || fi.Size() != 0 {
-		t.Fatalf("the journal once its rows are written: %v %v", fi, err)
+	if held, _ := heldRecords(t, path); len(held) != 0 {
+		t.Fatalf("the journal once its rows are written holds %d records", len(held))
 	}
+}
+
+// heldRecords reads the records a journal's file holds, and where they
+// end.
+func heldRecords(t *testing.T, path string) (recs []*journalRecord, end int) {
+	t.Helper()
+	b, err := os.ReadFile(JournalPath(path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	all := len(b)
+	for len(b) > 0 && !journalEnd(b) {
+		r, rest, err := readJournalRecord(b)
+		if err != nil {
+			t.Fatalf("the journal's record at byte %d: %v", all-len(b), err)
+		}
+		recs, b = append(recs, r), rest
+	}
+	return recs, all - len(b)
 }
 
 // A copy of the game read before a write is refused, as without a
@@ -123,12 +142,18 @@ func TestJournalAfterKill(t *testing.T) {
 	play(t, s, g, "a1-a2", "b1-b2")
 	s.abandonJournal()
 	s.Close()
-	f, err := os.OpenFile(JournalPath(path), os.O_WRONLY|os.O_APPEND, 0)
+	held, end := heldRecords(t, path)
+	if len(held) != 2 {
+		t.Fatalf("the journal of a server killed holds %d records, want 2", len(held))
+	}
+	f, err := os.OpenFile(JournalPath(path), os.O_WRONLY, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
 	r := appendJournalRecord(nil, &journalRecord{seq: 9, id: g.ID, version: 9, from: 8})
-	f.Write(r[:len(r)-3])
+	if _, err := f.WriteAt(r[:len(r)-3], int64(end)); err != nil {
+		t.Fatal(err)
+	}
 	f.Close()
 	if actions, v, _ := stored(t, path, g.ID); actions != "[]" || v != 0 {
 		t.Fatalf("killed: %s at version %d", actions, v)
@@ -333,5 +358,49 @@ func TestJournalOneServerAtATime(t *testing.T) {
 	}
 	if err := other.Journal(nil); err != nil {
 		t.Fatalf("once the first is closed: %v", err)
+	}
+}
+
+// Each kind of journal file holds what was appended, past the room it
+// began with, and nothing once emptied; appended again, it holds the new
+// records alone.
+func TestJournalFiles(t *testing.T) {
+	kinds := map[string]func(string, []byte) (journalFile, error){
+		"this system's": createJournalFile,
+		"written":       func(p string, b []byte) (journalFile, error) { return createWrittenFile(p, b) },
+	}
+	for name, create := range kinds {
+		path := filepath.Join(t.TempDir(), "m.db")
+		first := appendJournalRecord(nil, &journalRecord{seq: 1, id: "g0", version: 1})
+		f, err := create(JournalPath(path), first)
+		if err != nil {
+			t.Fatal(err)
+		}
+		long := string(bytes.Repeat([]byte{'x'}, 100<<10))
+		var seq int64 = 1
+		for range 50 { // 5 MB, past a mapped file's first room
+			seq++
+			if err := f.append(appendJournalRecord(nil, &journalRecord{seq: seq, mask: 1 << colActions, id: "g1", set: []any{long}})); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if held, end := heldRecords(t, path); len(held) != 51 || held[50].seq != 51 || int64(end) != f.size() {
+			t.Fatalf("%s file: %d records to byte %d (size %d), want 51", name, len(held), end, f.size())
+		}
+		if err := f.empty(); err != nil {
+			t.Fatal(err)
+		}
+		if held, _ := heldRecords(t, path); len(held) != 0 || f.size() != 0 {
+			t.Fatalf("%s file emptied: %d records, size %d", name, len(held), f.size())
+		}
+		if err := f.append(appendJournalRecord(nil, &journalRecord{seq: 52, id: "g2"})); err != nil {
+			t.Fatal(err)
+		}
+		if held, _ := heldRecords(t, path); len(held) != 1 || held[0].seq != 52 {
+			t.Fatalf("%s file emptied and appended: %d records", name, len(held))
+		}
+		if err := f.close(); err != nil {
+			t.Fatal(err)
+		}
 	}
 }
