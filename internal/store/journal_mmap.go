@@ -32,8 +32,10 @@ type mappedFile struct {
 	n   int
 }
 
-// mappedRoom is the room a mapped journal's file starts with: about ten
-// seconds of moves at 5,000 live games.
+// mappedRoom is the room a mapped journal's file starts with: some
+// seconds of moves at 5,000 live games (a record holds its game's list of
+// actions, some hundreds of bytes), where the file is emptied or written
+// anew each second (flush).
 const mappedRoom = 4 << 20
 
 func createMappedFile(path string, b []byte) (*mappedFile, error) {
