@@ -21,8 +21,9 @@ import (
 // transactions, most of it to beginning and committing them (its locks,
 // two writes of the WAL frame) rather than to the row. With the journal,
 // a move's write (update, on the writer, of a game in play that stays in
-// play) is appended to a file beside the database, <db>-moves, in one
-// write, and answered once it is there; the rows written since the last
+// play) is appended to a file beside the database, <db>-moves (copied
+// into it, mapped into memory, or in one write: journalFile), and
+// answered once it is there; the rows written since the last
 // time are then written to the database together, in one transaction,
 // every JournalEvery, and before any other write through the store that
 // names the games table (but a new game's row: touchesMoves), any
