@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -114,6 +115,39 @@ func TestLimiterBoundsItsKeys(t *testing.T) {
 	}
 	if len(l.keys) > 10 {
 		t.Errorf("%d keys kept, want at most 10", len(l.keys))
+	}
+}
+
+// TestLimiterForgetsLeastRecent: a full limiter forgets the key that
+// recorded an event least recently, and keeps one that recorded an event
+// since, however early its first.
+func TestLimiterForgetsLeastRecent(t *testing.T) {
+	l := NewLimiter(2, time.Hour, 3)
+	t0 := time.Unix(0, 0)
+	for i, k := range []string{"a", "b", "c", "a", "d"} {
+		if ok, _ := l.Allow(k, t0.Add(time.Duration(i)*time.Second)); !ok {
+			t.Fatalf("%s refused", k)
+		}
+	}
+	if _, kept := l.keys["b"]; kept || len(l.keys) != 3 {
+		t.Fatalf("kept %v, want a, c and d", l.keys)
+	}
+	if ok, _ := l.Allow("a", t0.Add(5*time.Second)); ok {
+		t.Fatal("a third event of a in the hour allowed: its events were forgotten")
+	}
+}
+
+// BenchmarkLimiterNewKeys: an event of a key not seen before, the
+// limiter full (100,000 keys, as the server's are).
+func BenchmarkLimiterNewKeys(b *testing.B) {
+	l := NewLimiter(10, time.Minute, 100000)
+	t0 := time.Unix(0, 0)
+	for i := range 100000 {
+		l.Allow(strconv.Itoa(i), t0)
+	}
+	b.ResetTimer()
+	for i := range b.N {
+		l.Allow("n"+strconv.Itoa(i), t0.Add(time.Second))
 	}
 }
 

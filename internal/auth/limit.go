@@ -1,6 +1,7 @@
 package auth
 
 import (
+	"container/list"
 	"context"
 	"errors"
 	"slices"
@@ -11,21 +12,34 @@ import (
 
 // Limiter allows at most N events per key in any window of length Per (a
 // sliding window over the events' times), remembering at most MaxKeys
-// keys: when full it forgets the key whose last event is oldest, so that
-// many keys cost bounded memory. It is safe for concurrent use.
+// keys: when full it forgets the key that recorded an event least
+// recently, so that many keys cost bounded memory. It is safe for
+// concurrent use.
 type Limiter struct {
 	N       int
 	Per     time.Duration
 	MaxKeys int
 
 	mu   sync.Mutex
-	keys map[string][]time.Time
+	keys map[string]*list.Element // of *limited, in order
+	// order holds the keys, the one that recorded an event least
+	// recently first: forgetting it takes no search of every key (which
+	// a full limiter made at each new key, a key an address: at 100,000
+	// keys, a few milliseconds, the lock held, for each request from an
+	// address not seen before).
+	order list.List
+}
+
+// limited is a key's events, oldest first.
+type limited struct {
+	key    string
+	events []time.Time
 }
 
 // NewLimiter returns a limiter of n events per window for up to maxKeys
 // keys.
 func NewLimiter(n int, per time.Duration, maxKeys int) *Limiter {
-	return &Limiter{N: n, Per: per, MaxKeys: maxKeys, keys: map[string][]time.Time{}}
+	return &Limiter{N: n, Per: per, MaxKeys: maxKeys, keys: map[string]*list.Element{}}
 }
 
 // Allow records an event for key at now if the key has had fewer than N
@@ -34,14 +48,28 @@ func NewLimiter(n int, per time.Duration, maxKeys int) *Limiter {
 func (l *Limiter) Allow(key string, now time.Time) (ok bool, retry time.Duration) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	ev := l.recent(key, now)
-	if len(ev) >= l.N {
-		return false, ev[0].Add(l.Per).Sub(now)
+	e := l.recent(key, now)
+	if e != nil {
+		k := e.Value.(*limited)
+		if len(k.events) >= l.N {
+			return false, k.events[0].Add(l.Per).Sub(now)
+		}
+		k.events = append(k.events, now)
+		l.order.MoveToBack(e)
+		return true, 0
 	}
-	if _, known := l.keys[key]; !known && len(l.keys) >= l.MaxKeys {
-		l.forgetOldest()
+	if l.N <= 0 {
+		return false, l.Per
 	}
-	l.keys[key] = append(ev, now)
+	if l.keys == nil {
+		l.keys = map[string]*list.Element{}
+	}
+	if len(l.keys) >= l.MaxKeys {
+		if oldest := l.order.Front(); oldest != nil {
+			l.forget(oldest)
+		}
+	}
+	l.keys[key] = l.order.PushBack(&limited{key: key, events: []time.Time{now}})
 	return true, 0
 }
 
@@ -49,35 +77,35 @@ func (l *Limiter) Allow(key string, now time.Time) (ok bool, retry time.Duration
 func (l *Limiter) Reset(key string) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	delete(l.keys, key)
+	if e := l.keys[key]; e != nil {
+		l.forget(e)
+	}
 }
 
-// recent drops a key's events older than the window and returns the rest.
-func (l *Limiter) recent(key string, now time.Time) []time.Time {
-	ev := l.keys[key]
-	i := 0
-	for i < len(ev) && !ev[i].After(now.Add(-l.Per)) {
-		i++
-	}
-	ev = ev[i:]
-	if len(ev) == 0 {
-		delete(l.keys, key)
+// recent drops a key's events older than the window and returns the key,
+// or nil where none is left (the key then forgotten).
+func (l *Limiter) recent(key string, now time.Time) *list.Element {
+	e := l.keys[key]
+	if e == nil {
 		return nil
 	}
-	l.keys[key] = ev
-	return ev
+	k := e.Value.(*limited)
+	i := 0
+	for i < len(k.events) && !k.events[i].After(now.Add(-l.Per)) {
+		i++
+	}
+	if i == len(k.events) {
+		l.forget(e)
+		return nil
+	}
+	k.events = k.events[i:]
+	return e
 }
 
-// forgetOldest forgets the key whose last event is oldest.
-func (l *Limiter) forgetOldest() {
-	var oldest string
-	var at time.Time
-	for k, ev := range l.keys {
-		if last := ev[len(ev)-1]; oldest == "" || last.Before(at) {
-			oldest, at = k, last
-		}
-	}
-	delete(l.keys, oldest)
+// forget forgets a key.
+func (l *Limiter) forget(e *list.Element) {
+	delete(l.keys, e.Value.(*limited).key)
+	l.order.Remove(e)
 }
 
 // Locks is a mutex per key (an address, a player): what counts the
