@@ -20,9 +20,10 @@ func createJournalFile(path string, b []byte) (journalFile, error) {
 
 // mappedFile is a journal's file mapped into the server's memory, shared
 // with the file: a record is copied into it, and is then in the page
-// cache as a write would have put it, without the system call (each
-// write also marked the file changed, in the file system's own journal:
-// 4% of a server's processor time at 1,000 live games). The file is
+// cache as a write would have put it, without the system call (the
+// writes took 4% of a server's processor time at 1,000 live games, 13 µs
+// each, where a loop of them takes 1.7: each, we take it, also marked
+// the file changed, in the file system's own journal). The file is
 // longer than its records, by zeros (journalEnd): emptied, the records
 // it held are zeroed, and it grows, mapped anew, when a record would not
 // fit.
