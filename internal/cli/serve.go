@@ -170,11 +170,7 @@ func runServe(env *Env, args []string) error {
 	defer st.Close()
 	// The move journal (SQLite): the games' writes of a server that
 	// stopped without writing them are written now.
-	var jh slog.Handler = slog.NewTextHandler(env.Stderr, &slog.HandlerOptions{Level: level})
-	if *logFormat == "json" {
-		jh = slog.NewJSONHandler(env.Stderr, &slog.HandlerOptions{Level: level})
-	}
-	if err := st.Journal(slog.New(jh)); err != nil {
+	if err := st.Journal(server.NewLog(env.Stderr, *logFormat == "json", level)); err != nil {
 		return err
 	}
 	srv := server.New(st, server.Config{

@@ -225,16 +225,22 @@ type Server struct {
 	stopSockets context.CancelFunc
 }
 
+// NewLog is a server's log on w, from level up: text (key=value), or with
+// json one JSON object a line (Config's Log, LogJSON and LogLevel).
+func NewLog(w io.Writer, json bool, level slog.Level) *slog.Logger {
+	opts := &slog.HandlerOptions{Level: level}
+	var handler slog.Handler = slog.NewTextHandler(w, opts)
+	if json {
+		handler = slog.NewJSONHandler(w, opts)
+	}
+	return slog.New(httpx.LogHandler{Handler: handler})
+}
+
 // New makes a server on a store; Close stops it.
 func New(st *store.Store, cfg Config) *Server {
 	cfg = cfg.withDefaults()
 	ctx, stop := context.WithCancel(context.Background())
-	opts := &slog.HandlerOptions{Level: cfg.LogLevel}
-	var handler slog.Handler = slog.NewTextHandler(cfg.Log, opts)
-	if cfg.LogJSON {
-		handler = slog.NewJSONHandler(cfg.Log, opts)
-	}
-	log := slog.New(httpx.LogHandler{Handler: handler})
+	log := NewLog(cfg.Log, cfg.LogJSON, cfg.LogLevel)
 	api := &httpx.API{Log: log, MaxBody: cfg.MaxBody}
 	s := &Server{cfg: cfg, log: log, api: api, ctx: ctx, stop: stop, st: st}
 	s.bus = bus.New(st, log)

@@ -76,9 +76,6 @@ func (m *mappedFile) grow(n int) error {
 }
 
 func (m *mappedFile) append(b []byte) error {
-	if m.mem == nil {
-		return fmt.Errorf("store: journal: the file is closed")
-	}
 	if m.n+len(b)+8 > len(m.mem) {
 		if err := m.grow(len(b)); err != nil {
 			return err
