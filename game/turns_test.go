@@ -73,8 +73,8 @@ func TestTurnBuilderAsTurns(t *testing.T) {
 // TestTurnBuilderSettle: the turns Settle hands over, in order, then
 // those Turns still gives, are the turns grouped at once, whenever it is
 // called (after each action, now and then, never), the actions added by
-// Add or played by the caller (AddPlayed); a turn handed over is never
-// changed after.
+// Add or played by the caller (AddPlayed); a turn handed over, and a list
+// Turns gave, is never changed after.
 func TestTurnBuilderSettle(t *testing.T) {
 	for _, spec := range []string{"lanrick(1879-03)", "lanrick(1893)", "lanrick(1899)", "tablut(linnaeus)"} {
 		g, err := game.Load(spec)
@@ -89,6 +89,7 @@ func TestTurnBuilderSettle(t *testing.T) {
 			s := start.Clone()
 			b := game.NewTurnBuilder(start)
 			var settled, copies []game.Turn
+			var given, givenCopies [][]game.Turn
 			for i := 0; i < 300 && !s.IsTerminal(); i++ {
 				a, _ := game.RandomAction(s, rng, nil)
 				if every < 0 && i >= 10 {
@@ -109,6 +110,10 @@ func TestTurnBuilderSettle(t *testing.T) {
 						t.Fatalf("%s: Settle says %d settled, handed over %d", spec, n, len(settled))
 					}
 				}
+				// What Turns gives is shared with readers: later actions
+				// and settlings must leave it as it was.
+				given = append(given, b.Turns())
+				givenCopies = append(givenCopies, deepCopy(b.Turns()))
 				got := append(slices.Clone(settled), b.Turns()...)
 				if want := game.Turns(start, s.History()); !reflect.DeepEqual(got, want) {
 					t.Fatalf("%s, settled every %d, after %d actions: %+v, grouped at once %+v", spec, every, i+1, got, want)
@@ -116,6 +121,11 @@ func TestTurnBuilderSettle(t *testing.T) {
 			}
 			if !reflect.DeepEqual(settled, copies) {
 				t.Fatalf("%s: a turn handed over changed later", spec)
+			}
+			for i := range given {
+				if !reflect.DeepEqual(given[i], givenCopies[i]) {
+					t.Fatalf("%s, settled every %d: the turns given after %d actions changed later", spec, every, i+1)
+				}
 			}
 			if (every == 1 || every == -1) && len(settled) < 10 {
 				t.Fatalf("%s: only %d turns settled", spec, len(settled))

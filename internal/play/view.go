@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"net/http"
+	"slices"
 	"sync"
 	"time"
 	"weak"
@@ -157,7 +158,16 @@ type snapshot struct {
 // readers and sends it to the watchers; the turn is held.
 func (r *room) publish() {
 	rec := *r.rec
-	rec.Seats = append([]store.Seat(nil), r.rec.Seats...)
+	// The seats are the last snapshot's where they are as they were (a
+	// move changes none: a copy of them and their view was a fifth of
+	// what a change's snapshot allocated), else copied.
+	prev := r.snap.Load()
+	var seats []seatView
+	if prev != nil && slices.Equal(prev.rec.Seats, r.rec.Seats) && prev.view.Seats != nil {
+		rec.Seats, seats = prev.rec.Seats, prev.view.Seats
+	} else {
+		rec.Seats = append([]store.Seat(nil), r.rec.Seats...)
+	}
 	// The actions and the history are shared, not copied (a live game's
 	// second largest part, copied at every change): the room only ever
 	// appends to its actions, or puts a new list in their place, and
@@ -187,7 +197,7 @@ func (r *room) publish() {
 		*board = game.View{Pieces: board.Pieces[:0], Regions: board.Regions[:0]}
 		viewBoards.put(board)
 	}()
-	v := viewOf(&sn.rec, r.s, r.moveList().list(), (*legal)[:0], *board)
+	v := viewOf(&sn.rec, r.s, r.moveList().list(), (*legal)[:0], *board, seats)
 	if len(v.Legal) > 0 {
 		*legal = v.Legal // grown
 	}
@@ -447,8 +457,9 @@ func betweenPeople(rec *store.Game) bool {
 
 // viewOf describes a state of a stored game, its legal actions appended
 // to legal[:0] (nil: a list of their own), its board drawn into board's
-// lists (describe).
-func viewOf(rec *store.Game, s game.State, turns turnList, legal []game.ActionInfo, board game.View) View {
+// lists (describe); seats, if not nil, are the view of rec's seats, made
+// before.
+func viewOf(rec *store.Game, s game.State, turns turnList, legal []game.ActionInfo, board game.View, seats []seatView) View {
 	v := View{
 		ID: rec.ID, Described: describe(s, legal, board), Turns: turns, Ply: len(s.History()), Status: rec.Status,
 		Result: rec.Result, Reason: rec.Reason, DrawOffer: rec.DrawOffer, TakebackOffer: rec.TakebackOffer, Start: rec.Start,
@@ -457,9 +468,12 @@ func viewOf(rec *store.Game, s game.State, turns turnList, legal []game.ActionIn
 	if o, err := outcome.Read(s.Game(), rec.Result, rec.Reason); err == nil && o.Kind != outcome.None {
 		v.Ending, v.Winner = o.Kind.String(), o.Winner
 	}
-	for _, seat := range rec.Seats {
-		v.Seats = append(v.Seats, seatView{Kind: seat.Kind, Agent: seat.Agent, Claimed: seat.SecretHash != "" || seat.Kind == store.SeatAI, Name: seat.Name,
-			Rating: seat.Rating, Provisional: seat.Rating != 0 && seat.RD > rating.ProvisionalRD, Bot: seat.Bot})
+	v.Seats = seats
+	if seats == nil {
+		for _, seat := range rec.Seats {
+			v.Seats = append(v.Seats, seatView{Kind: seat.Kind, Agent: seat.Agent, Claimed: seat.SecretHash != "" || seat.Kind == store.SeatAI, Name: seat.Name,
+				Rating: seat.Rating, Provisional: seat.Rating != 0 && seat.RD > rating.ProvisionalRD, Bot: seat.Bot})
+		}
 	}
 	v.Rated, v.RatingChanges = rec.Rated, rec.Ratings
 	return v
@@ -502,7 +516,7 @@ func (r *room) viewAt(sn *snapshot, ply int) (View, error) {
 	if ply < 0 || ply > len(sn.history) {
 		return View{}, httpx.WithCode(http.StatusBadRequest, fmt.Errorf("ply must be 0 to %d", len(sn.history)))
 	}
-	v := viewOf(&sn.rec, sn.stateAt(ply), sn.view.Turns, nil, game.View{})
+	v := viewOf(&sn.rec, sn.stateAt(ply), sn.view.Turns, nil, game.View{}, sn.view.Seats)
 	v.Legal, v.ToAct, v.History = []game.ActionInfo{}, game.Terminal, sn.rec.Actions[:ply]
 	return v, nil
 }

@@ -65,6 +65,10 @@ func TestMetrics(t *testing.T) {
 	h.call("POST", "/api/games", createRequest{Game: "tablut", Opponent: "local"}, &c)
 	h.call("POST", "/api/games", createRequest{Game: "tablut", Opponent: "local"}, nil) // past the limit
 	h.call("POST", "/api/games/"+c.ID+"/act", actRequest{Secret: c.Secrets[0], Action: "a4-a3", Ply: at(0)}, nil)
+	// Methods of a client's own making count as one, "other": no client
+	// adds series at will.
+	h.call("BREW", "/api/games", nil, nil)
+	h.call("STEEP", "/api/games", nil, nil)
 	// A request is counted once its answer has gone (its length given, the
 	// client may have read it all before): the last one may be counted, in
 	// its counter and then its histogram, a moment after the client has
@@ -92,12 +96,16 @@ func TestMetrics(t *testing.T) {
 		"muster_db_grouped_writes_total 0",
 		"muster_ready 1",
 		`muster_limits_refused_total{route="POST /api/games"} 1`,
+		`muster_http_requests_total{method="other",route="none",status="405"} 2`,
 		"muster_build_info{",
 		"go_goroutines ",
 	} {
 		if !strings.Contains(body, want) {
 			t.Errorf("metrics lack %q", want)
 		}
+	}
+	if strings.Contains(body, "BREW") || strings.Contains(body, "STEEP") {
+		t.Error("metrics name a client's own methods")
 	}
 	// The dashboard and the alerts in deploy/ ask only for metrics the
 	// server has.

@@ -263,7 +263,7 @@ func New(st *store.Store, cfg Config) *Server {
 	// players.
 	s.watchers = watch.New(api, s.games, s.chat, s.ids, sockets, watch.Config{Spectators: cfg.ConnsPerGame, PerClient: cfg.SpectatorsPerClient,
 		Observe: func(what string, status int, took time.Duration) {
-			s.metrics.observe(socketRoute+" "+what, "WS", status, took, false)
+			s.metrics.observeSocket(what, status, took)
 		}})
 	// Everyone on the home page watches the lobby; it hears of every
 	// change of a game between people.
