@@ -39,6 +39,23 @@ func Fork(s State) State {
 	return s.Clone()
 }
 
+// Releaser is implemented by forking states (Forker) whose memory a later
+// Fork, of any state of their game, may use again once they are
+// released: their holder (a game's room, once the move played on a fork
+// is stored) never reads them again, nor anything they returned but
+// their history, which is shared with their forks.
+type Releaser interface {
+	Release()
+}
+
+// Release tells s's game that s will never be read again (Releaser); a
+// state that is not a Releaser is left to the collector.
+func Release(s State) {
+	if r, ok := s.(Releaser); ok {
+		r.Release()
+	}
+}
+
 // Perfter is implemented by states with a fast perft of their own.
 type Perfter interface {
 	Perft(depth int) uint64

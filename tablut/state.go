@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"strings"
+	"sync"
 
 	"github.com/muster-games/muster/game"
 )
@@ -182,11 +183,29 @@ func (s *State) Copy() *State {
 // of s stay its own). A game's room copied its state for each move: at
 // ply 30 of a Tablut game, 1.5 KB a move, 18% of what a server allocated
 // at 1,000 live games.
+// A state released before (Release) is used again where there is one:
+// with its own list of undo frames, the copy and the frame its move keeps
+// were two fifths of what a server allocated at 1,000 live games.
 func (s *State) Fork() game.State {
-	c := *s
-	c.undo = nil
-	return &c
+	c, _ := released.Get().(*State)
+	if c == nil {
+		c = new(State)
+	}
+	undo := c.undo[:0]
+	*c = *s
+	c.undo = undo
+	return c
 }
+
+// Release gives s to a later Fork to use again (game.Releaser): its
+// holder never reads s again, nor any list it returned but its history.
+func (s *State) Release() {
+	*s = State{undo: s.undo[:0]}
+	released.Put(s)
+}
+
+// released are the states released, for Fork.
+var released sync.Pool
 
 // LegalMoves appends the legal moves (or the forced pass) to dst.
 func (s *State) LegalMoves(dst []Move) []Move {

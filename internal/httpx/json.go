@@ -152,6 +152,12 @@ func Client(r *http.Request) string {
 	if err != nil {
 		return host
 	}
+	if a.Is4() {
+		// As the address reads already: ParseAddr takes an IPv4 address
+		// only in its one form (no leading zeros), the form String
+		// writes, which made a string for each move on a socket.
+		return host
+	}
 	if a = a.Unmap(); a.Is6() {
 		p, _ := a.Prefix(64)
 		return p.String()

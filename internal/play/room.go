@@ -220,9 +220,9 @@ type holder struct {
 // both, at one screen, names his seat by its secret).
 func seatOf(seats []store.Seat, who holder) int {
 	if who.secret != "" {
-		h := token.Hash(who.secret)
+		sum := token.Sum(who.secret)
 		for p, seat := range seats {
-			if seat.SecretHash != "" && token.Equal(seat.SecretHash, h) {
+			if seat.SecretHash != "" && token.Matches(&sum, seat.SecretHash) {
 				return p
 			}
 		}
@@ -375,6 +375,7 @@ func (r *room) apply(ctx context.Context, a game.Action) error {
 		r.rec.Actions = r.rec.Actions[:before]
 		r.rec.Status, r.rec.Result, r.rec.Reason = store.StatusPlaying, "", ""
 		r.rec.Clock, r.rec.DrawOffer, r.rec.TakebackOffer = oldClock, oldOffer, oldTakeback
+		game.Release(next)
 		return err
 	}
 	if r.turns != nil && r.turnsAt == before {
@@ -382,6 +383,9 @@ func (r *room) apply(ctx context.Context, a game.Action) error {
 		r.turns.addPlayed(r.s, a, next)
 		r.turnsAt = before + 1
 	}
+	// The state before is read no more (agents and ponderings play on
+	// clones of their own): a later fork may use it again.
+	game.Release(r.s)
 	r.s = next
 	r.gs.Actions.Add(1)
 	if r.rec.Status == store.StatusOver {

@@ -498,7 +498,15 @@ func (s *Store) update(ctx context.Context, c conn, g *Game, ply int, playing bo
 		return ErrConflict
 	}
 	g.Version++
-	g.stored = &storedRow{version: g.Version, vals: vals, seats: seats}
+	// Written over where g has one: no other copy of g is written (a
+	// game's room writes its own), and one that shares it, as a room's
+	// snapshots do, never reads it; were one written, the row describes
+	// the database at its version all the same (a new one each write
+	// was a tenth of what a server allocated at 1,000 live games).
+	if g.stored == nil {
+		g.stored = new(storedRow)
+	}
+	*g.stored = storedRow{version: g.Version, vals: vals, seats: seats}
 	return nil
 }
 

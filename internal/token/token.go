@@ -49,5 +49,27 @@ func Hash(secret string) string {
 	return hex.EncodeToString(h[:])
 }
 
+// Sum is the hash of a secret as Hash writes it, held in an array: for
+// a secret checked against stored hashes (a seat's, at every move), with
+// nothing allocated.
+func Sum(secret string) (sum [2 * sha256.Size]byte) {
+	h := sha256.Sum256([]byte(secret))
+	hex.Encode(sum[:], h[:])
+	return sum
+}
+
+// Matches reports whether sum is hash, in constant time (in what the two
+// hold; a hash of another length never matches).
+func Matches(sum *[2 * sha256.Size]byte, hash string) bool {
+	if len(hash) != len(sum) {
+		return false
+	}
+	var diff byte
+	for i := range sum {
+		diff |= sum[i] ^ hash[i]
+	}
+	return subtle.ConstantTimeByteEq(diff, 0) == 1
+}
+
 // Equal compares two hashes in constant time.
 func Equal(a, b string) bool { return subtle.ConstantTimeCompare([]byte(a), []byte(b)) == 1 }

@@ -230,28 +230,46 @@ func (p *plain) byte(c byte) bool {
 	return false
 }
 
-// key reads a string, or "" (no key plainAct knows).
+// key reads a string, or "" (no key plainAct knows), without making a
+// string of it: the keys plainAct knows are its own.
 func (p *plain) key() string {
-	s, _ := p.str()
-	return s
+	b, _ := p.raw()
+	switch string(b) {
+	case "act":
+		return "act"
+	case "secret":
+		return "secret"
+	case "action":
+		return "action"
+	case "ply":
+		return "ply"
+	}
+	return ""
 }
 
 // str reads a string of printable ASCII without escapes.
 func (p *plain) str() (string, bool) {
+	b, ok := p.raw()
+	return string(b), ok
+}
+
+// raw reads a string of printable ASCII without escapes, as the message
+// holds it.
+func (p *plain) raw() ([]byte, bool) {
 	if !p.byte('"') {
-		return "", false
+		return nil, false
 	}
 	for j := p.i; j < len(p.b); j++ {
 		switch c := p.b[j]; {
 		case c == '"':
-			s := string(p.b[p.i:j])
+			s := p.b[p.i:j]
 			p.i = j + 1
 			return s, true
 		case c < 0x20 || c > 0x7e || c == '\\':
-			return "", false
+			return nil, false
 		}
 	}
-	return "", false
+	return nil, false
 }
 
 // int reads an integer as JSON writes one: an optional minus, no leading
