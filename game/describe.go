@@ -249,6 +249,16 @@ type LegalDescriber interface {
 	AppendLegal(dst []ActionInfo) []ActionInfo
 }
 
+// A LegalJSONAppender writes its legal actions' descriptions as JSON
+// itself, for less than describing them (LegalDescriber) and encoding the
+// list: a game's room sends them with every view. AppendLegalJSON
+// appends to b, byte for byte, the list encoding/json writes of
+// DescribeLegal's, and reports true; or reports false, b as it was, for
+// a position whose it does not write (a pass, say).
+type LegalJSONAppender interface {
+	AppendLegalJSON(b []byte) ([]byte, bool)
+}
+
 // A ViewAppender draws its view into the lists of dst (its pieces and
 // regions, their room used again), as View draws it: a game in play is
 // drawn after every action, and the view let go once encoded.

@@ -193,6 +193,37 @@ func (s *State) AppendLegal(dst []game.ActionInfo) []game.ActionInfo {
 	return dst
 }
 
+// AppendLegalJSON writes the legal moves' descriptions (AppendLegal) as
+// the JSON list encoding/json writes of them (game.LegalJSONAppender),
+// with no description made: false where a pass is legal.
+func (s *State) AppendLegalJSON(b []byte) ([]byte, bool) {
+	var buf [MaxMoves]Move
+	n := len(b)
+	b = append(b, '[')
+	for i, m := range s.LegalMoves(buf[:0]) {
+		if m == Pass {
+			return b[:n], false
+		}
+		if i > 0 {
+			b = append(b, ',')
+		}
+		// Notation, squares and labels are letters, digits, "-", "x"
+		// and "/": nothing encoding/json escapes.
+		b = append(b, `{"text":"`...)
+		t := len(b)
+		b = s.appendMove(b, m)
+		e := len(b)
+		b = append(b, `","kind":"move","squares":["`...)
+		b = append(b, m.From().String()...)
+		b = append(b, `","`...)
+		b = append(b, m.To().String()...)
+		b = append(b, `"],"label":"`...)
+		b = append(b, b[t:e]...)
+		b = append(b, `","ends_turn":true}`...)
+	}
+	return append(b, ']'), true
+}
+
 // Prompt asks the side to move for a move, naming the pieces that have
 // one; at the end it says who won and why.
 func (s *State) Prompt() game.Prompt {

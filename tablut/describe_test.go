@@ -1,6 +1,7 @@
 package tablut
 
 import (
+	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"reflect"
@@ -150,5 +151,48 @@ func TestAppendViewIsView(t *testing.T) {
 			moves := s.LegalMoves(buf[:0])
 			s.ApplyMove(moves[rng.IntN(len(moves))])
 		}
+	}
+}
+
+// TestLegalJSONIsEncodingJSON: the legal moves written as JSON
+// (AppendLegalJSON, after what b held) are, byte for byte, encoding/json's
+// list of their descriptions, captures in their notation included, for
+// every position of random games under every ruleset; where a pass is
+// legal it writes nothing and says so.
+func TestLegalJSONIsEncodingJSON(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 9))
+	captures := 0
+	for _, rs := range rulesets {
+		for range 5 {
+			s := MustLoad(rs).Start()
+			for i := 0; !s.over && i < 300; i++ {
+				got, ok := s.AppendLegalJSON([]byte("before:"))
+				legal := game.DescribeLegal(s)
+				switch {
+				case !ok && slices.ContainsFunc(legal, func(a game.ActionInfo) bool { return a.Kind == "pass" }) && string(got) == "before:":
+				case !ok:
+					t.Fatalf("%s, ply %d: not written (%q), no pass among %v", rs, i, got, legal)
+				default:
+					want, err := json.Marshal(legal)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if string(got) != "before:"+string(want) {
+						t.Fatalf("%s, ply %d: written\n%s\nencoding/json\n%s", rs, i, got, want)
+					}
+					for _, a := range legal {
+						if strings.Contains(a.Text, "x") {
+							captures++
+						}
+					}
+				}
+				var buf [MaxMoves]Move
+				moves := s.LegalMoves(buf[:0])
+				s.ApplyMove(moves[rng.IntN(len(moves))])
+			}
+		}
+	}
+	if captures == 0 {
+		t.Fatal("no legal move took a piece: the captures' notation went untested")
 	}
 }

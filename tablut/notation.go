@@ -141,26 +141,38 @@ func (s *State) MoveString(m Move) string {
 	if caps.N == 0 {
 		return m.String()
 	}
-	// The squares taken, in order, after "x" and joined by "/": written
-	// into one string (every view names its legal moves so).
+	// Written into one string (every view names its legal moves so).
+	return string(appendCaptures(append(make([]byte, 0, 5+4*caps.N), m.String()...), caps))
+}
+
+// appendMove appends a legal move other than a pass as MoveString writes
+// it.
+func (s *State) appendMove(b []byte, m Move) []byte {
+	b = append(b, m.String()...)
+	if caps := s.g.Rules.capturesOf(&s.pos, m); caps.N > 0 {
+		b = appendCaptures(b, caps)
+	}
+	return b
+}
+
+// appendCaptures appends the squares a move takes, in order, after "x"
+// and joined by "/".
+func appendCaptures(b []byte, caps Captures) []byte {
 	sq := caps.Sq[:caps.N]
 	for i := 1; i < len(sq); i++ {
 		for j := i; j > 0 && sq[j] < sq[j-1]; j-- {
 			sq[j], sq[j-1] = sq[j-1], sq[j]
 		}
 	}
-	var b strings.Builder
-	b.Grow(5 + 4*len(sq))
-	b.WriteString(m.String())
 	for i, c := range sq {
 		if i == 0 {
-			b.WriteByte('x')
+			b = append(b, 'x')
 		} else {
-			b.WriteByte('/')
+			b = append(b, '/')
 		}
-		b.WriteString(c.String())
+		b = append(b, c.String()...)
 	}
-	return b.String()
+	return b
 }
 
 func (s *State) ActionString(a game.Action) string { return s.MoveString(Move(a)) }

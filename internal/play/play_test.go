@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"math/rand/v2"
 	"net/http"
 	"strings"
 	"sync"
@@ -654,5 +655,50 @@ func TestNeedAgentTold(t *testing.T) {
 	defer mu.Unlock()
 	if len(told) != 1 || told[0] != "tablut" {
 		t.Fatalf("told of %v, want the one game against the computer", told)
+	}
+}
+
+// TestWatchersGetTheViewAsMadeAgain: what a change sends its watchers,
+// the legal moves written by the game itself (Tablut writes them as JSON:
+// game.LegalJSONAppender), is byte for byte the view made again and
+// encoded from the snapshot's game (its legal moves described and encoded
+// as any game's are), move after move of a game played to its end or
+// ply 80.
+func TestWatchersGetTheViewAsMadeAgain(t *testing.T) {
+	h := newHarness(t, 2, 16)
+	c := h.create(createRequest{Game: "tablut", Opponent: "local", Side: "attackers"})
+	rm := h.gs.loaded(c.ID)
+	w := newTestWatcher()
+	if err := rm.subscribe(w.watcher); err != nil {
+		t.Fatal(err)
+	}
+	defer rm.unsubscribe(w.watcher)
+	rng := rand.New(rand.NewPCG(4, 4))
+	next := func() []byte {
+		select {
+		case msg := <-w.views:
+			return msg
+		case <-time.After(5 * time.Second):
+			t.Fatal("no view")
+			return nil
+		}
+	}
+	msg := next()
+	for ply := 0; ply < 80; ply++ {
+		var v View
+		if err := json.Unmarshal(msg, &v); err != nil {
+			t.Fatal(err)
+		}
+		if v.Status != store.StatusPlaying {
+			break
+		}
+		a := v.Legal[rng.IntN(len(v.Legal))]
+		if code := h.call("POST", "/api/games/"+c.ID+"/act", actRequest{Secret: c.Secrets[v.ToAct], Action: a.Text, Ply: at(ply)}, nil); code != 200 {
+			t.Fatalf("ply %d, %s: %d", ply, a.Text, code)
+		}
+		msg = next()
+		if want := rm.snap.Load().marshalLent(h.gs, false); !bytes.Equal(msg, want) {
+			t.Fatalf("ply %d: sent\n%s\nmade again\n%s", ply+1, msg, want)
+		}
 	}
 }

@@ -35,7 +35,7 @@ func BenchmarkView(b *testing.B) {
 	b.Run("describe", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			viewOf(rec, s, tl.list(), nil, game.View{}, nil)
+			viewOf(rec, s, tl.list(), nil, nil, game.View{}, nil)
 		}
 	})
 	// As publish does: the legal actions described into a list kept from
@@ -45,11 +45,11 @@ func BenchmarkView(b *testing.B) {
 		var board game.View
 		b.ReportAllocs()
 		for b.Loop() {
-			v := viewOf(rec, s, tl.list(), legal[:0], board, nil)
+			v := viewOf(rec, s, tl.list(), legal[:0], nil, board, nil)
 			legal, board = v.Legal, v.Board
 		}
 	})
-	v := viewOf(rec, s, tl.list(), nil, game.View{}, nil)
+	v := viewOf(rec, s, tl.list(), nil, nil, game.View{}, nil)
 	out, err := httpx.Marshal(v)
 	if err != nil {
 		b.Fatal(err)

@@ -37,7 +37,11 @@ func appendView(b []byte, v *View) []byte {
 	b = append(b, `,"board":`...)
 	b = appendBoard(b, &v.Board)
 	b = append(b, `,"legal":`...)
-	b = appendActions(b, v.Legal)
+	if v.legalJSON != nil {
+		b = append(b, v.legalJSON...)
+	} else {
+		b = appendActions(b, v.Legal)
+	}
 	b = append(b, `,"prompt":{"player":`...)
 	b = strconv.AppendInt(b, int64(v.Prompt.Player), 10)
 	b = append(b, `,"text":`...)

@@ -27,7 +27,7 @@ func TestViewEncodingIsEncodingJSON(t *testing.T) {
 		turns := newTurnLog(g.NewState())
 		var buf []game.Action
 		for ply := 0; ply < 60 && !s.IsTerminal(); ply++ {
-			v := viewOf(rec, s, turns.list(), nil, game.View{}, nil)
+			v := viewOf(rec, s, turns.list(), nil, nil, game.View{}, nil)
 			want, err := httpx.Marshal(v)
 			if err != nil {
 				t.Fatal(err)
