@@ -205,21 +205,15 @@ func (r *room) publish() {
 	// A game that writes its legal actions in JSON itself does so, into
 	// a buffer lent for it: describing them, then encoding the list,
 	// was a tenth of a server's processor time at 1,000 live games.
-	var legalJSON *[]byte
+	var legalJSON []byte
 	if j, ok := r.s.(game.LegalJSONAppender); ok && r.s.ToAct() >= 0 && rec.Status == store.StatusPlaying {
 		buf := legalJSONs.Get().(*[]byte)
+		defer legalJSONs.Put(buf)
 		if out, ok := j.AppendLegalJSON((*buf)[:0]); ok {
-			*buf, legalJSON = out, buf
-			defer legalJSONs.Put(buf)
-		} else {
-			legalJSONs.Put(buf)
+			*buf, legalJSON = out, out
 		}
 	}
-	var written []byte
-	if legalJSON != nil {
-		written = *legalJSON
-	}
-	v := viewOf(&sn.rec, r.s, r.moveList().list(), (*legal)[:0], written, *board, seats)
+	v := viewOf(&sn.rec, r.s, r.moveList().list(), (*legal)[:0], legalJSON, *board, seats)
 	if len(v.Legal) > 0 {
 		*legal = v.Legal // grown
 	}
