@@ -339,6 +339,18 @@ func newTestWatcher() *testWatcher {
 	return w
 }
 
+// next waits up to 5 seconds for the watcher's next view.
+func (w *testWatcher) next(t *testing.T) []byte {
+	t.Helper()
+	select {
+	case msg := <-w.views:
+		return msg
+	case <-time.After(5 * time.Second):
+		t.Fatal("no view")
+		return nil
+	}
+}
+
 // TestWatcherGetsAChangeMadeAsHeSubscribes: a change published between a
 // new watcher's first view and his counting among the watchers reaches
 // him (it was lost: he waited on the view before it, and a computer's
@@ -366,12 +378,7 @@ func TestWatcherGetsAChangeMadeAsHeSubscribes(t *testing.T) {
 		t.Fatal("the hook did not run")
 	}
 	var v View
-	select {
-	case msg := <-w.views:
-		json.Unmarshal(msg, &v)
-	case <-time.After(5 * time.Second):
-		t.Fatal("no view")
-	}
+	json.Unmarshal(w.next(t), &v)
 	if v.Ply != 1 {
 		t.Fatalf("the new watcher's view is at ply %d, want 1 (the move made as he subscribed)", v.Ply)
 	}
@@ -674,16 +681,7 @@ func TestWatchersGetTheViewAsMadeAgain(t *testing.T) {
 	}
 	defer rm.unsubscribe(w.watcher)
 	rng := rand.New(rand.NewPCG(4, 4))
-	next := func() []byte {
-		select {
-		case msg := <-w.views:
-			return msg
-		case <-time.After(5 * time.Second):
-			t.Fatal("no view")
-			return nil
-		}
-	}
-	msg := next()
+	msg := w.next(t)
 	for ply := 0; ply < 80; ply++ {
 		var v View
 		if err := json.Unmarshal(msg, &v); err != nil {
@@ -696,7 +694,7 @@ func TestWatchersGetTheViewAsMadeAgain(t *testing.T) {
 		if code := h.call("POST", "/api/games/"+c.ID+"/act", actRequest{Secret: c.Secrets[v.ToAct], Action: a.Text, Ply: at(ply)}, nil); code != 200 {
 			t.Fatalf("ply %d, %s: %d", ply, a.Text, code)
 		}
-		msg = next()
+		msg = w.next(t)
 		if want := rm.snap.Load().marshalLent(h.gs, false); !bytes.Equal(msg, want) {
 			t.Fatalf("ply %d: sent\n%s\nmade again\n%s", ply+1, msg, want)
 		}
