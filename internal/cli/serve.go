@@ -52,7 +52,8 @@ values: MUSTER_TRUSTED_PROXY separated by commas, MUSTER_LEVEL by semicolons.
 
 The operator's endpoints: GET /healthz (the process answers), GET /readyz (the
 database answers and the server is not draining), GET /api/version, and GET
-/metrics in Prometheus' text format (on --metrics-addr alone if it is set).
+/metrics in Prometheus' text format, on --metrics-addr (the site serves it
+only with --metrics-on-site).
 docs/operating.md says what each metric means.
 
 TLS: --tls-cert and --tls-key serve HTTPS from those files; --acme-domain
@@ -100,7 +101,8 @@ func runServe(env *Env, args []string) error {
 	logLevel := fs.String("log-level", "info", "the least important messages logged: debug (also the probes' and static files' requests), info (a line per request), warn or error")
 	drain := fs.Duration("drain", 5*time.Second, "on SIGTERM, how long the server answers not ready (GET /readyz 503) before it ends its WebSockets and stops, so that a balancer sends new requests elsewhere")
 	shutdown := fs.Duration("shutdown-timeout", 15*time.Second, "on SIGTERM, after draining, how long the requests under way may take to finish")
-	metricsAddr := fs.String("metrics-addr", "", "serve GET /metrics on this address alone (such as 127.0.0.1:9090), not on the site")
+	metricsAddr := fs.String("metrics-addr", "", "serve GET /metrics on this address alone (such as 127.0.0.1:9464), for Prometheus to scrape")
+	metricsOnSite := fs.Bool("metrics-on-site", false, "serve GET /metrics on the site too, at most 30 requests a minute from one address (by default they are off it: what they tell is the operator's)")
 	debugAddr := fs.String("debug-addr", "", "serve Go's profiles (/debug/pprof/) on this address alone, for finding where the server's time and memory go (keep it on loopback: profiles show the server's insides)")
 	tlsCert := fs.String("tls-cert", "", "a certificate file (PEM, the chain): serve HTTPS with it and --tls-key")
 	tlsKey := fs.String("tls-key", "", "the certificate's private key file (PEM)")
@@ -180,7 +182,7 @@ func runServe(env *Env, args []string) error {
 		AnalysisSlots: *analysisSlots, AnalysisQueue: *analysisQueue, AnalysisInFlight: *analysisInFlight, AnalysisEngineTime: *analysisTime,
 		Log: env.Stderr, LogJSON: *logFormat == "json", LogLevel: level,
 		Reports: *reports, ChallengesPerHour: *challenges, OpenChallenges: *openChallenges, Levels: levels, Proxies: trusted, ConnsPerAddress: *perAddress,
-		MetricsElsewhere: *metricsAddr != "", NeedAgent: prepareOnce(ctx, *data, *prepareFive, logf),
+		MetricsOnSite: *metricsOnSite, NeedAgent: prepareOnce(ctx, *data, *prepareFive, logf),
 	})
 	defer func() {
 		srv.Close()

@@ -84,10 +84,14 @@ func TestServeFromTheEnvironmentAndStop(t *testing.T) {
 		b, _ := io.ReadAll(res.Body)
 		return res.StatusCode, string(b)
 	}
-	for _, c := range []struct{ path, want string }{{"/healthz", "ok"}, {"/readyz", "ready"}, {"/api/version", `"module"`}, {"/metrics", "muster_http_request_duration_seconds_bucket"}} {
+	for _, c := range []struct{ path, want string }{{"/healthz", "ok"}, {"/readyz", "ready"}, {"/api/version", `"module"`}} {
 		if code, body := get(c.path); code != http.StatusOK || !strings.Contains(body, c.want) {
 			t.Errorf("%s: %d %.200q", c.path, code, body)
 		}
+	}
+	// The metrics are off the site unless the operator asks (issue 71).
+	if code, body := get("/metrics"); code != http.StatusNotFound || strings.Contains(body, "muster_") {
+		t.Errorf("the site serves the metrics by default: %d %.200q", code, body)
 	}
 	// Go's profiles on the debug address alone, never on the site.
 	profiles := regexp.MustCompile(`Go's profiles at (http://127\.0\.0\.1:\d+)/debug/pprof/`).FindStringSubmatch(errs.String())

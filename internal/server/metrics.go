@@ -10,7 +10,9 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
+	"github.com/muster-games/muster/internal/auth"
 	"github.com/muster-games/muster/internal/engine"
+	"github.com/muster-games/muster/internal/httpx"
 	"github.com/muster-games/muster/internal/store"
 	"github.com/muster-games/muster/internal/version"
 )
@@ -114,9 +116,25 @@ func (s *Server) newMetrics(st *store.Store) *metrics {
 }
 
 // Metrics is the handler of the metrics in Prometheus' text format, for
-// GET /metrics (or a separate address: muster serve --metrics-addr).
+// an address of the operator's own (muster serve --metrics-addr).
 func (s *Server) Metrics() http.Handler {
 	return promhttp.HandlerFor(s.metrics.reg, promhttp.HandlerOpts{ErrorLog: nil})
+}
+
+// limitedMetrics is Metrics for the site's own routes
+// (Config.MetricsOnSite): an address past Config.MetricsPerMinute is
+// answered 429, as past any limit.
+func (s *Server) limitedMetrics() http.Handler {
+	h := s.Metrics()
+	limit := auth.NewLimiter(s.cfg.MetricsPerMinute, time.Minute, 100000)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if ok, retry := limit.Allow(httpx.Client(r), time.Now()); !ok {
+			w.Header().Set("Retry-After", strconv.Itoa(int(retry.Seconds())+1))
+			http.Error(w, "too many requests for the metrics: wait a minute", http.StatusTooManyRequests)
+			return
+		}
+		h.ServeHTTP(w, r)
+	})
 }
 
 // observe counts a request as answered: its route, status and time.

@@ -55,11 +55,12 @@ func TestHealthReadyVersion(t *testing.T) {
 
 // TestMetrics: /metrics answers in Prometheus' text format with the
 // requests by route and status, a latency histogram, the games, the
-// engine pool and the database; a server told to keep them elsewhere
-// does not serve them on its routes.
+// engine pool and the database, on the site only where the operator
+// asks (issue 71: by default they are off it), and limited there.
 func TestMetrics(t *testing.T) {
 	limited := testConfig()
 	limited.GamesPerHour = 1
+	limited.MetricsPerMinute = 40
 	h := newHarness(t, "", limited)
 	var c createResponse
 	h.call("POST", "/api/games", createRequest{Game: "tablut", Opponent: "local"}, &c)
@@ -120,11 +121,24 @@ func TestMetrics(t *testing.T) {
 			}
 		}
 	}
+	// An address past the limit is refused, and so counted.
+	refused := 0
+	for range limited.MetricsPerMinute {
+		if code, _ := h.get("/metrics"); code == http.StatusTooManyRequests {
+			refused++
+		}
+	}
+	if refused == 0 {
+		t.Errorf("%d more requests for the metrics from one address were all answered", limited.MetricsPerMinute)
+	}
+	if code, body := h.get("/metrics"); code != http.StatusTooManyRequests || strings.Contains(body, "muster_ready") {
+		t.Errorf("metrics answered past the limit: %d", code)
+	}
 	cfg := testConfig()
-	cfg.MetricsElsewhere = true
+	cfg.MetricsOnSite = false
 	other := newHarness(t, "", cfg)
-	if code, _ := other.get("/metrics"); code == http.StatusOK {
-		t.Errorf("metrics kept elsewhere answered on the site: %d", code)
+	if code, body := other.get("/metrics"); code != http.StatusNotFound || strings.Contains(body, "muster_") {
+		t.Errorf("metrics answered on the site by default: %d %.100q", code, body)
 	}
 }
 

@@ -123,9 +123,14 @@ type Config struct {
 	// NeedAgent, if set, is told of each game a computer player is made
 	// for (muster serve builds what the players need then, once).
 	NeedAgent func(g game.Game)
-	// MetricsElsewhere keeps GET /metrics off the site's routes: the
-	// operator serves Metrics() on an address of its own.
-	MetricsElsewhere bool
+	// MetricsOnSite serves GET /metrics on the site's own routes, at most
+	// MetricsPerMinute requests a minute from one address (a scraper asks
+	// a few times a minute; an answer costs as much as a page). Without it the
+	// metrics are off the site: what they tell (the engine pool's use, the
+	// password checks) is the operator's, who serves Metrics() on an
+	// address of its own.
+	MetricsOnSite    bool
+	MetricsPerMinute int
 	// Proxies are the proxies in front of the server whose
 	// X-Forwarded-For and X-Forwarded-Proto are believed (none: the
 	// server faces its clients).
@@ -137,7 +142,7 @@ var DefaultConfig = Config{MaxBody: 64 << 10, GamesPerHour: 60, ChangesPerMinute
 	AnalysisTime: 3 * time.Second, Engines: runtime.NumCPU(), EngineQueue: 256,
 	AnalysisQueue: 16, AnalysisInFlight: analysis.DefaultConfig.InFlight, AnalysisEngineTime: analysis.DefaultConfig.EngineTime, AccountsPerHour: 5, LoginsPerAddress: 20, LoginsPerAccount: 5,
 	LoginWindow: 15 * time.Minute, LeaseTTL: 6 * time.Second, ChallengesPerHour: 30, OpenChallenges: 5, IdleGame: 10 * time.Minute,
-	ReadTimeout: 30 * time.Second, WriteTimeout: 60 * time.Second, IdleTimeout: 15 * time.Second, IdleConns: 256, ConnsPerAddress: 128}
+	ReadTimeout: 30 * time.Second, WriteTimeout: 60 * time.Second, IdleTimeout: 15 * time.Second, IdleConns: 256, ConnsPerAddress: 128, MetricsPerMinute: 30}
 
 // withDefaults fills every zero field from DefaultConfig.
 func (c Config) withDefaults() Config {
@@ -158,6 +163,7 @@ func (c Config) withDefaults() Config {
 	or(&c.GamesPerHour, d.GamesPerHour)
 	or(&c.ChangesPerMinute, d.ChangesPerMinute)
 	or(&c.ConnsPerClient, d.ConnsPerClient)
+	or(&c.MetricsPerMinute, d.MetricsPerMinute)
 	or(&c.ConnsPerGame, d.ConnsPerGame)
 	or(&c.SpectatorsPerClient, d.SpectatorsPerClient)
 	or(&c.Engines, d.Engines)
@@ -318,8 +324,8 @@ func (s *Server) routes() *http.ServeMux {
 	mux.HandleFunc("GET /healthz", s.healthz)
 	mux.HandleFunc("GET /readyz", s.readyz)
 	mux.HandleFunc("GET /api/version", s.api.Func(s.version))
-	if !s.cfg.MetricsElsewhere {
-		mux.Handle("GET /metrics", s.Metrics())
+	if s.cfg.MetricsOnSite {
+		mux.Handle("GET /metrics", s.limitedMetrics())
 	}
 	mux.HandleFunc("GET /api/games", s.api.Func(s.catalogue))
 	mux.HandleFunc("GET /api/rules/{game}/figures", s.api.Func(s.figures))

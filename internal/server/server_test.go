@@ -100,6 +100,8 @@ func testConfig() Config {
 	// The tests' own computers: random, and one that thinks long enough
 	// for a server to die meanwhile.
 	c.Levels = append(slices.Clone(agent.Levels), "random", "alphabeta(time=3s)")
+	// The tests read the metrics on the site, as often as they poll.
+	c.MetricsOnSite, c.MetricsPerMinute = true, 100000
 	return c
 }
 

@@ -1,4 +1,4 @@
-package e2e
+package learn
 
 import (
 	"strings"
@@ -6,7 +6,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	_ "github.com/muster-games/muster/examples/konane"
+	"github.com/muster-games/muster/internal/e2e"
 )
 
 // TestKonaneAgainstTheComputer plays the example game of docs/new-game.md
@@ -15,24 +15,24 @@ import (
 // description; the page names no game.
 func TestKonaneAgainstTheComputer(t *testing.T) {
 	t.Parallel()
-	a := startApp(t, "", "")
-	ctx, cancel := browser(t)
+	a := e2e.StartApp(t, "", "")
+	ctx, cancel := e2e.Browser(t)
 	defer cancel()
-	newGame(t, ctx, a, "konane", "suggested", "ai", "random", "black")
+	e2e.NewGame(t, ctx, a, "konane", "suggested", "ai", "random", "black")
 	runs := 0
 	for moves := 0; moves < 200; moves++ {
-		v := waitMyTurn(t, ctx, "black")
+		v := e2e.WaitMyTurn(t, ctx, "black")
 		if v.Status == "over" {
 			break
 		}
 		if moves == 0 {
-			if n := count(t, ctx, "#board [data-piece]"); n != 64 {
+			if n := e2e.Count(t, ctx, "#board [data-piece]"); n != 64 {
 				t.Fatalf("the start shows %d stones, want 64", n)
 			}
-			shot(t, ctx, "konane-start")
+			e2e.Shot(t, ctx, "konane-start")
 		}
 		// In a run of jumps, stop it by its button now and then.
-		action := choose(t, v, "mcts(iterations=300)")
+		action := e2e.Choose(t, v, "mcts(iterations=300)")
 		for _, l := range v.Legal {
 			if l.Text == "pass" {
 				runs++
@@ -41,25 +41,25 @@ func TestKonaneAgainstTheComputer(t *testing.T) {
 				}
 			}
 		}
-		clickAction(t, ctx, v, action)
-		waitPast(t, ctx, v.Ply)
+		e2e.ClickAction(t, ctx, v, action)
+		e2e.WaitPast(t, ctx, v.Ply)
 	}
-	v := current(t, ctx)
+	v := e2e.Current(t, ctx)
 	if v.Status != "over" {
 		t.Fatalf("the game is not over: %+v", v.History)
 	}
 	if err := chromedp.Do(ctx, chromedp.WaitVisible(chromedp.CSS("#ending .headline"))); err != nil {
 		t.Fatal(err)
 	}
-	shot(t, ctx, "konane-end")
+	e2e.Shot(t, ctx, "konane-end")
 	t.Logf("%s after %d actions, %d runs of jumps: %s", v.Result, len(v.History), runs, strings.Join(v.History, " "))
 }
 
 // TestLearnKonane completes Kōnane's walkthrough by clicks.
 func TestLearnKonane(t *testing.T) {
 	t.Parallel()
-	a := startApp(t, "", "")
-	ctx, cancel := browser(t)
+	a := e2e.StartApp(t, "", "")
+	ctx, cancel := e2e.Browser(t)
 	defer cancel()
 	walkLessons(t, ctx, a, "konane")
 }

@@ -1,4 +1,4 @@
-package e2e
+package lobby
 
 import (
 	"context"
@@ -13,18 +13,19 @@ import (
 
 	"github.com/muster-games/muster/game"
 	"github.com/muster-games/muster/internal/bot"
+	"github.com/muster-games/muster/internal/e2e"
 )
 
 // people registers the accounts, the first in first's browser, each other
 // in a browser context of its own (closed with the test).
-func people(t *testing.T, first context.Context, a *app, names ...string) map[string]context.Context {
+func people(t *testing.T, first context.Context, a *e2e.App, names ...string) map[string]context.Context {
 	t.Helper()
 	ctxs := map[string]context.Context{names[0]: first}
-	register(t, first, a, names[0])
+	e2e.Register(t, first, a, names[0])
 	for _, n := range names[1:] {
 		c, cancel := chromedp.NewContext(first, chromedp.WithNewBrowserContext())
 		t.Cleanup(cancel)
-		register(t, c, a, n)
+		e2e.Register(t, c, a, n)
 		ctxs[n] = c
 	}
 	return ctxs
@@ -64,12 +65,12 @@ func (p randomPlayer) Act(ctx context.Context, s game.State, budget time.Duratio
 // server restarts, the game ends, and the new server pairs round 2.
 func TestTournamentInBrowser(t *testing.T) {
 	t.Parallel()
-	a := startApp(t, "", "")
-	first, cancel := browser(t)
+	a := e2e.StartApp(t, "", "")
+	first, cancel := e2e.Browser(t)
 	defer cancel()
 	ctxs := people(t, first, a, "ann", "ben", "cat")
 	ann, ben, cat := ctxs["ann"], ctxs["ben"], ctxs["cat"]
-	if err := chromedp.Do(ann, chromedp.Navigate(a.url("/tournaments")), chromedp.WaitVisible(chromedp.CSS("#new-tournament")),
+	if err := chromedp.Do(ann, chromedp.Navigate(a.URL("/tournaments")), chromedp.WaitVisible(chromedp.CSS("#new-tournament")),
 		chromedp.SendKeys(chromedp.CSS("#t-name"), "Friday round robin"), chromedp.SetValue(chromedp.CSS("#t-clock"), "d1"),
 		chromedp.Click(chromedp.CSS(`#new-tournament button[type="submit"]`)), chromedp.WaitVisible(chromedp.CSS("#standings"))); err != nil {
 		t.Fatal(err)
@@ -86,21 +87,21 @@ func TestTournamentInBrowser(t *testing.T) {
 	}
 	// The sweep (every 2 s) starts it; the page refreshes every 5 s.
 	for _, c := range []context.Context{ann, ben, cat} {
-		poll(t, c, "the first round", `document.querySelector('.round[data-round="1"]') !== null && document.getElementById("t-status").textContent.includes("Round 1 of 3")`)
+		e2e.Poll(t, c, "the first round", `document.querySelector('.round[data-round="1"]') !== null && document.getElementById("t-status").textContent.includes("Round 1 of 3")`)
 	}
-	got := text(t, ben, ".round")
+	got := e2e.Text(t, ben, ".round")
 	if !strings.Contains(got, "has the bye") || !strings.Contains(got, "playing") {
 		t.Fatalf("round 1: %q", got)
 	}
-	fullShot(t, ben, "tournament")
+	e2e.FullShot(t, ben, "tournament")
 	if err := chromedp.Do(ben, chromedp.Click(chromedp.CSS(`.round a[href^="/g/"]`)), chromedp.WaitVisible(chromedp.CSS("#board"))); err != nil {
 		t.Fatal(err)
 	}
 	// The server restarts; the round's game ends (its first seat resigns
 	// from his browser) and the new server pairs round 2.
-	db, addr := a.db, a.addr
-	a.stop()
-	startApp(t, db, addr)
+	db, addr := a.DB, a.Addr
+	a.Stop()
+	e2e.StartApp(t, db, addr)
 	pair, err := chromedp.Run(ben, chromedp.Evaluate[[]string](`fetch(location.pathname.replace("/g/", "/api/games/")).then(r => r.json()).then(v => [v.id, v.seats[0].name])`, chromedp.EvalAwaitPromise))
 	if err != nil || len(pair) != 2 {
 		t.Fatalf("the game after the restart: %v %v", pair, err)
@@ -109,8 +110,8 @@ func TestTournamentInBrowser(t *testing.T) {
 	if err := chromedp.Do(ann, chromedp.Navigate(url), chromedp.WaitVisible(chromedp.CSS("#standings"))); err != nil {
 		t.Fatal(err)
 	}
-	poll(t, ann, "round 2 after the restart", `document.getElementById("t-status").textContent.includes("Round 2 of 3")`)
-	if got := text(t, ann, "#standings"); !strings.Contains(got, "2") {
+	e2e.Poll(t, ann, "round 2 after the restart", `document.getElementById("t-status").textContent.includes("Round 2 of 3")`)
+	if got := e2e.Text(t, ann, "#standings"); !strings.Contains(got, "2") {
 		t.Fatalf("standings after round 1: %q", got)
 	}
 	// The crosstable has the game: the winner's 1 against the loser's 0.
@@ -128,8 +129,8 @@ func TestTournamentInBrowser(t *testing.T) {
 // scores game by game, then pair the four again.
 func TestArenaInBrowser(t *testing.T) {
 	t.Parallel()
-	a := startApp(t, "", "")
-	first, cancel := browser(t)
+	a := e2e.StartApp(t, "", "")
+	first, cancel := e2e.Browser(t)
 	defer cancel()
 	names := []string{"ann", "ben", "cat"}
 	ctxs := people(t, first, a, names...)
@@ -137,7 +138,7 @@ func TestArenaInBrowser(t *testing.T) {
 	// played by the bot client with random moves.
 	robot, rc := chromedp.NewContext(first, chromedp.WithNewBrowserContext())
 	defer rc()
-	register(t, robot, a, "robot")
+	e2e.Register(t, robot, a, "robot")
 	tok, err := chromedp.Run(robot, chromedp.Evaluate[string](`fetch("/api/account/bot", {method: "POST", headers: {"Content-Type": "application/json"}, body: "{}"})
 		.then(() => fetch("/api/account/tokens", {method: "POST", headers: {"Content-Type": "application/json"}, body: "{}"})).then(r => r.json()).then(j => j.token)`, chromedp.EvalAwaitPromise))
 	if err != nil || tok == "" {
@@ -145,9 +146,9 @@ func TestArenaInBrowser(t *testing.T) {
 	}
 	bctx, stopBot := context.WithCancel(context.Background())
 	defer stopBot()
-	go (&bot.Client{URL: "http://" + a.addr, Token: tok, Player: randomPlayer{rand.New(rand.NewPCG(1, 2))}, Retry: 100 * time.Millisecond}).Run(bctx)
+	go (&bot.Client{URL: "http://" + a.Addr, Token: tok, Player: randomPlayer{rand.New(rand.NewPCG(1, 2))}, Retry: 100 * time.Millisecond}).Run(bctx)
 	ann := ctxs["ann"]
-	if err := chromedp.Do(ann, chromedp.Navigate(a.url("/tournaments")), chromedp.WaitVisible(chromedp.CSS("#new-tournament")),
+	if err := chromedp.Do(ann, chromedp.Navigate(a.URL("/tournaments")), chromedp.WaitVisible(chromedp.CSS("#new-tournament")),
 		chromedp.SendKeys(chromedp.CSS("#t-name"), "Evening arena"), chromedp.SetValue(chromedp.CSS("#t-kind"), "arena"),
 		chromedp.SetValue(chromedp.CSS("#t-clock"), "10+5"), chromedp.Click(chromedp.CSS("#t-bots")),
 		chromedp.Click(chromedp.CSS(`#new-tournament button[type="submit"]`)), chromedp.WaitVisible(chromedp.CSS("#standings"))); err != nil {
@@ -158,7 +159,7 @@ func TestArenaInBrowser(t *testing.T) {
 		joinAt(t, ctxs[n], url)
 	}
 	id := url[strings.LastIndex(url, "/t/")+3:]
-	req, _ := http.NewRequest("POST", "http://"+a.addr+"/api/tournaments/"+id+"/join", strings.NewReader("{}"))
+	req, _ := http.NewRequest("POST", "http://"+a.Addr+"/api/tournaments/"+id+"/join", strings.NewReader("{}"))
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Authorization", "Bearer "+tok)
 	if res, err := http.DefaultClient.Do(req); err != nil || res.StatusCode != http.StatusOK {
@@ -167,7 +168,7 @@ func TestArenaInBrowser(t *testing.T) {
 	if err := chromedp.Do(ann, chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS("#t-start")), chromedp.Click(chromedp.CSS("#t-start"))); err != nil {
 		t.Fatal(err)
 	}
-	poll(t, ann, "the first pairing", `document.querySelectorAll('.round[data-round="1"] li').length === 2`)
+	e2e.Poll(t, ann, "the first pairing", `document.querySelectorAll('.round[data-round="1"] li').length === 2`)
 	// Each game's first seat resigns, from his browser (before a move the
 	// game page offers Abort, which an arena scores as nothing).
 	games, err := chromedp.Run(ann, chromedp.Evaluate[[][]string](`[...document.querySelectorAll('.round[data-round="1"] li')].map(li => [...li.textContent.split(" ")[0].split(" – "), li.textContent.split(" – ")[1].split(" ")[0], li.querySelector("a").getAttribute("href")])`))
@@ -184,7 +185,7 @@ func TestArenaInBrowser(t *testing.T) {
 		}
 		g = []string{who, g[2]}
 		c := ctxs[g[0]]
-		if err := chromedp.Do(c, chromedp.Navigate(a.url(g[1])), chromedp.WaitVisible(chromedp.CSS("#board"))); err != nil {
+		if err := chromedp.Do(c, chromedp.Navigate(a.URL(g[1])), chromedp.WaitVisible(chromedp.CSS("#board"))); err != nil {
 			t.Fatal(err)
 		}
 		resignFrom(t, c, g[1])
@@ -194,7 +195,7 @@ func TestArenaInBrowser(t *testing.T) {
 	}
 	// The games end one after the other, so the next pairings may come in
 	// one wave or two: two games in all, neither a rematch.
-	poll(t, ann, "the next pairings", `document.querySelectorAll('.round:not([data-round="1"]) li').length === 2`)
+	e2e.Poll(t, ann, "the next pairings", `document.querySelectorAll('.round:not([data-round="1"]) li').length === 2`)
 	again, err := chromedp.Run(ann, chromedp.Evaluate[[]string](`[...document.querySelectorAll('.round li')].map(li => li.textContent.split(" ").slice(0, 3).filter(w => w !== "–").sort().join("-"))`))
 	if err != nil || len(again) != 4 || again[0] == again[2] || again[0] == again[3] || again[1] == again[2] || again[1] == again[3] {
 		t.Fatalf("a rematch: %v %v", again, err)
@@ -213,7 +214,7 @@ func TestArenaInBrowser(t *testing.T) {
 	if len(winners) != 2 {
 		t.Errorf("winners %v in %v", winners, rows)
 	}
-	fullShot(t, ann, "arena")
+	e2e.FullShot(t, ann, "arena")
 }
 
 // TestSwissInBrowser: four players in four browsers play a Swiss of three
@@ -222,12 +223,12 @@ func TestArenaInBrowser(t *testing.T) {
 // and no two players meet twice.
 func TestSwissInBrowser(t *testing.T) {
 	t.Parallel()
-	a := startApp(t, "", "")
-	first, cancel := browser(t)
+	a := e2e.StartApp(t, "", "")
+	first, cancel := e2e.Browser(t)
 	defer cancel()
 	ctxs := people(t, first, a, "ann", "ben", "cat", "dan")
 	ann := ctxs["ann"]
-	if err := chromedp.Do(ann, chromedp.Navigate(a.url("/tournaments")), chromedp.WaitVisible(chromedp.CSS("#new-tournament")),
+	if err := chromedp.Do(ann, chromedp.Navigate(a.URL("/tournaments")), chromedp.WaitVisible(chromedp.CSS("#new-tournament")),
 		chromedp.SendKeys(chromedp.CSS("#t-name"), "Swiss of three rounds"), chromedp.SetValue(chromedp.CSS("#t-kind"), "swiss"),
 		chromedp.SetValue(chromedp.CSS("#t-rounds"), "3"), chromedp.SetValue(chromedp.CSS("#t-clock"), "d3"),
 		chromedp.Click(chromedp.CSS(`#new-tournament button[type="submit"]`)), chromedp.WaitVisible(chromedp.CSS("#standings"))); err != nil {
@@ -243,7 +244,7 @@ func TestSwissInBrowser(t *testing.T) {
 	met := map[string]bool{}
 	for round := 1; round <= 3; round++ {
 		sel := fmt.Sprintf(`.round[data-round="%d"] li`, round)
-		poll(t, ann, fmt.Sprintf("round %d", round), `document.querySelectorAll('`+sel+`').length === 2`)
+		e2e.Poll(t, ann, fmt.Sprintf("round %d", round), `document.querySelectorAll('`+sel+`').length === 2`)
 		games, err := chromedp.Run(ann, chromedp.Evaluate[[][]string](`[...document.querySelectorAll('`+sel+`')].map(li => [li.textContent.split(" – ")[0], li.textContent.split(" – ")[1].split(" ")[0], li.querySelector("a").getAttribute("href")])`))
 		if err != nil || len(games) != 2 {
 			t.Fatalf("round %d: %v %v", round, games, err)
@@ -260,9 +261,9 @@ func TestSwissInBrowser(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	poll(t, ann, "the end", `document.getElementById("t-status").textContent.includes("Finished")`)
+	e2e.Poll(t, ann, "the end", `document.getElementById("t-status").textContent.includes("Finished")`)
 	if len(met) != 6 {
 		t.Errorf("pairs met: %v", met)
 	}
-	fullShot(t, ann, "swiss")
+	e2e.FullShot(t, ann, "swiss")
 }

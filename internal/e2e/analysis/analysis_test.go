@@ -1,7 +1,6 @@
-package e2e
+package analysis
 
 import (
-	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -10,6 +9,7 @@ import (
 	"github.com/chromedp/chromedp/kb"
 
 	"github.com/muster-games/muster/game"
+	"github.com/muster-games/muster/internal/e2e"
 )
 
 // TestAnalysisBoard: a game in play is not analysed; once over, its
@@ -19,49 +19,49 @@ import (
 // the node's position.
 func TestAnalysisBoard(t *testing.T) {
 	t.Parallel()
-	a := startApp(t, "", "")
-	ctx, cancel := browser(t)
+	a := e2e.StartApp(t, "", "")
+	ctx, cancel := e2e.Browser(t)
 	defer cancel()
-	id, _ := gameUnderWay(t, ctx, a)
+	id, _ := e2e.GameUnderWay(t, ctx, a)
 	// In play: the board refuses.
-	if err := chromedp.Do(ctx, chromedp.Navigate(a.url("/analysis/"+id)), chromedp.WaitVisible(chromedp.CSS("#not-yet"))); err != nil {
+	if err := chromedp.Do(ctx, chromedp.Navigate(a.URL("/analysis/"+id)), chromedp.WaitVisible(chromedp.CSS("#not-yet"))); err != nil {
 		t.Fatalf("a game in play opened on the analysis board: %v", err)
 	}
-	if err := chromedp.Do(ctx, chromedp.Navigate(a.url("/g/"+id)), chromedp.WaitVisible(chromedp.CSS("#resign")),
+	if err := chromedp.Do(ctx, chromedp.Navigate(a.URL("/g/"+id)), chromedp.WaitVisible(chromedp.CSS("#resign")),
 		chromedp.Click(chromedp.CSS("#resign")), chromedp.Click(chromedp.CSS("#confirm-resign")), chromedp.WaitVisible(chromedp.CSS("#analyse"))); err != nil {
 		t.Fatal(err)
 	}
-	v := current(t, ctx)
+	v := e2e.Current(t, ctx)
 	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#analyse")), chromedp.WaitVisible(chromedp.CSS("#tree .node.current"))); err != nil {
 		t.Fatal(err)
 	}
-	if n := count(t, ctx, "#tree .node"); n != len(v.History) {
+	if n := e2e.Count(t, ctx, "#tree .node"); n != len(v.History) {
 		t.Fatalf("the tree has %d nodes, the game %d actions", n, len(v.History))
 	}
 	// On a phone the board opens where the page begins, and the arrow
 	// keys step through the moves without scrolling it (at the end of the
 	// line too).
 	if err := chromedp.Do(ctx, chromedp.EmulateViewport(360, 740, chromedp.EmulateScale(2), chromedp.EmulateMobile, chromedp.EmulateTouch),
-		chromedp.Navigate(a.url("/analysis/"+id)), chromedp.WaitVisible(chromedp.CSS("#tree .node.current"))); err != nil {
+		chromedp.Navigate(a.URL("/analysis/"+id)), chromedp.WaitVisible(chromedp.CSS("#tree .node.current"))); err != nil {
 		t.Fatal(err)
 	}
-	poll(t, ctx, "the page at its top, no mouse words on a touch screen", `window.scrollY === 0 && !document.getElementById("arrows-note")`)
+	e2e.Poll(t, ctx, "the page at its top, no mouse words on a touch screen", `window.scrollY === 0 && !document.getElementById("arrows-note")`)
 	for _, key := range []string{kb.ArrowRight, kb.ArrowRight, kb.ArrowLeft} {
 		if err := chromedp.Do(ctx, chromedp.KeyEvent(key)); err != nil {
 			t.Fatal(err)
 		}
 	}
-	poll(t, ctx, "a step back, the page still at its top", fmt.Sprintf(`document.querySelector("#tree .node.current").dataset.ply === "%d" && window.scrollY === 0`, len(v.History)-1))
-	fullShot(t, ctx, "phone-analysis")
+	e2e.Poll(t, ctx, "a step back, the page still at its top", fmt.Sprintf(`document.querySelector("#tree .node.current").dataset.ply === "%d" && window.scrollY === 0`, len(v.History)-1))
+	e2e.FullShot(t, ctx, "phone-analysis")
 	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1280, 800, chromedp.EmulateScale(1)), chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS("#tree .node.current"))); err != nil {
 		t.Fatal(err)
 	}
-	poll(t, ctx, "the right-drag told to a mouse", `!!document.getElementById("arrows-note")`)
+	e2e.Poll(t, ctx, "the right-drag told to a mouse", `!!document.getElementById("arrows-note")`)
 	// Back to the first move's node, then a different reply: a variation.
 	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`#tree .node[data-ply="1"]`))); err != nil {
 		t.Fatal(err)
 	}
-	poll(t, ctx, "the first node", `document.querySelector("#tree .node.current").dataset.ply === "1"`)
+	e2e.Poll(t, ctx, "the first node", `document.querySelector("#tree .node.current").dataset.ply === "1"`)
 	g, err := game.Load(v.Spec)
 	if err != nil {
 		t.Fatal(err)
@@ -82,22 +82,22 @@ func TestAnalysisBoard(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	poll(t, ctx, "the variation", fmt.Sprintf(`[...document.querySelectorAll("#tree .variation .node.current")].some(e => e.title === %q)`, alt.Text))
-	if n := count(t, ctx, "#tree .node"); n != len(v.History)+1 {
+	e2e.Poll(t, ctx, "the variation", fmt.Sprintf(`[...document.querySelectorAll("#tree .variation .node.current")].some(e => e.title === %q)`, alt.Text))
+	if n := e2e.Count(t, ctx, "#tree .node"); n != len(v.History)+1 {
 		t.Fatalf("after the variation the tree has %d nodes, want %d", n, len(v.History)+1)
 	}
 	// The engine's evaluation of the variation's position.
 	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#engine")), chromedp.WaitVisible(chromedp.CSS("#eval-text"))); err != nil {
 		t.Fatal(err)
 	}
-	ev := text(t, ctx, "#eval-text")
+	ev := e2e.Text(t, ctx, "#eval-text")
 	if !strings.Contains(ev, "alpha-beta") && !strings.Contains(ev, "by force") {
 		t.Fatalf("evaluation %q", ev)
 	}
-	if line := text(t, ctx, "#eval-line"); !strings.HasPrefix(line, "Expected: ") {
+	if line := e2e.Text(t, ctx, "#eval-line"); !strings.HasPrefix(line, "Expected: ") {
 		t.Fatalf("line %q", line)
 	}
-	shot(t, ctx, "analysis-variation")
+	e2e.Shot(t, ctx, "analysis-variation")
 	// Play the computer from the variation's position.
 	pos, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.getElementById("position-text").value`))
 	if err != nil {
@@ -106,23 +106,13 @@ func TestAnalysisBoard(t *testing.T) {
 	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#play-from-here")), chromedp.WaitVisible(chromedp.CSS("#you"))); err != nil {
 		t.Fatal(err)
 	}
-	poll(t, ctx, "the new game", `location.pathname.startsWith("/g/") && document.body.dataset.game !== undefined`)
-	if got := current(t, ctx); got.Ply != 0 || got.Pos != pos || got.Status != "playing" {
+	e2e.Poll(t, ctx, "the new game", `location.pathname.startsWith("/g/") && document.body.dataset.game !== undefined`)
+	if got := e2e.Current(t, ctx); got.Ply != 0 || got.Pos != pos || got.Status != "playing" {
 		t.Fatalf("the game from here: ply %d, status %s, position %q, want %q", got.Ply, got.Status, got.Pos, pos)
 	}
-	if you := text(t, ctx, "#you"); !strings.Contains(you, "Attackers") {
+	if you := e2e.Text(t, ctx, "#you"); !strings.Contains(you, "Attackers") {
 		t.Errorf("from a position with the attackers to play: %q", you)
 	}
-}
-
-// count is the number of elements matching sel.
-func count(t *testing.T, ctx context.Context, sel string) int {
-	t.Helper()
-	n, err := chromedp.Run(ctx, chromedp.Evaluate[int](fmt.Sprintf(`document.querySelectorAll(%q).length`, sel)))
-	if err != nil {
-		t.Fatalf("%s: %v", sel, err)
-	}
-	return n
 }
 
 // TestAnalysisArrowsAndGraph: from a finished game's end, "Graph of the
@@ -131,23 +121,23 @@ func count(t *testing.T, ctx context.Context, sel string) int {
 // draws the player's own (issue 31: arrows, the evaluation graph).
 func TestAnalysisArrowsAndGraph(t *testing.T) {
 	t.Parallel()
-	a := startApp(t, "", "")
-	ctx, cancel := browser(t)
+	a := e2e.StartApp(t, "", "")
+	ctx, cancel := e2e.Browser(t)
 	defer cancel()
-	id, _ := gameUnderWay(t, ctx, a)
-	if err := chromedp.Do(ctx, chromedp.Navigate(a.url("/g/"+id)), chromedp.WaitVisible(chromedp.CSS("#resign")),
+	id, _ := e2e.GameUnderWay(t, ctx, a)
+	if err := chromedp.Do(ctx, chromedp.Navigate(a.URL("/g/"+id)), chromedp.WaitVisible(chromedp.CSS("#resign")),
 		chromedp.Click(chromedp.CSS("#resign")), chromedp.Click(chromedp.CSS("#confirm-resign")), chromedp.WaitVisible(chromedp.CSS("#graph-link"))); err != nil {
 		t.Fatal(err)
 	}
-	v := current(t, ctx)
+	v := e2e.Current(t, ctx)
 	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#graph-link"))); err != nil {
 		t.Fatal(err)
 	}
 	// One look for the start and each action: the curve has them all.
-	poll(t, ctx, "the graph of every position", fmt.Sprintf(`!!document.querySelector("#graph svg.graph path.curve") && !document.getElementById("turning-points").textContent.startsWith("Looking")
+	e2e.Poll(t, ctx, "the graph of every position", fmt.Sprintf(`!!document.querySelector("#graph svg.graph path.curve") && !document.getElementById("turning-points").textContent.startsWith("Looking")
 		&& document.querySelector("#graph path.curve").getAttribute("d").split(/[ML]/).filter((p) => p.trim()).length === %d`, len(v.History)+1))
 	// The moves are numbered as Tablut's records number them: by pairs.
-	if got := text(t, ctx, "#tree"); !strings.Contains(got, "1. Defenders") {
+	if got := e2e.Text(t, ctx, "#tree"); !strings.Contains(got, "1. Defenders") {
 		t.Fatalf("the analysis board's moves read %q", got)
 	}
 	// The graph has its scale, its move numbers and a legend, and names
@@ -156,30 +146,30 @@ func TestAnalysisArrowsAndGraph(t *testing.T) {
 	if err != nil || !strings.Contains(axes, " better|even|") || !strings.Contains(axes, "|start|") {
 		t.Fatalf("the graph's axes read %q (%v)", axes, err)
 	}
-	if got := text(t, ctx, "#graph-legend"); !strings.Contains(got, "a mistake (a swing against the player who acted)") || !strings.Contains(got, "this position") {
+	if got := e2e.Text(t, ctx, "#graph-legend"); !strings.Contains(got, "a mistake (a swing against the player who acted)") || !strings.Contains(got, "this position") {
 		t.Fatalf("the graph's legend reads %q", got)
 	}
-	if got := text(t, ctx, "#turning-points"); !strings.HasPrefix(got, "Mistakes: ") && !strings.HasPrefix(got, "No mistakes") {
+	if got := e2e.Text(t, ctx, "#turning-points"); !strings.HasPrefix(got, "Mistakes: ") && !strings.HasPrefix(got, "No mistakes") {
 		t.Fatalf("the graph's note reads %q", got)
 	}
 	// The computer's arrow, with the evaluation on.
 	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#engine")), chromedp.WaitVisible(chromedp.CSS("#eval-text"))); err != nil {
 		t.Fatal(err)
 	}
-	poll(t, ctx, "the computer's arrow", `!!document.querySelector(".arrow.engine[data-arrow]")`)
+	e2e.Poll(t, ctx, "the computer's arrow", `!!document.querySelector(".arrow.engine[data-arrow]")`)
 	// A second engine line, beginning otherwise.
-	poll(t, ctx, "the second line", `(document.getElementById("eval-second") || {textContent: ""}).textContent.startsWith("Second line: ")`)
+	e2e.Poll(t, ctx, "the second line", `(document.getElementById("eval-second") || {textContent: ""}).textContent.startsWith("Second line: ")`)
 	firstMove := func(s, prefix string) string { return strings.Split(strings.TrimPrefix(s, prefix), ",")[0] }
-	if first, second := text(t, ctx, "#eval-line"), text(t, ctx, "#eval-second"); firstMove(first, "Expected: ") == firstMove(second, "Second line: ") {
+	if first, second := e2e.Text(t, ctx, "#eval-line"), e2e.Text(t, ctx, "#eval-second"); firstMove(first, "Expected: ") == firstMove(second, "Second line: ") {
 		t.Fatalf("the lines begin alike: %q, %q", first, second)
 	}
 	// A right-drag from a1 to a3 draws the player's arrow.
-	box := centres(t, ctx, "a1", "a3")
+	box := e2e.Centres(t, ctx, "a1", "a3")
 	if err := chromedp.Do(ctx, chromedp.MouseEvent("mousePressed", box[0], box[1], chromedp.ButtonRight),
 		chromedp.MouseEvent("mouseMoved", box[2], box[3], chromedp.ButtonRight),
 		chromedp.MouseEvent("mouseReleased", box[2], box[3], chromedp.ButtonRight)); err != nil {
 		t.Fatal(err)
 	}
-	poll(t, ctx, "the player's arrow", `!!document.querySelector('.arrow.mine[data-arrow="a1-a3"]')`)
-	shot(t, ctx, "analysis-arrows-graph")
+	e2e.Poll(t, ctx, "the player's arrow", `!!document.querySelector('.arrow.mine[data-arrow="a1-a3"]')`)
+	e2e.Shot(t, ctx, "analysis-arrows-graph")
 }

@@ -1,26 +1,32 @@
-// Package e2e drives the web app in a real browser (Debian's chromium,
-// headless, through chromedp): games played by clicks, two browsers and a
-// spectator, a restart in the middle of a game. Screenshots of the boards
-// are written to $MUSTER_SCREENSHOTS or the system's temporary folder.
+// Package e2e is the harness of the browser tests, which drive the web
+// app in a real browser (Debian's chromium, headless, through chromedp):
+// an app on its own database and address, which can be restarted; a
+// browser for each person; what the page shows read back through its own
+// origin; actions played by clicks; screenshots, written to
+// $MUSTER_SCREENSHOTS or the system's temporary folder. The tests live in
+// the packages below it, by what they walk through (learn, play, lobby,
+// analysis), so that each package's share of the suite stays short.
 package e2e
 
 import (
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"testing"
 	"time"
 
 	"github.com/chromedp/chromedp"
 )
 
-// browser starts a headless chromium; the test is skipped under -short
+// Browser starts a headless chromium; the test is skipped under -short
 // (a quick run while working), or when no chromium is installed and
 // MUSTER_REQUIRE_BROWSER is not set (CI sets it).
-func browser(t *testing.T) (context.Context, context.CancelFunc) {
+func Browser(t *testing.T) (context.Context, context.CancelFunc) {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("a browser test: left out under -short")
@@ -51,23 +57,23 @@ func browser(t *testing.T) (context.Context, context.CancelFunc) {
 	)
 	actx, cancel1 := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancel2 := chromedp.NewContext(actx)
-	ctx, cancel3 := context.WithTimeout(ctx, 3*time.Minute)
+	ctx, cancel3 := context.WithTimeout(ctx, 5*time.Minute)
 	return ctx, func() { cancel3(); cancel2(); cancel1() }
 }
 
-// shot saves a screenshot of the page's app.
-func shot(t *testing.T, ctx context.Context, name string) {
+// Shot saves a screenshot of the page's app.
+func Shot(t *testing.T, ctx context.Context, name string) {
 	t.Helper()
 	buf, err := chromedp.Run(ctx, chromedp.Screenshot(chromedp.CSS("#app")))
 	if err != nil {
 		t.Logf("screenshot %s: %v", name, err)
 		return
 	}
-	save(t, name+".png", buf)
+	Save(t, name+".png", buf)
 }
 
-// save writes a screenshot to $MUSTER_SCREENSHOTS or the temporary folder.
-func save(t *testing.T, name string, buf []byte) {
+// Save writes a screenshot to $MUSTER_SCREENSHOTS or the temporary folder.
+func Save(t *testing.T, name string, buf []byte) {
 	t.Helper()
 	dir := os.Getenv("MUSTER_SCREENSHOTS")
 	if dir == "" {
@@ -80,9 +86,20 @@ func save(t *testing.T, name string, buf []byte) {
 	}
 }
 
-// centres are the page coordinates of the centres of the squares named,
+// FullShot saves a screenshot of the whole page.
+func FullShot(t *testing.T, ctx context.Context, name string) {
+	t.Helper()
+	buf, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+	if err != nil {
+		t.Logf("screenshot %s: %v", name, err)
+		return
+	}
+	Save(t, name+".png", buf)
+}
+
+// Centres are the page coordinates of the centres of the squares named,
 // x then y for each, for mouse events on the board.
-func centres(t *testing.T, ctx context.Context, squares ...string) []float64 {
+func Centres(t *testing.T, ctx context.Context, squares ...string) []float64 {
 	t.Helper()
 	js, _ := json.Marshal(squares)
 	out, err := chromedp.Run(ctx, chromedp.Evaluate[[]float64](fmt.Sprintf(`%s.flatMap((q) => {
@@ -91,4 +108,19 @@ func centres(t *testing.T, ctx context.Context, squares ...string) []float64 {
 		t.Fatalf("the centres of %v: %v %v", squares, out, err)
 	}
 	return out
+}
+
+// Main runs a package's browser tests with parallel of them at once
+// where the command line does not say how many (go test's -parallel, by
+// default the processors' count): a test that mostly waits on the page's
+// own pace (a walkthrough's replay at a reading pace, a computer's turn
+// shown man by man) leaves the processors to the others.
+func Main(m *testing.M, parallel int) {
+	flag.Parse()
+	set := false
+	flag.Visit(func(f *flag.Flag) { set = set || f.Name == "test.parallel" })
+	if !set {
+		flag.Set("test.parallel", strconv.Itoa(parallel))
+	}
+	os.Exit(m.Run())
 }

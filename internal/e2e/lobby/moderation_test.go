@@ -1,4 +1,4 @@
-package e2e
+package lobby
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/muster-games/muster/internal/auth"
+	"github.com/muster-games/muster/internal/e2e"
 )
 
 // answerPrompts answers every prompt the page opens with text.
@@ -30,38 +31,38 @@ func answerPrompts(ctx context.Context, text string) {
 // the player by its button; the banned player's account page says so.
 func TestReportAndBan(t *testing.T) {
 	t.Parallel()
-	a := startApp(t, "", "")
-	first, cancel := browser(t)
+	a := e2e.StartApp(t, "", "")
+	first, cancel := e2e.Browser(t)
 	defer cancel()
 	ctxs := people(t, first, a, "alice", "mallory", "judge")
 	alice, mallory, judge := ctxs["alice"], ctxs["mallory"], ctxs["judge"]
-	if err := a.st.SetAdmin(context.Background(), auth.UsernameKey("judge"), true); err != nil {
+	if err := a.Store.SetAdmin(context.Background(), auth.UsernameKey("judge"), true); err != nil {
 		t.Fatal(err)
 	}
 	answerPrompts(alice, "stalls every lost game")
-	if err := chromedp.Do(alice, chromedp.Navigate(a.url("/@/mallory")), chromedp.WaitVisible(chromedp.CSS("#report-player")), chromedp.Click(chromedp.CSS("#report-player"))); err != nil {
+	if err := chromedp.Do(alice, chromedp.Navigate(a.URL("/@/mallory")), chromedp.WaitVisible(chromedp.CSS("#report-player")), chromedp.Click(chromedp.CSS("#report-player"))); err != nil {
 		t.Fatal(err)
 	}
-	poll(t, alice, "the report said", `document.getElementById("report-note").textContent.includes("Reported")`)
-	if err := chromedp.Do(judge, chromedp.Navigate(a.url("/reports")), chromedp.WaitVisible(chromedp.CSS("#reports li[data-report]"))); err != nil {
+	e2e.Poll(t, alice, "the report said", `document.getElementById("report-note").textContent.includes("Reported")`)
+	if err := chromedp.Do(judge, chromedp.Navigate(a.URL("/reports")), chromedp.WaitVisible(chromedp.CSS("#reports li[data-report]"))); err != nil {
 		t.Fatal(err)
 	}
-	if got := text(t, judge, "#reports"); !strings.Contains(got, "mallory") || !strings.Contains(got, "stalls every lost game") || !strings.Contains(got, "reported by alice") {
+	if got := e2e.Text(t, judge, "#reports"); !strings.Contains(got, "mallory") || !strings.Contains(got, "stalls every lost game") || !strings.Contains(got, "reported by alice") {
 		t.Fatalf("the reports page: %q", got)
 	}
-	fullShot(t, judge, "reports")
+	e2e.FullShot(t, judge, "reports")
 	if err := chromedp.Do(judge, chromedp.Click(chromedp.CSS(`#reports button[data-resolution="banned"]`))); err != nil {
 		t.Fatal(err)
 	}
-	poll(t, judge, "the report closed", `document.querySelectorAll("#reports li[data-report]").length === 0`)
-	if err := chromedp.Do(mallory, chromedp.Navigate(a.url("/account")), chromedp.WaitVisible(chromedp.CSS("#banned"))); err != nil {
+	e2e.Poll(t, judge, "the report closed", `document.querySelectorAll("#reports li[data-report]").length === 0`)
+	if err := chromedp.Do(mallory, chromedp.Navigate(a.URL("/account")), chromedp.WaitVisible(chromedp.CSS("#banned"))); err != nil {
 		t.Fatal(err)
 	}
 	// Someone not an administrator sees no report.
-	if err := chromedp.Do(alice, chromedp.Navigate(a.url("/reports")), chromedp.WaitVisible(chromedp.CSS(".error"))); err != nil {
+	if err := chromedp.Do(alice, chromedp.Navigate(a.URL("/reports")), chromedp.WaitVisible(chromedp.CSS(".error"))); err != nil {
 		t.Fatal(err)
 	}
-	if got := text(t, alice, ".error"); !strings.Contains(got, "administrator") {
+	if got := e2e.Text(t, alice, ".error"); !strings.Contains(got, "administrator") {
 		t.Fatalf("alice at /reports: %q", got)
 	}
 }

@@ -1,4 +1,4 @@
-package e2e
+package play
 
 import (
 	"context"
@@ -9,36 +9,9 @@ import (
 
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
+
+	"github.com/muster-games/muster/internal/e2e"
 )
-
-// text reads the text of the first element matching sel.
-func text(t *testing.T, ctx context.Context, sel string) string {
-	t.Helper()
-	s, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS(sel)))
-	if err != nil {
-		t.Fatalf("%s: %v", sel, err)
-	}
-	return s
-}
-
-// poll waits until the JavaScript expression is true in the page; it
-// asks again after errors, as while the page navigates.
-func poll(t *testing.T, ctx context.Context, what, expr string) {
-	t.Helper()
-	deadline := time.Now().Add(15 * time.Second)
-	for {
-		c, cancel := context.WithTimeout(ctx, 2*time.Second)
-		ok, err := chromedp.Run(c, chromedp.Evaluate[bool](expr))
-		cancel()
-		if err == nil && ok {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%s: not so after 15 s (%v)", what, err)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-}
 
 // TestFriendClockResignAndRematch: a friend game's clock stands still
 // until the friend has come and the first move is made; a takeback is
@@ -46,23 +19,23 @@ func poll(t *testing.T, ctx context.Context, what, expr string) {
 // sides for both.
 func TestFriendClockResignAndRematch(t *testing.T) {
 	t.Parallel()
-	a := startApp(t, "", "")
-	ctx, cancel := browser(t)
+	a := e2e.StartApp(t, "", "")
+	ctx, cancel := e2e.Browser(t)
 	defer cancel()
-	id := newTimedGame(t, ctx, a, "tablut", "linnaeus", "friend", "easy", "attackers", "1")
+	id := e2e.NewTimedGame(t, ctx, a, "tablut", "linnaeus", "friend", "easy", "attackers", "1")
 	friend, cancel2 := chromedp.NewContext(ctx, chromedp.WithNewBrowserContext())
 	defer cancel2()
 	if err := chromedp.Do(friend, chromedp.Navigate("about:blank")); err != nil {
 		t.Fatal(err)
 	}
-	poll(t, ctx, "the clocks", `document.querySelectorAll(".strip .clock[data-seat]").length === 2`)
+	e2e.Poll(t, ctx, "the clocks", `document.querySelectorAll(".strip .clock[data-seat]").length === 2`)
 	before := clocksText(t, ctx)
 	if !strings.Contains(before, "1:00") || !strings.Contains(before, "start after the first move") {
 		t.Fatalf("clocks before the game: %q", before)
 	}
 	// The creator moves; the friend has not come: the clocks stand.
-	v := waitMyTurn(t, ctx, "attackers")
-	clickAction(t, ctx, v, "a4-a3")
+	v := e2e.WaitMyTurn(t, ctx, "attackers")
+	e2e.ClickAction(t, ctx, v, "a4-a3")
 	time.Sleep(1500 * time.Millisecond)
 	if got := clocksText(t, ctx); strings.Count(got, "1:00") != 2 || strings.Contains(got, "0:59") {
 		t.Fatalf("the clock ran without the friend: %q", got)
@@ -82,9 +55,9 @@ func TestFriendClockResignAndRematch(t *testing.T) {
 	}
 	// Now the friend's clock runs, on both pages.
 	for _, c := range []context.Context{ctx, friend} {
-		poll(t, c, "the friend's clock runs", `(() => { const r = document.querySelector(".strip .clock.running"); return !!r && r.dataset.seat === "1" && !r.textContent.includes("1:00"); })()`)
+		e2e.Poll(t, c, "the friend's clock runs", `(() => { const r = document.querySelector(".strip .clock.running"); return !!r && r.dataset.seat === "1" && !r.textContent.includes("1:00"); })()`)
 	}
-	if you := text(t, friend, "#you"); !strings.Contains(you, "Defenders") {
+	if you := e2e.Text(t, friend, "#you"); !strings.Contains(you, "Defenders") {
 		t.Fatalf("the friend's page says %q", you)
 	}
 	// Before the friend's first move the game may still be aborted; after
@@ -92,133 +65,133 @@ func TestFriendClockResignAndRematch(t *testing.T) {
 	if err := chromedp.Do(friend, chromedp.WaitVisible(chromedp.CSS("#abort"))); err != nil {
 		t.Fatal(err)
 	}
-	v = waitMyTurn(t, friend, "defenders")
-	clickAction(t, friend, v, "e3-d3")
-	waitMyTurn(t, ctx, "attackers")
+	v = e2e.WaitMyTurn(t, friend, "defenders")
+	e2e.ClickAction(t, friend, v, "e3-d3")
+	e2e.WaitMyTurn(t, ctx, "attackers")
 	// The friend asks to take the move back; the creator reads it in
 	// words and accepts; the friend plays another.
 	if err := chromedp.Do(friend, chromedp.Click(chromedp.CSS("#takeback"))); err != nil {
 		t.Fatal(err)
 	}
-	poll(t, ctx, "the takeback request", `(document.getElementById("takeback-asked") || {}).textContent === "Your opponent asks to take back their last move. "`)
-	shot(t, ctx, "takeback-asked")
+	e2e.Poll(t, ctx, "the takeback request", `(document.getElementById("takeback-asked") || {}).textContent === "Your opponent asks to take back their last move. "`)
+	e2e.Shot(t, ctx, "takeback-asked")
 	if err := chromedp.Do(ctx, chromedp.EmulateViewport(360, 740, chromedp.EmulateScale(2), chromedp.EmulateMobile)); err != nil {
 		t.Fatal(err)
 	}
-	fullShot(t, ctx, "phone-takeback-asked")
+	e2e.FullShot(t, ctx, "phone-takeback-asked")
 	if err := chromedp.Do(ctx, chromedp.EmulateReset()); err != nil {
 		t.Fatal(err)
 	}
 	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#accept-takeback"))); err != nil {
 		t.Fatal(err)
 	}
-	v = waitMyTurn(t, friend, "defenders")
+	v = e2e.WaitMyTurn(t, friend, "defenders")
 	if v.Ply != 1 {
 		t.Fatalf("after the takeback: ply %d", v.Ply)
 	}
-	clickAction(t, friend, v, "e3-f3")
-	waitMyTurn(t, ctx, "attackers")
+	e2e.ClickAction(t, friend, v, "e3-f3")
+	e2e.WaitMyTurn(t, ctx, "attackers")
 	if err := chromedp.Do(friend, chromedp.Click(chromedp.CSS("#resign")), chromedp.WaitVisible(chromedp.CSS("#confirm-resign"))); err != nil {
 		t.Fatal(err)
 	}
-	if v := current(t, friend); v.Status != "playing" {
+	if v := e2e.Current(t, friend); v.Status != "playing" {
 		t.Fatalf("one click resigned: %s", v.Status)
 	}
 	// The header's "your turn" follows the game: shown to the player to
 	// act, and to nobody once it is over.
 	for _, c := range []context.Context{ctx, friend} {
-		poll(t, c, "your turn in the header as in the game", `(document.body.dataset.myTurn === "yes") === !!document.getElementById("your-turn")`)
+		e2e.Poll(t, c, "your turn in the header as in the game", `(document.body.dataset.myTurn === "yes") === !!document.getElementById("your-turn")`)
 	}
 	if err := chromedp.Do(friend, chromedp.Click(chromedp.CSS("#confirm-resign"))); err != nil {
 		t.Fatal(err)
 	}
-	poll(t, ctx, "the winner's panel", `document.getElementById("ending").textContent.includes("You won")`)
-	poll(t, friend, "the loser's panel", `document.getElementById("ending").textContent.includes("You lost")`)
+	e2e.Poll(t, ctx, "the winner's panel", `document.getElementById("ending").textContent.includes("You won")`)
+	e2e.Poll(t, friend, "the loser's panel", `document.getElementById("ending").textContent.includes("You lost")`)
 	for _, c := range []context.Context{ctx, friend} {
-		poll(t, c, "no 'your turn' after the end", `!document.getElementById("your-turn")`)
+		e2e.Poll(t, c, "no 'your turn' after the end", `!document.getElementById("your-turn")`)
 	}
-	if got := text(t, ctx, "#ending"); !strings.Contains(got, "defenders resigned") {
+	if got := e2e.Text(t, ctx, "#ending"); !strings.Contains(got, "defenders resigned") {
 		t.Fatalf("the winner reads %q", got)
 	}
-	poll(t, ctx, "no clock running after the end", `document.querySelectorAll(".strip .clock.running").length === 0`)
-	shot(t, ctx, "game-over-panel")
+	e2e.Poll(t, ctx, "no clock running after the end", `document.querySelectorAll(".strip .clock.running").length === 0`)
+	e2e.Shot(t, ctx, "game-over-panel")
 	// The winner asks for the rematch and now defends; the friend joins it
 	// and now attacks.
 	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#rematch"))); err != nil {
 		t.Fatal(err)
 	}
-	poll(t, ctx, "the rematch page", fmt.Sprintf(`location.pathname !== "/g/%s" && !!document.querySelector("svg.board") && document.getElementById("you").textContent.includes("Defenders")`, id))
-	poll(t, friend, "the friend's rematch button", `document.getElementById("rematch") && document.getElementById("rematch").textContent.includes("Join the rematch")`)
+	e2e.Poll(t, ctx, "the rematch page", fmt.Sprintf(`location.pathname !== "/g/%s" && !!document.querySelector("svg.board") && document.getElementById("you").textContent.includes("Defenders")`, id))
+	e2e.Poll(t, friend, "the friend's rematch button", `document.getElementById("rematch") && document.getElementById("rematch").textContent.includes("Join the rematch")`)
 	if err := chromedp.Do(friend, chromedp.Click(chromedp.CSS("#rematch"))); err != nil {
 		t.Fatal(err)
 	}
-	poll(t, friend, "the friend in the rematch", `location.pathname !== "/g/`+id+`" && document.getElementById("you").textContent.includes("Attackers")`)
-	v = waitMyTurn(t, friend, "attackers")
-	clickAction(t, friend, v, "a4-a3")
-	waitMyTurn(t, ctx, "defenders")
-	shot(t, friend, "rematch")
+	e2e.Poll(t, friend, "the friend in the rematch", `location.pathname !== "/g/`+id+`" && document.getElementById("you").textContent.includes("Attackers")`)
+	v = e2e.WaitMyTurn(t, friend, "attackers")
+	e2e.ClickAction(t, friend, v, "a4-a3")
+	e2e.WaitMyTurn(t, ctx, "defenders")
+	e2e.Shot(t, friend, "rematch")
 }
 
 // TestViewingBannerAndAbort: stepping back shows a banner with the way
 // back; a game not yet begun is aborted, not resigned.
 func TestViewingBannerAndAbort(t *testing.T) {
 	t.Parallel()
-	a := startApp(t, "", "")
-	ctx, cancel := browser(t)
+	a := e2e.StartApp(t, "", "")
+	ctx, cancel := e2e.Browser(t)
 	defer cancel()
-	newGame(t, ctx, a, "tablut", "linnaeus", "ai", "easy", "attackers")
-	v := waitMyTurn(t, ctx, "attackers")
+	e2e.NewGame(t, ctx, a, "tablut", "linnaeus", "ai", "easy", "attackers")
+	v := e2e.WaitMyTurn(t, ctx, "attackers")
 	if err := chromedp.Do(ctx, chromedp.WaitVisible(chromedp.CSS("#abort"))); err != nil {
 		t.Fatal(err)
 	}
-	clickAction(t, ctx, v, "a4-a3")
-	waitPast(t, ctx, v.Ply)
-	waitMyTurn(t, ctx, "attackers")
-	poll(t, ctx, "resign replaces abort", `!!document.getElementById("resign") && !document.getElementById("abort")`)
+	e2e.ClickAction(t, ctx, v, "a4-a3")
+	e2e.WaitPast(t, ctx, v.Ply)
+	e2e.WaitMyTurn(t, ctx, "attackers")
+	e2e.Poll(t, ctx, "resign replaces abort", `!!document.getElementById("resign") && !document.getElementById("abort")`)
 	// The move list steps by keyboard: focus it, press the left arrow.
 	if err := chromedp.Do(ctx, chromedp.Focus(chromedp.CSS("#moves")), chromedp.KeyEvent(kb.ArrowLeft), chromedp.WaitVisible(chromedp.CSS("#back-to-game"))); err != nil {
 		t.Fatal(err)
 	}
-	if got := text(t, ctx, "#viewing"); !strings.Contains(got, "Viewing turn 1; the game has 2 turns") {
+	if got := e2e.Text(t, ctx, "#viewing"); !strings.Contains(got, "Viewing turn 1; the game has 2 turns") {
 		t.Fatalf("banner %q", got)
 	}
-	shot(t, ctx, "viewing-banner")
+	e2e.Shot(t, ctx, "viewing-banner")
 	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#back-to-game"))); err != nil {
 		t.Fatal(err)
 	}
-	poll(t, ctx, "back at the game", `document.getElementById("viewing").textContent === "" && document.body.dataset.myTurn === "yes"`)
+	e2e.Poll(t, ctx, "back at the game", `document.getElementById("viewing").textContent === "" && document.body.dataset.myTurn === "yes"`)
 	// Against the computer without a clock, the move can be taken back.
-	shot(t, ctx, "takeback-offered")
+	e2e.Shot(t, ctx, "takeback-offered")
 	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#takeback"))); err != nil {
 		t.Fatal(err)
 	}
-	poll(t, ctx, "the takeback", `document.body.dataset.ply === "0" && document.getElementById("moves").children.length === 0 && document.body.dataset.myTurn === "yes"`)
-	if v := current(t, ctx); v.Ply != 0 {
+	e2e.Poll(t, ctx, "the takeback", `document.body.dataset.ply === "0" && document.getElementById("moves").children.length === 0 && document.body.dataset.myTurn === "yes"`)
+	if v := e2e.Current(t, ctx); v.Ply != 0 {
 		t.Fatalf("after the takeback: ply %d", v.Ply)
 	}
-	v = waitMyTurn(t, ctx, "attackers")
-	clickAction(t, ctx, v, "a6-a7")
-	waitPast(t, ctx, v.Ply)
-	waitMyTurn(t, ctx, "attackers")
+	v = e2e.WaitMyTurn(t, ctx, "attackers")
+	e2e.ClickAction(t, ctx, v, "a6-a7")
+	e2e.WaitPast(t, ctx, v.Ply)
+	e2e.WaitMyTurn(t, ctx, "attackers")
 	// A new game, aborted before it began.
-	newGame(t, ctx, a, "tablut", "linnaeus", "ai", "easy", "attackers")
+	e2e.NewGame(t, ctx, a, "tablut", "linnaeus", "ai", "easy", "attackers")
 	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#abort"))); err != nil {
 		t.Fatal(err)
 	}
-	poll(t, ctx, "the aborted panel", `document.getElementById("ending").textContent.includes("Game aborted")`)
+	e2e.Poll(t, ctx, "the aborted panel", `document.getElementById("ending").textContent.includes("Game aborted")`)
 }
 
 // TestPhoneWidth: at 360×740 no page scrolls sideways, and every button
 // is a touch target at least 44 pixels high.
 func TestPhoneWidth(t *testing.T) {
 	t.Parallel()
-	a := startApp(t, "", "")
-	ctx, cancel := browser(t)
+	a := e2e.StartApp(t, "", "")
+	ctx, cancel := e2e.Browser(t)
 	defer cancel()
 	if err := chromedp.Do(ctx, chromedp.EmulateViewport(360, 740, chromedp.EmulateScale(2), chromedp.EmulateMobile)); err != nil {
 		t.Fatal(err)
 	}
-	id := newGame(t, ctx, a, "lanrick", "1893", "ai", "easy", "white")
+	id := e2e.NewGame(t, ctx, a, "lanrick", "1893", "ai", "easy", "white")
 	// White sits at rank 1 (Carroll's diagrams): the board is not turned.
 	below, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.querySelector('rect[data-sq="a1"]').getBoundingClientRect().y > document.querySelector('rect[data-sq="a8"]').getBoundingClientRect().y`))
 	if err != nil || !below {
@@ -235,7 +208,7 @@ func TestPhoneWidth(t *testing.T) {
 		{"puzzles", "/puzzles", "h1"},
 	}
 	for _, p := range pages {
-		if err := chromedp.Do(ctx, chromedp.Navigate(a.url(p.path)), chromedp.WaitVisible(chromedp.CSS(p.ready))); err != nil {
+		if err := chromedp.Do(ctx, chromedp.Navigate(a.URL(p.path)), chromedp.WaitVisible(chromedp.CSS(p.ready))); err != nil {
 			t.Fatalf("%s: %v", p.name, err)
 		}
 		time.Sleep(200 * time.Millisecond)
@@ -252,34 +225,23 @@ func TestPhoneWidth(t *testing.T) {
 		if err != nil || len(small) > 0 {
 			t.Errorf("%s: touch targets under 44 pixels: %v %v", p.name, small, err)
 		}
-		if p.name == "home" && strings.Contains(text(t, ctx, "#app"), "null") {
+		if p.name == "home" && strings.Contains(e2e.Text(t, ctx, "#app"), "null") {
 			t.Error("the home page shows a stray null")
 		}
-		fullShot(t, ctx, "phone-"+p.name)
+		e2e.FullShot(t, ctx, "phone-"+p.name)
 	}
-}
-
-// fullShot saves a screenshot of the whole page.
-func fullShot(t *testing.T, ctx context.Context, name string) {
-	t.Helper()
-	buf, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
-	if err != nil {
-		t.Logf("screenshot %s: %v", name, err)
-		return
-	}
-	save(t, name+".png", buf)
 }
 
 // TestContrast: every text on the home, game and rules pages meets WCAG AA
 // (4.5:1) against the background it is drawn on.
 func TestContrast(t *testing.T) {
 	t.Parallel()
-	a := startApp(t, "", "")
-	ctx, cancel := browser(t)
+	a := e2e.StartApp(t, "", "")
+	ctx, cancel := e2e.Browser(t)
 	defer cancel()
-	id, _ := gameUnderWay(t, ctx, a)
+	id, _ := e2e.GameUnderWay(t, ctx, a)
 	for _, path := range []string{"/", "/g/" + id, "/rules/tablut", "/learn/lanrick/1"} {
-		if err := chromedp.Do(ctx, chromedp.Navigate(a.url(path)), chromedp.WaitVisible(chromedp.CSS("#app > *"))); err != nil {
+		if err := chromedp.Do(ctx, chromedp.Navigate(a.URL(path)), chromedp.WaitVisible(chromedp.CSS("#app > *"))); err != nil {
 			t.Fatal(err)
 		}
 		time.Sleep(300 * time.Millisecond)

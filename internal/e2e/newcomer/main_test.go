@@ -1,0 +1,11 @@
+package newcomer
+
+import (
+	"testing"
+
+	"github.com/muster-games/muster/internal/e2e"
+)
+
+// TestMain runs the walk's six parts (three at each of two sizes) at
+// once: most of their time is the page's pace.
+func TestMain(m *testing.M) { e2e.Main(m, 6) }
