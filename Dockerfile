@@ -26,5 +26,7 @@ USER 65532:65532
 WORKDIR /data
 VOLUME /data
 EXPOSE 8080
+# A distroless image has no shell or curl: the binary asks itself.
+HEALTHCHECK --interval=30s --timeout=6s CMD ["/usr/local/bin/muster", "healthcheck", "--timeout", "5s"]
 ENTRYPOINT ["/usr/local/bin/muster"]
 CMD ["serve"]

@@ -68,13 +68,14 @@ func TestSystemdUnit(t *testing.T) {
 }
 
 // TestDockerfile: the Dockerfile builds a static binary and runs it as a
-// user that is not root, with its data in a volume.
+// user that is not root, with its data in a volume, and checks its
+// health with the binary itself (it has no shell).
 func TestDockerfile(t *testing.T) {
 	b, err := os.ReadFile("../Dockerfile")
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"CGO_ENABLED=0", "USER 65532:65532", "VOLUME /data", "MUSTER_DB=/data/muster.db", `ENTRYPOINT ["/usr/local/bin/muster"]`, `CMD ["serve"]`, "FROM gcr.io/distroless/static"} {
+	for _, want := range []string{"CGO_ENABLED=0", "USER 65532:65532", "VOLUME /data", "MUSTER_DB=/data/muster.db", `ENTRYPOINT ["/usr/local/bin/muster"]`, `CMD ["serve"]`, "FROM gcr.io/distroless/static", `HEALTHCHECK --interval=30s --timeout=6s CMD ["/usr/local/bin/muster", "healthcheck"`} {
 		if !bytes.Contains(b, []byte(want)) {
 			t.Errorf("the Dockerfile lacks %s", want)
 		}

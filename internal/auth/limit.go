@@ -73,6 +73,14 @@ func (l *Limiter) Allow(key string, now time.Time) (ok bool, retry time.Duration
 	return true, 0
 }
 
+// Seen reports whether key has recorded an event within the window
+// before now.
+func (l *Limiter) Seen(key string, now time.Time) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.recent(key, now) != nil
+}
+
 // Reset forgets a key's events (a successful login clears its failures).
 func (l *Limiter) Reset(key string) {
 	l.mu.Lock()

@@ -36,6 +36,7 @@ func init() {
 	commands = []command{
 		{"help", "muster help [COMMAND]", "explain the commands, or one command", "", runHelp},
 		{"serve", "muster serve [--addr 127.0.0.1:8080] [--db muster.db]", "run the web app on localhost", serveHelp, runServe},
+		{"healthcheck", "muster healthcheck [--addr 127.0.0.1:8080] [--ready]", "ask a server on this machine whether it answers (a container's health check)", healthcheckHelp, runHealthcheck},
 		{"version", "muster version [--json]", "print the version and the commit this binary was built from", versionHelp, runVersion},
 		{"backup", "muster backup [--db muster.db] [--out FILE]", "copy a server's SQLite database while it runs, consistently", backupHelp, runBackup},
 		{"migrate", "muster migrate [--db DB] [--dry-run]", "bring a database's schema up to date, or say what that would run", migrateHelp, runMigrate},

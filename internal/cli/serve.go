@@ -86,6 +86,7 @@ func runServe(env *Env, args []string) error {
 	gcPercent := fs.Int("gc-percent", 50, "how far the heap grows past what is live before Go's collector runs again, in percent (Go's GOGC, whose default is 100; GOGC or GOMEMLIMIT in the environment override this): the server's live heap is small, 15–25 KB a live game, so collecting at half again keeps its memory about a fifth lower, for a few per cent more CPU an action (measured at 1,000 and 5,000 live games: docs/load-history.md)")
 	idleConns := fs.Int("idle-conns", server.DefaultConfig.IdleConns, "kept-alive connections that may wait for a next request at once; beyond it the one that has waited longest closes (each holds a goroutine and 8 KiB of buffers; its client opens another when it asks again)")
 	perAddress := fs.Int("conns-per-address", server.DefaultConfig.ConnsPerAddress, "TCP connections one address (an IPv6 one by its /64) may hold at once (WebSockets and kept-alive requests); the ones beyond are closed as they come; a --trusted-proxy's are not counted")
+	maxConns := fs.Int("max-conns", 0, "connections the server holds at once, every address's together (0: its limit on open files less a reserve for the database and its files, an eighth of it and at least 64); half of them at most are spectators' and lobby watchers' WebSockets and streams, refused (503) beyond, so that players and requests still get through")
 	reports := fs.String("reports", "", "a folder of reports (muster report --html) to show under /reports/")
 	data := fs.String("data", "", "folder for what the server keeps besides its database: Lanrick's endgame tables, the ACME certificates (default: muster in the user's cache folder)")
 	prepare := fs.Bool("prepare", false, "build what the computer players need (Lanrick's endgame tables) in the background at the start, rather than when a first game needs it")
@@ -117,6 +118,14 @@ func runServe(env *Env, args []string) error {
 		levels = append(levels, spec)
 		return nil
 	})
+	var hosts []string
+	fs.Func("host", "a name the site answers to, such as muster.example.org (repeat for more; with --acme-domain, its domains): a request naming another Host is answered 421 Misdirected Request, against DNS rebinding; /healthz and /readyz answer any (default: any Host, as on localhost)", func(s string) error {
+		if s == "" {
+			return errors.New("an empty host")
+		}
+		hosts = append(hosts, s)
+		return nil
+	})
 	var proxies []string
 	fs.Func("trusted-proxy", "the address (or CIDR prefix) of a proxy in front of the server, such as a TLS proxy on 127.0.0.1, whose X-Forwarded-For gives the client's address and X-Forwarded-Proto https makes the session cookie Secure (repeat for more); others' headers are ignored", func(s string) error {
 		proxies = append(proxies, s)
@@ -129,7 +138,7 @@ func runServe(env *Env, args []string) error {
 	if len(pos) != 0 {
 		return fmt.Errorf("%w: unexpected arguments %v", errUsage, pos)
 	}
-	if err := fromEnv(env, fs, map[string]string{"level": ";", "trusted-proxy": ","}); err != nil {
+	if err := fromEnv(env, fs, map[string]string{"level": ";", "trusted-proxy": ",", "host": ","}); err != nil {
 		return err
 	}
 	trusted, err := httpx.ParseProxies(proxies)
@@ -158,6 +167,9 @@ func runServe(env *Env, args []string) error {
 	if levels != nil {
 		levels = append(slices.Clone(agent.Levels), levels...)
 	}
+	if len(hosts) == 0 && *acmeDomain != "" {
+		hosts = strings.Split(*acmeDomain, ",")
+	}
 	parent := context.Background()
 	if env.Context != nil {
 		parent = env.Context
@@ -165,6 +177,10 @@ func runServe(env *Env, args []string) error {
 	ctx, stop := signal.NotifyContext(parent, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	logf := func(f string, args ...any) { fmt.Fprintf(env.Stderr, "muster: "+f+"\n", args...) }
+	held, err := connLimit(*maxConns)
+	if err != nil {
+		return err
+	}
 	st, err := store.Open(*db)
 	if err != nil {
 		return err
@@ -182,7 +198,7 @@ func runServe(env *Env, args []string) error {
 		AnalysisSlots: *analysisSlots, AnalysisQueue: *analysisQueue, AnalysisInFlight: *analysisInFlight, AnalysisEngineTime: *analysisTime,
 		Log: env.Stderr, LogJSON: *logFormat == "json", LogLevel: level,
 		Reports: *reports, ChallengesPerHour: *challenges, OpenChallenges: *openChallenges, Levels: levels, Proxies: trusted, ConnsPerAddress: *perAddress,
-		MetricsOnSite: *metricsOnSite, NeedAgent: prepareOnce(ctx, *data, *prepareFive, logf),
+		MetricsOnSite: *metricsOnSite, Hosts: hosts, MaxSpectators: held / 2, NeedAgent: prepareOnce(ctx, *data, *prepareFive, logf),
 	})
 	defer func() {
 		srv.Close()
@@ -198,7 +214,7 @@ func runServe(env *Env, args []string) error {
 			}
 		}()
 	}
-	ln, err := server.Listen(*addr, *perAddress, trusted)
+	ln, err := server.Listen(*addr, *perAddress, held, trusted)
 	if err != nil {
 		return err
 	}
@@ -267,6 +283,28 @@ func runServe(env *Env, args []string) error {
 	sctx, cancel := context.WithTimeout(context.Background(), *shutdown)
 	defer cancel()
 	return hs.Shutdown(sctx)
+}
+
+// connLimit is the connections the server may hold at once: given where
+// it is not 0, else the limit on open files less a reserve (an eighth,
+// at least 64) for the listeners, the database and its files, the
+// tables and the logs; 0 where there is no limit to read.
+func connLimit(given int) (int, error) {
+	if given < 0 {
+		return 0, fmt.Errorf("%w: --max-conns must not be negative", errUsage)
+	}
+	if given > 0 {
+		return given, nil
+	}
+	n, ok := openFileLimit()
+	if !ok {
+		return 0, nil
+	}
+	reserve := max(n/8, 64)
+	if n-reserve < 16 {
+		return 0, fmt.Errorf("the limit on open files, %d, leaves no room for connections: raise it (ulimit -n, LimitNOFILE=)", n)
+	}
+	return n - reserve, nil
 }
 
 // dataDir is the folder of what the server keeps besides its database.

@@ -61,7 +61,7 @@ func TestServeFromTheEnvironmentAndStop(t *testing.T) {
 	out, errs := &lockedBuffer{}, &lockedBuffer{}
 	env := &Env{Stdout: out, Stderr: errs, Context: ctx, Environ: map[string]string{
 		"MUSTER_ADDR": "127.0.0.1:0", "MUSTER_DB": db, "MUSTER_DRAIN": "300ms", "MUSTER_LOG_FORMAT": "json", "MUSTER_ENGINES": "1",
-		"MUSTER_DEBUG_ADDR": "127.0.0.1:0",
+		"MUSTER_DEBUG_ADDR": "127.0.0.1:0", "MUSTER_HOST": "muster.example,127.0.0.1",
 	}}
 	done := make(chan error, 1)
 	go func() { done <- runServe(env, nil) }()
@@ -88,6 +88,14 @@ func TestServeFromTheEnvironmentAndStop(t *testing.T) {
 		if code, body := get(c.path); code != http.StatusOK || !strings.Contains(body, c.want) {
 			t.Errorf("%s: %d %.200q", c.path, code, body)
 		}
+	}
+	// The site answers its own names alone (MUSTER_HOST).
+	req, _ := http.NewRequest("GET", base+"/", nil)
+	req.Host = "attacker.example"
+	if res, err := http.DefaultClient.Do(req); err != nil || res.StatusCode != http.StatusMisdirectedRequest {
+		t.Errorf("a request for another host: %v %v", res, err)
+	} else {
+		res.Body.Close()
 	}
 	// The metrics are off the site unless the operator asks (issue 71).
 	if code, body := get("/metrics"); code != http.StatusNotFound || strings.Contains(body, "muster_") {

@@ -14,14 +14,6 @@ import (
 	"github.com/muster-games/muster/agent"
 	"github.com/muster-games/muster/internal/server"
 	"github.com/muster-games/muster/internal/store"
-
-	// The games the app serves: the two of the house and the example of
-	// docs/new-game.md, with their computer players.
-	_ "github.com/muster-games/muster/examples/konane"
-	_ "github.com/muster-games/muster/lanrick"
-	_ "github.com/muster-games/muster/lanrick/ai"
-	_ "github.com/muster-games/muster/tablut"
-	_ "github.com/muster-games/muster/tablut/ai"
 )
 
 // App is a running web app on a fixed address, which can be restarted on

@@ -111,7 +111,11 @@ func ClickAction(t *testing.T, ctx context.Context, v PageView, text string) {
 		}
 	}
 	if kind == "" {
-		t.Fatalf("%s is not among the legal actions of %s at ply %d (%s)", text, v.Pos, v.Ply, v.ID)
+		var legal []string
+		for _, a := range v.Legal {
+			legal = append(legal, a.Text)
+		}
+		t.Fatalf("%s is not among the legal actions of %s at ply %d (%s): %v", text, v.Pos, v.Ply, v.ID, legal)
 	}
 	var steps []chromedp.Action[chromedp.Void]
 	for _, sq := range squares {
@@ -178,15 +182,21 @@ func WaitMyTurn(t *testing.T, ctx context.Context, side string) PageView {
 	}
 }
 
-// awaitChange waits, for at most limit, until the page has a view of its
-// game past ply, or over: one that the page has drawn (data-ply and
-// data-status), or on a page that draws none the server's. The page
-// itself watches, so that a wait costs one call to the browser.
+// awaitChange waits, for at most limit, until the page's game is no
+// longer at ply (a move, or a move taken back) or is over: as the page
+// has drawn it (data-ply and data-status), or on a page that draws none
+// as the server has it. The page itself watches, so that a wait costs one
+// call to the browser; a page that has not yet drawn ply ends the wait at
+// once, and the caller asks again a moment later.
 func awaitChange(ctx context.Context, ply int, limit time.Duration) {
+	start := time.Now()
 	Await(ctx, fmt.Sprintf(`(async () => { const b = document.body.dataset;
-		if (b.ply !== undefined) return +b.ply > %[1]d || b.status === "over";
+		if (b.ply !== undefined) return +b.ply !== %[1]d || b.status === "over";
 		const v = await (await fetch("/api/games/" + (b.game || location.pathname.slice(3)))).json();
-		return v.ply > %[1]d || v.status === "over"; })()`, ply), limit)
+		return v.ply !== %[1]d || v.status === "over"; })()`, ply), limit)
+	if time.Since(start) < 50*time.Millisecond {
+		time.Sleep(50 * time.Millisecond)
+	}
 }
 
 // Await evaluates the JavaScript expression (which may be a promise) in

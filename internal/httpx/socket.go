@@ -17,6 +17,10 @@ import (
 // ErrTooManySockets answers a WebSocket over a limit.
 var ErrTooManySockets = NewError(http.StatusTooManyRequests, "too many connections: close some of this game's tabs, or wait")
 
+// ErrServerFull answers a spectator's WebSocket when the server holds as
+// many spectators as it may (Sockets.MaxSpectators).
+var ErrServerFull = NewError(http.StatusServiceUnavailable, "the server is watched by as many as it can hold: try again later")
+
 // SeatConns bounds the connections a seat's player holds to his game at
 // once (his tabs, his bot's stream).
 const SeatConns = 8
@@ -30,6 +34,11 @@ const SeatConns = 8
 type Sockets struct {
 	// PerClient bounds one client's connections at once, as a spectator.
 	PerClient int
+	// MaxSpectators, if positive, bounds the spectators' connections of
+	// every client together (the players' are never counted among them),
+	// so that watchers of games and of the lobby, who are shed first,
+	// cannot take the descriptors that players and requests need.
+	MaxSpectators int
 	// Stop ends every connection (the server stopping).
 	Stop context.Context
 
@@ -40,11 +49,12 @@ type Sockets struct {
 	// workerIdle is WorkerIdle, but in tests.
 	workerIdle time.Duration
 
-	mu       sync.Mutex
-	byWho    map[string]int
-	byKey    map[string]int
-	byKeyWho map[string]int
-	bySeat   map[string]int
+	mu         sync.Mutex
+	spectators int
+	byWho      map[string]int
+	byKey      map[string]int
+	byKeyWho   map[string]int
+	bySeat     map[string]int
 }
 
 // NewSockets returns the count of a server's connections, at most
@@ -237,9 +247,9 @@ func (c *socketConn) done() {
 // of the client; a nil connection has been refused (with the error to
 // answer, or none where Accept has answered).
 func (s *Sockets) accept(w http.ResponseWriter, r *http.Request, watch Watch) (*socketConn, error) {
-	drop, ok := s.take(watch, Client(r))
-	if !ok {
-		return nil, ErrTooManySockets
+	drop, err := s.take(watch, Client(r))
+	if err != nil {
+		return nil, err
 	}
 	// A WebSocket lives past the server's read and write timeouts, which
 	// bound plain requests: its own limits are the read limit and the
@@ -461,21 +471,22 @@ func (s *Sockets) worker(f func()) {
 }
 
 // take counts a new connection of client who under its watch, unless a
-// count is at its limit; drop uncounts it.
-func (s *Sockets) take(watch Watch, who string) (drop func(), ok bool) {
+// count is at its limit (ErrTooManySockets, or ErrServerFull for the
+// spectators of every client together); drop uncounts it.
+func (s *Sockets) take(watch Watch, who string) (drop func(), err error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if watch.Seat != "" {
 		seat := watch.Key + "\x00" + watch.Seat
 		if s.bySeat[seat] >= SeatConns {
-			return nil, false
+			return nil, ErrTooManySockets
 		}
 		s.bySeat[seat]++
 		return func() {
 			s.mu.Lock()
 			defer s.mu.Unlock()
 			uncount(s.bySeat, seat)
-		}, true
+		}, nil
 	}
 	perClient := watch.PerClient
 	if perClient <= 0 {
@@ -483,18 +494,23 @@ func (s *Sockets) take(watch Watch, who string) (drop func(), ok bool) {
 	}
 	kw := watch.Key + "\x00" + who
 	if s.byWho[who] >= s.PerClient || s.byKey[watch.Key] >= watch.Max || s.byKeyWho[kw] >= perClient {
-		return nil, false
+		return nil, ErrTooManySockets
 	}
+	if s.MaxSpectators > 0 && s.spectators >= s.MaxSpectators {
+		return nil, ErrServerFull
+	}
+	s.spectators++
 	s.byWho[who]++
 	s.byKey[watch.Key]++
 	s.byKeyWho[kw]++
 	return func() {
 		s.mu.Lock()
 		defer s.mu.Unlock()
+		s.spectators--
 		uncount(s.byWho, who)
 		uncount(s.byKey, watch.Key)
 		uncount(s.byKeyWho, kw)
-	}, true
+	}, nil
 }
 
 // Open counts the connections open: the spectators' and the seats'.
@@ -529,9 +545,9 @@ var StreamKeepAlive = 7 * time.Second
 // against the same limits. It ends when the client leaves, the server
 // stops, a line takes more than 10 seconds to send, or serve returns.
 func (s *Sockets) ServeStream(w http.ResponseWriter, r *http.Request, watch Watch, serve func(ctx context.Context, r *http.Request, send func([]byte) error)) error {
-	drop, ok := s.take(watch, Client(r))
-	if !ok {
-		return ErrTooManySockets
+	drop, err := s.take(watch, Client(r))
+	if err != nil {
+		return err
 	}
 	defer drop()
 	rc := http.NewResponseController(w)

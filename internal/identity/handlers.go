@@ -149,6 +149,12 @@ func (s *Service) signIn(w http.ResponseWriter, r *http.Request, p *store.Player
 	if err := s.startSession(w, r, p.ID); err != nil {
 		return err
 	}
+	if p.Username != "" {
+		// The address is the owner's from now on (login's limits).
+		pair := auth.UsernameKey(p.Username) + " " + httpx.Client(r)
+		s.owners.Reset(pair)
+		s.owners.Allow(pair, time.Now())
+	}
 	set(r, p)
 	v, err := s.ViewOf(r.Context(), p)
 	if err != nil {
@@ -175,6 +181,15 @@ func (s *Service) login(w http.ResponseWriter, r *http.Request) error {
 	if ok, retry := s.loginByAccount.Allow(pair, now); !ok {
 		return httpx.WithCode(http.StatusTooManyRequests, fmt.Errorf("too many sign-in attempts for this account: try again in %s", retry.Round(time.Second)))
 	}
+	// And from every address together, so that guesses spread over many
+	// addresses cost a refusal, not a password's hash: but the owner's,
+	// an address that signed in to the account before or a browser
+	// signed in to it now, is never shut out by others' guesses.
+	if !s.owner(r, key, pair, now) {
+		if ok, retry := s.loginByName.Allow(key, now); !ok {
+			return httpx.WithCode(http.StatusTooManyRequests, fmt.Errorf("too many sign-in attempts for this account from elsewhere: try again in %s, or from where you signed in before", retry.Round(time.Second)))
+		}
+	}
 	p, err := s.store.PlayerNamed(r.Context(), key)
 	if errors.Is(err, store.ErrNoPlayer) {
 		// An unknown name is answered at once, taking no place among the
@@ -194,6 +209,17 @@ func (s *Service) login(w http.ResponseWriter, r *http.Request) error {
 	}
 	s.loginByAccount.Reset(pair)
 	return s.signIn(w, r, p, http.StatusOK)
+}
+
+// owner reports whether a sign-in to the account key comes from its
+// owner: an address that signed in to it within ownerKept (pair, the
+// account and the address), or a browser signed in to it now.
+func (s *Service) owner(r *http.Request, key, pair string, now time.Time) bool {
+	if s.owners.Seen(pair, now) {
+		return true
+	}
+	p, err := s.Me(r)
+	return err == nil && p != nil && p.Username != "" && auth.UsernameKey(p.Username) == key
 }
 
 // logout signs the browser out; it plays on as a new anonymous identity.

@@ -33,11 +33,13 @@ const (
 // Config holds the limits of accounts.
 type Config struct {
 	// AccountsPerHour bounds the accounts made from one address an hour;
-	// LoginsPerAddress and LoginsPerAccount the sign-in attempts in
-	// LoginWindow.
-	AccountsPerHour                    int
-	LoginsPerAddress, LoginsPerAccount int
-	LoginWindow                        time.Duration
+	// LoginsPerAddress, LoginsPerAccount (one account's from one
+	// address) and LoginsPerName (one account's from every address
+	// together, but its owner's: see Service.login) the sign-in
+	// attempts in LoginWindow.
+	AccountsPerHour                                   int
+	LoginsPerAddress, LoginsPerAccount, LoginsPerName int
+	LoginWindow                                       time.Duration
 }
 
 // Service resolves identities and serves the accounts.
@@ -46,8 +48,11 @@ type Service struct {
 	store *store.Store
 	api   *httpx.API
 	log   *slog.Logger
-	// loginByAddress and loginByAccount limit sign-in attempts.
-	loginByAddress, loginByAccount *auth.Limiter
+	// loginByAddress, loginByAccount and loginByName limit sign-in
+	// attempts; owners holds the pairs of an account and an address that
+	// signed in to it, which loginByName does not count.
+	loginByAddress, loginByAccount, loginByName *auth.Limiter
+	owners                                      *auth.Limiter
 	// signOutTries and signOutWait set how a failed sign-out is retried.
 	signOutTries int
 	signOutWait  time.Duration
@@ -71,8 +76,15 @@ func New(st *store.Store, api *httpx.API, cfg Config) *Service {
 	return &Service{cfg: cfg, store: st, api: api, log: api.Log,
 		loginByAddress: auth.NewLimiter(cfg.LoginsPerAddress, cfg.LoginWindow, 100000),
 		loginByAccount: auth.NewLimiter(cfg.LoginsPerAccount, cfg.LoginWindow, 100000),
+		loginByName:    auth.NewLimiter(max(cfg.LoginsPerName, 1), cfg.LoginWindow, 100000),
+		owners:         auth.NewLimiter(1, ownerKept, 100000),
 		signOutTries:   3, signOutWait: 100 * time.Millisecond, hashes: auth.NewGate(runtime.NumCPU(), hashesWaitingPerAddress)}
 }
+
+// ownerKept is how long an address that signed in to an account is
+// known as its owner's, its attempts not counted among the account's from
+// every address.
+const ownerKept = 30 * 24 * time.Hour
 
 // errHashBusy answers a password check or hash that found no place for
 // seconds: the server is busy with others.

@@ -346,12 +346,23 @@ func TestOwnerSignsInDuringALoginFlood(t *testing.T) {
 				t.Errorf("%s: the owner's sign-in %d: %d", c.what, try+1, code)
 			}
 		}
+		// The account guessed at signs in from its owner's address.
+		time.Sleep(300 * time.Millisecond)
+		var v meView
+		if code := h.from("198.51.100.2").call("POST", "/api/account/login", credentials{Username: "victim", Password: "correct horse victim"}, &v); code != http.StatusOK || v.Username != "victim" {
+			t.Errorf("%s: the victim's own sign-in: %d", c.what, code)
+		}
 		close(stop)
 		wg.Wait()
 		checks := h.srv.ids.PasswordChecks() - before
 		t.Logf("%s: %d sign-ins from 100 addresses (%d answered 401, %d 503), %d passwords checked", c.what, got.n(401)+got.n(503)+got.n(429), got.n(401), got.n(503), checks)
-		if c.what == "made-up names" && checks != 3 {
+		if c.what == "made-up names" && checks != 4 {
 			t.Errorf("%d passwords checked: made-up names took checks", checks)
+		}
+		// Issue 71: guesses at one account from 100 addresses cost a
+		// refusal past the account's bound, not a hash each.
+		if limit := h.srv.cfg.LoginsPerName + 4; c.what == "guesses at another account" && checks > limit {
+			t.Errorf("%d passwords checked for guesses at one account from 100 addresses, want at most %d", checks, limit)
 		}
 	}
 }
@@ -394,7 +405,7 @@ func TestTrustedProxyConnectionsNotCapped(t *testing.T) {
 		trusted httpx.Proxies
 		served  int
 	}{{h.srv.cfg.Proxies, 5}, {nil, 2}} {
-		ln, err := Listen("127.0.0.1:0", 2, c.trusted)
+		ln, err := Listen("127.0.0.1:0", 2, 0, c.trusted)
 		if err != nil {
 			t.Fatal(err)
 		}

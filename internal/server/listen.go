@@ -24,27 +24,32 @@ func (s *Server) HTTPServer() *http.Server {
 // that already holds perAddress of them; a trusted proxy's connections
 // are not counted (it carries every client's: the clients behind it are
 // counted by the address it gives, request by request).
-func Listen(addr string, perAddress int, trusted httpx.Proxies) (net.Listener, error) {
+func Listen(addr string, perAddress, total int, trusted httpx.Proxies) (net.Listener, error) {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return nil, err
 	}
-	return LimitListener(ln, perAddress, trusted), nil
+	return LimitListener(ln, perAddress, total, trusted), nil
 }
 
 // LimitListener wraps ln so that no address (an IPv6 one by its /64)
 // holds more than perAddress connections at once, but the trusted
-// proxies: the ones beyond are closed as they are accepted.
-func LimitListener(ln net.Listener, perAddress int, trusted httpx.Proxies) net.Listener {
-	return &limitListener{Listener: ln, max: perAddress, trusted: trusted, open: map[string]int{}}
+// proxies, and all of them together, the proxies' included, no more
+// than total (0: no such bound), so that the process keeps descriptors
+// for its database and files: the ones beyond are closed as they are
+// accepted.
+func LimitListener(ln net.Listener, perAddress, total int, trusted httpx.Proxies) net.Listener {
+	return &limitListener{Listener: ln, max: perAddress, total: total, trusted: trusted, open: map[string]int{}}
 }
 
 type limitListener struct {
 	net.Listener
-	max     int
-	trusted httpx.Proxies
-	mu      sync.Mutex
-	open    map[string]int
+	max, total int
+	trusted    httpx.Proxies
+	mu         sync.Mutex
+	open       map[string]int
+	// all counts the connections open, every address's.
+	all int
 }
 
 func (l *limitListener) Accept() (net.Conn, error) {
@@ -54,23 +59,27 @@ func (l *limitListener) Accept() (net.Conn, error) {
 			return nil, err
 		}
 		r := &http.Request{RemoteAddr: c.RemoteAddr().String()}
-		if l.trusted.Trusts(r) {
-			return c, nil
+		host := ""
+		if !l.trusted.Trusts(r) {
+			host = httpx.Client(r)
 		}
-		host := httpx.Client(r)
 		l.mu.Lock()
-		if l.open[host] >= l.max {
+		if l.total > 0 && l.all >= l.total || host != "" && l.open[host] >= l.max {
 			l.mu.Unlock()
 			c.Close()
 			continue
 		}
-		l.open[host]++
+		l.all++
+		if host != "" {
+			l.open[host]++
+		}
 		l.mu.Unlock()
 		return &countedConn{Conn: c, l: l, host: host}, nil
 	}
 }
 
-// countedConn gives its place back when it closes (once).
+// countedConn gives its place back when it closes (once); host is ""
+// for a trusted proxy's, counted only among all.
 type countedConn struct {
 	net.Conn
 	l    *limitListener
@@ -81,8 +90,11 @@ type countedConn struct {
 func (c *countedConn) Close() error {
 	c.once.Do(func() {
 		c.l.mu.Lock()
-		if c.l.open[c.host]--; c.l.open[c.host] <= 0 {
-			delete(c.l.open, c.host)
+		c.l.all--
+		if c.host != "" {
+			if c.l.open[c.host]--; c.l.open[c.host] <= 0 {
+				delete(c.l.open, c.host)
+			}
 		}
 		c.l.mu.Unlock()
 	})

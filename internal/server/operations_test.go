@@ -246,3 +246,52 @@ func TestBackupWhileServing(t *testing.T) {
 		t.Error("a backup over an existing file")
 	}
 }
+
+// TestOtherHostMisdirected: a server that names its hosts answers a
+// request for another Host 421 (issue 71: against DNS rebinding, where a
+// name of another's resolves to the server), whatever the method; its
+// own names answer, with any port, case or final dot, and the operator's
+// probes answer any Host.
+func TestOtherHostMisdirected(t *testing.T) {
+	cfg := testConfig()
+	cfg.Hosts = []string{"muster.example", "[::1]"}
+	h := newHarness(t, "", cfg)
+	for _, c := range []struct {
+		method, path, host string
+		want               int
+	}{
+		{"GET", "/", "attacker.example", http.StatusMisdirectedRequest},
+		{"GET", "/api/games", "attacker.example:8080", http.StatusMisdirectedRequest},
+		{"POST", "/api/games", "127.0.0.1", http.StatusMisdirectedRequest},
+		{"GET", "/", "muster.example", http.StatusOK},
+		{"GET", "/api/games", "Muster.Example.:443", http.StatusOK},
+		{"GET", "/", "[::1]:8080", http.StatusOK},
+		{"GET", "/healthz", "attacker.example", http.StatusOK},
+		{"GET", "/readyz", "10.0.0.1:8080", http.StatusOK},
+	} {
+		req, err := http.NewRequest(c.method, h.http.URL+c.path, strings.NewReader("{}"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Host = c.host
+		req.Header.Set("Content-Type", "application/json")
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if res.StatusCode != c.want {
+			t.Errorf("%s %s for Host %s: %d %.100s, want %d", c.method, c.path, c.host, res.StatusCode, body, c.want)
+		}
+	}
+	// Without names, any Host is served, as on localhost.
+	open := newHarness(t, "", testConfig())
+	req, _ := http.NewRequest("GET", open.http.URL+"/", nil)
+	req.Host = "anything.example"
+	if res, err := http.DefaultClient.Do(req); err != nil || res.StatusCode != http.StatusOK {
+		t.Errorf("a server that names no host refused one: %v %v", res, err)
+	} else {
+		res.Body.Close()
+	}
+}

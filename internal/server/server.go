@@ -16,9 +16,11 @@ import (
 	"io"
 	"log/slog"
 	"mime"
+	"net"
 	"net/http"
 	"net/url"
 	"runtime"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -88,11 +90,12 @@ type Config struct {
 	// /reports/, or "" for none.
 	Reports string
 	// AccountsPerHour bounds the accounts made from one address an hour;
-	// LoginsPerAddress and LoginsPerAccount the sign-in attempts in
-	// LoginWindow.
-	AccountsPerHour                    int
-	LoginsPerAddress, LoginsPerAccount int
-	LoginWindow                        time.Duration
+	// LoginsPerAddress, LoginsPerAccount (from one address) and
+	// LoginsPerName (from every address but the account's owner's) the
+	// sign-in attempts in LoginWindow (identity.Config).
+	AccountsPerHour                                   int
+	LoginsPerAddress, LoginsPerAccount, LoginsPerName int
+	LoginWindow                                       time.Duration
 	// LeaseTTL is how long a server's hold on a game lasts unrenewed,
 	// on a database shared by several servers: how soon another takes a
 	// dead server's games over.
@@ -131,6 +134,17 @@ type Config struct {
 	// address of its own.
 	MetricsOnSite    bool
 	MetricsPerMinute int
+	// MaxSpectators, if positive, bounds the spectators' WebSockets and
+	// streams (of games, of the lobby, of bots' events that are no
+	// player's) of every client together: beyond it they are refused
+	// (503), the players' own connections never.
+	MaxSpectators int
+	// Hosts, if set, are the names the site answers to (muster serve
+	// --host, or its ACME domains): a request naming another Host is
+	// answered 421, so that a name of another's that resolves to the
+	// server (DNS rebinding) reaches nothing of it. The operator's probes
+	// (/healthz, /readyz) answer any Host.
+	Hosts []string
 	// Proxies are the proxies in front of the server whose
 	// X-Forwarded-For and X-Forwarded-Proto are believed (none: the
 	// server faces its clients).
@@ -140,7 +154,7 @@ type Config struct {
 // DefaultConfig are the limits of a public server.
 var DefaultConfig = Config{MaxBody: 64 << 10, GamesPerHour: 60, ChangesPerMinute: play.DefaultChangesPerMinute, ConnsPerClient: 32, ConnsPerGame: 64, SpectatorsPerClient: 4, AgentTimeout: 60 * time.Second,
 	AnalysisTime: 3 * time.Second, Engines: runtime.NumCPU(), EngineQueue: 256,
-	AnalysisQueue: 16, AnalysisInFlight: analysis.DefaultConfig.InFlight, AnalysisEngineTime: analysis.DefaultConfig.EngineTime, AccountsPerHour: 5, LoginsPerAddress: 20, LoginsPerAccount: 5,
+	AnalysisQueue: 16, AnalysisInFlight: analysis.DefaultConfig.InFlight, AnalysisEngineTime: analysis.DefaultConfig.EngineTime, AccountsPerHour: 5, LoginsPerAddress: 20, LoginsPerAccount: 5, LoginsPerName: 20,
 	LoginWindow: 15 * time.Minute, LeaseTTL: 6 * time.Second, ChallengesPerHour: 30, OpenChallenges: 5, IdleGame: 10 * time.Minute,
 	ReadTimeout: 30 * time.Second, WriteTimeout: 60 * time.Second, IdleTimeout: 15 * time.Second, IdleConns: 256, ConnsPerAddress: 128, MetricsPerMinute: 30}
 
@@ -174,6 +188,7 @@ func (c Config) withDefaults() Config {
 	or(&c.AccountsPerHour, d.AccountsPerHour)
 	or(&c.LoginsPerAddress, d.LoginsPerAddress)
 	or(&c.LoginsPerAccount, d.LoginsPerAccount)
+	or(&c.LoginsPerName, d.LoginsPerName)
 	or(&c.ChallengesPerHour, d.ChallengesPerHour)
 	or(&c.OpenChallenges, d.OpenChallenges)
 	orDur(&c.AgentTimeout, d.AgentTimeout)
@@ -257,10 +272,11 @@ func New(st *store.Store, cfg Config) *Server {
 	socketsCtx, stopSockets := context.WithCancel(ctx)
 	s.stopSockets = stopSockets
 	sockets := httpx.NewSockets(socketsCtx, cfg.ConnsPerClient)
+	sockets.MaxSpectators = cfg.MaxSpectators
 	s.sockets = sockets
 	s.idle = newIdleConns(cfg.IdleConns)
 	s.ids = identity.New(st, api, identity.Config{AccountsPerHour: cfg.AccountsPerHour, LoginsPerAddress: cfg.LoginsPerAddress,
-		LoginsPerAccount: cfg.LoginsPerAccount, LoginWindow: cfg.LoginWindow})
+		LoginsPerAccount: cfg.LoginsPerAccount, LoginsPerName: cfg.LoginsPerName, LoginWindow: cfg.LoginWindow})
 	s.games = play.New(ctx, st, api, s.ids, s.pool, s.bus, play.Config{GamesPerHour: cfg.GamesPerHour, ChangesPerMinute: cfg.ChangesPerMinute,
 		AgentTimeout: cfg.AgentTimeout, LeaseTTL: cfg.LeaseTTL, Levels: cfg.Levels, Events: s.events, NeedAgent: cfg.NeedAgent})
 	s.ids.OnRename(s.games.Renamed)
@@ -362,6 +378,10 @@ func (s *Server) guard(w http.ResponseWriter, r *http.Request) {
 	h.Set("Referrer-Policy", "same-origin")
 	h.Set("X-Frame-Options", "DENY")
 	h.Set("Content-Security-Policy", contentPolicy)
+	if len(s.cfg.Hosts) > 0 && !hostIn(r.Host, s.cfg.Hosts) && r.URL.Path != "/healthz" && r.URL.Path != "/readyz" {
+		s.api.Error(w, r, errOtherHost)
+		return
+	}
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
 		if !sameOrigin(r) {
 			s.api.Error(w, r, errForeign)
@@ -381,9 +401,25 @@ func (s *Server) guard(w http.ResponseWriter, r *http.Request) {
 	s.h.ServeHTTP(w, r)
 }
 
+// hostIn reports whether a request's Host names one of hosts, whatever
+// its port, case and final dot.
+func hostIn(host string, hosts []string) bool {
+	if h, _, err := net.SplitHostPort(host); err == nil {
+		host = h
+	}
+	host = strings.TrimSuffix(strings.Trim(host, "[]"), ".")
+	for _, h := range hosts {
+		if strings.EqualFold(host, strings.TrimSuffix(strings.Trim(h, "[]"), ".")) {
+			return true
+		}
+	}
+	return false
+}
+
 var (
-	errForeign = httpx.NewError(http.StatusForbidden, "requests that change something must come from this site's own pages")
-	errNotJSON = httpx.NewError(http.StatusUnsupportedMediaType, "requests that change something must be sent as application/json")
+	errOtherHost = httpx.NewError(http.StatusMisdirectedRequest, "this server does not serve that host")
+	errForeign   = httpx.NewError(http.StatusForbidden, "requests that change something must come from this site's own pages")
+	errNotJSON   = httpx.NewError(http.StatusUnsupportedMediaType, "requests that change something must be sent as application/json")
 )
 
 // socketRoute is the route of the messages a page sends on its game's

@@ -189,7 +189,7 @@ func TestLobbyBuiltOncePerChange(t *testing.T) {
 // as muster serve does, and returns the address.
 func serveTCP(t *testing.T, srv *Server, perAddress int) string {
 	t.Helper()
-	ln, err := Listen("127.0.0.1:0", perAddress, nil)
+	ln, err := Listen("127.0.0.1:0", perAddress, 0, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
