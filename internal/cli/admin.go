@@ -1,20 +1,30 @@
 package cli
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"flag"
 	"fmt"
+	"io"
+	"os"
+	"strings"
 	"time"
 
 	"github.com/muster-games/muster/internal/auth"
 	"github.com/muster-games/muster/internal/bus"
 	"github.com/muster-games/muster/internal/store"
+	"github.com/muster-games/muster/internal/token"
 )
 
 const adminHelp = `Marks an account as an administrator of a Muster server, or no longer, in
 the server's database (the --db that muster serve uses; it may be running):
 
+  muster admin create USERNAME [--admin] [--password-file FILE]
+                                   make an account, its password read from
+                                   FILE or standard input (its first line);
+                                   --admin makes it an administrator too,
+                                   as a new site's first
   muster admin grant USERNAME      the account may read the reports (/reports)
                                    and mute or ban players
   muster admin revoke USERNAME
@@ -46,6 +56,8 @@ func runAdmin(env *Env, args []string) error {
 	fs := flag.NewFlagSet("admin", flag.ContinueOnError)
 	db := fs.String("db", "muster.db", "SQLite database file, or a PostgreSQL address (postgres://…)")
 	since := fs.Duration("since", 24*time.Hour, "with addresses: how far back to look")
+	asAdmin := fs.Bool("admin", false, "with create: make the account an administrator too")
+	passwordFile := fs.String("password-file", "", "with create: read the password from this file's first line, not from standard input (never the command line, which others on the machine may read)")
 	pos, err := flags(fs, args)
 	if err != nil {
 		return err
@@ -63,7 +75,21 @@ func runAdmin(env *Env, args []string) error {
 		}
 	}
 	if len(pos) != words {
-		return fmt.Errorf("%w: muster admin grant|revoke|ban|unban|mute|unmute|abort|delete NAME, rename NAME NEW, list, or addresses", errUsage)
+		return fmt.Errorf("%w: muster admin create|grant|revoke|ban|unban|mute|unmute|abort|delete NAME, rename NAME NEW, list, or addresses", errUsage)
+	}
+	var password string
+	if pos[0] == "create" {
+		// Checked before the database is opened, as the web's register
+		// checks them.
+		if err := auth.CheckUsername(pos[1]); err != nil {
+			return fmt.Errorf("%w: %v", errUsage, err)
+		}
+		if password, err = readPassword(env, *passwordFile); err != nil {
+			return err
+		}
+		if err := auth.CheckNewPassword(password); err != nil {
+			return fmt.Errorf("%w: %v", errUsage, err)
+		}
 	}
 	st, err := store.Open(*db)
 	if err != nil {
@@ -83,6 +109,30 @@ func runAdmin(env *Env, args []string) error {
 		if len(names) == 0 {
 			fmt.Fprintln(env.Stdout, "no administrator")
 		}
+		return nil
+	case "create":
+		hash, err := auth.HashPassword(password)
+		if err != nil {
+			return err
+		}
+		p := &store.Player{ID: token.ID(), Address: "muster admin"}
+		if err := st.CreatePlayer(ctx, p); err != nil {
+			return err
+		}
+		switch err := st.Register(ctx, p.ID, pos[1], auth.UsernameKey(pos[1]), hash); {
+		case errors.Is(err, store.ErrNameTaken):
+			return fmt.Errorf("the username %q is taken", pos[1])
+		case err != nil:
+			return err
+		}
+		what := "an account"
+		if *asAdmin {
+			if err := st.SetAdmin(ctx, auth.UsernameKey(pos[1]), true); err != nil {
+				return err
+			}
+			what = "an administrator's account"
+		}
+		fmt.Fprintf(env.Stdout, "create: %s is %s; sign in with it on the site\n", pos[1], what)
 		return nil
 	case "grant", "revoke":
 		err := st.SetAdmin(ctx, auth.UsernameKey(pos[1]), pos[0] == "grant")
@@ -160,5 +210,31 @@ func runAdmin(env *Env, args []string) error {
 		}
 		return nil
 	}
-	return fmt.Errorf("%w: unknown admin command %q (known: grant, revoke, ban, unban, mute, unmute, abort, rename, delete, list, addresses)", errUsage, pos[0])
+	return fmt.Errorf("%w: unknown admin command %q (known: create, grant, revoke, ban, unban, mute, unmute, abort, rename, delete, list, addresses)", errUsage, pos[0])
+}
+
+// readPassword reads a password from the first line of file, or of
+// standard input where file is "".
+func readPassword(env *Env, file string) (string, error) {
+	var r io.Reader = env.Stdin
+	if file != "" {
+		f, err := os.Open(file)
+		if err != nil {
+			return "", err
+		}
+		defer f.Close()
+		r = f
+	}
+	if r == nil {
+		return "", fmt.Errorf("%w: no password: give it on standard input or in --password-file", errUsage)
+	}
+	line, err := bufio.NewReader(io.LimitReader(r, 4096)).ReadString('\n')
+	if err != nil && !errors.Is(err, io.EOF) {
+		return "", err
+	}
+	line = strings.TrimRight(line, "\r\n")
+	if line == "" {
+		return "", fmt.Errorf("%w: no password: give it on standard input or in --password-file", errUsage)
+	}
+	return line, nil
 }

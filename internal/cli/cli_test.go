@@ -17,6 +17,7 @@ import (
 	"github.com/muster-games/muster/arena"
 	_ "github.com/muster-games/muster/examples/konane"
 	"github.com/muster-games/muster/game"
+	"github.com/muster-games/muster/internal/auth"
 	"github.com/muster-games/muster/internal/store"
 	"github.com/muster-games/muster/lanrick"
 	"github.com/muster-games/muster/lanrick/ai"
@@ -932,5 +933,59 @@ func TestAdmin(t *testing.T) {
 	defer st.Close()
 	if g, _ := st.Get(ctx, "g1"); g.Result != "aborted" || g.Seats[0].Name != "" || g.Seats[0].Player != "p1" {
 		t.Errorf("the game after abort, rename and delete: %+v", g)
+	}
+}
+
+// TestAdminCreate: a new site's first administrator is made from the
+// command line (issue 71, as Gitea's admin user create), the password
+// read from standard input or a file, never the command line; the
+// account then signs in with it, and bad names, short passwords and
+// taken names are refused.
+func TestAdminCreate(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "muster.db")
+	create := func(stdin string, args ...string) (string, string, int) {
+		var o, e bytes.Buffer
+		code := RunIO(append([]string{"admin", "create"}, append(args, "--db", db)...), strings.NewReader(stdin), &o, &e)
+		return o.String(), e.String(), code
+	}
+	if out, errOut, code := create("correct horse battery\n", "Judge", "--admin"); code != 0 || !strings.Contains(out, "an administrator's account") {
+		t.Fatalf("create --admin: %d %s %s", code, out, errOut)
+	}
+	file := filepath.Join(t.TempDir(), "pw")
+	os.WriteFile(file, []byte("another long password\r\nignored\n"), 0o600)
+	if out, errOut, code := create("", "player", "--password-file", file); code != 0 || !strings.Contains(out, "player is an account") {
+		t.Fatalf("create from a file: %d %s %s", code, out, errOut)
+	}
+	for _, c := range []struct {
+		stdin string
+		args  []string
+		code  int
+		says  string
+	}{
+		{"correct horse battery\n", []string{"judge"}, 1, "taken"},
+		{"short\n", []string{"newcomer"}, 2, "password"},
+		{"", []string{"newcomer"}, 2, "no password"},
+		{"correct horse battery\n", []string{"no spaces please"}, 2, ""},
+	} {
+		if _, errOut, code := create(c.stdin, c.args...); code != c.code || !strings.Contains(errOut, c.says) {
+			t.Errorf("create %v: %d %s", c.args, code, errOut)
+		}
+	}
+	if out, _, code := run(t, "admin", "list", "--db", db); code != 0 || strings.TrimSpace(out) != "Judge" {
+		t.Errorf("list: %d %q", code, out)
+	}
+	st, err := store.Open(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	for name, pw := range map[string]string{"judge": "correct horse battery", "player": "another long password"} {
+		p, err := st.PlayerNamed(context.Background(), name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ok, err := auth.CheckPassword(p.PasswordHash, pw); err != nil || !ok {
+			t.Errorf("%s does not sign in with the password given: %v %v", name, ok, err)
+		}
 	}
 }

@@ -4,8 +4,9 @@
 // browser for each person; what the page shows read back through its own
 // origin; actions played by clicks; screenshots, written to
 // $MUSTER_SCREENSHOTS or the system's temporary folder. The tests live in
-// the packages below it, by what they walk through (learn, play, lobby,
-// analysis), so that each package's share of the suite stays short.
+// the packages below it, by what they walk through (newcomer/desktop and
+// newcomer/phone, learn, play, board, lobby, tournaments, analysis), so
+// that each package's share of the suite stays short.
 package e2e
 
 import (

@@ -400,3 +400,18 @@ func MustInfo(t *testing.T, name string) game.Info {
 	}
 	return info
 }
+
+// People registers the accounts, the first in first's browser, each other
+// in a browser context of its own (closed with the test).
+func People(t *testing.T, first context.Context, a *App, names ...string) map[string]context.Context {
+	t.Helper()
+	ctxs := map[string]context.Context{names[0]: first}
+	Register(t, first, a, names[0])
+	for _, n := range names[1:] {
+		c, cancel := chromedp.NewContext(first, chromedp.WithNewBrowserContext())
+		t.Cleanup(cancel)
+		Register(t, c, a, n)
+		ctxs[n] = c
+	}
+	return ctxs
+}

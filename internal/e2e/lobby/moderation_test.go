@@ -34,7 +34,7 @@ func TestReportAndBan(t *testing.T) {
 	a := e2e.StartApp(t, "", "")
 	first, cancel := e2e.Browser(t)
 	defer cancel()
-	ctxs := people(t, first, a, "alice", "mallory", "judge")
+	ctxs := e2e.People(t, first, a, "alice", "mallory", "judge")
 	alice, mallory, judge := ctxs["alice"], ctxs["mallory"], ctxs["judge"]
 	if err := a.Store.SetAdmin(context.Background(), auth.UsernameKey("judge"), true); err != nil {
 		t.Fatal(err)

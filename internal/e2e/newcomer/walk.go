@@ -1,3 +1,7 @@
+// Package newcomer is the browser test of a newcomer's first hour
+// (Walk), run at a desktop's size by the package desktop below it and at
+// a phone's by phone, so that each package's share of the suite stays
+// short.
 package newcomer
 
 import (
@@ -16,19 +20,30 @@ import (
 	"github.com/muster-games/muster/internal/e2e"
 )
 
-// TestNewcomerWalk is a newcomer's first hour, by clicks alone, at a
-// desktop's size and a phone's (issue 31): from the home page through
-// every step of "Learn Lanrick", a whole first game against the easy
-// computer from the walkthrough's last step, and the Tablut steps. At
-// each step it asserts what a person must see without scrolling: the task
-// beside the board, the result and Next; on a phone, a board from edge to
-// edge. In the game, the computer's turn is shown man by man. Afterwards
-// no lesson's board is left waiting. The three parts of the hour run at
-// once, each in a browser of its own on an app of its own. The
-// screenshots (of the screen, as the person sees it) are saved as
-// newcomer-SIZE-PART-….png.
-func TestNewcomerWalk(t *testing.T) {
-	t.Parallel()
+// Size is a screen the walk is made at.
+type Size struct {
+	Name          string
+	Width, Height int64
+	Phone         bool
+}
+
+// Desktop and Phone are the walk's two screens.
+var (
+	Desktop = Size{"desktop", 1280, 800, false}
+	Phone   = Size{"phone", 360, 740, true}
+)
+
+// Walk is a newcomer's first hour, by clicks alone, at one size (issue
+// 31): from the home page through every step of "Learn Lanrick", a whole
+// first game against the easy computer from the walkthrough's last step,
+// and the Tablut steps. At each step it asserts what a person must see
+// without scrolling: the task beside the board, the result and Next; on a
+// phone, a board from edge to edge. In the game, the computer's turn is
+// shown man by man. Afterwards no lesson's board is left waiting. The
+// three parts of the hour run at once, each a subtest in a browser of its
+// own on an app of its own. The screenshots (of the screen, as the person
+// sees it) are saved as newcomer-SIZE-PART-….png.
+func Walk(t *testing.T, size Size) {
 	parts := []struct {
 		name string
 		walk func(w *walker, a *e2e.App)
@@ -53,29 +68,23 @@ func TestNewcomerWalk(t *testing.T) {
 			w.rulesShown("tablut-rules.md", "linnaeus in brief", 7)
 		}},
 	}
-	for _, size := range []struct {
-		name          string
-		width, height int64
-		phone         bool
-	}{{"desktop", 1280, 800, false}, {"phone", 360, 740, true}} {
-		for _, part := range parts {
-			t.Run(size.name+"/"+part.name, func(t *testing.T) {
-				t.Parallel()
-				a := e2e.StartApp(t, "", "")
-				ctx, cancel := e2e.Browser(t)
-				defer cancel()
-				opts := []chromedp.EmulateViewportOption{chromedp.EmulateScale(1)}
-				if size.phone {
-					opts = append(opts, chromedp.EmulateMobile, chromedp.EmulateScale(2))
-				}
-				if err := chromedp.Do(ctx, chromedp.EmulateViewport(size.width, size.height, opts...)); err != nil {
-					t.Fatal(err)
-				}
-				w := &walker{t: t, ctx: ctx, size: size.name, part: part.name, phone: size.phone}
-				part.walk(w, a)
-				w.nothingLeft(a)
-			})
-		}
+	for _, part := range parts {
+		t.Run(part.name, func(t *testing.T) {
+			t.Parallel()
+			a := e2e.StartApp(t, "", "")
+			ctx, cancel := e2e.Browser(t)
+			defer cancel()
+			opts := []chromedp.EmulateViewportOption{chromedp.EmulateScale(1)}
+			if size.Phone {
+				opts = append(opts, chromedp.EmulateMobile, chromedp.EmulateScale(2))
+			}
+			if err := chromedp.Do(ctx, chromedp.EmulateViewport(size.Width, size.Height, opts...)); err != nil {
+				t.Fatal(err)
+			}
+			w := &walker{t: t, ctx: ctx, size: size.Name, part: part.name, phone: size.Phone}
+			part.walk(w, a)
+			w.nothingLeft(a)
+		})
 	}
 }
 

@@ -1,4 +1,4 @@
-package lobby
+package tournaments
 
 import (
 	"context"
@@ -15,21 +15,6 @@ import (
 	"github.com/muster-games/muster/internal/bot"
 	"github.com/muster-games/muster/internal/e2e"
 )
-
-// people registers the accounts, the first in first's browser, each other
-// in a browser context of its own (closed with the test).
-func people(t *testing.T, first context.Context, a *e2e.App, names ...string) map[string]context.Context {
-	t.Helper()
-	ctxs := map[string]context.Context{names[0]: first}
-	e2e.Register(t, first, a, names[0])
-	for _, n := range names[1:] {
-		c, cancel := chromedp.NewContext(first, chromedp.WithNewBrowserContext())
-		t.Cleanup(cancel)
-		e2e.Register(t, c, a, n)
-		ctxs[n] = c
-	}
-	return ctxs
-}
 
 // joinAt joins the tournament at url from the browser ctx.
 func joinAt(t *testing.T, ctx context.Context, url string) {
@@ -68,7 +53,7 @@ func TestTournamentInBrowser(t *testing.T) {
 	a := e2e.StartApp(t, "", "")
 	first, cancel := e2e.Browser(t)
 	defer cancel()
-	ctxs := people(t, first, a, "ann", "ben", "cat")
+	ctxs := e2e.People(t, first, a, "ann", "ben", "cat")
 	ann, ben, cat := ctxs["ann"], ctxs["ben"], ctxs["cat"]
 	if err := chromedp.Do(ann, chromedp.Navigate(a.URL("/tournaments")), chromedp.WaitVisible(chromedp.CSS("#new-tournament")),
 		chromedp.SendKeys(chromedp.CSS("#t-name"), "Friday round robin"), chromedp.SetValue(chromedp.CSS("#t-clock"), "d1"),
@@ -133,7 +118,7 @@ func TestArenaInBrowser(t *testing.T) {
 	first, cancel := e2e.Browser(t)
 	defer cancel()
 	names := []string{"ann", "ben", "cat"}
-	ctxs := people(t, first, a, names...)
+	ctxs := e2e.People(t, first, a, names...)
 	// The fourth player is a bot: an account made a bot in its browser,
 	// played by the bot client with random moves.
 	robot, rc := chromedp.NewContext(first, chromedp.WithNewBrowserContext())
@@ -226,7 +211,7 @@ func TestSwissInBrowser(t *testing.T) {
 	a := e2e.StartApp(t, "", "")
 	first, cancel := e2e.Browser(t)
 	defer cancel()
-	ctxs := people(t, first, a, "ann", "ben", "cat", "dan")
+	ctxs := e2e.People(t, first, a, "ann", "ben", "cat", "dan")
 	ann := ctxs["ann"]
 	if err := chromedp.Do(ann, chromedp.Navigate(a.URL("/tournaments")), chromedp.WaitVisible(chromedp.CSS("#new-tournament")),
 		chromedp.SendKeys(chromedp.CSS("#t-name"), "Swiss of three rounds"), chromedp.SetValue(chromedp.CSS("#t-kind"), "swiss"),
