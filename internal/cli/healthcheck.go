@@ -13,8 +13,8 @@ import (
 
 const healthcheckHelp = `Asks a server on this machine whether it answers: GET /healthz (or /readyz
 with --ready, which a draining server or one without its database answers
-503), and exits 0 if it answered 200 within --timeout, 1 otherwise, saying
-why. It is what a container without a shell runs as its health check, as
+503), and exits 0 if it answered 200 within --timeout, 1 otherwise (2 for a
+flag it cannot read), saying why. It is what a container without a shell runs as its health check, as
 the image's HEALTHCHECK does (Docker: HEALTHCHECK CMD ["muster",
 "healthcheck"]).
 

@@ -19,7 +19,6 @@ import (
 // App is a running web app on a fixed address, which can be restarted on
 // the same database.
 type App struct {
-	t *testing.T
 	// DB is the database's file, Addr the address the app listens on.
 	DB, Addr string
 	Store    *store.Store
@@ -63,7 +62,7 @@ func StartApp(t *testing.T, db, addr string) *App {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := &App{t: t, DB: db, Addr: ln.Addr().String(), Store: st, Server: srv}
+	a := &App{DB: db, Addr: ln.Addr().String(), Store: st, Server: srv}
 	a.hs = &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/act") {
 			a.Posted.Add(1)
