@@ -38,7 +38,11 @@ the server's database (the --db that muster serve uses; it may be running):
   muster admin rename USERNAME NEW the account's new username, everywhere it
                                    is shown
   muster admin delete USERNAME     delete an account: its games are kept with
-                                   its name blanked; it can no longer sign in
+                                   its name blanked; it can no longer sign in,
+                                   its seats' secrets no longer act, its games
+                                   in play end (resigned, or aborted before
+                                   both sides have moved) and nobody may take
+                                   its username again
   muster admin addresses [--since 24h]
                                    the addresses that made the most games,
                                    accounts and challenges lately
@@ -191,13 +195,23 @@ func runAdmin(env *Env, args []string) error {
 		fmt.Fprintf(env.Stdout, "rename: %s is now %s\n", pos[1], pos[2])
 		return nil
 	case "delete":
-		switch err := st.DeleteAccount(ctx, auth.UsernameKey(pos[1])); {
+		playing, err := st.DeleteAccount(ctx, auth.UsernameKey(pos[1]))
+		switch {
 		case errors.Is(err, store.ErrNoPlayer):
 			return fmt.Errorf("no account is called %q", pos[1])
 		case err != nil:
 			return err
 		}
-		fmt.Fprintf(env.Stdout, "delete: the account %s is gone; its games are kept without its name\n", pos[1])
+		for _, id := range playing {
+			if err := bus.Tell(ctx, st, bus.Game, id); err != nil {
+				fmt.Fprintf(env.Stderr, "muster admin: the servers were not told (they see it within a minute): %v\n", err)
+				break
+			}
+		}
+		fmt.Fprintf(env.Stdout, "delete: the account %s is gone; its games are kept without its name, and the name is held\n", pos[1])
+		if len(playing) > 0 {
+			fmt.Fprintf(env.Stdout, "delete: its %d games in play end, resigned (aborted before both sides have moved), as the server running them sees it, within seconds\n", len(playing))
+		}
 		return nil
 	case "addresses":
 		busy, err := st.BusiestAddresses(ctx, time.Now().Add(-*since), 20)

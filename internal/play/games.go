@@ -319,7 +319,32 @@ func (gs *Games) FlagOverdue() int {
 			gs.log.Error("an overdue game", "game", id, "err", err)
 			continue
 		}
-		r.flagNow()
+		r.sweep()
+	}
+	return len(ids)
+}
+
+// EndLeft ends the games in play a seat of which has left (its account
+// deleted by muster admin delete on the database), which the server has
+// not ended yet: the deletion makes them due (FlagOverdue reads them
+// again within seconds), but a move of this server's journal written to
+// the database just after it may have put the clock's deadline back. It
+// returns how many it looked at.
+func (gs *Games) EndLeft() int {
+	ids, err := gs.store.LeftInPlay(gs.ctx, 100)
+	if err != nil {
+		if gs.ctx.Err() == nil {
+			gs.log.Error("games whose player left", "err", err)
+		}
+		return 0
+	}
+	for _, id := range ids {
+		r, err := gs.room(gs.ctx, id)
+		if err != nil {
+			gs.log.Error("a game whose player left", "game", id, "err", err)
+			continue
+		}
+		r.refresh()
 	}
 	return len(ids)
 }

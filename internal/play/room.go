@@ -203,6 +203,9 @@ func (r *room) start() {
 		return
 	}
 	defer r.unlock()
+	if r.endLeft() {
+		return
+	}
 	r.kick()
 	r.arm()
 }
@@ -524,9 +527,49 @@ func (r *room) take(rec *store.Game) {
 	if rec.Status == store.StatusOver {
 		r.finished()
 	}
+	if r.endLeft() {
+		return
+	}
 	r.publish()
 	r.kick()
 	r.arm()
+}
+
+// endLeft ends a game in play a seat of which has left (its account
+// deleted): aborted before both sides have moved, else resigned, with a
+// rated game's rules (end); it reports whether it ended one. The turn is
+// held.
+func (r *room) endLeft() bool {
+	if r.rec.Status != store.StatusPlaying {
+		return false
+	}
+	for p, seat := range r.rec.Seats {
+		if !seat.Left {
+			continue
+		}
+		why := r.g.PlayerName(game.Player(p)) + " left: the account was deleted"
+		o := outcome.Won(1-p, why)
+		if r.canAbort() {
+			o = outcome.Abort(why)
+		}
+		if err := r.end(r.gs.ctx, o); err != nil {
+			r.gs.log.Error("ending a game whose player left", "game", r.id, "err", err)
+			return false
+		}
+		return true
+	}
+	return false
+}
+
+// sweep reads the game again where the store holds a newer version than
+// the room (a change made by another program on the database: muster
+// admin delete makes its games due), then flags a player to act who has
+// run out of time.
+func (r *room) sweep() {
+	if v, err := r.gs.store.Version(r.gs.ctx, r.id); err == nil && v > r.snap.Load().rec.Version {
+		r.refresh()
+	}
+	r.flagNow()
 }
 
 // loseLease stops running the game's clock and agents: another server

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/muster-games/muster/internal/auth"
 	"github.com/muster-games/muster/internal/store"
@@ -219,5 +220,83 @@ func TestAdministratorAbortsAGame(t *testing.T) {
 	}
 	if code := admin.call("POST", "/api/admin/games/"+c.ID+"/abort", struct{}{}, nil); code != http.StatusConflict {
 		t.Errorf("an abort of a game over: %d", code)
+	}
+}
+
+// TestDeletedAccountLeavesItsSeats (the public site's issue, item 4: after
+// muster admin delete, the account's seat still moved and chatted, its
+// live game showed the old name, and another could register the name).
+// The deletion is made as muster admin makes it, on the database through
+// a store of its own, while the server runs the games: the game under way
+// ends resigned, the one nobody has moved in is aborted, the seat's
+// secret no longer acts, and the name is held.
+func TestDeletedAccountLeavesItsSeats(t *testing.T) {
+	h := newHarness(t, "", testConfig())
+	mallory, alice := h.person(), h.person()
+	mallory.register("mallory")
+	games := make([]createResponse, 2)
+	for i := range games {
+		if code := mallory.call("POST", "/api/games", createRequest{Game: "tablut", Opponent: "friend", Side: "attackers"}, &games[i]); code != http.StatusCreated {
+			t.Fatalf("create: %d", code)
+		}
+		if code := alice.call("POST", "/api/games/"+games[i].ID+"/join", map[string]string{"token": strings.Split(games[i].Invite, "join=")[1]}, nil); code != http.StatusOK {
+			t.Fatalf("join: %d", code)
+		}
+	}
+	under := games[0]
+	for ply, a := range []string{"a4-a3", "e3-d3"} {
+		who := mallory
+		if ply == 1 {
+			who = alice
+		}
+		if code := who.call("POST", "/api/games/"+under.ID+"/act", map[string]any{"action": a, "ply": ply}, nil); code != http.StatusOK {
+			t.Fatalf("move %s: %d", a, code)
+		}
+	}
+	// muster admin delete mallory, from another program on the file.
+	admin, err := store.Open(h.db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer admin.Close()
+	if playing, err := admin.DeleteAccount(context.Background(), auth.UsernameKey("mallory")); err != nil || len(playing) != 2 {
+		t.Fatalf("delete: %v %v", playing, err)
+	}
+	type seen struct {
+		Status, Result, Reason string
+		Seats                  []struct{ Name string }
+	}
+	ended := func(id string) seen {
+		deadline := time.Now().Add(15 * time.Second)
+		for {
+			var v seen
+			alice.call("GET", "/api/games/"+id, nil, &v)
+			if v.Status == "over" || time.Now().After(deadline) {
+				return v
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+	}
+	if v := ended(under.ID); v.Status != "over" || v.Result != "defenders" || !strings.Contains(v.Reason, "attackers left: the account was deleted") || v.Seats[0].Name != "" {
+		t.Errorf("the game under way after the deletion: %+v", v)
+	}
+	if v := ended(games[1].ID); v.Status != "over" || v.Result != "aborted" {
+		t.Errorf("the game nobody had moved in: %+v", v)
+	}
+	// The secret acts no more, on either game; the name is held.
+	stranger := h.person()
+	var e map[string]string
+	if code := stranger.call("POST", "/api/games/"+under.ID+"/rematch", secretRequest{Secret: under.Secret}, &e); code == http.StatusOK {
+		t.Errorf("the deleted seat's rematch by its secret: %d %v", code, e)
+	}
+	if code := stranger.call("POST", "/api/games/"+games[1].ID+"/resign", secretRequest{Secret: games[1].Secret}, &e); code == http.StatusOK {
+		t.Errorf("the deleted seat's resignation by its secret: %d %v", code, e)
+	}
+	var line struct{ Name string }
+	if code := stranger.call("POST", "/api/games/"+under.ID+"/chat", chatRequest{Text: "still here", Secret: under.Secret}, &line); code == http.StatusCreated && line.Name == "mallory" {
+		t.Errorf("the deleted seat chats by its secret as %q", line.Name)
+	}
+	if code := h.person().call("POST", "/api/account/register", credentials{Username: "Mallory", Password: "correct horse mallory"}, &e); code != http.StatusConflict {
+		t.Errorf("the deleted account's name registered again: %d %v", code, e)
 	}
 }

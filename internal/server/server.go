@@ -315,8 +315,10 @@ func New(st *store.Store, cfg Config) *Server {
 	// lost with a server that stopped; no game is read to find them.
 	s.wg.Go(func() { s.every(2*time.Second, func() { s.tours.Due(ctx) }) })
 	s.wg.Go(func() { s.every(5*time.Minute, func() { s.tours.Sweep(ctx) }) })
-	// Games nobody began are aborted after a day.
+	// Games nobody began are aborted after a day; a game whose player's
+	// account was deleted ends (most within seconds: FlagOverdue).
 	s.wg.Go(func() { s.every(10*time.Minute, func() { s.games.AbortUnbegun() }) })
+	s.wg.Go(func() { s.every(time.Minute, func() { s.games.EndLeft() }) })
 	// Anonymous identities that never played leave.
 	s.wg.Go(func() { s.every(time.Hour, func() { s.ids.Forget(ctx) }) })
 	s.wg.Go(func() { s.lobby.Run(ctx) })

@@ -38,6 +38,9 @@ func (s *Store) AbortGame(ctx context.Context, id, reason string) error {
 // such account, ErrNameTaken for a name already an account's.
 func (s *Store) RenameAccount(ctx context.Context, oldKey, name, key string) error {
 	return s.rewritePlayer(ctx, oldKey, func(tx *sql.Tx, id string) error {
+		if err := s.notHeld(ctx, tx, key); err != nil {
+			return err
+		}
 		_, err := tx.ExecContext(ctx, s.q(`UPDATE players SET username = ?, username_key = ? WHERE id = ?`), name, key, id)
 		if err != nil && isUnique(err) {
 			return ErrNameTaken
@@ -50,9 +53,22 @@ func (s *Store) RenameAccount(ctx context.Context, oldKey, name, key string) err
 // as an anonymous identity with no name, password, sessions, tokens or
 // ratings, and every name it left (its games' seats, tournament places,
 // challenges, chat lines) is blanked; its open challenges are withdrawn.
-// ErrNoPlayer for no such account.
-func (s *Store) DeleteAccount(ctx context.Context, key string) error {
-	return s.rewritePlayer(ctx, key, func(tx *sql.Tx, id string) error {
+// Its username is held: nobody registers it or is renamed to it again.
+// Its seats lose their secrets and are marked Left, and each of its games
+// in play is made due at once, so that the server running it (which looks
+// at the games due every few seconds) ends it for the seat that left.
+// It returns the ids of those games. ErrNoPlayer for no such account.
+func (s *Store) DeleteAccount(ctx context.Context, key string) ([]string, error) {
+	now := time.Now().UnixMilli()
+	var playing []string
+	err := s.rewritePlayer(ctx, key, func(tx *sql.Tx, id string) error {
+		if _, err := tx.ExecContext(ctx, s.q(`INSERT INTO held_names (username_key, held) VALUES (?, ?)`), key, now); err != nil {
+			return err
+		}
+		var err error
+		if playing, err = s.leaveSeats(ctx, tx, id, now); err != nil {
+			return err
+		}
 		for _, q := range []string{
 			`UPDATE players SET username = NULL, username_key = NULL, password_hash = '', registered = 0, bot = 0, admin = 0, muted = 0, banned = 0 WHERE id = ?`,
 			`DELETE FROM sessions WHERE player_id = ?`,
@@ -71,6 +87,63 @@ func (s *Store) DeleteAccount(ctx context.Context, key string) error {
 		}
 		return nil
 	}, "")
+	if err != nil {
+		return nil, err
+	}
+	return playing, nil
+}
+
+// leaveSeats marks player id's seats Left, without their secrets, in tx;
+// his games in play are due at now (rewriteID then moves their versions
+// on). It returns the ids of those in play.
+func (s *Store) leaveSeats(ctx context.Context, tx *sql.Tx, id string, now int64) ([]string, error) {
+	rows, err := tx.QueryContext(ctx, s.q(`SELECT id, seats, status FROM games WHERE player0 = ? OR player1 = ?`), id, id)
+	if err != nil {
+		return nil, err
+	}
+	type left struct {
+		seats   string
+		playing bool
+	}
+	games := map[string]left{}
+	for rows.Next() {
+		var gid, text string
+		var status Status
+		if err := rows.Scan(&gid, &text, &status); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		var ss []Seat
+		if err := json.Unmarshal([]byte(text), &ss); err != nil {
+			rows.Close()
+			return nil, fmt.Errorf("game %s: seats: %w", gid, err)
+		}
+		for i := range ss {
+			if ss[i].Player == id {
+				ss[i].SecretHash, ss[i].Left = "", true
+			}
+		}
+		b, _ := json.Marshal(ss)
+		games[gid] = left{string(b), status == StatusPlaying}
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	var playing []string
+	for gid, g := range games {
+		q := `UPDATE games SET seats = ? WHERE id = ?`
+		args := []any{g.seats, gid}
+		if g.playing {
+			q = `UPDATE games SET seats = ?, deadline = ? WHERE id = ?`
+			args = []any{g.seats, now, gid}
+			playing = append(playing, gid)
+		}
+		if _, err := tx.ExecContext(ctx, s.q(q), args...); err != nil {
+			return nil, err
+		}
+	}
+	return playing, nil
 }
 
 // rewritePlayer runs change on the account with username key in a

@@ -12,8 +12,8 @@ func TestAdminChanges(t *testing.T) { backends(t, testAdminChanges) }
 // testAdminChanges: an operator aborts a game in play (its version moves
 // on, so a server holding it reads it again); renames an account,
 // everywhere its name is shown; deletes one, its games kept with its name
-// blanked and nothing left to sign in with; and lists the busiest
-// addresses.
+// blanked, nothing left to sign in or act with, its game in play due and
+// its name held; and lists the busiest addresses.
 func testAdminChanges(t *testing.T, dsn string) {
 	ctx := context.Background()
 	s := open(t, dsn)
@@ -22,7 +22,7 @@ func testAdminChanges(t *testing.T, dsn string) {
 		t.Fatal(err)
 	}
 	g, _ := s.Get(ctx, "gamea")
-	g.Seats[0].Name = "Alice"
+	g.Seats[0].Name, g.Seats[0].SecretHash = "Alice", "secret"
 	if err := s.Update(ctx, g, 2); err != nil {
 		t.Fatal(err)
 	}
@@ -65,13 +65,14 @@ func testAdminChanges(t *testing.T, dsn string) {
 		t.Errorf("renaming no account: %v", err)
 	}
 	// Delete.
-	if err := s.DeleteAccount(ctx, "alicia"); err != nil {
-		t.Fatal(err)
+	playing, err := s.DeleteAccount(ctx, "alicia")
+	if err != nil || len(playing) != 1 || playing[0] != "gamea" {
+		t.Fatalf("deleted, the games in play: %v %v", playing, err)
 	}
 	if _, err := s.PlayerNamed(ctx, "alicia"); !errors.Is(err, ErrNoPlayer) {
 		t.Errorf("the deleted name: %v", err)
 	}
-	g, err := s.Get(ctx, "gamea")
+	g, err = s.Get(ctx, "gamea")
 	c, _ = s.Challenge(ctx, "c1")
 	ms, _ = s.Messages(ctx, "gamea", []string{ChatPlayers}, 10)
 	if err != nil || len(g.Actions) != 2 || g.Seats[0].Name != "" || g.Seats[0].Player != "p1" || c.Status != ChallengeCancelled || ms[0].Name != "Anonymous" {
@@ -79,6 +80,29 @@ func testAdminChanges(t *testing.T, dsn string) {
 	}
 	if p, err := s.SessionPlayer(ctx, "sess"); err == nil {
 		t.Errorf("a session of the deleted account signs in %+v", p)
+	}
+	// Its seat left, without its secret; its game in play is due now and
+	// listed as one a seat of which left; its name is held.
+	if !g.Seats[0].Left || g.Seats[0].SecretHash != "" || g.Seats[1].Left {
+		t.Errorf("the deleted account's seat: %+v", g.Seats)
+	}
+	if due, err := s.Overdue(ctx, time.Now().Add(time.Second).UnixMilli(), 10); err != nil || len(due) != 1 || due[0] != "gamea" {
+		t.Errorf("due after the deletion: %v %v", due, err)
+	}
+	if left, err := s.LeftInPlay(ctx, 10); err != nil || len(left) != 1 || left[0] != "gamea" {
+		t.Errorf("left in play: %v %v", left, err)
+	}
+	if err := s.CreatePlayer(ctx, &Player{ID: "p2"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Register(ctx, "p2", "ALICIA", "alicia", "hash"); !errors.Is(err, ErrNameTaken) {
+		t.Errorf("the deleted account's name registered again: %v", err)
+	}
+	if err := s.Register(ctx, "p2", "Bob", "bob", "hash"); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.RenameAccount(ctx, "bob", "Alicia", "alicia"); !errors.Is(err, ErrNameTaken) {
+		t.Errorf("renamed to the deleted account's name: %v", err)
 	}
 	// The busiest addresses.
 	busy, err := s.BusiestAddresses(ctx, time.Now().Add(-time.Hour), 10)

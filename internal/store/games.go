@@ -55,6 +55,10 @@ type Seat struct {
 	RD     float64 `json:"rd,omitempty"`
 	// Bot: the player holding the seat is a bot (a program's account).
 	Bot bool `json:"bot,omitempty"`
+	// Left: the seat's account was deleted. Its secret is gone with it,
+	// and a game in play is ended for it by the server that runs it
+	// (resigned, or aborted before both sides have moved).
+	Left bool `json:"left,omitempty"`
 }
 
 // Game is a stored game.
@@ -111,13 +115,17 @@ var updateColumns = [...]string{"actions", "seats", "status", "result", "reason"
 
 // The updateColumns that hold numbers; the others hold text.
 const (
-	colActions = 0
-	colSeats   = 1
-	colStatus  = 2
-	colPly     = 5
-	colClock   = 7
-	colRatings = 13
-	numColumns = 1<<5 | 1<<6 | 1<<9 | 1<<12 | 1<<15 // ply, draw_offer, takeback_offer, rated, deadline
+	colActions       = 0
+	colSeats         = 1
+	colStatus        = 2
+	colPly           = 5
+	colDrawOffer     = 6
+	colClock         = 7
+	colTakebackOffer = 9
+	colRatings       = 13
+	colToAct         = 14
+	colDeadline      = 15
+	numColumns       = 1<<5 | 1<<6 | 1<<9 | 1<<12 | 1<<15 // ply, draw_offer, takeback_offer, rated, deadline
 )
 
 // storedRow is a game's updateColumns as written or read at a version,
@@ -565,6 +573,12 @@ func rowsAffected(res sql.Result, err error) (int64, error) {
 // before now (Unix ms); at most n.
 func (s *Store) Overdue(ctx context.Context, now int64, n int) ([]string, error) {
 	return s.ids(ctx, `SELECT id FROM games WHERE deadline > 0 AND deadline < ? AND status = 'playing' ORDER BY deadline LIMIT ?`, now, n)
+}
+
+// LeftInPlay lists at most n games in play a seat of which has left (its
+// account deleted: Seat.Left).
+func (s *Store) LeftInPlay(ctx context.Context, n int) ([]string, error) {
+	return s.ids(ctx, `SELECT id FROM games WHERE status = 'playing' AND seats LIKE '%"left":true%' LIMIT ?`, n)
 }
 
 // WaitingFor counts the games in play waiting for the player's move (the

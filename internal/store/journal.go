@@ -391,7 +391,7 @@ func (j *journal) update(ctx context.Context, st *sql.Stmt, r *journalRecord) (i
 		n++
 	}
 	j.mu.Lock()
-	if at, ok := j.known[r.id]; ok && r.mask&(1<<colStatus) == 0 {
+	if at, ok := j.known[r.id]; ok && r.mask&^journalColumns == 0 {
 		defer j.mu.Unlock()
 		if at != (journalAt{r.from, r.ply}) {
 			return 0, nil
@@ -412,6 +412,14 @@ func (j *journal) update(ctx context.Context, st *sql.Stmt, r *journalRecord) (i
 	}
 	return n, err
 }
+
+// journalColumns are the columns a write in the journal may change: a
+// move's (its actions, the clock, who is to act, the offers it clears).
+// A write that changes any other (a seat taken or left, a name, the end)
+// is made at once: so the journal never writes those over a row another
+// program changed (merge), and a seat's change, a game's end, is in the
+// database when answered.
+const journalColumns = 1<<colActions | 1<<colPly | 1<<colDrawOffer | 1<<colClock | 1<<colTakebackOffer | 1<<colToAct | 1<<colDeadline
 
 // note notes that a game's row is at at.
 func (j *journal) note(id string, at journalAt) {

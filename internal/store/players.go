@@ -102,6 +102,9 @@ func (s *Store) Register(ctx context.Context, id, username, key, hash string) er
 	}
 	defer tx.Rollback()
 	err = s.rewriteID(ctx, tx, id, func(tx *sql.Tx, id string) error {
+		if err := s.notHeld(ctx, tx, key); err != nil {
+			return err
+		}
 		res, err := tx.ExecContext(ctx, s.q(`UPDATE players SET username = ?, username_key = ?, password_hash = ?, registered = ? WHERE id = ? AND username_key IS NULL`),
 			username, key, hash, time.Now().UnixMilli(), id)
 		if err != nil {
@@ -126,6 +129,19 @@ func (s *Store) Register(ctx context.Context, id, username, key, hash string) er
 		return fmt.Errorf("store: register: %w", err)
 	}
 	return tx.Commit()
+}
+
+// notHeld is ErrNameTaken for the username key of a deleted account.
+func (s *Store) notHeld(ctx context.Context, tx *sql.Tx, key string) error {
+	var one int
+	switch err := tx.QueryRowContext(ctx, s.q(`SELECT 1 FROM held_names WHERE username_key = ?`), key).Scan(&one); {
+	case err == nil:
+		return ErrNameTaken
+	case errors.Is(err, sql.ErrNoRows):
+		return nil
+	default:
+		return err
+	}
 }
 
 // isUnique reports whether err is a violated uniqueness constraint, in

@@ -536,6 +536,12 @@ var migrations = []migration{
 	// The number of the move journal's last record written (journal.go).
 	{both: `CREATE TABLE journal (seq BIGINT NOT NULL)`},
 	{both: `INSERT INTO journal (seq) VALUES (0)`},
+	// The usernames of deleted accounts, which nobody may take again
+	// (admin.go's DeleteAccount).
+	{both: `CREATE TABLE held_names (
+		username_key TEXT PRIMARY KEY,
+		held BIGINT NOT NULL
+	)`},
 }
 
 // migrate brings the schema up to date; on PostgreSQL under an advisory
