@@ -27,6 +27,57 @@ func TestServeHelper(t *testing.T) {
 	os.Exit(Run([]string{"serve"}, os.Stdout, os.Stderr))
 }
 
+// served is a muster serve process of its own (TestServeHelper).
+type served struct {
+	cmd  *exec.Cmd
+	addr string // host:port
+	logs *lockedBuffer
+}
+
+// startServe runs muster serve as a process of its own, on an address
+// of its choosing, under the command wrap (as prlimit … runs it: none for
+// the process itself), with env added to the test's; it returns once the
+// server says where it runs.
+func startServe(t *testing.T, wrap []string, env ...string) *served {
+	t.Helper()
+	args := append(append([]string(nil), wrap...), os.Args[0], "-test.run=^TestServeHelper$")
+	cmd := exec.Command(args[0], args[1:]...)
+	cmd.Env = append(append(os.Environ(), "MUSTER_SERVE_HELPER=1", "MUSTER_ADDR=127.0.0.1:0", "MUSTER_ENGINES=1"), env...)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &served{cmd: cmd, logs: &lockedBuffer{}}
+	cmd.Stderr = s.logs
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	addr := make(chan string, 1)
+	go func() {
+		running := regexp.MustCompile(`running at http://(127\.0\.0\.1:\d+)/`)
+		sc := bufio.NewScanner(out)
+		for sc.Scan() {
+			if m := running.FindStringSubmatch(sc.Text()); m != nil {
+				addr <- m[1]
+			}
+		}
+	}()
+	select {
+	case s.addr = <-addr:
+	case <-time.After(60 * time.Second):
+		s.kill()
+		t.Fatalf("the server did not start: %s", s.logs.String())
+	}
+	return s
+}
+
+// kill ends the process at once (SIGKILL), as a machine's failure or the
+// kernel's out-of-memory killer does, and waits for it.
+func (s *served) kill() {
+	s.cmd.Process.Kill()
+	s.cmd.Wait()
+}
+
 // TestSocketsUnderTheFileLimit: a real server process under a limit of
 // 1,024 open files (prlimit), its lobby watched by 35 addresses with 32
 // WebSockets each, more than the limit, still answers a visitor at once
@@ -41,38 +92,9 @@ func TestSocketsUnderTheFileLimit(t *testing.T) {
 	if err != nil {
 		t.Fatalf("no prlimit (util-linux): %v", err)
 	}
-	cmd := exec.Command(prlimit, "--nofile=1024", os.Args[0], "-test.run=^TestServeHelper$")
-	cmd.Env = append(os.Environ(), "MUSTER_SERVE_HELPER=1", "MUSTER_ADDR=127.0.0.1:0", "MUSTER_DB="+filepath.Join(t.TempDir(), "muster.db"), "MUSTER_ENGINES=1")
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	logs := &lockedBuffer{}
-	cmd.Stderr = logs
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() {
-		cmd.Process.Kill()
-		cmd.Wait()
-	}()
-	addr := make(chan string, 1)
-	go func() {
-		running := regexp.MustCompile(`running at http://(127\.0\.0\.1:\d+)/`)
-		sc := bufio.NewScanner(out)
-		for sc.Scan() {
-			if m := running.FindStringSubmatch(sc.Text()); m != nil {
-				addr <- m[1]
-			}
-		}
-	}()
-	var base string
-	select {
-	case a := <-addr:
-		base = a
-	case <-time.After(60 * time.Second):
-		t.Fatalf("the server did not start: %s", logs.String())
-	}
+	srv := startServe(t, []string{prlimit, "--nofile=1024"}, "MUSTER_DB="+filepath.Join(t.TempDir(), "muster.db"))
+	defer srv.kill()
+	base, logs := srv.addr, srv.logs
 	from := func(ip string) *http.Client {
 		d := &net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(ip)}, Timeout: 5 * time.Second}
 		return &http.Client{Timeout: 5 * time.Second, Transport: &http.Transport{DialContext: d.DialContext}}

@@ -85,8 +85,11 @@ type journal struct {
 	flushMu sync.Mutex
 	stop    chan struct{}
 	stopped chan struct{}
-	// writes and rows count the transactions flush made, and their rows.
-	writes, rows atomic.Int64
+	// writes and rows count the transactions flush made, and their rows;
+	// forced those of them made by settle, before a statement that reads
+	// or writes the games, not by the ticker; taken the writes the
+	// journal took, atOnce those it made at once (update).
+	writes, rows, forced, taken, atOnce atomic.Int64
 }
 
 // journalRecord is one game's write: the columns of updateColumns in
@@ -315,21 +318,30 @@ func (j *journal) recover() error {
 // lacks (numbered after its last), and returns how many.
 func (j *journal) replay(b []byte) (int, error) {
 	var recs []*journalRecord
+	last := j.seq // the number of the last record read, or the database's
 	for len(b) > 0 && !journalEnd(b) {
 		r, rest, err := readJournalRecord(b)
-		if err != nil && (errors.Is(err, errJournalEnd) || isZeros(rest)) {
-			// The last record, cut short or garbled as the server
-			// stopped while writing it (zeros after it in a mapped
-			// file): it was never answered.
-			j.log.Warn("the move journal's last record is incomplete, never answered: dropped", "path", j.path, "bytes", len(b), "err", err)
-			break
-		}
 		if err != nil {
-			return 0, fmt.Errorf("store: journal %s: %w", j.path, err)
+			next := nextJournalRecord(b, last)
+			if next == nil {
+				// The last record, cut short or garbled as the server
+				// stopped while writing it (zeros after it in a mapped
+				// file): it was never answered.
+				j.log.Warn("the move journal's last record is incomplete, never answered: dropped", "path", j.path, "bytes", len(b), "err", err)
+				break
+			}
+			// A record damaged in the middle (the disk, or another
+			// program): the intact ones after it are kept. A game whose
+			// move it held has its moves back with its next record, which
+			// holds all of them.
+			j.log.Error("the move journal holds a damaged record: skipped", "path", j.path, "bytes", len(b)-len(next), "err", err)
+			b = next
+			continue
 		}
 		if r.seq > j.seq {
 			recs = append(recs, r)
 		}
+		last = max(last, r.seq)
 		b = rest
 	}
 	if len(recs) == 0 {
@@ -342,6 +354,28 @@ func (j *journal) replay(b []byte) (int, error) {
 	}
 	return len(recs), nil
 }
+
+// nextJournalRecord finds the first intact record after the start of b,
+// which begins with a damaged one, numbered after last and within
+// journalResync of it; nil for none. A record's number is read before its
+// checksum is computed, so that the search costs little at the offsets
+// that hold no record.
+func nextJournalRecord(b []byte, last int64) []byte {
+	for i := 1; i+8 < len(b); i++ {
+		seq, n := binary.Uvarint(b[i+8:])
+		if n <= 0 || int64(seq) <= last || int64(seq) > last+journalResync {
+			continue
+		}
+		if _, _, err := readJournalRecord(b[i:]); err == nil {
+			return b[i:]
+		}
+	}
+	return nil
+}
+
+// journalResync bounds how many records numbered after the last intact
+// one a search past a damaged record accepts as the next.
+const journalResync = 1 << 16
 
 // replayJournal writes into the SQLite database at dsn the records of
 // held, a journal's file, that it lacks (Backup's copy).
@@ -400,9 +434,11 @@ func (j *journal) update(ctx context.Context, st *sql.Stmt, r *journalRecord) (i
 			return 0, err
 		}
 		j.known[r.id] = after
+		j.taken.Add(1)
 		return 1, nil
 	}
 	j.mu.Unlock()
+	j.atOnce.Add(1)
 	if err := j.s.settle(ctx); err != nil {
 		return 0, err
 	}
@@ -630,6 +666,7 @@ func (s *Store) settle(ctx context.Context) error {
 	if s.j == nil || s.j.waiting.Load() == 0 {
 		return nil
 	}
+	s.j.forced.Add(1)
 	return s.j.flush(context.WithoutCancel(ctx))
 }
 
@@ -663,6 +700,33 @@ func (s *Store) JournalWrites() (writes, rows int64) {
 		return 0, 0
 	}
 	return s.j.writes.Load(), s.j.rows.Load()
+}
+
+// JournalStats is what the move journal has done since it opened.
+type JournalStats struct {
+	// Taken counts the games' writes the journal took (answered once in
+	// its file), AtOnce those written to the database at once (a game's
+	// first write since the server started or since another write of its
+	// row, a write of more than a move's columns, a game's end).
+	Taken, AtOnce int64
+	// Writes counts the transactions that wrote its rows to the
+	// database, Rows the rows they wrote; Forced the flushes asked for
+	// by a statement that reads or writes the games (a flush then finds
+	// rows, or nothing to do) rather than by the ticker.
+	Writes, Rows, Forced int64
+	// Pending is the records in the file not yet in the database.
+	Pending int64
+}
+
+// JournalStats reports what the move journal has done; zero where none is
+// open (PostgreSQL, or a program other than the server).
+func (s *Store) JournalStats() JournalStats {
+	j := s.j
+	if j == nil {
+		return JournalStats{}
+	}
+	return JournalStats{Taken: j.taken.Load(), AtOnce: j.atOnce.Load(), Writes: j.writes.Load(), Rows: j.rows.Load(),
+		Forced: j.forced.Load(), Pending: j.waiting.Load()}
 }
 
 // abandonJournal stops the journal without writing its rows, as a server

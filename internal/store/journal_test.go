@@ -182,6 +182,61 @@ func TestJournalAfterKill(t *testing.T) {
 	}
 }
 
+// A record damaged in the middle of the file of a server killed (a byte
+// of its moves, or its length) is skipped as the journal is opened
+// again, and the intact records after it are written: every game has its
+// moves back, the damaged record's game with its next record, which holds
+// them all. Before, the server did not start (a payload's checksum) or
+// dropped every record after it (a length past the file's end).
+func TestJournalKeepsRecordsPastADamagedOne(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		at   int // the byte damaged, from the third record's start
+	}{{"a move's byte", 12}, {"the length", 2}} {
+		t.Run(c.name, func(t *testing.T) {
+			s, path, g1 := journaled(t)
+			g2 := &Game{ID: "g2", Spec: "tablut", Seats: g1.Seats, DrawOffer: -1, TakebackOffer: -1}
+			if err := s.Create(context.Background(), g2); err != nil {
+				t.Fatal(err)
+			}
+			play(t, s, g1, "a1-a2")
+			play(t, s, g2, "a1-a2")
+			play(t, s, g1, "b1-b2")
+			play(t, s, g2, "b1-b2")
+			play(t, s, g1, "c1-c2")
+			s.abandonJournal()
+			s.Close()
+			held, _ := heldRecords(t, path)
+			if len(held) != 5 {
+				t.Fatalf("the journal holds %d records, want 5", len(held))
+			}
+			b, err := os.ReadFile(JournalPath(path))
+			if err != nil {
+				t.Fatal(err)
+			}
+			third := 0
+			for _, r := range held[:2] {
+				third += len(appendJournalRecord(nil, r))
+			}
+			b[third+c.at] ^= 0xff
+			if err := os.WriteFile(JournalPath(path), b, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			s2 := open(t, path)
+			if err := s2.Journal(nil); err != nil {
+				t.Fatalf("opened again: %v", err)
+			}
+			defer s2.Close()
+			if actions, _, _ := stored(t, path, "g1"); actions != `["a1-a2","b1-b2","c1-c2"]` {
+				t.Errorf("the damaged record's game: %s", actions)
+			}
+			if actions, _, _ := stored(t, path, "g2"); actions != `["a1-a2","b1-b2"]` {
+				t.Errorf("the other game: %s", actions)
+			}
+		})
+	}
+}
+
 // Records already written to the database and still in the file (the
 // server stopped between the two) are not written again over what came
 // after them.
