@@ -18,6 +18,7 @@ import (
 	"encoding/json"
 	"log/slog"
 	"net/http"
+	"sync/atomic"
 	"time"
 
 	"github.com/muster-games/muster/game"
@@ -32,6 +33,9 @@ type Identity interface {
 	// Fresh reads the request's player again (a token revoked since is
 	// nobody).
 	Fresh(r *http.Request) (*store.Player, error)
+	// WatchTokens has recheck called as soon as one of player's bot
+	// tokens is revoked, until stop.
+	WatchTokens(player string, recheck func()) (stop func())
 }
 
 // recheck is how often an open stream checks that its token still holds.
@@ -147,12 +151,27 @@ func (e *Events) stream(w http.ResponseWriter, r *http.Request) error {
 		w := watcher{e: e, player: me.ID, challenges: map[string]bool{}, games: map[string]bool{}}
 		t := time.NewTicker(e.cfg.Every)
 		defer t.Stop()
+		// A token revoked (or an account no longer a bot, signed out)
+		// ends the stream: at once where the revocation is made on a
+		// server (WatchTokens, checked before each event), and at the
+		// next look after recheck otherwise.
+		var gone atomic.Bool
+		ended := make(chan struct{}, 1)
+		holds := func() bool {
+			if p, err := e.ids.Fresh(r); httpx.Status(err) == http.StatusUnauthorized || err == nil && (p == nil || p.ID != me.ID) {
+				if !gone.Swap(true) {
+					ended <- struct{}{}
+				}
+			}
+			return !gone.Load()
+		}
+		if r.Header.Get("Authorization") != "" {
+			defer e.ids.WatchTokens(me.ID, func() { holds() })()
+		}
 		checked := time.Now()
 		for {
 			if time.Since(checked) >= recheck {
-				// A token revoked (or an account no longer a bot, signed
-				// out) ends the stream.
-				if p, err := e.ids.Fresh(r); httpx.Status(err) == http.StatusUnauthorized || err == nil && (p == nil || p.ID != me.ID) {
+				if !holds() {
 					return
 				}
 				checked = time.Now()
@@ -162,6 +181,9 @@ func (e *Events) stream(w http.ResponseWriter, r *http.Request) error {
 				e.log.Warn("bot events", "player", me.ID, "err", err)
 			}
 			for _, ev := range evs {
+				if gone.Load() {
+					return
+				}
 				b, _ := json.Marshal(ev)
 				if send(b) != nil {
 					return
@@ -169,6 +191,8 @@ func (e *Events) stream(w http.ResponseWriter, r *http.Request) error {
 			}
 			select {
 			case <-ctx.Done():
+				return
+			case <-ended:
 				return
 			case <-t.C:
 			}

@@ -30,6 +30,8 @@ func (k tokens) Me(r *http.Request) (*store.Player, error) {
 
 func (k tokens) Fresh(r *http.Request) (*store.Player, error) { return k.Me(r) }
 
+func (tokens) WatchTokens(string, func()) func() { return func() {} }
+
 // TestEventStream: a player's stream tells, from the store, the challenges
 // to him as they come and go, and his games as they start and end;
 // nobody gets 401.

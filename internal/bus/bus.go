@@ -24,6 +24,8 @@ const (
 	Game = "game"
 	// Chat: a chat line (as JSON) was said.
 	Chat = "chat"
+	// Tokens: a bot token of the player (his id follows) was revoked.
+	Tokens = "tokens"
 )
 
 // Bus is a server's end of the notifications.

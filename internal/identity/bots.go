@@ -169,6 +169,11 @@ func (s *Service) revokeToken(w http.ResponseWriter, r *http.Request) error {
 	case err != nil:
 		return httpx.Unavailable(err)
 	}
+	// Its streams end before the revocation is answered.
+	s.TokensRevoked(p.ID)
+	for _, f := range s.revoked {
+		f(p.ID)
+	}
 	w.WriteHeader(http.StatusNoContent)
 	return nil
 }

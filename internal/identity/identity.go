@@ -16,6 +16,7 @@ import (
 	"log/slog"
 	"net/http"
 	"runtime"
+	"sync"
 	"time"
 
 	"github.com/muster-games/muster/internal/auth"
@@ -63,7 +64,58 @@ type Service struct {
 	// renamed are told of a player whose name changed (an anonymous
 	// visitor who registered), to show it where they hold his games.
 	renamed []func(ctx context.Context, player string)
+	// byToken are the connections signed in by a bot's tokens, by player:
+	// each told at once when one of his tokens is revoked (WatchTokens).
+	tokensMu sync.Mutex
+	byToken  map[string]map[*func()]struct{}
+	// revoked are told of a player a token of whom was revoked here (the
+	// other servers, through the bus).
+	revoked []func(player string)
 }
+
+// WatchTokens has recheck called, at once and on the revoker's
+// goroutine, whenever a bot token of player is revoked, here or (told
+// through TokensRevoked) on another server, until stop: a connection
+// signed in by a token checks it then (Fresh), and ends before the
+// revocation is answered. recheck must not block.
+func (s *Service) WatchTokens(player string, recheck func()) (stop func()) {
+	f := &recheck
+	s.tokensMu.Lock()
+	if s.byToken == nil {
+		s.byToken = map[string]map[*func()]struct{}{}
+	}
+	if s.byToken[player] == nil {
+		s.byToken[player] = map[*func()]struct{}{}
+	}
+	s.byToken[player][f] = struct{}{}
+	s.tokensMu.Unlock()
+	return func() {
+		s.tokensMu.Lock()
+		defer s.tokensMu.Unlock()
+		delete(s.byToken[player], f)
+		if len(s.byToken[player]) == 0 {
+			delete(s.byToken, player)
+		}
+	}
+}
+
+// TokensRevoked tells the connections signed in by player's tokens that
+// one was revoked (by another server, or muster admin).
+func (s *Service) TokensRevoked(player string) {
+	s.tokensMu.Lock()
+	fs := make([]func(), 0, len(s.byToken[player]))
+	for f := range s.byToken[player] {
+		fs = append(fs, *f)
+	}
+	s.tokensMu.Unlock()
+	for _, f := range fs {
+		f()
+	}
+}
+
+// OnRevoke has f told of each player a token of whom is revoked on this
+// server (to tell the other servers).
+func (s *Service) OnRevoke(f func(player string)) { s.revoked = append(s.revoked, f) }
 
 // OnRename has f told of each player whose name changes: an anonymous
 // visitor who registers is shown by his new name in his games.

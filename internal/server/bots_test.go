@@ -15,6 +15,7 @@ import (
 	"github.com/muster-games/muster/internal/bots"
 	"github.com/muster-games/muster/internal/play"
 	"github.com/muster-games/muster/internal/tournaments"
+	"github.com/muster-games/muster/internal/watch"
 )
 
 // newBot registers an account, makes it a bot from its browser and
@@ -389,5 +390,53 @@ func TestBotOnlyWhereAsked(t *testing.T) {
 	}
 	if !botSeat(next.ID) {
 		t.Error("the bot's seat in the rematch is not marked BOT")
+	}
+}
+
+// TestRevokedTokenStreamsDeliverNothing (the public site's issue, item 6:
+// a revoked token's streams went on for up to five seconds, delivering
+// the game's views and the challenges meanwhile): the streams a token
+// opened end as its revocation is answered, and deliver nothing after it,
+// though the game moves and the bot is challenged again at once.
+func TestRevokedTokenStreamsDeliverNothing(t *testing.T) {
+	h := newHarness(t, "", testConfig())
+	bot, owner := h.newBot("robot")
+	alice := h.person()
+	alice.register("alice")
+	events := bot.lines("/api/stream/event")
+	var cv challengeView
+	alice.call("POST", "/api/challenges", challengeRequest{Game: "tablut", Side: "attackers", Opponent: "robot"}, &cv)
+	var ev bots.Event
+	next(t, events, &ev)
+	var acc struct{ ID string }
+	if code := bot.call("POST", "/api/challenges/"+cv.ID+"/accept", struct{}{}, &acc); code != http.StatusCreated {
+		t.Fatalf("accept: %d", code)
+	}
+	next(t, events, &ev)
+	game := bot.lines("/api/games/" + acc.ID + "/stream")
+	var v play.View
+	next(t, game, &v)
+	var ts []struct{ ID string }
+	owner.call("GET", "/api/account/tokens", nil, &ts)
+	if code := owner.call("DELETE", "/api/account/tokens/"+ts[0].ID, struct{}{}, nil); code != http.StatusNoContent {
+		t.Fatalf("revoke: %d", code)
+	}
+	revoked := time.Now()
+	alice.call("GET", "/api/games/"+acc.ID, nil, &v)
+	if code := alice.call("POST", "/api/games/"+acc.ID+"/act", actRequest{Action: v.Legal[0].Text, Ply: at(0)}, nil); code != http.StatusOK {
+		t.Fatalf("alice's move: %d", code)
+	}
+	alice.call("POST", "/api/challenges", challengeRequest{Game: "tablut", Side: "attackers", Opponent: "robot"}, &cv)
+	for what, ch := range map[string]<-chan []byte{"the event stream": events, "the game stream": game} {
+		select {
+		case line, open := <-ch:
+			if open {
+				t.Errorf("%s of a revoked token delivered %s", what, line)
+			} else if took := time.Since(revoked); took > watch.TokenRecheck/2 {
+				t.Errorf("%s of a revoked token ended %s after the revocation", what, took)
+			}
+		case <-time.After(10 * time.Second):
+			t.Errorf("%s of a revoked token goes on", what)
+		}
 	}
 }

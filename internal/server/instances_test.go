@@ -9,6 +9,7 @@ import (
 
 	"github.com/muster-games/muster/internal/pgtest"
 	"github.com/muster-games/muster/internal/play"
+	"github.com/muster-games/muster/internal/watch"
 )
 
 func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }
@@ -139,5 +140,30 @@ func TestMovesOnSocketsOfTwoInstances(t *testing.T) {
 	onA.act(c.Secrets[1], "e3-d3", 1)
 	if v := onB.until(2); v.Ply != 2 || v.History[1] != "e3-d3" {
 		t.Fatalf("B's watcher after a move on A's socket: %+v", v.History)
+	}
+}
+
+// TestRevokedTokenOnAnotherServer: a bot's token revoked through server A
+// ends the event stream it holds open on server B at once (told through
+// the database), not at B's next check of the token.
+func TestRevokedTokenOnAnotherServer(t *testing.T) {
+	a, b := twoServers(t, testConfig())
+	bot, owner := a.newBot("robot")
+	events := bot.at(b).lines("/api/stream/event")
+	var ts []struct{ ID string }
+	owner.call("GET", "/api/account/tokens", nil, &ts)
+	if code := owner.call("DELETE", "/api/account/tokens/"+ts[0].ID, struct{}{}, nil); code != http.StatusNoContent {
+		t.Fatalf("revoke: %d", code)
+	}
+	revoked := time.Now()
+	select {
+	case line, open := <-events:
+		if open {
+			t.Errorf("the stream on B delivered %s after the revocation", line)
+		} else if took := time.Since(revoked); took > watch.TokenRecheck/2 {
+			t.Errorf("the stream on B ended %s after the revocation", took)
+		}
+	case <-time.After(10 * time.Second):
+		t.Error("the stream on B goes on")
 	}
 }

@@ -280,6 +280,9 @@ func New(st *store.Store, cfg Config) *Server {
 	s.games = play.New(ctx, st, api, s.ids, s.pool, s.bus, play.Config{GamesPerHour: cfg.GamesPerHour, ChangesPerMinute: cfg.ChangesPerMinute,
 		AgentTimeout: cfg.AgentTimeout, LeaseTTL: cfg.LeaseTTL, Levels: cfg.Levels, Events: s.events, NeedAgent: cfg.NeedAgent})
 	s.ids.OnRename(s.games.Renamed)
+	// A token revoked ends its streams on every server at once.
+	s.ids.OnRevoke(func(player string) { s.bus.Publish(bus.Tokens, player) })
+	s.bus.Handle(bus.Tokens, s.ids.TokensRevoked)
 	s.chat = chat.New(st, api, s.games, s.ids, s.bus)
 	// A game's watchers get its views and its chat, counted apart from its
 	// players.

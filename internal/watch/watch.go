@@ -63,6 +63,9 @@ type Identity interface {
 	// Fresh reads the request's player again (a bot token revoked since
 	// is nobody).
 	Fresh(r *http.Request) (*store.Player, error)
+	// WatchTokens has recheck called as soon as one of player's bot
+	// tokens is revoked, until stop.
+	WatchTokens(player string, recheck func()) (stop func())
 	// Keep returns r as a socket keeps it for its messages, for as long
 	// as it lives: what says who sends them, its address, URL and
 	// context, without the rest of its headers.
@@ -385,17 +388,24 @@ func (ws *Watchers) feed(r *http.Request) (httpx.Watch, func(ctx context.Context
 			stopChat()
 			return nil, err // the game left memory meanwhile: the client connects again
 		}
-		stopRecheck := func() {}
+		stopRecheck, stopRevoked := func() {}, func() {}
 		if byToken {
-			stopRecheck = every(TokenRecheck, func() bool {
+			// Ended, its outbox dropped, as soon as one of the player's
+			// tokens is revoked, if it was this one; checked every
+			// TokenRecheck too (an account deleted from the command line
+			// on SQLite, where no server is told).
+			check := func() bool {
 				if p, err := ws.ids.Fresh(r); httpx.Status(err) == http.StatusUnauthorized || err == nil && (p == nil || p.ID != player) {
 					out.End()
 					return false
 				}
 				return true
-			})
+			}
+			stopRevoked = ws.ids.WatchTokens(player, func() { check() })
+			stopRecheck = every(TokenRecheck, check)
 		}
 		return func() {
+			stopRevoked()
 			stopRecheck()
 			stopViews()
 			stopChat()

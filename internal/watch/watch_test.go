@@ -138,6 +138,8 @@ func (ids) Keep(r *http.Request) *http.Request {
 	return m
 }
 
+func (ids) WatchTokens(string, func()) func() { return func() {} }
+
 func (ids) Fresh(r *http.Request) (*store.Player, error) {
 	if r.Header.Get("X-Player") == "revoked" {
 		return nil, httpx.NewError(http.StatusUnauthorized, "revoked")
