@@ -17,6 +17,7 @@ import (
 
 	"github.com/muster-games/muster/agent"
 	"github.com/muster-games/muster/game"
+	"github.com/muster-games/muster/internal/assist"
 	"github.com/muster-games/muster/internal/auth"
 	"github.com/muster-games/muster/internal/engine"
 	"github.com/muster-games/muster/internal/httpx"
@@ -41,6 +42,9 @@ type Config struct {
 	// EngineTime bounds the engine's thinking one address, and one
 	// player, asks for in any minute (a bucket refilled evenly).
 	EngineTime time.Duration
+	// Assist, if set, is told of each evaluation, by the address and the
+	// player it was for: a puzzle tried meanwhile is not rated.
+	Assist *assist.Log
 }
 
 // DefaultConfig are the analysis board's limits on a public server: two
@@ -272,6 +276,9 @@ func (b *Board) evaluate(w http.ResponseWriter, r *http.Request) error {
 	st, _, err := replay(req)
 	if err != nil {
 		return err
+	}
+	if b.cfg.Assist != nil {
+		b.cfg.Assist.Helped(time.Now(), keys...)
 	}
 	ev, err := b.evaluation(r.Context(), st, think)
 	if err != nil {

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/muster-games/muster/game"
+	"github.com/muster-games/muster/internal/assist"
 	"github.com/muster-games/muster/internal/engine"
 	"github.com/muster-games/muster/internal/httpx"
 	"github.com/muster-games/muster/internal/store"
@@ -268,5 +269,33 @@ func TestVerdictFromTables(t *testing.T) {
 	}
 	if ev := judge(search.Result{Iterations: 100}, 0, players); strings.HasPrefix(ev.Text, "A draw") {
 		t.Errorf("MCTS's even position said as a draw: %+v", ev)
+	}
+}
+
+// TestEvaluationIsHelp: each evaluation is noted as help to its address
+// (and player), so that a puzzle tried meanwhile is not rated
+// (internal/puzzles); the nodes' views, which evaluate nothing, are not.
+func TestEvaluationIsHelp(t *testing.T) {
+	api := &httpx.API{Log: slog.New(slog.NewTextHandler(io.Discard, nil)), MaxBody: 1 << 20}
+	help := assist.New(time.Hour, 100)
+	mux := http.NewServeMux()
+	New(api, engine.New(engine.Config{Slots: 1}), nobody{}, Config{Think: 100 * time.Millisecond, Assist: help}).Routes(mux)
+	srv := httptest.NewServer(mux)
+	defer srv.Close()
+	h := &harness{t: t, url: srv.URL}
+	before := time.Now()
+	var v analysisView
+	if code := h.call("POST", "/api/analysis", analysisRequest{Spec: "tablut"}, &v); code != http.StatusOK {
+		t.Fatalf("view: %d", code)
+	}
+	if help.During(before, time.Now(), "addr 127.0.0.1") {
+		t.Fatal("a node's view noted as help")
+	}
+	var ev evaluation
+	if code := h.call("POST", "/api/analysis/eval", analysisRequest{Spec: "tablut"}, &ev); code != http.StatusOK {
+		t.Fatalf("eval: %d", code)
+	}
+	if !help.During(before, time.Now(), "addr 127.0.0.1") {
+		t.Fatal("an evaluation not noted as help")
 	}
 }

@@ -4,7 +4,8 @@
 // puzzle rating), the exact verdict of a position, with which the page
 // checks each turn of a solver's, and the result of a try, read from its
 // game, which moves the player's puzzle rating (Glicko-2, the first try
-// at each puzzle only). It knows no game: the puzzles come from the
+// at each puzzle only, and not one made with the engine's help or in
+// less than minTry). It knows no game: the puzzles come from the
 // agents' support, the verdicts from its Oracle.
 package puzzles
 
@@ -17,9 +18,11 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/muster-games/muster/agent"
 	"github.com/muster-games/muster/game"
+	"github.com/muster-games/muster/internal/assist"
 	"github.com/muster-games/muster/internal/httpx"
 	"github.com/muster-games/muster/internal/store"
 	"github.com/muster-games/muster/rating"
@@ -39,17 +42,43 @@ type Board struct {
 	api   *httpx.API
 	store *store.Store
 	ids   Identity
-	mu    sync.Mutex
+	// help is who had the engine's help lately (the analysis board's
+	// evaluations, the verdicts of positions not of his own games).
+	help *assist.Log
+	// minTry is the least time a try that solves a puzzle takes to be
+	// rated (DefaultMinTry).
+	minTry time.Duration
+	mu     sync.Mutex
 	// drawn are each game's puzzles drawn so far; a game with none (no
 	// table on disk yet) is drawn again at the next request, so that
 	// tables built later show.
 	drawn map[string][]agent.Puzzle
 }
 
-// New returns the puzzles' handlers.
-func New(api *httpx.API, st *store.Store, ids Identity) *Board {
-	return &Board{api: api, store: st, ids: ids}
+// New returns the puzzles' handlers; help is told of the verdicts that
+// help, and read for each try (the analysis board writes it too); a try
+// that solves a puzzle in less than minTry is not rated (zero:
+// DefaultMinTry).
+func New(api *httpx.API, st *store.Store, ids Identity, help *assist.Log, minTry time.Duration) *Board {
+	if minTry <= 0 {
+		minTry = DefaultMinTry
+	}
+	return &Board{api: api, store: st, ids: ids, help: help, minTry: minTry}
 }
+
+// helpKeys are the keys under which help to the request's sender is
+// noted: his address, and his player if he has one.
+func helpKeys(r *http.Request, me *store.Player) []string {
+	keys := []string{"addr " + httpx.Client(r)}
+	if me != nil {
+		keys = append(keys, "player "+me.ID)
+	}
+	return keys
+}
+
+// DefaultMinTry is the least time a try at a puzzle that solves it takes
+// to be rated: a try made faster was not thought out at a board.
+const DefaultMinTry = 3 * time.Second
 
 // Routes adds the puzzles' API.
 func (b *Board) Routes(mux *http.ServeMux) {
@@ -210,11 +239,14 @@ type resultRequest struct {
 // resultAnswer says whether the try solved the puzzle and what it did to
 // the player's puzzle rating (nothing after a first try: Counted false).
 type resultAnswer struct {
-	Solved  bool    `json:"solved"`
-	Counted bool    `json:"counted"`
-	Before  float64 `json:"before"`
-	After   float64 `json:"after"`
-	Me      *solver `json:"me,omitempty"`
+	Solved  bool `json:"solved"`
+	Counted bool `json:"counted"`
+	// Why says why a first try was not counted (the engine's help, or
+	// too quick); empty for a try after the first.
+	Why    string  `json:"why,omitempty"`
+	Before float64 `json:"before"`
+	After  float64 `json:"after"`
+	Me     *solver `json:"me,omitempty"`
 }
 
 var (
@@ -261,6 +293,19 @@ func (b *Board) result(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	out := resultAnswer{Solved: solved, Counted: true}
+	// The try is the game's time in play: from its start to its end (or
+	// now, a turn that lost the win while it goes on).
+	// The store keeps milliseconds: the end's millisecond is included.
+	end := rec.Updated.Add(time.Millisecond)
+	if rec.Status == store.StatusPlaying {
+		end = time.Now()
+	}
+	switch {
+	case b.help != nil && b.help.During(rec.Created, end, helpKeys(r, me)...):
+		out.Why = "tried while the analysis board or the exact verdicts of other positions helped, from your account or your address: not rated"
+	case solved && end.Sub(rec.Created) < b.minTry:
+		out.Why = fmt.Sprintf("solved in under %s, quicker than a try thought out at the board: not rated", b.minTry)
+	}
 	score := 0.0
 	if solved {
 		score = 1
@@ -272,12 +317,18 @@ func (b *Board) result(w http.ResponseWriter, r *http.Request) error {
 			cur = rating.Rating{R: before.R, RD: before.RD, Vol: before.Vol}
 		}
 		out.Before = cur.R
+		if out.Why != "" {
+			// The first try is spent, and the rating stays.
+			return store.Rating{R: cur.R, RD: cur.RD, Vol: cur.Vol, Games: before.Games}
+		}
 		next := rating.Update(cur, []rating.Result{{Opponent: opponent, Score: score}}, rating.Tau)
 		return store.Rating{R: next.R, RD: next.RD, Vol: next.Vol, Games: before.Games + 1}
 	})
 	switch {
+	case out.Why != "" && err == nil:
+		out.Counted, out.After = false, after.R
 	case errors.Is(err, store.ErrTried):
-		out.Counted = false
+		out.Counted, out.Why = false, ""
 	case err != nil:
 		return httpx.Unavailable(err)
 	default:
@@ -301,6 +352,10 @@ const puzzleRD = 60
 type verdictRequest struct {
 	Spec     string `json:"spec"`
 	Position string `json:"position"`
+	// Game, if set, is a game of the asker's in which the position came
+	// about (a puzzle's try, which the page checks turn by turn): its
+	// verdict is no help. Any other position's is (helpKeys).
+	Game string `json:"game,omitempty"`
 }
 
 // verdictAnswer is the exact value of a position for the player to act:
@@ -335,12 +390,65 @@ func (b *Board) verdict(w http.ResponseWriter, r *http.Request) error {
 		out.Decided, out.Over, out.Result = true, true, game.ResultName(s)
 		return b.api.JSON(w, http.StatusOK, out)
 	}
+	if b.help != nil {
+		me, err := b.ids.Me(r)
+		if err != nil {
+			return err
+		}
+		if mine, err := b.cameAbout(r.Context(), req.Game, me, s); err != nil {
+			return err
+		} else if !mine {
+			b.help.Helped(time.Now(), helpKeys(r, me)...)
+		}
+	}
 	res, ok := agent.Verdict(s)
 	if ok {
 		out.Decided, out.Turns = true, res.Turns
 		out.Outcome = map[int]string{1: "win", -1: "loss", 0: "draw"}[res.Proven]
 	}
 	return b.api.JSON(w, http.StatusOK, out)
+}
+
+// cameAbout reports whether position s came about in game id, a game in
+// which me holds a seat.
+func (b *Board) cameAbout(ctx context.Context, id string, me *store.Player, s game.State) (bool, error) {
+	if id == "" || me == nil {
+		return false, nil
+	}
+	rec, err := b.store.Get(ctx, id)
+	if errors.Is(err, store.ErrNotFound) {
+		return false, nil
+	} else if err != nil {
+		return false, httpx.Unavailable(err)
+	}
+	if !slices.ContainsFunc(rec.Seats, func(seat store.Seat) bool { return seat.Player == me.ID }) {
+		return false, nil
+	}
+	g, err := game.Load(rec.Spec)
+	if err != nil || g.Spec() != s.Game().Spec() {
+		return false, nil
+	}
+	at := g.NewState()
+	if rec.Start != "" {
+		if at, err = g.ParseState(rec.Start); err != nil {
+			return false, nil
+		}
+	}
+	want := s.String()
+	if at.String() == want {
+		return true, nil
+	}
+	for _, text := range rec.Actions {
+		a, err := at.ParseAction(text)
+		if err != nil {
+			return false, nil
+		}
+		at.Apply(a)
+		if at.String() == want {
+			return true, nil
+		}
+	}
+	return false, nil
 }
 
 // solvedIn reads a try at puzzle p from its stored game: the game must

@@ -13,9 +13,11 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/muster-games/muster/agent"
 	"github.com/muster-games/muster/game"
+	"github.com/muster-games/muster/internal/assist"
 	"github.com/muster-games/muster/internal/httpx"
 	"github.com/muster-games/muster/internal/store"
 	"github.com/muster-games/muster/lanrick/ai"
@@ -48,7 +50,7 @@ func call(t *testing.T, url, method string, body, out any) int {
 func TestPuzzlesServed(t *testing.T) {
 	api := &httpx.API{Log: slog.New(slog.NewTextHandler(io.Discard, nil)), MaxBody: 1 << 16}
 	mux := http.NewServeMux()
-	b := New(api, openStore(t), nobody{})
+	b := New(api, openStore(t), nobody{}, nil, 0)
 	b.Routes(mux)
 	srv := httptest.NewServer(mux)
 	defer srv.Close()
@@ -140,7 +142,9 @@ func TestPuzzleRatingAndStream(t *testing.T) {
 	}
 	api := &httpx.API{Log: slog.New(slog.NewTextHandler(io.Discard, nil)), MaxBody: 1 << 16}
 	mux := http.NewServeMux()
-	New(api, st, as{me}).Routes(mux)
+	b := New(api, st, as{me}, nil, 0)
+	b.minTry = 0 // the tries here are made at once (TestPuzzleTriedWithHelpIsNotRated)
+	b.Routes(mux)
 	srv := httptest.NewServer(mux)
 	defer srv.Close()
 
@@ -149,28 +153,7 @@ func TestPuzzleRatingAndStream(t *testing.T) {
 		t.Fatalf("the list for a newcomer: %d %+v", code, l.Me)
 	}
 	first := l.Puzzles[l.Me.Next]
-	// A game of the puzzle played out by the tables: the solver wins.
-	g, _ := game.Load(first.Spec)
-	s, _ := g.ParseState(first.Position)
-	seat := int(s.ToAct())
-	rec := &store.Game{ID: "try1", Spec: first.Spec, Start: first.Position, Lesson: true, DrawOffer: -1, TakebackOffer: -1,
-		Seats: []store.Seat{{Kind: store.SeatAI, Agent: "hard"}, {Kind: store.SeatAI, Agent: "hard"}}}
-	rec.Seats[seat] = store.Seat{Kind: store.SeatHuman, Player: me.ID}
-	for steps := 0; !s.IsTerminal() && steps < 100; steps++ {
-		a := s.LegalActions(nil)[0]
-		if res, ok := agent.Verdict(s); ok && (res.Action != 0 || len(res.PV) > 0) {
-			a = res.Action
-		}
-		rec.Actions = append(rec.Actions, s.ActionString(a))
-		s.Apply(a)
-	}
-	if s.Returns()[seat] <= 0 {
-		t.Fatal("the tables' play did not win the puzzle")
-	}
-	rec.Status = store.StatusOver
-	if err := st.Create(ctx, rec); err != nil {
-		t.Fatal(err)
-	}
+	solvedTry(t, st, first, "try1", me.ID)
 	var res resultAnswer
 	if code := call(t, srv.URL+"/api/puzzles/result", "POST", resultRequest{Puzzle: first.ID, Game: "try1"}, &res); code != 200 || !res.Solved || !res.Counted || res.After <= res.Before || res.Me.Tried[first.ID] != true {
 		t.Fatalf("a solve: %d %+v", code, res)
@@ -214,7 +197,7 @@ func TestPuzzleRatingAndStream(t *testing.T) {
 		t.Fatalf("no such puzzle: %d", code)
 	}
 	mux2 := http.NewServeMux()
-	New(api, st, as{other}).Routes(mux2)
+	New(api, st, as{other}, nil, 0).Routes(mux2)
 	srv2 := httptest.NewServer(mux2)
 	defer srv2.Close()
 	if code := call(t, srv2.URL+"/api/puzzles/result", "POST", resultRequest{Puzzle: first.ID, Game: "try1"}, &res); code != 403 {
@@ -238,6 +221,122 @@ func TestPuzzleRatingAndStream(t *testing.T) {
 	rs, _ := st.Ratings(ctx, me.ID)
 	if r := rs[store.PuzzleGame]; r.Games != 2 || r.R != res.Me.Rating {
 		t.Fatalf("the stored puzzle rating: %+v", r)
+	}
+}
+
+// solvedTry stores a game, id, of puzzle p played out by the tables,
+// player holding the side to move: he wins. during, if given, runs while
+// the game is in play, before its moves.
+func solvedTry(t *testing.T, st *store.Store, p agent.Puzzle, id, player string, during ...func()) *store.Game {
+	t.Helper()
+	g, _ := game.Load(p.Spec)
+	s, _ := g.ParseState(p.Position)
+	seat := int(s.ToAct())
+	rec := &store.Game{ID: id, Spec: p.Spec, Start: p.Position, Lesson: true, DrawOffer: -1, TakebackOffer: -1,
+		Seats: []store.Seat{{Kind: store.SeatAI, Agent: "hard"}, {Kind: store.SeatAI, Agent: "hard"}}}
+	rec.Seats[seat] = store.Seat{Kind: store.SeatHuman, Player: player}
+	if err := st.Create(context.Background(), rec); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range during {
+		time.Sleep(2 * time.Millisecond) // after the game's start, to the millisecond
+		f()
+	}
+	for steps := 0; !s.IsTerminal() && steps < 100; steps++ {
+		a := s.LegalActions(nil)[0]
+		if res, ok := agent.Verdict(s); ok && (res.Action != 0 || len(res.PV) > 0) {
+			a = res.Action
+		}
+		rec.Actions = append(rec.Actions, s.ActionString(a))
+		s.Apply(a)
+	}
+	if s.Returns()[seat] <= 0 {
+		t.Fatal("the tables' play did not win the puzzle")
+	}
+	rec.Status = store.StatusOver
+	if err := st.Update(context.Background(), rec, 0); err != nil {
+		t.Fatal(err)
+	}
+	return rec
+}
+
+// TestPuzzleTriedWithHelpIsNotRated (the public site's issue, item 5: 50
+// puzzles in 60 s took a rating from 1500 to 2235, the analysis board
+// asked 179 times): a try made while its solver, by his account or his
+// address, had the analysis board's evaluations or the exact verdicts of
+// positions not of his own games is not rated, and its first try is
+// spent; the verdicts the page asks of the try's own positions are no
+// help; and a solve quicker than three seconds is not rated.
+func TestPuzzleTriedWithHelpIsNotRated(t *testing.T) {
+	saved := ai.EndgameDir
+	defer ai.SetEndgameDir(saved)
+	ai.SetEndgameDir(endgametest.Dir(t))
+	ctx := context.Background()
+	st := openStore(t)
+	me := &store.Player{ID: "solver"}
+	if err := st.CreatePlayer(ctx, me); err != nil {
+		t.Fatal(err)
+	}
+	api := &httpx.API{Log: slog.New(slog.NewTextHandler(io.Discard, nil)), MaxBody: 1 << 16}
+	help := assist.New(time.Hour, 1000)
+	mux := http.NewServeMux()
+	b := New(api, st, as{me}, help, 0)
+	b.minTry = 0
+	b.Routes(mux)
+	srv := httptest.NewServer(mux)
+	defer srv.Close()
+	var l listing
+	call(t, srv.URL+"/api/puzzles", "GET", nil, &l)
+	if len(l.Puzzles) < 3 {
+		t.Fatalf("%d puzzles", len(l.Puzzles))
+	}
+	// The page's verdicts of the try's own positions, asked with its
+	// game: no help.
+	p := l.Puzzles[0]
+	rec := solvedTry(t, st, p, "try1", me.ID)
+	g, _ := game.Load(p.Spec)
+	s, _ := g.ParseState(p.Position)
+	for _, text := range rec.Actions[:1] {
+		a, _ := s.ParseAction(text)
+		s.Apply(a)
+	}
+	if code := call(t, srv.URL+"/api/puzzles/verdict", "POST", verdictRequest{Spec: p.Spec, Position: s.String(), Game: "try1"}, nil); code != 200 {
+		t.Fatalf("verdict: %d", code)
+	}
+	var res resultAnswer
+	if code := call(t, srv.URL+"/api/puzzles/result", "POST", resultRequest{Puzzle: p.ID, Game: "try1"}, &res); code != 200 || !res.Counted || res.Why != "" {
+		t.Fatalf("a try checked by its own verdicts: %d %+v", code, res)
+	}
+	rated := res.After
+	// A verdict of a position asked without its game is help: the try
+	// made meanwhile is not rated, and it is spent.
+	p2 := l.Puzzles[1]
+	solvedTry(t, st, p2, "try2", me.ID, func() {
+		if code := call(t, srv.URL+"/api/puzzles/verdict", "POST", verdictRequest{Spec: p2.Spec, Position: p2.Position}, nil); code != 200 {
+			t.Fatalf("verdict: %d", code)
+		}
+	})
+	if code := call(t, srv.URL+"/api/puzzles/result", "POST", resultRequest{Puzzle: p2.ID, Game: "try2"}, &res); code != 200 || res.Counted || !strings.Contains(res.Why, "helped") || res.After != rated || !res.Me.Tried[p2.ID] {
+		t.Fatalf("a try with a verdict's help: %d %+v (rating before it %.0f)", code, res, rated)
+	}
+	// The analysis board's evaluation, noted by address (another browser
+	// at the same address, signed in as nobody), is help too.
+	p3 := l.Puzzles[2]
+	solvedTry(t, st, p3, "try3", me.ID, func() { help.Helped(time.Now(), "addr 127.0.0.1") })
+	if code := call(t, srv.URL+"/api/puzzles/result", "POST", resultRequest{Puzzle: p3.ID, Game: "try3"}, &res); code != 200 || res.Counted || res.After != rated {
+		t.Fatalf("a try with the analysis board's help: %d %+v", code, res)
+	}
+	// Too quick a solve.
+	fresh := assist.New(time.Hour, 1000)
+	b2 := New(api, st, as{&store.Player{ID: "quick"}}, fresh, 0)
+	st.CreatePlayer(ctx, &store.Player{ID: "quick"})
+	mux2 := http.NewServeMux()
+	b2.Routes(mux2)
+	srv2 := httptest.NewServer(mux2)
+	defer srv2.Close()
+	solvedTry(t, st, p, "quick1", "quick")
+	if code := call(t, srv2.URL+"/api/puzzles/result", "POST", resultRequest{Puzzle: p.ID, Game: "quick1"}, &res); code != 200 || res.Counted || !strings.Contains(res.Why, "under 3s") {
+		t.Fatalf("a solve made at once: %d %+v", code, res)
 	}
 }
 

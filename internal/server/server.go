@@ -27,6 +27,7 @@ import (
 
 	"github.com/muster-games/muster/game"
 	"github.com/muster-games/muster/internal/analysis"
+	"github.com/muster-games/muster/internal/assist"
 	"github.com/muster-games/muster/internal/bots"
 	"github.com/muster-games/muster/internal/bus"
 	"github.com/muster-games/muster/internal/chat"
@@ -80,6 +81,10 @@ type Config struct {
 	// thinking each asks for in a minute.
 	AnalysisInFlight   int
 	AnalysisEngineTime time.Duration
+	// PuzzleMinTry is the least time a try that solves a puzzle takes to
+	// be rated (zero: three seconds); a try quicker is not thought out at
+	// a board (the browser tests' robot solves at once).
+	PuzzleMinTry time.Duration
 	// Log receives the server's messages (nil: discard): an access line
 	// per request and what went wrong, as text or, with LogJSON, one JSON
 	// object a line, from LogLevel up.
@@ -295,8 +300,11 @@ func New(st *store.Store, cfg Config) *Server {
 	s.lobby = lobby.New(ctx, st, api, s.ids, s.games, s.bus, sockets, lobby.Config{ChallengesPerHour: cfg.ChallengesPerHour, Watchers: 100 * cfg.ConnsPerGame,
 		OpenPerPlayer: cfg.OpenChallenges})
 	s.events.OnGameChanged(func(events.GameChanged) { s.lobby.Signal() })
-	s.analysis = analysis.New(api, s.pool, s.ids, analysis.Config{Think: cfg.AnalysisTime, InFlight: cfg.AnalysisInFlight, EngineTime: cfg.AnalysisEngineTime})
-	s.puzzles = puzzles.New(api, st, s.ids)
+	// Who had the engine's help lately: a puzzle tried meanwhile is not
+	// rated.
+	help := assist.New(time.Hour, 100000)
+	s.analysis = analysis.New(api, s.pool, s.ids, analysis.Config{Think: cfg.AnalysisTime, InFlight: cfg.AnalysisInFlight, EngineTime: cfg.AnalysisEngineTime, Assist: help})
+	s.puzzles = puzzles.New(api, st, s.ids, help, cfg.PuzzleMinTry)
 	s.players = players.New(st, api, s.ids)
 	s.bots = bots.New(st, api, s.ids, sockets, bots.Config{})
 	s.mod = moderation.New(st, api, s.ids)

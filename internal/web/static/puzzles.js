@@ -119,7 +119,7 @@ export class PuzzlePanel {
     // Tablut's king, captured, still stands on the board).
     let verdict = { over: true, won: v.winner === me };
     if (v.status !== "over") {
-      try { verdict = await api("POST", "/api/puzzles/verdict", { spec: v.spec, position: v.position }); } catch (e) { host.err.textContent = e.message; return; }
+      try { verdict = await api("POST", "/api/puzzles/verdict", { spec: v.spec, position: v.position, game: host.id }); } catch (e) { host.err.textContent = e.message; return; }
       verdict.won = verdict.over && verdict.result === v.traits.players[me].name;
     }
     if (this.over) return;
@@ -155,6 +155,7 @@ export class PuzzlePanel {
       const d = Math.round(r.after) - Math.round(r.before);
       line.textContent = r.counted
         ? `Puzzle rating ${Math.round(r.before)} → ${ratingText(r.me)} (${d >= 0 ? "+" : ""}${d}).`
+        : r.why ? `Puzzle rating ${ratingText(r.me)}, not changed: ${r.why}.`
         : `Puzzle rating ${ratingText(r.me)}: only your first try at a puzzle counts.`;
     } catch (e) { line.textContent = e.message; }
   }
