@@ -203,3 +203,46 @@ func TestImage(t *testing.T) {
 		}
 	}
 }
+
+// TestCompose (the public site's issue, item 9): Docker Compose's own
+// parser (docker-compose config, which checks a file against Compose's
+// schema without a container engine) takes compose.yaml; the file runs
+// the server behind PostgreSQL, each with a health check, the server
+// once the database is healthy, both keeping their data in volumes, the
+// site published on the loopback alone; it refuses to start without the
+// database's password; and the parser refuses a misspelt key, so that
+// this test can fail.
+func TestCompose(t *testing.T) {
+	compose := tool(t, "docker-compose")
+	config := func(file string, env ...string) (string, error) {
+		cmd := exec.Command(compose, "--project-directory", t.TempDir(), "-f", file, "config")
+		cmd.Env = append(os.Environ(), env...)
+		out, err := cmd.CombinedOutput()
+		return string(out), err
+	}
+	out, err := config("compose.yaml", "MUSTER_DB_PASSWORD=pw")
+	if err != nil {
+		t.Fatalf("docker-compose config: %v\n%s", err, out)
+	}
+	for _, want := range []string{
+		"condition: service_healthy", "- pg_isready", "- /usr/local/bin/muster\n      - healthcheck",
+		"MUSTER_DB: postgres://muster@db/muster", "PGPASSWORD: pw", "POSTGRES_PASSWORD: pw",
+		"127.0.0.1:8080:8080/tcp", "- data:/data:rw", "- db:/var/lib/postgresql/data:rw", "stop_grace_period: 30s",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the Compose file as its parser reads it lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "0.0.0.0:8080") || strings.Contains(out, "- 8080:8080") {
+		t.Errorf("the site is published beyond the loopback:\n%s", out)
+	}
+	if out, err := config("compose.yaml", "MUSTER_DB_PASSWORD="); err == nil || !strings.Contains(out, "MUSTER_DB_PASSWORD") {
+		t.Errorf("without the password: %v\n%s", err, out)
+	}
+	b, _ := os.ReadFile("compose.yaml")
+	bad := filepath.Join(t.TempDir(), "compose.yaml")
+	os.WriteFile(bad, bytes.Replace(b, []byte("      test: [\"CMD\", \"pg_isready\""), []byte("      tset: [\"CMD\", \"pg_isready\""), 1), 0o600)
+	if out, err := config(bad, "MUSTER_DB_PASSWORD=pw"); err == nil || !strings.Contains(out, "tset") {
+		t.Errorf("a misspelt key: %v\n%s", err, out)
+	}
+}

@@ -71,6 +71,16 @@ five-man tables (three men against two) after them, one core, one table at a
 time (6 files of 168 MB, hours each, and up to 9 GB of memory while one is
 built); the computer players use each as soon as it is there.`
 
+// nonEmpty refuses an empty value of the flag name.
+func nonEmpty(name string) func(string) error {
+	return func(s string) error {
+		if s == "" {
+			return fmt.Errorf("an empty %s", name)
+		}
+		return nil
+	}
+}
+
 func runServe(env *Env, args []string) error {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on (with TLS, typically :443)")
@@ -110,27 +120,12 @@ func runServe(env *Env, args []string) error {
 	acmeDomain := fs.String("acme-domain", "", "serve HTTPS with certificates from Let's Encrypt for this domain (comma-separated for several); its challenges are answered on --acme-http-addr")
 	acmeEmail := fs.String("acme-email", "", "the address Let's Encrypt writes to about the certificates (optional)")
 	acmeHTTP := fs.String("acme-http-addr", ":80", "with --acme-domain, where to answer Let's Encrypt's HTTP challenges and send plain HTTP to HTTPS")
-	var levels []string
-	fs.Func("level", "a computer player a request may name beside easy, medium, hard and max: an agent spec such as alphabeta(time=10s) (repeat for more); requests name no other search", func(spec string) error {
-		if spec == "" {
-			return errors.New("an empty level")
-		}
-		levels = append(levels, spec)
-		return nil
-	})
-	var hosts []string
-	fs.Func("host", "a name the site answers to, such as muster.example.org (repeat for more; with --acme-domain, its domains): a request naming another Host is answered 421 Misdirected Request, against DNS rebinding; /healthz and /readyz answer any (default: any Host, as on localhost)", func(s string) error {
-		if s == "" {
-			return errors.New("an empty host")
-		}
-		hosts = append(hosts, s)
-		return nil
-	})
-	var proxies []string
-	fs.Func("trusted-proxy", "the address (or CIDR prefix) of a proxy in front of the server, such as a TLS proxy on 127.0.0.1, whose X-Forwarded-For gives the client's address and X-Forwarded-Proto https makes the session cookie Secure (repeat for more); others' headers are ignored", func(s string) error {
-		proxies = append(proxies, s)
-		return nil
-	})
+	var levels, hosts, proxies []string
+	fs.Var(list{&levels, nonEmpty("level")}, "level", "a computer player a request may name beside easy, medium, hard and max: an agent spec such as alphabeta(time=10s) (repeat for more); requests name no other search")
+	fs.Var(list{&hosts, nonEmpty("host")}, "host", "a name the site answers to, such as muster.example.org (repeat for more; with --acme-domain, its domains): a request naming another Host is answered 421 Misdirected Request, against DNS rebinding; /healthz and /readyz answer any (default: any Host, as on localhost)")
+	fs.Var(list{values: &proxies}, "trusted-proxy", "the address (or CIDR prefix) of a proxy in front of the server, such as a TLS proxy on 127.0.0.1, whose X-Forwarded-For gives the client's address and X-Forwarded-Proto https makes the session cookie Secure (repeat for more); others' headers are ignored")
+	config := fs.String("config", "", "a file of settings, one \"name = value\" a line (a flag's name without its dashes, as muster serve --print-config writes them; # begins a comment; a repeatable flag on several lines): the command line and the environment win over it")
+	printConfig := fs.Bool("print-config", false, "print the settings the server would run with, each with where it came from (the command line, the environment, --config or the default), passwords masked, in --config's form, and exit")
 	pos, err := flags(fs, args)
 	if err != nil {
 		return err
@@ -138,8 +133,20 @@ func runServe(env *Env, args []string) error {
 	if len(pos) != 0 {
 		return fmt.Errorf("%w: unexpected arguments %v", errUsage, pos)
 	}
+	from := map[string]string{}
+	given(fs, "the command line", from)
 	if err := fromEnv(env, fs, map[string]string{"level": ";", "trusted-proxy": ",", "host": ","}); err != nil {
 		return err
+	}
+	fs.Visit(func(f *flag.Flag) {
+		if _, ok := from[f.Name]; !ok {
+			from[f.Name] = envName(f.Name)
+		}
+	})
+	if *config != "" {
+		if err := fromFile(fs, *config, from, "config", "print-config"); err != nil {
+			return err
+		}
 	}
 	trusted, err := httpx.ParseProxies(proxies)
 	if err != nil {
@@ -163,6 +170,10 @@ func runServe(env *Env, args []string) error {
 		return fmt.Errorf("%w: --tls-cert and --tls-key go together", errUsage)
 	case *tlsCert != "" && *acmeDomain != "":
 		return fmt.Errorf("%w: --tls-cert or --acme-domain, not both", errUsage)
+	}
+	if *printConfig {
+		printSettings(env.Stdout, fs, from, "config", "print-config")
+		return nil
 	}
 	if levels != nil {
 		levels = append(slices.Clone(agent.Levels), levels...)
