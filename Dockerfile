@@ -21,7 +21,10 @@ RUN CGO_ENABLED=0 go build -trimpath -buildvcs=false \
 FROM gcr.io/distroless/static-debian12:nonroot
 COPY --from=build /out/muster /usr/local/bin/muster
 COPY --from=build --chown=65532:65532 /out/data /data
-ENV MUSTER_ADDR=:8080 MUSTER_DB=/data/muster.db MUSTER_DATA=/data
+ENV MUSTER_ADDR=:8080 MUSTER_DB=/data/muster.db MUSTER_DATA=/data SSL_CERT_FILE=/etc/ssl/certs/ca-certificates.crt
+ARG COMMIT=""
+LABEL org.opencontainers.image.title="Muster" org.opencontainers.image.revision="${COMMIT}" \
+      org.opencontainers.image.source="https://github.com/muster-games/muster"
 USER 65532:65532
 WORKDIR /data
 VOLUME /data
