@@ -20,6 +20,18 @@ type Resetter interface {
 	Reset(from State)
 }
 
+// CopyInto returns a copy of src to play on: dst made one where it is a
+// Resetter of src's game (no allocation once its buffers are large
+// enough), else src's Clone. dst may be nil; a loop that tries many
+// actions from one state passes back the copy it was given last.
+func CopyInto(dst, src State) State {
+	if r, ok := dst.(Resetter); ok && dst.Game() == src.Game() {
+		r.Reset(src)
+		return dst
+	}
+	return src.Clone()
+}
+
 // Forker is implemented by states that make a copy to play on more
 // cheaply than Clone, by sharing the lists they hold (their history): the
 // state forked is then only read, never played on, undone or reset, and

@@ -84,6 +84,8 @@ func traceOf(l arena.Line, eval func(game.State, game.Player) float64, withTexts
 	}
 	n := g.NumPlayers()
 	var t Trace
+	var c game.State // the copy each legal action is tried on
+	var legalBuf []game.Action
 	for _, text := range rec.Actions {
 		a, err := s.ParseAction(text)
 		if err != nil {
@@ -97,11 +99,13 @@ func traceOf(l arena.Line, eval func(game.State, game.Player) float64, withTexts
 		var moves []float64
 		var legal []string
 		if mover := s.ToAct(); mover >= 0 {
-			for _, b := range s.LegalActions(nil) {
+			legalBuf = s.LegalActions(legalBuf[:0])
+			moves = make([]float64, 0, len(legalBuf))
+			for _, b := range legalBuf {
 				if withTexts {
 					legal = append(legal, s.ActionString(b))
 				}
-				c := s.Clone()
+				c = game.CopyInto(c, s)
 				c.Apply(b)
 				moves = append(moves, value(c, mover))
 			}

@@ -79,6 +79,7 @@ func run(t *testing.T, g game.Game, o Options, describe bool) {
 	rng := rand.New(rand.NewPCG(o.Seed, 0x6d7573746572))
 	buf := make([]game.Action, 0, g.MaxActions())
 	var outcomes []game.Outcome
+	var scratch game.State // reused by CopyInto from game to game
 	for i := 0; i < o.Games; i++ {
 		s := g.NewState()
 		checkState(t, g, s, describe)
@@ -132,6 +133,21 @@ func run(t *testing.T, g game.Game, o Options, describe bool) {
 			c.Apply(a)
 			if c.String() != s.String() || c.Hash() != s.Hash() {
 				t.Fatalf("game %d: clone and original differ after the same action", i)
+			}
+			// A copy made by CopyInto (a Resetter's Reset of an old
+			// copy) is the clone's equal, and plays on as it does.
+			scratch = game.CopyInto(scratch, c)
+			if scratch.String() != s.String() || scratch.Hash() != s.Hash() || scratch.ToAct() != s.ToAct() || len(scratch.History()) != len(s.History()) {
+				t.Fatalf("game %d: a copy made by CopyInto differs from the state it copies", i)
+			}
+			if !s.IsTerminal() && s.ToAct() != game.Chance {
+				next := s.LegalActions(nil)
+				b := next[rng.IntN(len(next))]
+				c.Apply(b)
+				scratch.Apply(b)
+				if scratch.String() != c.String() || scratch.Hash() != c.Hash() || scratch.IsTerminal() != c.IsTerminal() {
+					t.Fatalf("game %d: a copy made by CopyInto plays %s otherwise than a clone", i, s.ActionString(b))
+				}
 			}
 			n++
 			if len(s.History()) != n {

@@ -309,11 +309,7 @@ func playoutsOn(g game.Game, start game.State, rng *rand.Rand, quota int, deadli
 	const maxActions = 1_000_000
 	s := start.Clone()
 	for t.played < quota || (quota == 0 && (t.played%64 != 0 || time.Now().Before(deadline))) {
-		if r, ok := s.(game.Resetter); ok {
-			r.Reset(start)
-		} else {
-			s = start.Clone()
-		}
+		s = game.CopyInto(s, start)
 		var n int
 		n, buf = game.Playout(s, rng, maxActions, buf)
 		t.actions += n

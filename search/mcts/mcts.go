@@ -258,11 +258,7 @@ func (t *tree) iterate(root game.State) {
 
 // copyOf returns a scratch copy of s, reusing memory when the game allows.
 func (t *tree) copyOf(s game.State) game.State {
-	if r, ok := t.scratch.(game.Resetter); ok && t.scratch != nil && t.scratch.Game() == s.Game() {
-		r.Reset(s)
-		return t.scratch
-	}
-	t.scratch = s.Clone()
+	t.scratch = game.CopyInto(t.scratch, s)
 	return t.scratch
 }
 
