@@ -19,9 +19,11 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"net"
 	"net/http"
 	"net/http/cookiejar"
 	"os"
@@ -578,7 +580,7 @@ func playGame(ctx context.Context, cfg Config, rng *rand.Rand, p *inPlay) (g pla
 	// Each browser of the game keeps its socket open, as the game page
 	// does, with its session: a seat held by a session alone (a lobby
 	// game's challenger) is played on its holder's socket.
-	w := newWatcher(id)
+	w := &watcher{id: id}
 	defer w.close()
 	for _, st := range seats {
 		if st.c == nil {
@@ -588,17 +590,19 @@ func playGame(ctx context.Context, cfg Config, rng *rand.Rand, p *inPlay) (g pla
 			return g, err
 		}
 	}
-	v, err := w.next(0)
+	v, err := w.next(nil, 0)
 	if err != nil {
 		return g, err
 	}
 	p.began()
 	sent := map[int]string{} // by ply
+	var pace *time.Timer
+	var act []byte
 	for g.played < cfg.Actions && v.Status == "playing" {
 		if v.ToAct < 0 || v.ToAct > 1 || seats[v.ToAct].c == nil || len(v.legal) == 0 {
 			// The computer (or the dice) acts: wait for its action.
 			t0 := time.Now()
-			if v, err = w.next(v.Ply + 1); err != nil {
+			if v, err = w.next(nil, v.Ply+1); err != nil {
 				return g, err
 			}
 			g.replies = append(g.replies, time.Since(t0))
@@ -610,28 +614,34 @@ func playGame(ctx context.Context, cfg Config, rng *rand.Rand, p *inPlay) (g pla
 			return g, fmt.Errorf("game %s: a legal action: %w", id, err)
 		}
 		if cfg.Pace > 0 {
+			d := cfg.Pace/2 + time.Duration(rng.Int64N(int64(cfg.Pace)))
+			if pace == nil {
+				pace = time.NewTimer(d)
+			} else {
+				pace.Reset(d)
+			}
 			select {
 			case <-ctx.Done():
 				return g, ctx.Err()
-			case <-time.After(cfg.Pace/2 + time.Duration(rng.Int64N(int64(cfg.Pace)))):
+			case <-pace.C:
 			}
 		}
 		t0 := time.Now()
-		act := actMessage{Secret: seats[seat].secret, Action: text, Ply: v.Ply}
+		mine := w.socketOf(seats[seat].c)
 		if cfg.Post {
 			// The answer (the new view) is read but not decoded: the
 			// WebSocket brings the same view, which the game goes on
 			// from.
-			err = postAs(ctx, seats[seat].c, cfg.URL+"/api/games/"+id+"/act", act, nil)
+			err = postAs(ctx, seats[seat].c, cfg.URL+"/api/games/"+id+"/act", actMessage{Secret: seats[seat].secret, Action: text, Ply: v.Ply}, nil)
 		} else {
-			b, _ := json.Marshal(map[string]actMessage{"act": act})
-			err = w.sockets[seats[seat].c].Write(ctx, websocket.MessageText, b)
+			act = appendAct(act[:0], seats[seat].secret, text, v.Ply)
+			err = mine.conn.writeText(act)
 		}
 		if err != nil {
 			return g, err
 		}
 		sent[v.Ply] = text
-		if v, err = w.next(v.Ply + 1); err != nil {
+		if v, err = w.next(mine, v.Ply+1); err != nil {
 			return g, err
 		}
 		g.latencies = append(g.latencies, time.Since(t0))
@@ -653,103 +663,117 @@ type actMessage struct {
 	Ply    int    `json:"ply"`
 }
 
-// watcher receives a game's views on its WebSockets, one a browser:
-// each socket's, in one stream, and the errors they answer actions with.
-type watcher struct {
-	id      string
-	sockets map[*http.Client]*websocket.Conn // by browser
-	views   chan view
-	errs    chan string
-	done    chan struct{} // closed by close
+// appendAct appends the socket's message of an action, {"act": …}, as
+// encoding/json writes it, with no allocation once b is large enough.
+func appendAct(b []byte, secret, action string, ply int) []byte {
+	b = append(b, `{"act":{"secret":`...)
+	b = strconv.AppendQuote(b, secret)
+	b = append(b, `,"action":`...)
+	b = strconv.AppendQuote(b, action)
+	b = append(b, `,"ply":`...)
+	b = strconv.AppendInt(b, int64(ply), 10)
+	return append(b, "}}"...)
 }
 
-func newWatcher(id string) *watcher {
-	return &watcher{id: id, sockets: map[*http.Client]*websocket.Conn{}, views: make(chan view, 64), errs: make(chan string, 4), done: make(chan struct{})}
+// gameSocket is a browser's WebSocket of a game.
+type gameSocket struct {
+	browser *http.Client
+	conn    *wsConn
+	// buf and legal hold the last view read and its legal actions, used
+	// again for the next: a view is done with once its action is chosen,
+	// before the next is read.
+	buf   []byte
+	legal [][]byte
+}
+
+// watcher holds a game's WebSockets, one a browser, read in turn by the
+// game's player.
+type watcher struct {
+	id      string
+	sockets []*gameSocket
 }
 
 // open opens a WebSocket of the game on base for browser c, unless it has
-// one, and reads its views until it closes.
+// one.
 func (w *watcher) open(ctx context.Context, base string, c *http.Client) error {
-	if w.sockets[c] != nil {
+	if w.socketOf(c) != nil {
 		return nil
 	}
-	conn, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(base, "http")+"/ws/games/"+w.id, &websocket.DialOptions{HTTPClient: c})
+	conn, err := dialWS(ctx, "ws"+strings.TrimPrefix(base, "http")+"/ws/games/"+w.id, c)
 	if err != nil {
 		return err
 	}
-	conn.SetReadLimit(1 << 22)
-	w.sockets[c] = conn
-	go func() {
-		size := 16 << 10 // what the last message took
-		for {
-			data, err := readMessage(ctx, conn, size)
-			at := time.Now()
-			size = max(len(data), 512)
-			if err != nil {
-				w.fail("the WebSocket closed: " + err.Error())
-				return
-			}
-			if bytes.HasPrefix(data, []byte(`{"error":`)) {
-				w.fail("an action sent on the WebSocket was refused: " + string(data))
-				continue
-			}
-			if v, err := readView(data); err == nil {
-				v.at = at
-				select {
-				case w.views <- v:
-				case <-w.done:
-					return
-				}
-			}
-		}
-	}()
+	w.sockets = append(w.sockets, &gameSocket{browser: c, conn: conn, buf: make([]byte, 0, 16<<10)})
 	return nil
 }
 
-// readMessage reads a message from conn into a buffer made for a
-// message of about size bytes. (The library's own Read grows its buffer
-// from 512 bytes for each message: a view of 9 KB was copied five times.)
-// A view's legal actions keep parts of the buffer: it is never reused.
-func readMessage(ctx context.Context, conn *websocket.Conn, size int) ([]byte, error) {
-	_, r, err := conn.Reader(ctx)
-	if err != nil {
-		return nil, err
+// socketOf is browser c's socket, or nil.
+func (w *watcher) socketOf(c *http.Client) *gameSocket {
+	for _, s := range w.sockets {
+		if s.browser == c {
+			return s
+		}
 	}
-	b := bytes.NewBuffer(make([]byte, 0, size+size/8+bytes.MinRead))
-	_, err = b.ReadFrom(r)
-	return b.Bytes(), err
-}
-
-// fail tells next of a failure (the first few: the game stops at one).
-func (w *watcher) fail(why string) {
-	select {
-	case w.errs <- why:
-	default:
-	}
+	return nil
 }
 
 // close closes the watcher's sockets.
 func (w *watcher) close() {
-	close(w.done)
-	for _, c := range w.sockets {
-		c.CloseNow()
+	for _, s := range w.sockets {
+		s.conn.close()
 	}
 }
 
-// next waits up to 10 seconds for a view of the game at ply or later.
-func (w *watcher) next(ply int) (view, error) {
-	timeout := time.After(10 * time.Second)
-	for {
-		select {
-		case v := <-w.views:
-			if v.Ply >= ply {
-				return v, nil
-			}
-		case e := <-w.errs:
-			return view{}, fmt.Errorf("game %s: %s", w.id, e)
-		case <-timeout:
-			return view{}, fmt.Errorf("game %s: ply %d never came on the WebSocket", w.id, ply)
+// next waits up to 10 seconds for a view of the game at ply or later on
+// each socket, first (where given) the socket of the player who acted,
+// whose view it returns, with when its frame came off the socket; an
+// action the server refused fails it.
+func (w *watcher) next(first *gameSocket, ply int) (view, error) {
+	deadline := time.Now().Add(10 * time.Second)
+	var got view
+	seen := false
+	for i := -1; i < len(w.sockets); i++ {
+		s := first
+		if i >= 0 {
+			s = w.sockets[i]
 		}
+		if s == nil || i >= 0 && s == first {
+			continue
+		}
+		v, err := s.await(w.id, ply, deadline)
+		if err != nil {
+			return view{}, err
+		}
+		if !seen {
+			got, seen = v, true
+		}
+	}
+	return got, nil
+}
+
+// await reads the socket's messages until a view at ply or later.
+func (s *gameSocket) await(id string, ply int, deadline time.Time) (view, error) {
+	for {
+		data, err := s.conn.read(deadline, s.buf)
+		at := time.Now()
+		if err != nil {
+			var ne net.Error
+			if errors.As(err, &ne) && ne.Timeout() {
+				return view{}, fmt.Errorf("game %s: ply %d never came on the WebSocket", id, ply)
+			}
+			return view{}, fmt.Errorf("game %s: the WebSocket closed: %v", id, err)
+		}
+		s.buf = data
+		if bytes.HasPrefix(data, []byte(`{"error":`)) {
+			return view{}, fmt.Errorf("game %s: an action sent on the WebSocket was refused: %s", id, data)
+		}
+		v, err := readViewTo(data, s.legal)
+		if err != nil || v.Ply < ply {
+			continue // not a view (a chat line), or one before the action
+		}
+		s.legal = v.legal
+		v.at = at
+		return v, nil
 	}
 }
 

@@ -31,7 +31,11 @@ type view struct {
 
 // readView reads a view from its JSON: the fields the load needs are
 // decoded, the legal actions split, and the rest skipped.
-func readView(data []byte) (view, error) {
+func readView(data []byte) (view, error) { return readViewTo(data, nil) }
+
+// readViewTo is readView, the legal actions' slices appended to legal[:0]
+// (reused, where the views read before are done with).
+func readViewTo(data []byte, legal [][]byte) (view, error) {
 	var v view
 	if i := space(data, 0); bytes.HasPrefix(data[i:], []byte("null")) && trailing(data, i+4) == nil {
 		return v, nil // as encoding/json reads it: nothing
@@ -53,7 +57,7 @@ func readView(data []byte) (view, error) {
 		// Keys match as encoding/json matches them: in any case.
 		switch {
 		case bytes.EqualFold(key, []byte("legal")):
-			v.legal, end, err = elements(data, i)
+			v.legal, end, err = elements(data, i, legal[:0])
 			return end, err
 		case bytes.EqualFold(key, []byte("ply")):
 			end, err = readInt(data, i, &v.Ply)
@@ -125,21 +129,56 @@ func readInt(data []byte, i int, n *int) (int, error) {
 
 // actionText is the text of a legal action as readView kept it.
 func actionText(a []byte) (string, error) {
-	var x struct {
-		Text string `json:"text"`
+	text := ""
+	if i := space(a, 0); bytes.HasPrefix(a[i:], []byte("null")) && trailing(a, i+4) == nil {
+		return "", nil // as encoding/json reads it: nothing
 	}
-	err := json.Unmarshal(a, &x)
-	return x.Text, err
+	end, err := members(a, space(a, 0), '{', '}', func(i int) (int, error) {
+		end, err := skip(a, i)
+		if err != nil || a[i] != '"' {
+			return 0, errNotAction
+		}
+		key, err := keyOf(a[i:end])
+		if err != nil {
+			return 0, err
+		}
+		i = space(a, end)
+		if i >= len(a) || a[i] != ':' {
+			return 0, errNotAction
+		}
+		i = space(a, i+1)
+		if end, err = skip(a, i); err != nil {
+			return 0, err
+		}
+		if bytes.EqualFold(key, []byte("text")) {
+			switch {
+			case a[i] == '"':
+				text, err = readString(a[i:end])
+			case string(a[i:end]) != "null": // null leaves it be, as encoding/json does
+				return 0, errNotAction
+			}
+		}
+		return end, err
+	})
+	if err != nil {
+		return "", err
+	}
+	return text, trailing(a, end)
 }
 
+var errNotAction = errors.New("not a legal action: a JSON object was expected")
+
 // elements splits the JSON array (null: none) at data[i] into its
-// elements, each checked as JSON, and returns where it ends.
-func elements(data []byte, i int) ([][]byte, int, error) {
+// elements, each checked as JSON, appended to out, and returns where it
+// ends.
+func elements(data []byte, i int, out [][]byte) ([][]byte, int, error) {
 	if bytes.HasPrefix(data[i:], []byte("null")) {
 		end, err := skip(data, i)
 		return nil, end, err
 	}
-	out := make([][]byte, 0, 128)
+	if out == nil {
+		out = make([][]byte, 0, 128)
+	}
 	end, err := members(data, i, '[', ']', func(i int) (int, error) {
 		end, err := skip(data, i)
 		if err == nil {
