@@ -7,6 +7,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"runtime"
 	"slices"
@@ -49,20 +50,32 @@ func New(spec string, g game.Game, seed uint64) (Agent, error) {
 	if err != nil {
 		return nil, fmt.Errorf("agent: %q: %w", spec, err)
 	}
+	for _, l := range Levels {
+		if sp.Name != l {
+			continue
+		}
+		if len(sp.Options) > 0 {
+			return nil, fmt.Errorf("agent: the level %s takes no settings but its budget's factor, as %s(x4)", l, l)
+		}
+		ls, name := level(l, g), l
+		if sp.Ruleset != "" {
+			k, ok := budgetFactor(sp.Ruleset)
+			if !ok {
+				return nil, fmt.Errorf("agent: %s: %q is not a budget's factor: x and a number from 0.01 to 1000, as %s(x4)", spec, sp.Ruleset, l)
+			}
+			if ls, err = scaleBudget(ls, k); err != nil {
+				return nil, fmt.Errorf("agent: %s: %w", spec, err)
+			}
+			name = l + "(" + sp.Ruleset + ")"
+		}
+		a, err := New(ls, g, seed)
+		if err != nil {
+			return nil, err
+		}
+		return named{a, name}, nil
+	}
 	if sp.Ruleset != "" {
 		return nil, fmt.Errorf("agent: %q: settings are key=value, such as %s(iterations=1000)", spec, sp.Name)
-	}
-	for _, l := range Levels {
-		if sp.Name == l {
-			if len(sp.Options) > 0 {
-				return nil, fmt.Errorf("agent: the level %s takes no settings", l)
-			}
-			a, err := New(level(l, g), g, seed)
-			if err != nil {
-				return nil, err
-			}
-			return named{a, l}, nil
-		}
 	}
 	set := map[string]string{}
 	for _, kv := range sp.Options {
@@ -114,6 +127,54 @@ func New(spec string, g game.Game, seed uint64) (Agent, error) {
 		return withOracle{a, oracle}, nil
 	}
 	return nil, fmt.Errorf("agent: %s: endgame=%q: want yes or no", spec, eg)
+}
+
+// budgetFactor reads a level's budget factor, "x4" or "x0.5": ok is false
+// where text is none, or out of 0.01–1000.
+func budgetFactor(text string) (float64, bool) {
+	num, ok := strings.CutPrefix(text, "x")
+	k, err := strconv.ParseFloat(num, 64)
+	return k, ok && err == nil && k >= 0.01 && k <= 1000
+}
+
+// scaleBudget returns spec (a search's) with k times its budget: its
+// iterations, its time and its nodes each multiplied; a search bounded by
+// its depth alone gets effort=k instead, k times the nodes that depth
+// takes at each position (alphabeta). The rest is kept.
+func scaleBudget(spec string, k float64) (string, error) {
+	sp, err := game.ParseSpec(spec)
+	if err != nil {
+		return "", err
+	}
+	scaled, depth := false, false
+	for i, kv := range sp.Options {
+		switch kv.Key {
+		case "iterations", "nodes":
+			n, err := strconv.ParseFloat(kv.Value, 64)
+			if err != nil {
+				return "", fmt.Errorf("%s=%q: not a number", kv.Key, kv.Value)
+			}
+			sp.Options[i].Value = strconv.FormatInt(max(1, int64(math.Round(n*k))), 10)
+			scaled = true
+		case "time":
+			d, err := time.ParseDuration(kv.Value)
+			if err != nil {
+				return "", fmt.Errorf("time=%q: %v", kv.Value, err)
+			}
+			sp.Options[i].Value = time.Duration(float64(d) * k).Round(time.Millisecond).String()
+			scaled = true
+		case "depth":
+			depth = true
+		}
+	}
+	switch {
+	case scaled:
+	case depth && sp.Name == "alphabeta":
+		sp.Options = append(sp.Options, game.KV{Key: "effort", Value: strconv.FormatFloat(k, 'g', -1, 64)})
+	default:
+		return "", fmt.Errorf("%s has no budget to scale (iterations, time, nodes, or an alpha-beta depth)", spec)
+	}
+	return sp.String(), nil
 }
 
 // Check reports whether spec names an agent for g, as New would build it,
@@ -300,6 +361,10 @@ func (a *mctsAgent) Act(ctx context.Context, s game.State) (search.Result, error
 type abAgent struct {
 	spec string
 	lim  search.Limits
+	// effort, where set, searches each position effort times the nodes
+	// its depth alone takes there, deepening past it (a level's budget
+	// scaled: hard(x4)).
+	effort float64
 	// entries is the table's size; the table is made at the first search
 	// (an agent checked, or seated in a game that never asks it, holds
 	// none).
@@ -324,8 +389,12 @@ func newAlphaBeta(spec string, set map[string]string, g game.Game) (Agent, error
 	opt := alphabeta.Options{NoNull: st.off("null"), NoExtend: st.off("extend")}
 	_, hashSet := set["hash"]
 	hash := st.float("hash")
-	if err := st.done("time, depth, nodes, threads, hash, eval, null, extend, endgame, turns"); err != nil {
+	effort := st.float("effort")
+	if err := st.done("time, depth, nodes, effort, threads, hash, eval, null, extend, endgame, turns"); err != nil {
 		return nil, err
+	}
+	if effort != 0 && (effort < 1 || effort > 1000 || lim.Depth == 0 || lim.Time != 0 || lim.Nodes != 0) {
+		return nil, fmt.Errorf("agent: %s: effort=%g: a factor from 1 to 1000 of the nodes a depth= alone takes (with no time= or nodes=)", spec, effort)
 	}
 	switch {
 	case !hashSet:
@@ -350,7 +419,7 @@ func newAlphaBeta(spec string, set map[string]string, g game.Game) (Agent, error
 	if lim.Time == 0 && lim.Depth == 0 && lim.Nodes == 0 {
 		lim.Depth = 4
 	}
-	return &abAgent{spec: spec, lim: lim, entries: int(hash * (1 << 20) / float64(alphabeta.EntryBytes)), position: sup.Position, evalName: evalName, opt: opt, eval: eval}, nil
+	return &abAgent{spec: spec, lim: lim, effort: effort, entries: int(hash * (1 << 20) / float64(alphabeta.EntryBytes)), position: sup.Position, evalName: evalName, opt: opt, eval: eval}, nil
 }
 
 // checkEval checks an eval= setting against the names g's support offers.
@@ -412,7 +481,20 @@ func (a *abAgent) Act(ctx context.Context, s game.State) (search.Result, error) 
 	if s.IsTerminal() || s.ToAct() == game.Chance {
 		return search.Result{}, fmt.Errorf("agent: nothing for a player to do")
 	}
-	return alphabeta.SearchWith(ctx, a.searchPosition(s), a.lim, a.table(), a.opt), nil
+	if a.effort == 0 {
+		return alphabeta.SearchWith(ctx, a.searchPosition(s), a.lim, a.table(), a.opt), nil
+	}
+	// The depth's nodes here, then the search again (its table warm)
+	// to effort times them, as deep as they reach.
+	first := alphabeta.SearchWith(ctx, a.searchPosition(s), a.lim, a.table(), a.opt)
+	lim := a.lim
+	lim.Depth, lim.Nodes = 0, max(1, int64(a.effort*float64(first.Nodes)))
+	res := alphabeta.SearchWith(ctx, a.searchPosition(s), lim, a.table(), a.opt)
+	if res.Action == 0 || res.Depth < first.Depth {
+		return first, nil
+	}
+	res.Nodes += first.Nodes
+	return res, nil
 }
 
 // SecondLine is the engine's best line that does not begin with first's

@@ -66,6 +66,16 @@ func TestSpecs(t *testing.T) {
 		{"alphabeta(null=maybe)", tg, "want yes or no"},
 		{"alphabeta(depth=2,extend=no)", tg, ""},
 		{"alphabeta(extend=1)", tg, "extend=\"1\": want yes or no"},
+		// A level's budget scaled.
+		{"hard(x4)", lg, ""},
+		{"max(x0.5)", tg, ""},
+		{"hard(x4)", tg, ""},
+		{"hard(x0.5)", tg, "effort=0.5"},
+		{"hard(y4)", lg, "not a budget's factor"},
+		{"hard(x0)", lg, "not a budget's factor"},
+		{"hard(x4,threads=2)", lg, "takes no settings but its budget's factor"},
+		{"alphabeta(depth=2,effort=3)", tg, ""},
+		{"alphabeta(time=1s,effort=3)", tg, "effort=3"},
 	} {
 		a, err := agent.New(c.spec, c.g, 1)
 		switch {
@@ -76,6 +86,47 @@ func TestSpecs(t *testing.T) {
 		case err == nil && a.Spec() != c.spec:
 			t.Errorf("%s: Spec() = %q", c.spec, a.Spec())
 		}
+	}
+}
+
+// TestBudgetScaled: a level's xK multiplies its budget, whatever it is
+// (docs/strength.md: "does more search pay" as one match): Lanrick's hard
+// searches four times its iterations, keeping the rest of its spec;
+// Tablut's max half its time; Tablut's hard, bounded by its depth alone,
+// searches each position four times the nodes its depth takes there,
+// deeper.
+func TestBudgetScaled(t *testing.T) {
+	tg, lg := tablut.MustLoad("linnaeus"), lanrick.MustLoad("1893")
+	must := func(spec string, g game.Game) agent.Agent {
+		a, err := agent.New(spec, g, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return a
+	}
+	base := must("hard", lg)
+	scaled, err := agent.New("hard(x4)", lg, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, s := agent.Limits(base), agent.Limits(scaled); s.Iterations != 4*b.Iterations || b.Iterations == 0 {
+		t.Errorf("hard(x4) of Lanrick: %d iterations, hard %d", s.Iterations, b.Iterations)
+	}
+	if m, h := agent.Limits(must("max(x0.5)", tg)), agent.Limits(must("max", tg)); m.Time != h.Time/2 || h.Time == 0 {
+		t.Errorf("max(x0.5) of Tablut: %s, max %s", m.Time, h.Time)
+	}
+	s := tg.NewState()
+	ctx := context.Background()
+	hard, err := must("hard", tg).Act(ctx, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	more, err := must("hard(x4)", tg).Act(ctx, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if more.Depth <= hard.Depth || more.Nodes < 3*hard.Nodes || more.Nodes > 6*hard.Nodes {
+		t.Errorf("hard(x4) of Tablut: depth %d, %d nodes; hard: depth %d, %d nodes", more.Depth, more.Nodes, hard.Depth, hard.Nodes)
 	}
 }
 

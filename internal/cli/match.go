@@ -16,9 +16,13 @@ const matchHelp = `Plays N games between two agents, A taking the first player i
 the second in odd ones, and prints a line per game, then as its last line
   A <wins> - <wins> B, <draws> draws, Elo <+d> ± <e>
 (A's wins first; the Elo difference is A's, with the half-width of its 95%
-interval). Agents: random; easy, medium, hard, max; mcts(iterations=N, time=D,
+interval). Agents: random; easy, medium, hard, max, each also with its budget
+scaled, as hard(x4): the level with four times its iterations or time (or,
+for an alpha-beta level bounded by depth alone, four times the nodes that
+depth takes at each position, searched deeper), so that "does more search
+pay" is one match: --agents 'hard(x4),hard'; mcts(iterations=N, time=D,
 threads=T, c=X, playout=L, prior=V, contempt=K, eval=fitted|hand); alphabeta(depth=N, time=D,
-nodes=N, threads=T, hash=MiB, eval=fitted|hand|FILE.json, null=no, extend=no), where hash
+nodes=N, effort=K, threads=T, hash=MiB, eval=fitted|hand|FILE.json, null=no, extend=no), where hash
 sets the transposition table (1/64 to 4096 MiB, default 16, made at the first
 search), prior=V gives each new node of MCTS V visits at its evaluation (default
 3), contempt=K makes a draw cost the searching side K (0 to 1; Lanrick's levels
