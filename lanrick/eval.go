@@ -41,6 +41,20 @@ func Evaluate(gs game.State, p game.Player) float64 {
 	return v
 }
 
+// EvaluateProgress is Evaluate with the advantage drained as the turns
+// without progress run out (A9b: NoProgress completed turns without a
+// rendezvous won, a man removed or converted draw the game): a side ahead
+// loses a share of its advantage with each turn it lets pass, and gets it
+// back whole by making progress; with no such rule it is Evaluate.
+func EvaluateProgress(gs game.State, p game.Player) float64 {
+	v := Evaluate(gs, p)
+	s := gs.(*State)
+	if lim := s.g.Rules.NoProgress; lim > 0 && !s.over {
+		v *= float64(max(0, lim-int(s.noProgress))) / float64(lim)
+	}
+	return v
+}
+
 // pendingWinner returns the player who has just won the rendezvous and
 // whose man is yet to be taken (Rule 7's conversion, or the loser's own
 // removal in 1879-01), or -1.

@@ -21,13 +21,15 @@ scaled, as hard(x4): the level with four times its iterations or time (or,
 for an alpha-beta level bounded by depth alone, four times the nodes that
 depth takes at each position, searched deeper), so that "does more search
 pay" is one match: --agents 'hard(x4),hard'; mcts(iterations=N, time=D,
-threads=T, c=X, playout=L, prior=V, contempt=K, eval=fitted|hand); alphabeta(depth=N, time=D,
+threads=T, c=X, playout=L, prior=V, contempt=K, eval=fitted|hand|progress); alphabeta(depth=N, time=D,
 nodes=N, effort=K, threads=T, hash=MiB, eval=fitted|hand|FILE.json, null=no, extend=no), where hash
 sets the transposition table (1/64 to 4096 MiB, default 16, made at the first
 search), prior=V gives each new node of MCTS V visits at its evaluation (default
 3), contempt=K makes a draw cost the searching side K (0 to 1; Lanrick's levels
 take 0.3), eval=hand plays the evaluation weighed by hand rather than the weights
-fitted by muster tune (MCTS: Lanrick only) and, for Tablut's alpha-beta,
+fitted by muster tune (MCTS: Lanrick only), eval=progress (Lanrick) the fitted
+weights with the advantage drained as the turns without progress run out (a
+side ahead loses a share of it with each turn it lets pass), and, for Tablut's alpha-beta,
 eval=FILE.json the weights in a file of the working folder as muster tune
 writes it (to try a fit before it replaces the embedded one), null=no searches without null moves
 and extend=no without extending threats to Tablut's king; either with

@@ -45,10 +45,11 @@ func init() {
 		Turns:   turnSearch,
 		Prepare: prepare,
 		Puzzles: puzzles,
-		Evals:   []string{evalFitted, evalHand},
+		Evals:   []string{evalFitted, evalHand, evalProgress},
 		Evaluations: map[string]func(game.State, game.Player) float64{
-			evalFitted: lanrick.Evaluate,
-			evalHand:   lanrick.EvaluateHand,
+			evalFitted:   lanrick.Evaluate,
+			evalHand:     lanrick.EvaluateHand,
+			evalProgress: lanrick.EvaluateProgress,
 		},
 		Tuning: &agent.Tuning{
 			Features: lanrick.FeatureNames[:],
@@ -77,6 +78,9 @@ func init() {
 const (
 	evalFitted = "fitted"
 	evalHand   = "hand"
+	// evalProgress is the fitted weights with the advantage drained as
+	// the turns without progress run out (lanrick.EvaluateProgress).
+	evalProgress = "progress"
 )
 
 // sample returns the features of a position at the start of a turn of
