@@ -37,23 +37,7 @@ func readView(data []byte) (view, error) { return readViewTo(data, nil) }
 // (reused, where the views read before are done with).
 func readViewTo(data []byte, legal [][]byte) (view, error) {
 	var v view
-	if i := space(data, 0); bytes.HasPrefix(data[i:], []byte("null")) && trailing(data, i+4) == nil {
-		return v, nil // as encoding/json reads it: nothing
-	}
-	end, err := members(data, space(data, 0), '{', '}', func(i int) (int, error) {
-		end, err := skip(data, i)
-		if err != nil || data[i] != '"' {
-			return 0, errNotView
-		}
-		key, err := keyOf(data[i:end])
-		if err != nil {
-			return 0, err
-		}
-		i = space(data, end)
-		if i >= len(data) || data[i] != ':' {
-			return 0, errNotView
-		}
-		i = space(data, i+1)
+	isNull, err := object(data, errNotView, func(key []byte, i int) (end int, err error) {
 		// Keys match as encoding/json matches them: in any case.
 		switch {
 		case bytes.EqualFold(key, []byte("legal")):
@@ -72,10 +56,39 @@ func readViewTo(data []byte, legal [][]byte) (view, error) {
 		}
 		return end, err
 	})
-	if err != nil {
-		return v, err
+	if isNull {
+		return view{}, nil // as encoding/json reads it: nothing
 	}
-	return v, trailing(data, end)
+	return v, err
+}
+
+// object reads the JSON object that is data, whole, calling field with
+// each member's key and where its value begins, which returns where the
+// value ends; notObject is the error for what is no object. A null is
+// nothing, as encoding/json reads it: isNull.
+func object(data []byte, notObject error, field func(key []byte, i int) (int, error)) (isNull bool, err error) {
+	if i := space(data, 0); bytes.HasPrefix(data[i:], []byte("null")) && trailing(data, i+4) == nil {
+		return true, nil
+	}
+	end, err := members(data, space(data, 0), '{', '}', func(i int) (int, error) {
+		end, err := skip(data, i)
+		if err != nil || data[i] != '"' {
+			return 0, notObject
+		}
+		key, err := keyOf(data[i:end])
+		if err != nil {
+			return 0, err
+		}
+		i = space(data, end)
+		if i >= len(data) || data[i] != ':' {
+			return 0, notObject
+		}
+		return field(key, space(data, i+1))
+	})
+	if err != nil {
+		return false, err
+	}
+	return false, trailing(data, end)
 }
 
 var errNotView = errors.New("not a view: a JSON object was expected")
@@ -130,24 +143,9 @@ func readInt(data []byte, i int, n *int) (int, error) {
 // actionText is the text of a legal action as readView kept it.
 func actionText(a []byte) (string, error) {
 	text := ""
-	if i := space(a, 0); bytes.HasPrefix(a[i:], []byte("null")) && trailing(a, i+4) == nil {
-		return "", nil // as encoding/json reads it: nothing
-	}
-	end, err := members(a, space(a, 0), '{', '}', func(i int) (int, error) {
+	_, err := object(a, errNotAction, func(key []byte, i int) (int, error) {
 		end, err := skip(a, i)
-		if err != nil || a[i] != '"' {
-			return 0, errNotAction
-		}
-		key, err := keyOf(a[i:end])
 		if err != nil {
-			return 0, err
-		}
-		i = space(a, end)
-		if i >= len(a) || a[i] != ':' {
-			return 0, errNotAction
-		}
-		i = space(a, i+1)
-		if end, err = skip(a, i); err != nil {
 			return 0, err
 		}
 		if bytes.EqualFold(key, []byte("text")) {
@@ -163,7 +161,7 @@ func actionText(a []byte) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return text, trailing(a, end)
+	return text, nil
 }
 
 var errNotAction = errors.New("not a legal action: a JSON object was expected")
