@@ -29,17 +29,20 @@ import (
 func init() {
 	agent.Register(lanrick.Info.Name, agent.Support{
 		Eval: lanrick.Evaluate,
-		// Playouts of two actions, then the fitted evaluation: longer
-		// random playouts only blur it; every level plays for a win
-		// rather than shuttle for a draw; hard and max read the endgame
-		// tables and, where they are missing, prove the final
-		// rendezvous' wins six turns deep (docs/strength.md).
+		// Playouts of two actions, then the fitted evaluation, its
+		// advantage drained as the turns without progress run out
+		// (eval=progress: a side ahead makes progress rather than let a
+		// blockade run to the 100 turns' draw); longer random playouts
+		// only blur it; every level plays for a win rather than shuttle
+		// for a draw; hard and max read the endgame tables and, where
+		// they are missing, prove the final rendezvous' wins six turns
+		// deep (docs/strength.md).
 		PlayoutLimit: 2,
 		Levels: map[string]string{
-			"easy":   "mcts(iterations=100,contempt=0.3)",
-			"medium": "mcts(iterations=2000,contempt=0.3)",
-			"hard":   "mcts(iterations=10000,contempt=0.3,endgame=yes,turns=6)",
-			"max":    "mcts(iterations=60000,threads=0,contempt=0.3,endgame=yes,turns=6)",
+			"easy":   "mcts(iterations=100,contempt=0.3,eval=progress)",
+			"medium": "mcts(iterations=2000,contempt=0.3,eval=progress)",
+			"hard":   "mcts(iterations=10000,contempt=0.3,endgame=yes,turns=6,eval=progress)",
+			"max":    "mcts(iterations=60000,threads=0,contempt=0.3,endgame=yes,turns=6,eval=progress)",
 		},
 		Oracle:  oracle,
 		Turns:   turnSearch,
