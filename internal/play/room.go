@@ -549,7 +549,9 @@ func (r *room) endLeft() bool {
 		}
 		why := r.g.PlayerName(game.Player(p)) + " left: the account was deleted"
 		o := outcome.Won(1-p, why)
-		if r.canAbort() {
+		if r.canAbort() || r.rec.Seats[1-p].Left {
+			// Before both sides have moved, or both seats the account's
+			// (a game at one screen): nobody wins it.
 			o = outcome.Abort(why)
 		}
 		if err := r.end(r.gs.ctx, o); err != nil {
