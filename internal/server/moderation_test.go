@@ -228,7 +228,8 @@ func TestAdministratorAbortsAGame(t *testing.T) {
 // live game showed the old name, and another could register the name).
 // The deletion is made as muster admin makes it, on the database through
 // a store of its own, while the server runs the games: the game under way
-// ends resigned, the one nobody has moved in is aborted, the seat's
+// ends resigned, the one nobody has moved in is aborted, and so is one
+// at one screen of which both seats were the account's; the seat's
 // secret no longer acts, and the name is held.
 func TestDeletedAccountLeavesItsSeats(t *testing.T) {
 	h := newHarness(t, "", testConfig())
@@ -253,13 +254,23 @@ func TestDeletedAccountLeavesItsSeats(t *testing.T) {
 			t.Fatalf("move %s: %d", a, code)
 		}
 	}
+	// And a game at one screen, both seats mallory's, under way.
+	var local createResponse
+	if code := mallory.call("POST", "/api/games", createRequest{Game: "tablut", Opponent: "local"}, &local); code != http.StatusCreated {
+		t.Fatalf("create a local game: %d", code)
+	}
+	for ply, a := range []string{"a4-a3", "e3-d3"} {
+		if code := mallory.call("POST", "/api/games/"+local.ID+"/act", map[string]any{"action": a, "ply": ply, "secret": local.Secrets[ply]}, nil); code != http.StatusOK {
+			t.Fatalf("local move %s: %d", a, code)
+		}
+	}
 	// muster admin delete mallory, from another program on the file.
 	admin, err := store.Open(h.db)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer admin.Close()
-	if playing, err := admin.DeleteAccount(context.Background(), auth.UsernameKey("mallory")); err != nil || len(playing) != 2 {
+	if playing, err := admin.DeleteAccount(context.Background(), auth.UsernameKey("mallory")); err != nil || len(playing) != 3 {
 		t.Fatalf("delete: %v %v", playing, err)
 	}
 	type seen struct {
@@ -282,6 +293,9 @@ func TestDeletedAccountLeavesItsSeats(t *testing.T) {
 	}
 	if v := ended(games[1].ID); v.Status != "over" || v.Result != "aborted" {
 		t.Errorf("the game nobody had moved in: %+v", v)
+	}
+	if v := ended(local.ID); v.Status != "over" || v.Result != "aborted" {
+		t.Errorf("the game at one screen, both seats the account's: %+v", v)
 	}
 	// The secret acts no more, on either game; the name is held.
 	stranger := h.person()
