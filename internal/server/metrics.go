@@ -97,7 +97,7 @@ func (s *Server) newMetrics(st *store.Store) *metrics {
 			st := pool()
 			return (st.Waited[0] + st.Waited[1]).Seconds()
 		}),
-		counter("muster_db_writes_total", "Database statements that write.", func() float64 { n, _ := st.Timing(store.Writes); return float64(n) }),
+		counter("muster_db_writes_total", "Writes asked of the database layer: a move counts whether the move journal takes it or the database.", func() float64 { n, _ := st.Timing(store.Writes); return float64(n) }),
 		counter("muster_db_write_seconds_total", "Time of the database's writes, in all.", func() float64 { _, d := st.Timing(store.Writes); return d.Seconds() }),
 		counter("muster_db_write_groups_total", "Transactions that wrote moves that had waited for SQLite's one writer, together.", func() float64 { g, _ := st.Grouped(); return float64(g) }),
 		counter("muster_db_grouped_writes_total", "Moves' writes that waited for SQLite's one writer and were written together.", func() float64 { _, w := st.Grouped(); return float64(w) }),
