@@ -56,9 +56,8 @@ own processor time while the games are played is printed too
 client takes the server does not get. The client plays each game on one
 goroutine, reading its WebSockets in turn with a WebSocket client of its own
 (no goroutine of its own, a frame written with no allocation), and runs on
-one core (--procs 1): at 1,000 live games it took 0.57 CPU-ms an action
-before, with a library's WebSockets and a reader goroutine a socket, and
-0.39 with these (docs/load-history.md).`
+one core (--procs 1), so that what it spends is mostly the system calls of
+its sockets (its figures: docs/load-history.md).`
 
 func runLoadtest(env *Env, args []string) error {
 	fs := flag.NewFlagSet("loadtest", flag.ContinueOnError)

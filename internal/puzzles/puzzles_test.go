@@ -48,12 +48,7 @@ func call(t *testing.T, url, method string, body, out any) int {
 // verdict of a puzzle's position is the win it promises; a finished game
 // says its result; a bad position is a clear 400.
 func TestPuzzlesServed(t *testing.T) {
-	api := &httpx.API{Log: slog.New(slog.NewTextHandler(io.Discard, nil)), MaxBody: 1 << 16}
-	mux := http.NewServeMux()
-	b := New(api, openStore(t), nobody{}, nil, 0)
-	b.Routes(mux)
-	srv := httptest.NewServer(mux)
-	defer srv.Close()
+	srv := serve(t, New(testAPI(), openStore(t), nobody{}, nil, 0))
 
 	saved := ai.EndgameDir
 	defer ai.SetEndgameDir(saved)
@@ -140,13 +135,9 @@ func TestPuzzleRatingAndStream(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	api := &httpx.API{Log: slog.New(slog.NewTextHandler(io.Discard, nil)), MaxBody: 1 << 16}
-	mux := http.NewServeMux()
-	b := New(api, st, as{me}, nil, 0)
+	b := New(testAPI(), st, as{me}, nil, 0)
 	b.minTry = 0 // the tries here are made at once (TestPuzzleTriedWithHelpIsNotRated)
-	b.Routes(mux)
-	srv := httptest.NewServer(mux)
-	defer srv.Close()
+	srv := serve(t, b)
 
 	var l listing
 	if code := call(t, srv.URL+"/api/puzzles", "GET", nil, &l); code != 200 || l.Me == nil || l.Me.Rating != 1500 || !l.Me.Provisional || l.Me.Next < 0 {
@@ -196,10 +187,7 @@ func TestPuzzleRatingAndStream(t *testing.T) {
 	if code := call(t, srv.URL+"/api/puzzles/result", "POST", resultRequest{Puzzle: "nope", Game: "try1"}, &res); code != 404 {
 		t.Fatalf("no such puzzle: %d", code)
 	}
-	mux2 := http.NewServeMux()
-	New(api, st, as{other}, nil, 0).Routes(mux2)
-	srv2 := httptest.NewServer(mux2)
-	defer srv2.Close()
+	srv2 := serve(t, New(testAPI(), st, as{other}, nil, 0))
 	if code := call(t, srv2.URL+"/api/puzzles/result", "POST", resultRequest{Puzzle: first.ID, Game: "try1"}, &res); code != 403 {
 		t.Fatalf("another's game: %d", code)
 	}
@@ -277,14 +265,10 @@ func TestPuzzleTriedWithHelpIsNotRated(t *testing.T) {
 	if err := st.CreatePlayer(ctx, me); err != nil {
 		t.Fatal(err)
 	}
-	api := &httpx.API{Log: slog.New(slog.NewTextHandler(io.Discard, nil)), MaxBody: 1 << 16}
 	help := assist.New(time.Hour, 1000)
-	mux := http.NewServeMux()
-	b := New(api, st, as{me}, help, 0)
+	b := New(testAPI(), st, as{me}, help, 0)
 	b.minTry = 0
-	b.Routes(mux)
-	srv := httptest.NewServer(mux)
-	defer srv.Close()
+	srv := serve(t, b)
 	var l listing
 	call(t, srv.URL+"/api/puzzles", "GET", nil, &l)
 	if len(l.Puzzles) < 3 {
@@ -328,16 +312,27 @@ func TestPuzzleTriedWithHelpIsNotRated(t *testing.T) {
 	}
 	// Too quick a solve.
 	fresh := assist.New(time.Hour, 1000)
-	b2 := New(api, st, as{&store.Player{ID: "quick"}}, fresh, 0)
+	b2 := New(testAPI(), st, as{&store.Player{ID: "quick"}}, fresh, 0)
 	st.CreatePlayer(ctx, &store.Player{ID: "quick"})
-	mux2 := http.NewServeMux()
-	b2.Routes(mux2)
-	srv2 := httptest.NewServer(mux2)
-	defer srv2.Close()
+	srv2 := serve(t, b2)
 	solvedTry(t, st, p, "quick1", "quick")
 	if code := call(t, srv2.URL+"/api/puzzles/result", "POST", resultRequest{Puzzle: p.ID, Game: "quick1"}, &res); code != 200 || res.Counted || !strings.Contains(res.Why, "under 3s") {
 		t.Fatalf("a solve made at once: %d %+v", code, res)
 	}
+}
+
+// testAPI is the handlers' API, its log discarded.
+func testAPI() *httpx.API {
+	return &httpx.API{Log: slog.New(slog.NewTextHandler(io.Discard, nil)), MaxBody: 1 << 16}
+}
+
+// serve serves b's routes until the test ends.
+func serve(t *testing.T, b *Board) *httptest.Server {
+	mux := http.NewServeMux()
+	b.Routes(mux)
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	return srv
 }
 
 func abs(x float64) float64 {
