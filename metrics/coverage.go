@@ -25,14 +25,15 @@ func Coverage(l arena.Line) float64 {
 	}
 	s := g.NewState()
 	used := map[string]bool{}
-	total := mark(s, used)
+	var v game.View // drawn again into its own lists after each action
+	v, total := mark(v, s, used)
 	for _, text := range rec.Actions {
 		a, err := s.ParseAction(text)
 		if err != nil {
 			return -1
 		}
 		s.Apply(a)
-		mark(s, used)
+		v, _ = mark(v, s, used)
 	}
 	if total == 0 {
 		return -1
@@ -40,12 +41,13 @@ func Coverage(l arena.Line) float64 {
 	return float64(len(used)) / float64(total)
 }
 
-// mark records the occupied squares, read from the game's board view, and
-// returns the number of squares of the board.
-func mark(s game.State, used map[string]bool) int {
-	v := s.View()
+// mark records the occupied squares, read from the game's board view
+// (drawn into v), and returns the view and the number of squares of the
+// board.
+func mark(v game.View, s game.State, used map[string]bool) (game.View, int) {
+	v = game.AppendView(v, s)
 	for _, p := range v.Pieces {
 		used[p.Square] = true
 	}
-	return v.Width * v.Height
+	return v, v.Width * v.Height
 }

@@ -3,6 +3,7 @@ package tablut
 import (
 	"math"
 	"math/bits"
+	"sync"
 
 	"github.com/muster-games/muster/game"
 )
@@ -133,15 +134,16 @@ func (r *Rules) features(p *Position, room bool) Features {
 	}
 	// Escape squares the king reaches in two moves: from each square he
 	// can reach, the clear lines to the edge.
+	// The count stops at reach2Cap: past it no square adds.
 	reach2 := 0
 	base := Square(rk * Size)
-	for m := rm; m != 0; m &= m - 1 {
+	for m := rm; m != 0 && reach2 < reach2Cap; m &= m - 1 {
 		reach2 += r.edgeLinesFrom(p, k, base+Square(bits.TrailingZeros16(m)))
 	}
-	for m := fm; m != 0; m &= m - 1 {
+	for m := fm; m != 0 && reach2 < reach2Cap; m &= m - 1 {
 		reach2 += r.edgeLinesFrom(p, k, Square(fl)+Square(bits.TrailingZeros16(m))*Size)
 	}
-	f[FReach2] = min(reach2, 8)
+	f[FReach2] = min(reach2, reach2Cap)
 	if room {
 		f[FKingRoom] = r.kingRoom(p)
 		if f[FKingRoom] == 0 {
@@ -153,6 +155,9 @@ func (r *Rules) features(p *Position, room bool) Features {
 
 // roomCap is where kingRoom stops counting: beyond it the king is free.
 const roomCap = 8
+
+// reach2Cap is where the escape squares in two moves stop counting.
+const reach2Cap = 8
 
 // kingRoom counts the edge squares the king could reach if he moved
 // again and again while the attackers stood still, at most roomCap: a
@@ -244,12 +249,34 @@ func (s *State) Quiet() bool {
 // Carlo playouts cut off before the end (it implements mcts.Evaluator).
 func Value(s game.State, p game.Player) float64 {
 	ts := s.(*State)
-	v := math.Tanh(float64(ts.g.Rules.Evaluate(&ts.pos)) / 600)
+	v := squash(ts.g.Rules.Evaluate(&ts.pos))
 	if p == game.Player(Attackers) {
 		return -v
 	}
 	return v
 }
+
+// squash is tanh(score/600), Value's scale, read from a table where the
+// score is within squashRange of 0 (the table's entries are math.Tanh's
+// own values, so the two agree exactly).
+func squash(score int) float64 {
+	if score > -squashRange && score < squashRange {
+		return squashTable()[score+squashRange]
+	}
+	return math.Tanh(float64(score) / 600)
+}
+
+// squashRange bounds the scores squash's table holds; a score beyond it
+// is squashed by math.Tanh.
+const squashRange = 8192
+
+var squashTable = sync.OnceValue(func() *[2 * squashRange]float64 {
+	var t [2 * squashRange]float64
+	for i := range t {
+		t[i] = math.Tanh(float64(i-squashRange) / 600)
+	}
+	return &t
+})
 
 // SearchPosition adapts a State to alphabeta.Position: moves, make and
 // unmake, the end, the evaluation for the side to move, and noisy moves

@@ -1,6 +1,7 @@
 package tablut
 
 import (
+	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -267,4 +268,14 @@ func noisyByTheRules(s *State, m Move) bool {
 		return true
 	}
 	return r.capturesOf(p, m).N > 0
+}
+
+// TestSquashIsTanh: Value's table of tanh gives math.Tanh's own value for
+// every score, within the table and beyond it.
+func TestSquashIsTanh(t *testing.T) {
+	for score := -3 * squashRange; score <= 3*squashRange; score++ {
+		if got, want := squash(score), math.Tanh(float64(score)/600); got != want {
+			t.Fatalf("squash(%d) = %v, tanh = %v", score, got, want)
+		}
+	}
 }

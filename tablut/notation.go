@@ -121,9 +121,6 @@ func (g *Game) Parse(text string) (*State, error) {
 		}
 	}
 	p.hash = p.recomputeHash()
-	if g.Rules.byLine {
-		g.Rules.countAllLines(&p)
-	}
 	st := &State{g: g, pos: p, hashes: []uint64{p.hash}}
 	st.judge(1 - p.toMove)
 	return st, nil

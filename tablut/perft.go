@@ -95,6 +95,9 @@ func (s *State) perftBelow(depth int, t *perftTable) uint64 {
 	moves := s.LegalMoves(buf[:0])
 	var n uint64
 	if depth == 2 && r.Repetition != RepAttackerVary {
+		if r.byLine && !s.pos.linesOK {
+			r.countAllLines(&s.pos) // for childLeaves' counts from the parent's
+		}
 		for _, m := range moves {
 			n += s.childLeaves(m)
 		}
@@ -254,7 +257,7 @@ func (s *State) playedChildLeaves(m Move) uint64 {
 		return 1
 	}
 	if caps.N == 0 && r.Repetition != RepNone {
-		seen := s.occurrences(p.hash) + 1
+		seen := s.childOccurrences(p.hash) + 1
 		if r.Repetition == RepFirst && seen >= 2 || r.Repetition == RepThird && seen >= 3 {
 			return 1
 		}
@@ -292,7 +295,7 @@ func (s *State) quietChildLeaves(m Move) (uint64, bool) {
 	}
 	if r.Repetition != RepNone {
 		h := p.hash ^ zobrist[piece][from] ^ zobrist[piece][to] ^ zobristSide
-		seen := s.occurrences(h) + 1
+		seen := s.childOccurrences(h) + 1
 		if r.Repetition == RepFirst && seen >= 2 || r.Repetition == RepThird && seen >= 3 {
 			return 1, true
 		}

@@ -214,6 +214,9 @@ func TestQuietChildLeaves(t *testing.T) {
 		for game := 0; game < 20; game++ {
 			s := g.Start()
 			for ply := 0; ply < 120 && !s.over; ply++ {
+				if !s.pos.linesOK {
+					g.Rules.countAllLines(&s.pos) // quietChildLeaves' precondition
+				}
 				var buf [MaxMoves]Move
 				for _, m := range s.LegalMoves(buf[:0]) {
 					if m == Pass {

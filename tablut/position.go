@@ -46,8 +46,10 @@ type Position struct {
 	hash                 uint64
 	// Under rules that count moves by line (Rules.byLine), lineN holds
 	// each side's moves along each rank (0–8) and file (9–17) and moveN
-	// their sums, kept as moves are applied once linesOK; a position read
-	// from text counts them when first asked.
+	// their sums, kept as moves are applied once linesOK. A position is
+	// counted when first asked (CountMoves, a playout, a random move,
+	// perft), so that a game replayed or searched without asking never
+	// pays for the counts.
 	lineN   [2][2 * Size]uint8
 	moveN   [2]int16
 	linesOK bool
@@ -523,7 +525,8 @@ func (r *Rules) kingInDanger(p *Position) bool {
 
 // Apply plays a move (not a pass) without checking it. It returns the
 // soldiers captured and whether the king was captured; the captured king
-// stays on the board, as the game is over.
+// stays on the board, as the game is over. Moves by line counted in p
+// (linesOK) are kept counted; uncounted, they stay so.
 func (r *Rules) Apply(p *Position, m Move) (caps Captures, kingTaken bool) {
 	return r.apply(p, m, true)
 }
@@ -545,10 +548,8 @@ func (r *Rules) apply(p *Position, m Move, recount bool) (caps Captures, kingTak
 			kingTaken = r.kingCaptured(p, to)
 		}
 		switch {
-		case !r.byLine || !recount:
+		case !r.byLine || !recount || !p.linesOK:
 			p.linesOK = false
-		case !p.linesOK:
-			r.countAllLines(p)
 		default:
 			r.recountRank(p, from.Rank())
 			r.recountFile(p, from.File())

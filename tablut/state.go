@@ -104,13 +104,13 @@ func (g *Game) ParseState(text string) (game.State, error) {
 	return s, nil
 }
 
-// frame is what undo restores.
+// frame is what undo restores. It holds no pointer (a copy is a plain
+// copy of memory): an action is only ever applied to a game not over, so
+// undo brings back a game going on, with no result.
 type frame struct {
 	pos       Position
 	lastIrrev int
 	passes    int
-	over      bool
-	result    game.Result
 }
 
 // State is a Tablut game in progress: the position with the history the
@@ -251,19 +251,28 @@ func (s *State) filterVary(dst []Move, n int) []Move {
 	for _, m := range dst[n:] {
 		p := s.pos
 		caps, _ := s.g.Rules.Apply(&p, m)
-		if caps.N > 0 || s.occurrences(p.hash) < 2 {
+		if caps.N > 0 || s.childOccurrences(p.hash) < 2 {
 			out = append(out, m)
 		}
 	}
 	return out
 }
 
-// occurrences counts the earlier positions since the last capture with
-// hash h.
-func (s *State) occurrences(h uint64) int {
+// occurrences counts the positions since the last capture with hash h,
+// the current one among them: those with its side to move, every other
+// one back from it (each action passes the turn).
+func (s *State) occurrences(h uint64) int { return s.seen(h, len(s.hashes)-1) }
+
+// childOccurrences is occurrences for h, the hash of a position one
+// action on from the current one, before it is played.
+func (s *State) childOccurrences(h uint64) int { return s.seen(h, len(s.hashes)-2) }
+
+// seen counts h among the hashes at last, last−2, … back to the last
+// capture.
+func (s *State) seen(h uint64, last int) int {
 	n := 0
-	for _, x := range s.hashes[s.lastIrrev:] {
-		if x == h {
+	for i := last; i >= s.lastIrrev; i -= 2 {
+		if s.hashes[i] == h {
 			n++
 		}
 	}
@@ -323,14 +332,14 @@ func (s *State) Play(a game.Action) error {
 // position, and a game in play never takes a move back by Undo): after
 // Apply, Undo takes back this action and no more.
 func (s *State) Apply(a game.Action) {
-	s.undo = append(s.undo[:0], frame{s.pos, s.lastIrrev, s.passes, s.over, s.result})
+	s.undo = append(s.undo[:0], frame{s.pos, s.lastIrrev, s.passes})
 	s.play(Move(a))
 }
 
 // ApplyMove plays a legal move without checking it and decides whether the
 // game is over; Undo takes it back.
 func (s *State) ApplyMove(m Move) {
-	s.undo = append(s.undo, frame{s.pos, s.lastIrrev, s.passes, s.over, s.result})
+	s.undo = append(s.undo, frame{s.pos, s.lastIrrev, s.passes})
 	s.play(m)
 }
 
@@ -477,7 +486,7 @@ func (s *State) Undo() bool {
 	}
 	f := s.undo[n-1]
 	s.undo = s.undo[:n-1]
-	s.pos, s.lastIrrev, s.passes, s.over, s.result = f.pos, f.lastIrrev, f.passes, f.over, f.result
+	s.pos, s.lastIrrev, s.passes, s.over, s.result = f.pos, f.lastIrrev, f.passes, false, game.Result{}
 	s.hashes = s.hashes[:len(s.hashes)-1]
 	s.actions = s.actions[:len(s.actions)-1]
 	return true
