@@ -311,7 +311,11 @@ func newMCTS(spec string, set map[string]string, g game.Game, seed uint64) (Agen
 	_, threadsGiven := set["threads"]
 	st := &settings{spec: spec, set: set}
 	lim := search.Limits{Time: st.duration("time"), Iterations: st.int("iterations")}
+	_, playoutGiven := set["playout"]
 	cfg := mcts.Config{C: st.float("c"), Threads: st.int("threads"), Seed: seed, MAST: true, PlayoutLimit: st.int("playout"), Prior: 3}
+	if playoutGiven && cfg.PlayoutLimit == 0 {
+		cfg.PlayoutLimit = -1 // playout=0: none, the new node evaluated at once
+	}
 	if _, ok := set["prior"]; ok {
 		cfg.Prior = st.float("prior")
 	}

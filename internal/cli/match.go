@@ -24,7 +24,9 @@ pay" is one match: --agents 'hard(x4),hard'; mcts(iterations=N, time=D,
 threads=T, c=X, playout=L, prior=V, contempt=K, eval=fitted|hand|progress); alphabeta(depth=N, time=D,
 nodes=N, effort=K, threads=T, hash=MiB, eval=fitted|hand|FILE.json, null=no, extend=no), where hash
 sets the transposition table (1/64 to 4096 MiB, default 16, made at the first
-search), prior=V gives each new node of MCTS V visits at its evaluation (default
+search), c=X is MCTS's exploration constant (default 1; Lanrick's levels from medium up take 0.05),
+playout=L cuts its playouts after L actions and evaluates (0: no playout, the new
+node evaluated at once), prior=V gives each new node of MCTS V visits at its evaluation (default
 3), contempt=K makes a draw cost the searching side K (0 to 1; Lanrick's levels
 take 0.3), eval=hand plays the evaluation weighed by hand rather than the weights
 fitted by muster tune (MCTS: Lanrick only), eval=progress (Lanrick) the fitted

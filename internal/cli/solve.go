@@ -90,7 +90,16 @@ const solveHelp = `Solves positions exactly.
       disk (muster solve tables). --convert-men 5 draws the starts from the five-man
       tables instead (three men against two in the 4-square rendezvous, of the classes
       on disk; the game runs on through Rule 7's conversions and the final rendezvous),
-      --min-turns then counting both sides' turns.`
+      --min-turns then counting both sides' turns.
+
+  muster solve convert --ahead M --agent SPEC [--against SPEC] [--sampler SPEC] [--ruleset 1893|1899] [--sample N] [--seed S] [--workers W]
+      Whether a side ahead in men wins the middle game: N games between two
+      --sampler agents (default medium), each seeded from --seed and its number, are
+      played to the first start of a turn where one side has M or more men more than
+      the other (games that end first are left out); from each such position the
+      agent of --agent plays the side ahead and that of --against (default hard) the
+      other, to the end. It prints how many the side ahead won (with the 95%
+      interval), lost and drew, and the same by the men each side had. No tables.`
 
 func runSolve(env *Env, args []string) error {
 	fs := flag.NewFlagSet("solve", flag.ContinueOnError)
@@ -108,6 +117,9 @@ func runSolve(env *Env, args []string) error {
 	spec := fs.String("agent", "mcts(iterations=10000)", "convert: the agent that plays the won side")
 	minTurns := fs.Int("min-turns", 1, "convert: the fewest turns the winner needs with best play (his own with --men 4, both sides' with 5)")
 	menFlag := fs.Int("convert-men", 4, "convert: 4, starts of the final rendezvous; 5, three men against two (the five-man tables)")
+	ahead := fs.Int("ahead", 0, "convert: play middle games where a side is this many men ahead, sampled from --sampler's games, against --against (0: starts from the endgame tables)")
+	against := fs.String("against", "hard", "convert --ahead: the agent that plays the side behind")
+	sampler := fs.String("sampler", "medium", "convert --ahead: the agent that plays both sides of the games the positions are sampled from")
 	workers := fs.Int("workers", 0, "convert: games at once; tables --five: threads (0: one per core)")
 	five := fs.Bool("five", false, "tables: build the five-man tables (three men against two) too")
 	shard := fs.String("shard", "1/1", "tables --five: build only the classes I modulo N (I/N)")
@@ -160,6 +172,12 @@ func runSolve(env *Env, args []string) error {
 		n := *sample
 		if n == 0 {
 			n = 100
+		}
+		if *ahead < 0 || *ahead > 4 {
+			return fmt.Errorf("%w: convert --ahead takes a number of men from 1 to 4, not %d", errUsage, *ahead)
+		}
+		if *ahead > 0 {
+			return solveConvertAhead(env, rs, *spec, *against, *sampler, *ahead, n, *workers, *seed)
 		}
 		if *menFlag != 4 && *menFlag != 5 {
 			return fmt.Errorf("%w: convert --men takes 4 (the final rendezvous) or 5 (three against two), not %d", errUsage, *menFlag)

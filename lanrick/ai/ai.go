@@ -36,13 +36,16 @@ func init() {
 		// only blur it; every level plays for a win rather than shuttle
 		// for a draw; hard and max read the endgame tables and, where
 		// they are missing, prove the final rendezvous' wins six turns
-		// deep (docs/strength.md).
+		// deep (docs/strength.md). Medium and up explore little (c=0.05,
+		// against UCT's usual 1), so that their iterations deepen the
+		// lines the evaluation prefers rather than spread over a node's
+		// many actions; easy keeps c=1, spread thin on purpose.
 		PlayoutLimit: 2,
 		Levels: map[string]string{
 			"easy":   "mcts(iterations=100,contempt=0.3,eval=progress)",
-			"medium": "mcts(iterations=2000,contempt=0.3,eval=progress)",
-			"hard":   "mcts(iterations=10000,contempt=0.3,endgame=yes,turns=6,eval=progress)",
-			"max":    "mcts(iterations=60000,threads=0,contempt=0.3,endgame=yes,turns=6,eval=progress)",
+			"medium": "mcts(iterations=2000,c=0.05,contempt=0.3,eval=progress)",
+			"hard":   "mcts(iterations=10000,c=0.05,contempt=0.3,endgame=yes,turns=6,eval=progress)",
+			"max":    "mcts(iterations=60000,threads=0,c=0.05,contempt=0.3,endgame=yes,turns=6,eval=progress)",
 		},
 		Oracle:  oracle,
 		Turns:   turnSearch,

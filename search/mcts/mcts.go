@@ -28,7 +28,8 @@ type Config struct {
 	// C is the UCT exploration constant (default 1.0 for values in [-1, 1]).
 	C float64
 	// PlayoutLimit cuts playouts off after this many actions and
-	// evaluates (0: play to the end). Needs Eval.
+	// evaluates (0: play to the end; below 0: no playout, a new node's
+	// state is evaluated at once). Needs Eval.
 	PlayoutLimit int
 	// Eval scores cut-off playouts; nil plays every playout to the end.
 	Eval Evaluator
@@ -363,8 +364,8 @@ func (t *tree) propagate(n *node) {
 func (t *tree) playout(s game.State) [2]float64 {
 	t.played = t.played[:0]
 	limit := t.cfg.MaxActions
-	if t.cfg.PlayoutLimit > 0 && t.cfg.Eval != nil {
-		limit = t.cfg.PlayoutLimit
+	if t.cfg.PlayoutLimit != 0 && t.cfg.Eval != nil {
+		limit = max(t.cfg.PlayoutLimit, 0)
 	}
 	// A state that plays its own playout draws the same actions from the
 	// same random numbers, faster; MAST chooses its own.

@@ -187,3 +187,25 @@ func TestContempt(t *testing.T) {
 		}
 	}
 }
+
+// TestPlayoutLimitBelowZero: a negative PlayoutLimit plays no playout, so
+// each iteration evaluates the node it has just added (one action below
+// the root after one iteration); a limit of 2 evaluates two actions
+// further down.
+func TestPlayoutLimitBelowZero(t *testing.T) {
+	g := lanrick.MustLoad("1893")
+	s := g.Start()
+	root := len(s.History())
+	for _, c := range []struct{ limit, want int }{{-1, 1}, {2, 3}} {
+		var depths []int
+		eval := func(x game.State, p game.Player) float64 {
+			depths = append(depths, len(x.History())-root)
+			return lanrick.Evaluate(x, p)
+		}
+		m := mcts.New(mcts.Config{Seed: 1, Eval: eval, PlayoutLimit: c.limit, MAST: true})
+		m.Search(context.Background(), s, search.Limits{Iterations: 1})
+		if len(depths) != 1 || depths[0] != c.want {
+			t.Errorf("PlayoutLimit %d: evaluated at %v actions below the root, want [%d]", c.limit, depths, c.want)
+		}
+	}
+}
