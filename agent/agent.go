@@ -320,12 +320,14 @@ func newMCTS(spec string, set map[string]string, g game.Game, seed uint64) (Agen
 		cfg.Prior = st.float("prior")
 	}
 	cfg.Contempt = st.float("contempt")
+	_, transposeGiven := set["transpose"]
+	cfg.Transpose = transposeGiven && !st.off("transpose")
 	if !threadsGiven {
 		cfg.Threads = 1
 	}
 	evalName, evalSet := set["eval"]
 	delete(set, "eval")
-	if err := st.done("time, iterations, threads, c, playout, prior, contempt, eval, endgame, turns"); err != nil {
+	if err := st.done("time, iterations, threads, c, playout, prior, contempt, transpose, eval, endgame, turns"); err != nil {
 		return nil, err
 	}
 	eval, err := evaluation(spec, g, evalName, evalSet)

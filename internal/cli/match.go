@@ -21,12 +21,13 @@ scaled, as hard(x4): the level with four times its iterations or time (or,
 for an alpha-beta level bounded by depth alone, four times the nodes that
 depth takes at each position, searched deeper), so that "does more search
 pay" is one match: --agents 'hard(x4),hard'; mcts(iterations=N, time=D,
-threads=T, c=X, playout=L, prior=V, contempt=K, eval=fitted|hand|progress); alphabeta(depth=N, time=D,
+threads=T, c=X, playout=L, prior=V, contempt=K, transpose=yes|no, eval=fitted|hand|progress); alphabeta(depth=N, time=D,
 nodes=N, effort=K, threads=T, hash=MiB, eval=fitted|hand|FILE.json, null=no, extend=no), where hash
 sets the transposition table (1/64 to 4096 MiB, default 16, made at the first
 search), c=X is MCTS's exploration constant (default 1; Lanrick's levels from medium up take 0.05),
 playout=L cuts its playouts after L actions and evaluates (0: no playout, the new
-node evaluated at once), prior=V gives each new node of MCTS V visits at its evaluation (default
+node evaluated at once), transpose=yes makes the orders of one turn's actions that reach
+the same state share its node, prior=V gives each new node of MCTS V visits at its evaluation (default
 3), contempt=K makes a draw cost the searching side K (0 to 1; Lanrick's levels
 take 0.3), eval=hand plays the evaluation weighed by hand rather than the weights
 fitted by muster tune (MCTS: Lanrick only), eval=progress (Lanrick) the fitted

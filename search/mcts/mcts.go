@@ -52,6 +52,14 @@ type Config struct {
 	// its state (progressive bias; 0 for none). It steers small searches
 	// toward good actions from the start.
 	Prior float64
+	// Transpose makes the states one turn can reach one node each: where
+	// a player acts several times in a turn, the orders of its actions
+	// that reach the same state (by its Hash) from the turn's start share
+	// that state's node, its statistics and the tree below it. States of
+	// different turns are never merged, so the history a state's Hash
+	// leaves out (repetitions, counts of turns) is the same on every
+	// path to a shared node.
+	Transpose bool
 }
 
 // Searcher keeps its trees between searches, to reuse them.
@@ -81,15 +89,22 @@ func New(cfg Config) *Searcher {
 	return m
 }
 
-// node is one action from its parent's state.
+// node is a state reached from its parents' states; with Transpose, a
+// node reached by several orders of one turn's actions has a parent for
+// each.
 type node struct {
-	action   game.Action
-	player   game.Player // who chose action (the parent's player to act); Chance for an outcome
+	player   game.Player // who acted to reach it (its parents' player to act); Chance for an outcome
 	visits   float64
 	value    float64 // sum of outcomes for player
 	prob     float64 // for chance outcomes
 	children []*node
+	acts     []game.Action // acts[i] leads from this node's state to children[i]'s
 	untried  []game.Action
+	// start is the node at which the turn of this node's player to act
+	// began (the node itself where a turn begins here, and at the root);
+	// with Transpose, start.turn holds the nodes of that turn by hash.
+	start *node
+	turn  map[uint64]*node
 	expanded bool
 	// proven is the winner (0 or 1) + 1 once the subtree is solved, 3 for
 	// a proven draw; 0 while unknown.
@@ -175,8 +190,8 @@ func (t *tree) reuse(s game.State) {
 		n := t.root
 		for _, a := range h[len(t.history):] {
 			var next *node
-			for _, c := range n.children {
-				if c.action == a {
+			for i, c := range n.children {
+				if n.acts[i] == a {
 					next = c
 				}
 			}
@@ -193,6 +208,7 @@ func (t *tree) reuse(s game.State) {
 		}
 	}
 	t.root = &node{player: game.Terminal}
+	t.root.start = t.root
 	t.history = append(t.history[:0], h...)
 }
 
@@ -208,17 +224,26 @@ func (t *tree) iterate(root game.State) {
 		if n.proven != 0 {
 			break
 		}
-		var child *node
+		var i int
 		if s.ToAct() == game.Chance {
-			child = t.sample(n)
+			i = t.sample(n)
 		} else if len(n.untried) > 0 {
-			i := t.rng.IntN(len(n.untried))
-			a := n.untried[i]
-			n.untried[i] = n.untried[len(n.untried)-1]
+			j := t.rng.IntN(len(n.untried))
+			a := n.untried[j]
+			n.untried[j] = n.untried[len(n.untried)-1]
 			n.untried = n.untried[:len(n.untried)-1]
-			child = &node{action: a, player: s.ToAct()}
-			n.children = append(n.children, child)
+			p := s.ToAct()
 			s.Apply(a)
+			if shared := t.transposed(n, s); shared != nil {
+				// Another order of this turn's actions got here first:
+				// go on down from its node.
+				n.children = append(n.children, shared)
+				n.acts = append(n.acts, a)
+				t.path = append(t.path, shared)
+				n = shared
+				continue
+			}
+			child := t.newChild(n, a, p, s)
 			if t.cfg.Prior > 0 && t.cfg.Eval != nil && child.player >= 0 && !s.IsTerminal() {
 				child.visits = t.cfg.Prior
 				child.value = t.cfg.Prior * t.cfg.Eval(s, child.player)
@@ -227,11 +252,11 @@ func (t *tree) iterate(root game.State) {
 			n = child
 			break
 		} else {
-			child = t.selectUCT(n)
+			i = t.selectUCT(n)
 		}
-		s.Apply(child.action)
-		t.path = append(t.path, child)
-		n = child
+		s.Apply(n.acts[i])
+		n = n.children[i]
+		t.path = append(t.path, n)
 	}
 	var values [2]float64
 	switch {
@@ -257,6 +282,39 @@ func (t *tree) iterate(root game.State) {
 	}
 }
 
+// newChild adds to n the node that a, p's action, leads to; s is its
+// state.
+func (t *tree) newChild(n *node, a game.Action, p game.Player, s game.State) *node {
+	c := &node{player: p}
+	c.start = c
+	if p >= 0 && s.ToAct() == p {
+		c.start = n.start // p's turn goes on
+	}
+	n.children = append(n.children, c)
+	n.acts = append(n.acts, a)
+	if t.cfg.Transpose && p >= 0 {
+		st := n.start
+		if st.turn == nil {
+			st.turn = map[uint64]*node{}
+		}
+		st.turn[s.Hash()] = c
+	}
+	return c
+}
+
+// transposed returns the node of s where another order of the actions of
+// the turn under way at n has reached it (Transpose), else nil.
+func (t *tree) transposed(n *node, s game.State) *node {
+	if !t.cfg.Transpose || n.start.turn == nil {
+		return nil
+	}
+	m := n.start.turn[s.Hash()]
+	if slices.Contains(t.path, m) {
+		return nil // a turn that comes back to a state: no cycles
+	}
+	return m
+}
+
 // copyOf returns a scratch copy of s, reusing memory when the game allows.
 func (t *tree) copyOf(s game.State) game.State {
 	t.scratch = game.CopyInto(t.scratch, s)
@@ -268,35 +326,38 @@ func (t *tree) expand(n *node, s game.State) {
 	if s.ToAct() == game.Chance {
 		t.outs = s.ChanceOutcomes(t.outs[:0])
 		for _, o := range t.outs {
-			n.children = append(n.children, &node{action: o.Action, player: game.Chance, prob: o.Prob})
+			c := &node{player: game.Chance, prob: o.Prob}
+			c.start = c
+			n.children = append(n.children, c)
+			n.acts = append(n.acts, o.Action)
 		}
 		return
 	}
 	n.untried = s.LegalActions(nil)
 }
 
-func (t *tree) sample(n *node) *node {
+func (t *tree) sample(n *node) int {
 	x := t.rng.Float64()
-	for _, c := range n.children {
+	for i, c := range n.children {
 		if x < c.prob {
-			return c
+			return i
 		}
 		x -= c.prob
 	}
-	return n.children[len(n.children)-1]
+	return len(n.children) - 1
 }
 
 // selectUCT picks the child with the best upper confidence bound, taking
 // proven wins at once and avoiding proven losses.
-func (t *tree) selectUCT(n *node) *node {
+func (t *tree) selectUCT(n *node) int {
 	logN := math.Log(n.visits + 1)
-	var best *node
+	best := 0
 	bestScore := math.Inf(-1)
-	for _, c := range n.children {
+	for i, c := range n.children {
 		var score float64
 		switch {
 		case c.proven == int8(c.player)+1:
-			return c
+			return i
 		case c.proven != 0 && c.proven != 3:
 			score = -10 + c.visits*1e-9 // a proven loss: only if nothing else
 		case c.visits == 0:
@@ -305,7 +366,7 @@ func (t *tree) selectUCT(n *node) *node {
 			score = c.value/c.visits + t.cfg.C*math.Sqrt(logN/c.visits)
 		}
 		if score > bestScore {
-			best, bestScore = c, score
+			best, bestScore = i, score
 		}
 	}
 	return best
@@ -445,12 +506,13 @@ func (m *Searcher) result(s game.State, start time.Time) search.Result {
 	iterations := 0
 	for _, t := range m.trees {
 		iterations += int(t.root.visits)
-		for _, c := range t.root.children {
-			st := stats[c.action]
+		for i, c := range t.root.children {
+			a := t.root.acts[i]
+			st := stats[a]
 			if st == nil {
 				st = &stat{player: c.player}
-				stats[c.action] = st
-				order = append(order, c.action)
+				stats[a] = st
+				order = append(order, a)
 			}
 			st.visits += c.visits
 			st.value += c.value
@@ -522,18 +584,18 @@ func (m *Searcher) result(s game.State, start time.Time) search.Result {
 func (t *tree) pv(best game.Action, n int) []game.Action {
 	var pv []game.Action
 	for nd := t.root; nd != nil && len(nd.children) > 0 && len(pv) < n; {
-		var next *node
-		for _, c := range nd.children {
-			if len(pv) == 0 && c.action == best {
-				next = c
+		next := -1
+		for i, c := range nd.children {
+			if len(pv) == 0 && nd.acts[i] == best {
+				next = i
 				break
 			}
-			if next == nil || c.visits > next.visits {
-				next = c
+			if next < 0 || c.visits > nd.children[next].visits {
+				next = i
 			}
 		}
-		pv = append(pv, next.action)
-		nd = next
+		pv = append(pv, nd.acts[next])
+		nd = nd.children[next]
 	}
 	return pv
 }
