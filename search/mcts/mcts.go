@@ -103,8 +103,8 @@ type node struct {
 	// start is the node at which the turn of this node's player to act
 	// began (the node itself where a turn begins here, and at the root);
 	// with Transpose, start.turn holds the nodes of that turn by hash.
-	start *node
-	turn  map[uint64]*node
+	start    *node
+	turn     map[uint64]*node
 	expanded bool
 	// proven is the winner (0 or 1) + 1 once the subtree is solved, 3 for
 	// a proven draw; 0 while unknown.
