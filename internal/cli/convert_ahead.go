@@ -46,9 +46,6 @@ func sampleAhead(ctx context.Context, g *lanrick.Game, sampler string, ahead int
 	rng := rand.New(rand.NewPCG(seed, uint64(i)))
 	const maxActions = 5000
 	for !s.IsTerminal() && len(s.History()) < maxActions {
-		if err := ctx.Err(); err != nil {
-			return aheadStart{}, false, err
-		}
 		if s.TurnStart() {
 			m := menOf(s)
 			for side := range 2 {
@@ -57,19 +54,31 @@ func sampleAhead(ctx context.Context, g *lanrick.Game, sampler string, ahead int
 				}
 			}
 		}
-		p := s.ToAct()
-		if p == game.Chance {
-			a, _ := game.RandomAction(s, rng, nil)
-			s.Apply(a)
-			continue
-		}
-		r, err := seats[p].Act(ctx, s)
-		if err != nil {
+		if err := step(ctx, s, seats, rng); err != nil {
 			return aheadStart{}, false, err
 		}
-		s.Apply(r.Action)
 	}
 	return aheadStart{}, false, nil
+}
+
+// step plays the next action of s: its seat's agent's, or a chance
+// outcome drawn from rng.
+func step(ctx context.Context, s game.State, seats [2]agent.Agent, rng *rand.Rand) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	p := s.ToAct()
+	if p == game.Chance {
+		a, _ := game.RandomAction(s, rng, nil)
+		s.Apply(a)
+		return nil
+	}
+	r, err := seats[p].Act(ctx, s)
+	if err != nil {
+		return err
+	}
+	s.Apply(r.Action)
+	return nil
 }
 
 // playAhead plays a sampled start to its end: the agent of spec for the
@@ -88,20 +97,9 @@ func playAhead(ctx context.Context, g *lanrick.Game, spec, against string, seed 
 	}
 	const maxActions = 5000
 	for !s.IsTerminal() && len(s.History()) < maxActions {
-		if err := ctx.Err(); err != nil {
+		if err := step(ctx, s, seats, rng); err != nil {
 			return -1, err
 		}
-		p := s.ToAct()
-		if p == game.Chance {
-			a, _ := game.RandomAction(s, rng, nil)
-			s.Apply(a)
-			continue
-		}
-		r, err := seats[p].Act(ctx, s)
-		if err != nil {
-			return -1, err
-		}
-		s.Apply(r.Action)
 	}
 	if !s.IsTerminal() {
 		return -1, nil
