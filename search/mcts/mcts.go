@@ -100,9 +100,10 @@ type node struct {
 	children []*node
 	acts     []game.Action // acts[i] leads from this node's state to children[i]'s
 	untried  []game.Action
-	// start is the node at which the turn of this node's player to act
-	// began (the node itself where a turn begins here, and at the root);
-	// with Transpose, start.turn holds the nodes of that turn by hash.
+	// start, with Transpose, is the node at which the turn of this
+	// node's player to act began (the node itself where a turn begins
+	// here, and at the root); start.turn holds the nodes of that turn by
+	// hash. Without Transpose it is nil (but at the root).
 	start    *node
 	turn     map[uint64]*node
 	expanded bool
@@ -286,13 +287,16 @@ func (t *tree) iterate(root game.State) {
 // state.
 func (t *tree) newChild(n *node, a game.Action, p game.Player, s game.State) *node {
 	c := &node{player: p}
+	n.children = append(n.children, c)
+	n.acts = append(n.acts, a)
+	if !t.cfg.Transpose {
+		return c // no node points up the tree: a tree reused lets go of what lies above its root
+	}
 	c.start = c
 	if p >= 0 && s.ToAct() == p {
 		c.start = n.start // p's turn goes on
 	}
-	n.children = append(n.children, c)
-	n.acts = append(n.acts, a)
-	if t.cfg.Transpose && p >= 0 {
+	if p >= 0 {
 		st := n.start
 		if st.turn == nil {
 			st.turn = map[uint64]*node{}
