@@ -19,10 +19,9 @@ import (
 // turn of man-moves where one side has at least the asked number of men
 // more than the other.
 type aheadStart struct {
-	s     *lanrick.State
-	side  int // the side ahead
-	men   [2]int
-	index int // the sampling game's number
+	s    *lanrick.State
+	side int // the side ahead
+	men  [2]int
 }
 
 // menOf returns the men of each side.
@@ -50,7 +49,7 @@ func sampleAhead(ctx context.Context, g *lanrick.Game, sampler string, ahead int
 			m := menOf(s)
 			for side := range 2 {
 				if m[side]-m[1-side] >= ahead {
-					return aheadStart{s: s, side: side, men: m, index: i}, true, nil
+					return aheadStart{s: s, side: side, men: m}, true, nil
 				}
 			}
 		}
