@@ -114,7 +114,7 @@ func runSolve(env *Env, args []string) error {
 	seed := fs.Uint64("seed", 1, "final, selector, convert: seed of the random positions")
 	men := fs.String("men", "1,1", "selector: the selector's men and the other's")
 	bySearch := fs.Bool("search", false, "prove by search even where the tables answer (to check them)")
-	spec := fs.String("agent", "mcts(iterations=10000)", "convert: the agent that plays the won side")
+	spec := fs.String("agent", "mcts(iterations=10000)", "convert: the agent that plays the won side (with --ahead, the side ahead)")
 	minTurns := fs.Int("min-turns", 1, "convert: the fewest turns the winner needs with best play (his own with --men 4, both sides' with 5)")
 	menFlag := fs.Int("convert-men", 4, "convert: 4, starts of the final rendezvous; 5, three men against two (the five-man tables)")
 	ahead := fs.Int("ahead", 0, "convert: play middle games where a side is this many men ahead, sampled from --sampler's games, against --against (0: starts from the endgame tables)")
