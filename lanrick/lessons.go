@@ -5,23 +5,26 @@ import "github.com/muster-games/muster/game"
 // lessons are the steps of "Learn Lanrick": real positions of the 1893
 // rules, each with a goal the rules check (lessons_test.go plays every
 // solution), in the order a game meets them: one whole rendezvous to
-// watch, moving, the budget and the
-// cap of three, the first mark (and an interchange demanded of you), the
-// interchange you may demand, the 2-square opening turn, Carroll's three
-// worked examples from the Hints to the 1893 edition (the third with
-// border slides), converting, setting a later mark, an interchange with
-// unequal numbers, and how a game is won.
+// watch, moving, the budget and the cap of three, ending a turn early,
+// the first mark (and an interchange demanded of you), the interchange
+// you may demand, the 2-square opening turn, Carroll's three worked
+// examples from the Hints to the 1893 edition (the third with border
+// slides), a slide past the first rendezvous square, converting, setting
+// a later mark where the men stand, an interchange with unequal numbers,
+// the fixed shapes of the smaller rendezvous, how a game is drawn, and
+// how it is won.
 var lessons = []game.Lesson{
 	{
 		Title:   "What the game is about: one rendezvous",
 		Ruleset: "1893",
-		Rule:    "The aim: get all your men into the rendezvous (the green squares) before your opponent does; whenever a player gets all his men in, his opponent loses a man (turned into his, or taken off the board), and a player left with one man has lost the game (Rules 7–9).",
+		Rule:    "The aim: get all your men into the rendezvous, the squares round a mark (drawn green once it is set), before your opponent does; whenever a player gets all his men in, his opponent loses a man (turned into his, or taken off the board), and a player left with one man has lost the game (Carroll's Rules 7–9, each a step below).",
 		Task:    "Watch one whole rendezvous played out, from the mark to the last man in: press Play.",
 		Text: "Lanrick is a race, run again and again. Each side has five men on the border of a chessboard. A mark " +
 			"is set near the middle, and the squares round it are the rendezvous: the first player to get all his " +
 			"men into it wins it, and his opponent loses a man: turned into one of the winner's while the rendezvous " +
 			"has room (and the same race goes on), taken off the board once it is full. Then a new mark is set " +
 			"somewhere else, with a rendezvous one square smaller, and the race begins again with one man fewer, " +
+			"from where the men stand (nobody sets them out afresh), " +
 			"until one side is down to a single man. The men move like chess queens, but a turn has only a few squares to share among them, " +
 			"so the art is in the paths: not getting in each other's way, and getting in the other side's.",
 		Position: "board=1b2w2b/w7/8/7w/b7/8/7b/w2b2w1 to=black phase=mark rdv=1 size=9 setter=black",
@@ -37,21 +40,21 @@ var lessons = []game.Lesson{
 			{Action: "h2-g3"},
 			{Action: "a4-b5"},
 			{Action: "b8-d6", Say: "Black's first man is in the rendezvous."},
-			{Action: "a2-b3", Say: "Every turn from now on has five squares."},
+			{Action: "a2-b3", Say: "White's turn: every turn from now on has five squares."},
 			{Action: "g2-f3"},
 			{Action: "h5-g4"},
 			{Action: "a7-c5"},
-			{Action: "d2-d3"},
+			{Action: "d2-d3", Say: "Black's turn: his five squares too go to four men."},
 			{Action: "g3-f4"},
 			{Action: "b5-c6"},
 			{Action: "h8-f6", Say: "Black's men are 3 squares from the rendezvous in all, White's 6."},
-			{Action: "b3-c4"},
+			{Action: "b3-c4", Say: "White's turn: b3 and f3 step into the rendezvous."},
 			{Action: "f3-e4"},
 			{Action: "g4-f5"},
 			{Action: "e8-e6", Say: "White has four men in, and one, on f5, outside: a square short."},
-			{Action: "d3-d5"},
+			{Action: "d3-d5", Say: "Black has three men outside, on d3, f4 and f6, each a square from the rendezvous; his five squares bring all three in."},
 			{Action: "f6-d4"},
-			{Action: "f4-e5", Say: "Black's last man is in: Black wins the rendezvous. It is full, so White's man left outside, on f5, is taken off the board (Rule 8). The next rendezvous has eight squares, and White, who has fewer men now, sets its mark."},
+			{Action: "f4-e5", Say: "Black's last man is in: Black wins the rendezvous. It is full, so White's man left outside, on f5, is taken off the board (Rule 8). The next rendezvous has eight squares, and White, who has fewer men now, sets its mark; the men stay where they stand."},
 		},
 	},
 	{
@@ -86,19 +89,35 @@ var lessons = []game.Lesson{
 		Solution: []string{"g4-g5", "a1-e5"},
 	},
 	{
+		Title:   "Ending a turn early",
+		Ruleset: "1893",
+		Rule:    "A turn need not use all its squares: once you have moved at least one square, you may end it with End turn (Rule 3).",
+		Task:    "Move a7 one square, to b6, then end your turn with the End turn button.",
+		Text: "Carroll's Rule 3: a player \"need not move more than one square in one turn.\" A turn ends by itself " +
+			"when its squares are spent; to end it sooner, move at least one square and press End turn. Players " +
+			"hold back often: a man who stands in an opponent's way blocks him only while he stays, and a move " +
+			"may leave a gap for the other side. The computer ends its turns early too.",
+		Position: "board=1b2w2b/w7/8/7w/b7/8/7b/w2b2w1 to=white phase=move rdv=1 size=9 mark=d5 setter=black budget=5 opening=no opened=bw",
+		Goal:     game.GoalTurn,
+		Done:     "You ended your turn with four squares unspent; they are not kept for later. Black moves next, with his five.",
+		Hint:     "Click a7, then b6; then press End turn, beside the board.",
+		Solution: []string{"a7-b6", "end"},
+	},
+	{
 		Title:   "The game begins: the first mark",
 		Ruleset: "1893",
 		Rule:    "Five men each start on the border; one player sets the mark on c6, d5, e4 or f3, the nine squares round it are the first rendezvous, and the other player moves first (Rule 2).",
 		Task:    "You play Black and set the first mark: choose one of the four squares outlined in blue.",
 		Text: "A game begins with five men each on the border. One player, chosen by lot, sets the mark on one of " +
-			"the four central squares of the empty diagonal, c6, d5, e4 or f3 (Rule 2); the nine squares around it " +
+			"the four central squares of the diagonal that holds no men (from a8 to h1): c6, d5, e4 or f3, outlined " +
+			"in blue (Rule 2); the nine squares around it " +
 			"are the first rendezvous. The board is the same turned round with the colours exchanged, so c6 and f3 " +
 			"are one choice and d5 and e4 the other. What makes a mark good: your opponent may answer by taking your " +
 			"men (the interchange, next step), so a mark that favours you only helps him. Choose the one that leaves " +
 			"the race most even. Point at a square to see its rendezvous.",
 		Position: "board=1b2w2b/w7/8/7w/b7/8/7b/w2b2w1 to=black phase=mark rdv=1 size=9 setter=black",
 		Goal:     game.GoalTurn,
-		Done:     "White demanded an interchange: your men and his changed places, each player keeping his colour. White moves first.",
+		Done:     "White demanded an interchange: the black men now stand where the white men stood, and the white men where the black stood; you still play Black. White moves first.",
 		Hint:     "Any of the four will do; d5 is a good start.",
 		Solution: []string{"mark d5"},
 		Reply:    []string{"interchange"},
@@ -106,11 +125,11 @@ var lessons = []game.Lesson{
 	{
 		Title:   "Demanding the interchange",
 		Ruleset: "1893",
-		Rule:    "Once the mark is set, the player who did not set it may demand an interchange: the setter's men and his change places, each player keeping his colour (Rule 5).",
+		Rule:    "Once the mark is set, the player who did not set it may demand an interchange: his men and the setter's swap squares, and each player still plays his own colour (Rule 5).",
 		Task:    "Black set the mark: demand an interchange if Black's men are nearer the green squares, else play on.",
 		Text: "Because the setter chooses where the men race, Rule 5 lets the other player demand an interchange: " +
-			"the setter's men and the other's change places, each player keeping his colour, so that each now " +
-			"races from where the other stood. (When the numbers differ, the setter chooses which of the other's " +
+			"the setter's men and the other's swap squares (each player still plays his own colour), so that each " +
+			"now races from where the other stood. (When the numbers differ, the setter chooses which of the other's " +
 			"men change places: a later step.) Count how far each side's men are from the green squares and take " +
 			"the nearer ones.",
 		Position: "board=1b2w2b/w7/8/7w/b7/8/7b/w2b2w1 to=white phase=interchange rdv=1 size=9 mark=d5 setter=black",
@@ -167,7 +186,7 @@ var lessons = []game.Lesson{
 		Title:   "Carroll's third example: sliding along the border",
 		Ruleset: "1893",
 		Rule:    "A rendezvous has one square fewer than the men on the board: an odd number makes a close rendezvous round the mark, an even number an open one, the border squares a queen on the mark would attack, where a man on the border may slide along it round the corners, for one square if he stops at or before the first rendezvous square (Def. 1–3, Rule 6).",
-		Task:    "Fill the green border squares with four men and four squares: slide along the border, 1 square each.",
+		Task:    "Fill the green border squares with four men and four squares, sliding along the border; where the board asks, choose the slide.",
 		Text: "From Carroll's Hints. With nine men on the board the rendezvous is open: the eight border squares a " +
 			"queen on the mark, c5, would check. A man on the border may slide along it, round the corners, and the " +
 			"slide counts one square if he stops at or before the first rendezvous square on his way. You have four " +
@@ -181,6 +200,22 @@ var lessons = []game.Lesson{
 		Solution: []string{"g1~h5", "c1~g1", "a3~c1", "b4-a3"},
 	},
 	{
+		Title:   "Sliding past a rendezvous square",
+		Ruleset: "1893",
+		Rule:    "A slide along the border that goes past the first rendezvous square on its way costs every square it moves, and no man moves more than three squares unless he is your only man outside (Rule 6).",
+		Task:    "Bring a8 down past a7 to a5 (three squares), then b7 into a7: a8 must go first.",
+		Text: "A slide costs one square only if the man stops at or before the first rendezvous square he meets. " +
+			"Past it, every square counts, as on any move, and the cap of three holds: from a8, sliding down to a7 " +
+			"costs one square, to a6 two, to a5 three, and to a4 four, which no man may move while another of yours " +
+			"is outside. Here the two empty rendezvous squares are a7 and a5; your man on b7 can reach only a7, " +
+			"so a8 must go past it to a5 first, before b7 fills the way.",
+		Position: "board=w1w2w2/1w6/8/7b/4b3/b7/8/2b3b1 to=white phase=move rdv=2 size=8 mark=c5 setter=white budget=4 opening=no opened=bw",
+		Goal:     "rendezvous-won",
+		Done:     "Three squares and one: the rendezvous is full, and black's man on e4 is removed. Black has lost a man, and with the men equal he sets the next mark.",
+		Hint:     "a8 to a5 (the slide and the straight move both cost three here), then b7 to a7.",
+		Solution: []string{"a8~a5", "b7-a7"},
+	},
+	{
 		Title:   "Converting an outlying man",
 		Ruleset: "1893",
 		Rule:    "When a player has all his men in and the rendezvous still has an empty square, he turns one of his opponent's men outside into his own, his turn ends, and the same rendezvous goes on (Rule 7).",
@@ -192,21 +227,23 @@ var lessons = []game.Lesson{
 		Position: "board=8/8/8/3wwww1/3bwbb1/3b4/8/1b6 to=white phase=move rdv=1 size=9 mark=e4 setter=black budget=5 opening=no opened=bw",
 		Goal:     "converted",
 		Done: "The man is yours now: you have one more, black one fewer. The rendezvous goes on: it is not yet full, " +
-			"and your new man on g4 stands outside it like black's on b1. Only a full rendezvous ends it (Rule 8).",
+			"and your new man on g4 stands outside it like black's on b1. Only a full rendezvous ends it (Rule 8). " +
+			"Black moves next, with his full squares: the same rendezvous goes on, so there is no new 2-square turn.",
 		Hint:     "e4 to e3, f5 to e4, g5 to f5; then click the black man on g4.",
 		Solution: []string{"e4-e3", "f5-e4", "g5-f5", "x g4"},
 	},
 	{
 		Title:   "Setting the next mark",
 		Ruleset: "1893",
-		Rule:    "For each later rendezvous the player with fewer men (if equal, the one who has just lost a man) sets the mark anywhere the rendezvous fits (Rules 4 and 8).",
+		Rule:    "The men stay where they stand between rendezvous, and for each later rendezvous the player with fewer men (if equal, the one who has just lost a man) sets the mark anywhere the rendezvous fits (Rules 4 and 8).",
 		Task:    "Set the mark for the next rendezvous: point at a square to see its rendezvous, then click it.",
-		Text: "After the first rendezvous the player with fewer men sets the mark anywhere the rendezvous fits (Rule " +
-			"4). The rendezvous has one square fewer than the men on the board: nine men make eight squares, an " +
+		Text: "This is the board the first step's rendezvous left: nobody sets the men out again, and the next race " +
+			"starts from where they stand, here all in the middle. The player with fewer men sets the mark " +
+			"anywhere the rendezvous fits (Rule 4). The rendezvous has one square fewer than the men on the board: nine men make eight squares, an " +
 			"open rendezvous, the border squares a queen on the mark would check, scattered round the edge; the " +
 			"drawings show every size, from nine squares down to the final line of three. Pick a " +
 			"mark whose rendezvous squares are near your men and far from your opponent's.",
-		Position: "board=wb2w2b/8/8/8/b7/8/7b/w2b3w to=white phase=mark rdv=2 size=8 setter=white",
+		Position: "board=8/8/2bbw3/2wbb3/2wbw3/8/8/8 to=white phase=mark rdv=2 size=8 setter=white lost=white",
 		Goal:     game.GoalTurn,
 		Done:     "The mark is set. Now your opponent may answer with the interchange.",
 		Hint:     "Click d4.",
@@ -224,14 +261,50 @@ var lessons = []game.Lesson{
 			"change places, each player keeping his colour. With equal numbers, as at the start, all the men " +
 			"change places. After the first rendezvous the setter has fewer men (the player with fewer men sets " +
 			"the mark), so the setter chooses which of the other's men change places with his (Rule 5): here you " +
-			"choose four of black's five, and the one you leave out keeps his square. Choose the black men in or " +
+			"choose four of black's five, and the one you leave out keeps his square. Choose the black men " +
 			"nearest the green squares: your men go where they stand, and black's go where yours stood.",
-		Position: "board=wb2w2b/8/8/8/b7/8/7b/w2b3w to=white phase=swap rdv=2 size=8 mark=d4 setter=white swap=-/4",
+		Position: "board=8/8/2bbw3/2wbb3/2wbw3/8/8/8 to=white phase=swap rdv=2 size=8 mark=d4 setter=white swap=-/4 lost=white",
 		Goal:     game.GoalTurn,
 		Done: "Your men stand on the four squares you chose and black's on your old ones; the black man you left out " +
 			"kept his square. Black, who did not set the mark, moves first, with two squares.",
-		Hint:     "Click a4, h8, d1 and h2: they are on green squares or a square away; leave b8.",
-		Solution: []string{"swap a4", "swap h8", "swap d1", "swap h2"},
+		Hint:     "Click c6 and d6, two squares from the green squares, then two of d4, d5 and e5, three away; leave e5.",
+		Solution: []string{"swap c6", "swap d6", "swap d4", "swap d5"},
+	},
+	{
+		Title:   "The smaller rendezvous: 7, 6 and 5 squares",
+		Ruleset: "1893",
+		Rule:    "With 8 men the rendezvous is the nine round the mark less the two beside it along its rank (7 squares); with 7, the eight border squares less the two along the rank (6); with 6, the mark and its four slanting neighbours (5); with 5, the four slanting border squares (4): the shapes are fixed, and only the final line of three is turned as the setter chooses (Defs. 1–3).",
+		Task:    "You play Black: set the mark for a rendezvous of seven squares, on e4 or wherever you like.",
+		Text: "Back to the game of the border slide: black lost a man there, and with eight men on the board the " +
+			"rendezvous has seven squares. Carroll draws each shape with the players at the upper and lower " +
+			"edges: the squares left out are the ones beside the mark along its rank, parallel to the players' " +
+			"edges, whoever sets it, and so for six squares. Five and four squares keep only the slanting " +
+			"directions. The setter chooses only where the mark goes, until the last rendezvous: three squares in " +
+			"a line, turned as he likes. Point at a square to see its seven.",
+		Position: "board=2w2w2/w7/8/w6b/8/b7/8/2b3b1 to=black phase=mark rdv=3 size=7 setter=black lost=black",
+		Goal:     game.GoalTurn,
+		Done:     "The mark is set, and the seven squares with it: d4 and f4, beside the mark along the rank, are not in the rendezvous. White may now demand the interchange.",
+		Hint:     "Click e4.",
+		Solution: []string{"mark e4"},
+		// The shapes of 7, 6 and 5 squares, as the rules page draws them.
+		Figures: []int{2, 3, 4},
+	},
+	{
+		Title:   "How a game is drawn",
+		Ruleset: "1893",
+		Rule:    "A game is drawn when the same position comes a third time, or after 100 turns in a row in which no rendezvous is won and no man converted or removed (Muster's ruling: the 1893 text is silent, and Carroll held in 1881 that such a game is drawn).",
+		Task:    "99 turns have passed without progress: win this rendezvous now, or the game is drawn.",
+		Text: "Carroll's rules of 1893 say nothing of a game that goes nowhere; in 1881 he wrote that if neither " +
+			"side will move his last man into the rendezvous, \"this, I think, ought to be a drawn game.\" Muster " +
+			"draws it in two ways: when the same position (the men, the mark, whose turn and what is left of it) " +
+			"comes a third time, and when 100 turns in a row pass with no rendezvous won and no man converted or " +
+			"removed. Here 99 such turns have passed. Your last man outside, on c8, can reach the empty " +
+			"rendezvous square c5 with your three squares.",
+		Position: "board=2w5/8/8/4w3/3b4/2w1b3/8/7b to=white phase=move rdv=4 size=5 mark=d4 setter=black budget=3 opening=no opened=bw lone=c8 quiet=99",
+		Goal:     "rendezvous-won",
+		Done:     "The rendezvous is won, black's man on h1 is removed, and the count of turns without progress starts again from nothing.",
+		Hint:     "c8 to c5, three squares down the file.",
+		Solution: []string{"c8-c5"},
 	},
 	{
 		Title:   "How the game is won",

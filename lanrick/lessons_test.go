@@ -110,10 +110,22 @@ func TestLessonClaims(t *testing.T) {
 				return strings.Join(legal, ",") == "mark c6,mark d5,mark e4,mark f3"
 			}},
 			{"White moves first", true, func(s *State) bool { return s.toAct == White && s.phase == PhaseMove }},
-			{"each player keeping his colour", true, func(s *State) bool { return men(s, Black) == 5 && men(s, White) == 5 }},
+			{"you still play Black", true, func(s *State) bool {
+				// The men changed squares, not colours: five a side, black's
+				// where white's stood.
+				return men(s, Black) == 5 && men(s, White) == 5 && s.men[Black].has(sq("a7")) && s.men[White].has(sq("b8"))
+			}},
+			{"the diagonal that holds no men (from a8 to h1)", false, func(s *State) bool {
+				for _, q := range []string{"a8", "b7", "c6", "d5", "e4", "f3", "g2", "h1"} {
+					if s.all().has(sq(q)) {
+						return false
+					}
+				}
+				return true
+			}},
 		},
 		"Demanding the interchange": {
-			{"the setter's men and the other's change places, each player keeping his colour", true, func(s *State) bool {
+			{"the setter's men and the other's swap squares (each player still plays his own colour)", true, func(s *State) bool {
 				// The learner (white) now stands where black's men stood.
 				return s.men[White].has(sq("b8")) && s.men[White].has(sq("d1")) && s.men[Black].has(sq("a7"))
 			}},
@@ -125,6 +137,23 @@ func TestLessonClaims(t *testing.T) {
 			{"only 2 squares", false, func(s *State) bool { return s.budget == 2 && s.opening }},
 			{"the turn passes to Black, who has five", true, func(s *State) bool { return s.toAct == Black && s.budget == 5 }},
 		},
+		"Ending a turn early": {
+			{"move at least one square and press End turn", false, func(s *State) bool {
+				// No End turn before a square is moved; one after.
+				if _, err := s.ParseAction("end"); err == nil {
+					return false
+				}
+				c := s.Copy()
+				a, err := c.ParseAction("a7-b6")
+				if err != nil {
+					return false
+				}
+				c.Apply(a)
+				_, err = c.ParseAction("end")
+				return err == nil && c.budget == 4 && c.toAct == White
+			}},
+			{"Black moves next, with his five", true, func(s *State) bool { return s.toAct == Black && s.budget == 5 && s.phase == PhaseMove }},
+		},
 		"Carroll's first example: a chain of moves": {
 			{"black's man outside, on g4, is removed", true, func(s *State) bool { return !s.all().has(sq("g4")) && men(s, Black) == 4 }},
 		},
@@ -135,24 +164,95 @@ func TestLessonClaims(t *testing.T) {
 			{"the rendezvous is open", false, func(s *State) bool { return s.rdv.count() == 8 && men(s, Black)+men(s, White) == 9 }},
 			{"black's man on g6 is removed", true, func(s *State) bool { return !s.all().has(sq("g6")) }},
 		},
+		"Sliding past a rendezvous square": {
+			{"sliding down to a7 costs one square, to a6 two, to a5 three", false, func(s *State) bool {
+				for to, left := range map[string]int{"a7": 3, "a6": 2, "a5": 1} {
+					c := s.Copy()
+					a, err := c.ParseAction("a8~" + to)
+					if err != nil {
+						return false
+					}
+					c.Apply(a)
+					if int(c.budget) != left {
+						return false
+					}
+				}
+				return true
+			}},
+			{"and to a4 four, which no man may move while another of yours is outside", false, func(s *State) bool {
+				_, err := s.ParseAction("a8~a4")
+				return err != nil && (s.men[White]&^s.rdv).count() == 2
+			}},
+			{"the two empty rendezvous squares are a7 and a5; your man on b7 can reach only a7", false, func(s *State) bool {
+				if s.rdv&^s.all() != bitOf(sq("a7"))|bitOf(sq("a5")) {
+					return false
+				}
+				for _, a := range s.LegalActions(nil) {
+					if k, x, y := unpack(a); (k == kMove || k == kSlide) && Square(x) == sq("b7") && s.rdv.has(Square(y)) && Square(y) != sq("a7") {
+						return false
+					}
+				}
+				return true
+			}},
+			{"black's man on e4 is removed", true, func(s *State) bool { return !s.all().has(sq("e4")) }},
+			{"with the men equal he sets the next mark", true, func(s *State) bool {
+				return men(s, Black) == men(s, White) && s.phase == PhaseMark && s.toAct == Black
+			}},
+		},
 		"Converting an outlying man": {
 			{"his turn ends, and the same rendezvous goes on", true, func(s *State) bool { return s.toAct == Black && s.rendezvous == 1 }},
+			{"Black moves next, with his full squares", true, func(s *State) bool {
+				full := 3
+				switch n := men(s, Black); {
+				case n > 4:
+					full = 5
+				case n == 4:
+					full = 4
+				}
+				return s.toAct == Black && int(s.budget) == full && !s.opening
+			}},
 		},
 		"Setting the next mark": {
 			{"nine men make eight squares", false, func(s *State) bool { return men(s, Black)+men(s, White) == 9 }},
-			{"the player with fewer men sets the mark", false, func(s *State) bool { return men(s, White) < men(s, Black) && s.toAct == White }},
+			{"The player with fewer men sets the mark", false, func(s *State) bool { return men(s, White) < men(s, Black) && s.toAct == White }},
+			{"This is the board the first step's rendezvous left", false, func(s *State) bool {
+				// The first step's rendezvous, played out: the same men on
+				// the same squares, the same setter, and this step's mark
+				// to set.
+				first := Info.Lessons[0]
+				w, err := MustLoad(first.Ruleset).Parse(first.Position)
+				if err != nil {
+					return false
+				}
+				for _, shown := range first.Watch {
+					a, err := w.ParseAction(shown.Action)
+					if err != nil {
+						return false
+					}
+					w.Apply(a)
+				}
+				return w.men == s.men && w.setter == s.setter && w.phase == s.phase && w.rendezvous == s.rendezvous && w.lastLoser == s.lastLoser
+			}},
 			{"your opponent may answer with the interchange", true, func(s *State) bool { return s.phase == PhaseInterchange && s.toAct == Black && s.rdv.count() == 8 }},
 		},
 		"An interchange with unequal numbers": {
 			{"has five men to your four", false, func(s *State) bool { return men(s, Black) == 5 && men(s, White) == 4 && s.phase == PhaseSwap }},
-			{"the one you leave out keeps his square", true, func(s *State) bool { return s.men[Black].has(sq("b8")) }},
+			{"the one you leave out keeps his square", true, func(s *State) bool { return s.men[Black].has(sq("e5")) }},
+			{"c6 and d6, two squares from the green squares, then two of d4, d5 and e5, three away", false, func(s *State) bool {
+				for q, d := range map[string]int{"c6": 2, "d6": 2, "d4": 3, "d5": 3, "e5": 3} {
+					if !s.men[Black].has(sq(q)) || distanceOf(s, sq(q)) != d {
+						return false
+					}
+				}
+				return true
+			}},
 			{"your men go where they stand, and black's go where yours stood", true, func(s *State) bool {
-				for _, q := range []string{"a4", "h8", "d1", "h2"} {
+				for _, q := range []string{"c6", "d6", "d4", "d5"} {
 					if !s.men[White].has(sq(q)) {
 						return false
 					}
 				}
-				for _, q := range []string{"a8", "e8", "a1", "h1"} {
+				for _, q := range []string{"e6", "c5", "c4", "e4"} {
 					if !s.men[Black].has(sq(q)) {
 						return false
 					}
@@ -162,6 +262,69 @@ func TestLessonClaims(t *testing.T) {
 			{"Black, who did not set the mark, moves first, with two squares", true, func(s *State) bool {
 				return s.toAct == Black && s.setter == White && s.phase == PhaseMove && s.budget == 2
 			}},
+		},
+		"The smaller rendezvous: 7, 6 and 5 squares": {
+			{"with eight men on the board the rendezvous has seven squares", false, func(s *State) bool {
+				return men(s, Black)+men(s, White) == 8 && s.shape.Size == 7 && s.phase == PhaseMark
+			}},
+			{"The setter chooses only where the mark goes", false, func(s *State) bool {
+				// One action sets the mark on e4: no direction to choose.
+				n := 0
+				for _, a := range s.LegalActions(nil) {
+					if k, x, _ := unpack(a); k == kMark && Square(x) == sq("e4") {
+						n++
+					}
+				}
+				return n == 1
+			}},
+			{"d4 and f4, beside the mark along the rank, are not in the rendezvous", true, func(s *State) bool {
+				want := Bitboard(0)
+				for _, q := range []string{"e4", "d5", "e5", "f5", "d3", "e3", "f3"} {
+					want |= bitOf(sq(q))
+				}
+				return s.rdv == want && s.phase == PhaseInterchange
+			}},
+		},
+		"How a game is drawn": {
+			{"Here 99 such turns have passed", false, func(s *State) bool { return s.noProgress == 99 && s.g.Rules.NoProgress == 100 }},
+			{"win this rendezvous now, or the game is drawn", false, func(s *State) bool {
+				// A turn that wins nothing ends the game drawn.
+				c := s.Copy()
+				for _, text := range []string{"c8-c7", "end"} {
+					a, err := c.ParseAction(text)
+					if err != nil {
+						return false
+					}
+					c.Apply(a)
+				}
+				r := c.Returns()
+				return c.IsTerminal() && r[Black] == r[White]
+			}},
+			{"when the same position (the men, the mark, whose turn and what is left of it) comes a third time", false, func(s *State) bool {
+				// The same board without the 99 turns: both sides shuttle a
+				// man out and back; the position's third coming draws.
+				c, err := s.g.Parse(strings.Replace(Info.Lessons[len(Info.Lessons)-2].Position, "quiet=99", "quiet=0", 1))
+				if err != nil {
+					return false
+				}
+				cycle := []string{"c8-c7", "end", "h1-h2", "end", "c7-c8", "end", "h2-h1", "end"}
+				for round := 1; round <= 2; round++ {
+					if c.IsTerminal() {
+						return false // drawn before the third coming
+					}
+					for _, text := range cycle {
+						a, err := c.ParseAction(text)
+						if err != nil {
+							return false
+						}
+						c.Apply(a)
+					}
+				}
+				r := c.Returns()
+				return c.IsTerminal() && r[Black] == r[White] && c.noProgress < 100
+			}},
+			{"black's man on h1 is removed", true, func(s *State) bool { return !s.all().has(sq("h1")) && men(s, Black) == 2 }},
+			{"the count of turns without progress starts again from nothing", true, func(s *State) bool { return s.noProgress == 0 && !s.IsTerminal() }},
 		},
 		"How the game is won": {
 			{"three squares in a line", false, func(s *State) bool { return s.rdv.count() == 3 && men(s, Black)+men(s, White) == 4 }},
@@ -208,7 +371,7 @@ func TestLessonClaims(t *testing.T) {
 			checked++
 		}
 	}
-	if checked < 20 {
+	if checked < 40 {
 		t.Fatalf("%d claims checked: a step's title changed?", checked)
 	}
 }
@@ -251,6 +414,16 @@ func distance(s *State, p int) int {
 		sum += best
 	}
 	return sum
+}
+
+// distanceOf is how far the man on q is from the nearest square of the
+// rendezvous, as distance counts.
+func distanceOf(s *State, q Square) int {
+	best := 64
+	for _, r := range s.rdv.squares(nil) {
+		best = min(best, max(abs(q.File()-r.File()), abs(q.Rank()-r.Rank())))
+	}
+	return best
 }
 
 func abs(x int) int {
@@ -351,7 +524,14 @@ func TestLessonWatchClaims(t *testing.T) {
 		{Words: "Black's first man is in the rendezvous", Holds: func(b, s *State) bool {
 			return (b.men[Black]&b.rdv).count() == 0 && (s.men[Black]&s.rdv).count() == 1
 		}},
-		{Words: "Every turn from now on has five squares", Holds: func(b, _ *State) bool { return b.toAct == White && b.budget == 5 }},
+		{Words: "every turn from now on has five squares", Holds: func(b, _ *State) bool { return b.toAct == White && b.budget == 5 && !b.opening }},
+		{Words: "Black's turn: his five squares too go to four men", Holds: func(b, _ *State) bool { return b.toAct == Black && b.budget == 5 }},
+		{Words: "White's turn: b3 and f3 step into the rendezvous", Holds: func(b, s *State) bool {
+			return b.toAct == White && !b.rdv.has(sq("b3")) && s.men[White].has(sq("c4")) && s.rdv.has(sq("c4"))
+		}},
+		{Words: "Black has three men outside, on d3, f4 and f6, each a square from the rendezvous", Holds: func(b, _ *State) bool {
+			return b.toAct == Black && b.budget == 5 && out(b, Black) == bitOf(sq("d3"))|bitOf(sq("f4"))|bitOf(sq("f6")) && distance(b, Black) == 3
+		}},
 		{Words: "Black's men are 3 squares from the rendezvous in all, White's 6", Holds: func(_, s *State) bool {
 			return distance(s, Black) == 3 && distance(s, White) == 6
 		}},

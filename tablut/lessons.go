@@ -4,9 +4,10 @@ import "github.com/muster-games/muster/game"
 
 // lessons are the steps of "Learn Tablut" under the default ruleset
 // (linnaeus): a short whole game to watch, moving, capturing, capturing
-// against the empty castle, the king's escape, raichi and tuichu, and his
-// capture; the tests play every solution by the rules and check what each
-// step says of it.
+// against the empty castle, the king's escape, raichi and tuichu, the
+// ends besides the king's (a side without a move, a position repeated),
+// and his capture; the tests play every solution by the rules and check
+// what each step says of it.
 var lessons = []game.Lesson{
 	{
 		Title:   "What the game is about: a whole game",
@@ -63,11 +64,14 @@ var lessons = []game.Lesson{
 	{
 		Title:   "The empty castle captures too",
 		Ruleset: "linnaeus",
-		Rule:    "Once the king has left it, the empty castle is hostile to every piece: it takes the place of one of the two captors, for either side.",
+		Rule:    "Once the king has left it, the empty castle is hostile to every piece: it takes the place of one of the two captors, for either side. While the king is on it, it is hostile to a defender beside it only once attackers hold the castle's three other sides (rule 10).",
 		Task:    "Capture the defender on e4 against the empty castle: move your attacker from a3 to e3.",
 		Text: "Linnaeus's rule 14: the castle shuts a piece in \"just like a third man\". Here the king has left it, so " +
 			"the defender on e4 stands between the empty castle (e5) and e3: an attacker arriving on e3 takes him. " +
-			"Beware: the castle does the same to your own men beside it, when a defender arrives on the far side.",
+			"Beware: the castle does the same to your own men beside it, when a defender arrives on the far side. " +
+			"While the king is at home it protects his men beside it, until attackers stand on the castle's three " +
+			"other sides: then a defender beside it is taken between the castle and an attacker (rule 10, the " +
+			"Linnaean capture).",
 		Position: "/9/9/t8/4T4/9/9/6K2/9/9/ attackers",
 		Goal:     "capture",
 		Done:     "The defender on e4 is taken: the empty castle was the second captor.",
@@ -102,6 +106,22 @@ var lessons = []game.Lesson{
 		Done:     "Tuichu: the king has two open lines and the attackers can block only one; next turn he escapes.",
 		Hint:     "e3 to c3: the c-file is open to c1 and to c9.",
 		Solution: []string{"e3-c3"},
+	},
+	{
+		Title:   "No move, or the same position three times",
+		Ruleset: "linnaeus",
+		Rule:    "A side left without a legal move on its turn loses; a position that comes a third time, the same side to move, draws the game.",
+		Task:    "Leave the defenders without a move: close the last gap round them.",
+		Text: "Two more ways a game ends. A side that cannot move when its turn comes loses, so a ring the " +
+			"defenders cannot break from wins for the attackers as surely as taking the king. And when the same " +
+			"position comes a third time with the same side to move, the game is drawn: shuttling a piece to and " +
+			"fro wins nothing. Here the king and his four men are walled in but for one square, g5, beside the " +
+			"defender on f5; your attacker on g1 can close it.",
+		Position: "/6t2/9/4t4/3tTt3/2tTKT3/3tTt3/4t4/9/9/ attackers",
+		Goal:     "game-over",
+		Done:     "The defenders cannot move: the attackers win. Had both sides shuttled g1 and f5 to and fro instead, the third time the position came round the game would have been drawn.",
+		Hint:     "g1 to g5.",
+		Solution: []string{"g1-g5"},
 	},
 	{
 		Title:   "Capturing the king",

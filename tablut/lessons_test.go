@@ -89,6 +89,14 @@ func TestLessonClaims(t *testing.T) {
 			t.Fatalf("%s reaches the castle", s.ActionString(a))
 		}
 	}
+	says("The empty castle captures too", "hostile to a defender beside it only once attackers hold the castle's three other sides")
+	s = load("/2t6/9/9/4t4/3TKt3/4t4/9/9/9/ attackers")
+	play(t, s, "c1-c5xd5")
+	s = load("/2t6/9/9/4t4/3TKt3/9/9/9/9/ attackers") // two sides held, not three
+	play(t, s, "c1-c5")
+	if at, _ := ParseSquare("d5"); s.pos.board[at] != Defender {
+		t.Fatal("the defender beside the king's castle was taken with two of its sides held")
+	}
 	says("Capturing", "the king helps his side to capture")
 	s = load("/9/9/2Kt4T/9/9/9/9/9/9/ defenders")
 	play(t, s, "i3-e3xd3")
@@ -113,6 +121,27 @@ func TestLessonClaims(t *testing.T) {
 		if got := s.IsTerminal() && s.Result().Reason == reasonKingCaptured; got != c.taken {
 			t.Fatalf("%s then %s: the king taken %v, want %v", c.pos, c.move, got, c.taken)
 		}
+	}
+	says("No move, or the same position three times", "A side left without a legal move on its turn loses")
+	ends := byTitle["No move, or the same position three times"]
+	s = load(ends.Position)
+	play(t, s, strings.Join(ends.Solution, " "))
+	if r := s.Returns(); !s.IsTerminal() || r[Attackers] <= r[Defenders] || len(s.LegalActions(nil)) != 0 {
+		t.Fatalf("after %v: over %v, returns %v", ends.Solution, s.IsTerminal(), r)
+	}
+	says("No move, or the same position three times", "a position that comes a third time, the same side to move, draws the game")
+	if !strings.Contains(ends.Done, "the third time the position came round the game would have been drawn") {
+		t.Fatalf("the step's result says %q", ends.Done)
+	}
+	s = load(ends.Position)
+	for round := 1; round <= 2; round++ {
+		if s.IsTerminal() {
+			t.Fatalf("drawn after %d shuttles, before the third coming", round-1)
+		}
+		play(t, s, "g1-g2 f5-g5 g2-g1 g5-f5")
+	}
+	if r := s.Returns(); !s.IsTerminal() || r[Attackers] != r[Defenders] {
+		t.Fatalf("the position's third coming: over %v, returns %v", s.IsTerminal(), r)
 	}
 	says("The king escapes", "as soon as the king stands on any square of the board's edge")
 	escape := byTitle["The king escapes"]

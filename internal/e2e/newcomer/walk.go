@@ -399,6 +399,35 @@ func (w *walker) watch(step string, l game.Lesson) {
 		}
 	}
 	e2e.Poll(w.t, w.ctx, step+" watched", fmt.Sprintf(`document.getElementById("lesson-result").textContent.includes(%q)`, l.Done))
+	if play {
+		w.watchAgain(step, l)
+	}
+}
+
+// watchAgain presses Watch again at the end of a watched stretch: it
+// plays again from the start on the same page (not loaded again), and is
+// then stepped through to its end.
+func (w *walker) watchAgain(step string, l game.Lesson) {
+	w.t.Helper()
+	if got := e2e.Text(w.t, w.ctx, "#watch-play"); !strings.Contains(got, "Watch again") {
+		w.t.Fatalf("%s: at the end the play button reads %q", step, got)
+	}
+	if _, err := chromedp.Run(w.ctx, chromedp.Evaluate[bool](`window.sameLoad = true`)); err != nil {
+		w.t.Fatal(err)
+	}
+	w.click("#watch-play")
+	e2e.Poll(w.t, w.ctx, step+" watched again", `window.sameLoad === true && document.getElementById("watch-count").textContent === "Move 1 of `+fmt.Sprint(len(l.Watch))+`"`)
+	w.click("#watch-play") // pause, and go on a move at a time
+	for i := 2; i <= len(l.Watch); i++ {
+		want := fmt.Sprintf("Move %d of %d", i, len(l.Watch))
+		// A move played by Play as the pause came counts too.
+		if e2e.Text(w.t, w.ctx, "#watch-count") == want {
+			continue
+		}
+		w.click("#watch-step")
+		e2e.Poll(w.t, w.ctx, step+": "+want+" again", fmt.Sprintf(`document.getElementById("watch-count").textContent === %q`, want))
+	}
+	e2e.Poll(w.t, w.ctx, step+" watched again to its end", fmt.Sprintf(`window.sameLoad === true && document.getElementById("lesson-result").textContent.includes(%q)`, l.Done))
 }
 
 // firstGame plays a whole first Lanrick game against the easy computer

@@ -105,6 +105,13 @@ export class GameView {
     this.chat.load();
   }
 
+  // stop lets the game go: its socket closed, no retry. The page that
+  // shows another game in its place (a lesson's watch again) stops this
+  // one first.
+  stop() {
+    if (this.live) this.live.close();
+  }
+
   layout() {
     // Each player's strip at his edge of the board: who, and his clock.
     this.strips = [h("div", { class: "strip", id: "strip-top" }), h("div", { class: "strip", id: "strip-bottom" })];

@@ -30,8 +30,10 @@ export function goalMet(goal, v, learner) {
 // LessonPanel is the step beside a game's board; GameView calls check
 // after every view.
 class LessonPanel {
-  constructor({ lesson, step, count, game, title }) {
-    Object.assign(this, { lesson, step, count, game, title });
+  // again, for a step to watch, shows it again from the start in place
+  // (a fresh game of the step); play starts it playing at once.
+  constructor({ lesson, step, count, game, title, again, play }) {
+    Object.assign(this, { lesson, step, count, game, title, again, autoplay: play });
     this.kind = "lesson";
     this.closed = false; // the step is over: the board takes no more clicks
     const finished = learned(game);
@@ -95,9 +97,9 @@ class LessonPanel {
     const w = await this.showNext();
     if (!w || this.shown >= this.lesson.watch.length) { this.pause(); return; }
     // A caption stays long enough to read: a second and a quarter of a
-    // second a word; a move without one, under a second.
+    // second a word; a move without one, two thirds of a second.
     const words = w.say ? w.say.split(/\s+/).length : 0;
-    this.timer = setTimeout(() => this.run(), words ? 1000 + 250 * words : 800);
+    this.timer = setTimeout(() => this.run(), words ? 1000 + 250 * words : 650);
   }
 
   // showNext plays the next action of the stretch, as whichever side is
@@ -106,7 +108,7 @@ class LessonPanel {
     const host = this.host;
     const w = this.lesson.watch[this.shown];
     if (!host || this.busy) return null;
-    if (!w) { location.reload(); return null; } // watch again: a fresh game from the start
+    if (!w) { this.watchAgain(); return null; }
     this.busy = true;
     try {
       host.update(await api("POST", `/api/games/${host.id}/act`, { secret: host.secret(host.view.to_act), action: w.action, ply: host.view.ply }));
@@ -123,6 +125,16 @@ class LessonPanel {
       this.busy = false;
     }
     return w;
+  }
+
+  // watchAgain plays the stretch again from the start: a fresh game of
+  // the step in this game's place, played at once.
+  watchAgain() {
+    if (!this.again || this.restarting) return;
+    this.restarting = true;
+    this.pause();
+    this.host.stop();
+    this.again();
   }
 
   // showBoard brings the board and the captions under it into view
@@ -186,7 +198,13 @@ class LessonPanel {
   // side's answer first, to be seen.
   async check(host, v) {
     this.host = host;
-    if (this.lesson.goal === "watch") return;
+    if (this.lesson.goal === "watch") {
+      if (this.autoplay && !this.playing && this.shown === 0) {
+        this.autoplay = false;
+        this.togglePlay();
+      }
+      return;
+    }
     if (this.learner === undefined) this.learner = v.to_act;
     if (v.ply === 0 || this.closed) return;
     const met = goalMet(this.lesson.goal, v, this.learner);
@@ -226,7 +244,7 @@ function reveal(el) {
 
 // learn runs step n of a game's walkthrough: a fresh game from the step's
 // position, both seats here, and the step's words beside the board.
-export async function learn(app, name, n) {
+export async function learn(app, name, n, play = false) {
   const cat = await api("GET", "/api/games");
   const g = cat.games.find((x) => x.name === name);
   const lessons = (g && g.lessons) || [];
@@ -237,5 +255,6 @@ export async function learn(app, name, n) {
   // A lesson's board is a game of its own, kept out of the learner's lists.
   const res = await api("POST", "/api/games", { game: name, ruleset: lesson.ruleset, position: lesson.position, opponent: "local", side: "random", lesson: true });
   res.secrets.forEach((s, i) => hold(res.id, i, s));
-  await new GameView(app, res.id, new LessonPanel({ lesson, step, count: lessons.length, game: name, title: g.title })).start();
+  const again = () => learn(app, name, String(step), true);
+  await new GameView(app, res.id, new LessonPanel({ lesson, step, count: lessons.length, game: name, title: g.title, again, play })).start();
 }

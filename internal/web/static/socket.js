@@ -73,6 +73,12 @@ export class Live {
     return true;
   }
 
+  // close closes the socket for good: no retry follows.
+  close() {
+    if (this.ws) { this.ws.onclose = null; this.ws.close(); }
+    clearTimeout(this.timer);
+  }
+
   // reopen closes the socket and opens it again at once (the browser's
   // identity may have just changed, which the server reads as it opens).
   reopen() {
