@@ -679,10 +679,10 @@ func appendAct(b []byte, secret, action string, ply int) []byte {
 type gameSocket struct {
 	browser *http.Client
 	conn    *wsConn
-	// buf and legal hold the last view read and its legal actions, used
-	// again for the next: a view is done with once its action is chosen,
-	// before the next is read.
-	buf   []byte
+	// legal holds the last view's legal actions, slices of the message
+	// the connection read (valid until its next read), used again for
+	// the next: a view is done with once its action is chosen, before the
+	// next is read.
 	legal [][]byte
 }
 
@@ -703,7 +703,7 @@ func (w *watcher) open(ctx context.Context, base string, c *http.Client) error {
 	if err != nil {
 		return err
 	}
-	w.sockets = append(w.sockets, &gameSocket{browser: c, conn: conn, buf: make([]byte, 0, 16<<10)})
+	w.sockets = append(w.sockets, &gameSocket{browser: c, conn: conn})
 	return nil
 }
 
@@ -754,7 +754,7 @@ func (w *watcher) next(first *gameSocket, ply int) (view, error) {
 // await reads the socket's messages until a view at ply or later.
 func (s *gameSocket) await(id string, ply int, deadline time.Time) (view, error) {
 	for {
-		data, err := s.conn.read(deadline, s.buf)
+		data, err := s.conn.read(deadline)
 		at := time.Now()
 		if err != nil {
 			var ne net.Error
@@ -763,7 +763,6 @@ func (s *gameSocket) await(id string, ply int, deadline time.Time) (view, error)
 			}
 			return view{}, fmt.Errorf("game %s: the WebSocket closed: %v", id, err)
 		}
-		s.buf = data
 		if bytes.HasPrefix(data, []byte(`{"error":`)) {
 			return view{}, fmt.Errorf("game %s: an action sent on the WebSocket was refused: %s", id, data)
 		}
@@ -786,13 +785,17 @@ func missing(ctx context.Context, base, id string, sent map[int]string) (int, er
 		return 0, err
 	}
 	defer res.Body.Close()
-	var final view
-	if err := json.NewDecoder(res.Body).Decode(&final); err != nil {
+	data, err := io.ReadAll(io.LimitReader(res.Body, 16<<20))
+	if err != nil {
 		return 0, err
+	}
+	history, err := readHistory(data)
+	if err != nil {
+		return 0, fmt.Errorf("game %s: the stored game: %w", id, err)
 	}
 	lost := 0
 	for i, a := range sent {
-		if i >= len(final.History) || final.History[i] != a {
+		if i >= len(history) || history[i] != a {
 			lost++
 		}
 	}

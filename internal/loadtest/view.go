@@ -62,6 +62,26 @@ func readViewTo(data []byte, legal [][]byte) (view, error) {
 	return v, err
 }
 
+// readHistory reads a view's history (its actions' texts) from its JSON,
+// as encoding/json would decode the view's History, the rest skipped:
+// the stored game is read once a game, and decoding it whole cost the
+// client more than every other read of the game's.
+func readHistory(data []byte) ([]string, error) {
+	var history []string
+	isNull, err := object(data, errNotView, func(key []byte, i int) (int, error) {
+		end, err := skip(data, i)
+		if err == nil && bytes.EqualFold(key, []byte("history")) {
+			history = nil // the last of repeated keys wins, as in encoding/json
+			err = json.Unmarshal(data[i:end], &history)
+		}
+		return end, err
+	})
+	if isNull {
+		return nil, nil
+	}
+	return history, err
+}
+
 // object reads the JSON object that is data, whole, calling field with
 // each member's key and where its value begins, which returns where the
 // value ends; notObject is the error for what is no object. A null is
@@ -250,11 +270,17 @@ func skip(data []byte, i int) (int, error) {
 		for j := i; j < len(data); j++ {
 			switch data[j] {
 			case '"':
-				end, err := stringEnd(data, j)
-				if err != nil {
-					return 0, err
+				// A string's bytes are passed over in this loop: the
+				// strings of a view are short, and a call for each
+				// costs more than the loop.
+				for j++; j < len(data) && data[j] != '"'; j++ {
+					if data[j] == '\\' {
+						j++ // the escaped byte, a quote or not
+					}
 				}
-				j = end - 1
+				if j >= len(data) {
+					return 0, errNotView
+				}
 			case '{', '[':
 				depth++
 			case '}', ']':

@@ -19,6 +19,7 @@ type wholeView struct {
 	Legal  []struct {
 		Text string `json:"text"`
 	} `json:"legal"`
+	History []string `json:"history"`
 }
 
 // sameAsWhole fails t where readView reads data otherwise than
@@ -48,6 +49,10 @@ func sameAsWhole(t *testing.T, data []byte) {
 	if got.Ply != want.Ply || got.Status != want.Status || got.ToAct != want.ToAct || !reflect.DeepEqual(texts, wantTexts) {
 		t.Fatalf("readView(%q) = ply %d, status %q, to act %d, legal %q; encoding/json: %d, %q, %d, %q",
 			data, got.Ply, got.Status, got.ToAct, texts, want.Ply, want.Status, want.ToAct, wantTexts)
+	}	// The stored game's history, read at the end of each game.
+	history, err := readHistory(data)
+	if err != nil || len(history) != len(want.History) || len(history) > 0 && !reflect.DeepEqual(history, want.History) {
+		t.Fatalf("readHistory(%q) = %q, %v; encoding/json: %q", data, history, err, want.History)
 	}
 }
 

@@ -30,6 +30,7 @@ type wsConn struct {
 	c   net.Conn
 	br  *bufio.Reader
 	out []byte // a frame being written, reused
+	msg []byte // a message joined from its frames, reused
 	rng uint64 // the masks' generator (xorshift: a mask need not be secret here)
 }
 
@@ -151,12 +152,14 @@ func (w *wsConn) write(op byte, payload []byte) error {
 // writeText sends a text message.
 func (w *wsConn) writeText(payload []byte) error { return w.write(opText, payload) }
 
-// read reads the next text or binary message into buf[:0], grown as it
-// must be, answering pings on the way; the deadline bounds the whole
-// read.
-func (w *wsConn) read(deadline time.Time, buf []byte) ([]byte, error) {
+// read reads the next text or binary message, answering pings on the
+// way; the deadline bounds the whole read. The message it returns is
+// valid until the next read: a message of one frame already whole in the
+// reader's buffer is that buffer's bytes, any other is joined in a buffer
+// of the connection's.
+func (w *wsConn) read(deadline time.Time) ([]byte, error) {
 	w.c.SetReadDeadline(deadline)
-	msg := buf[:0]
+	msg := w.msg[:0]
 	var hdr [14]byte
 	for {
 		if _, err := io.ReadFull(w.br, hdr[:2]); err != nil {
@@ -205,11 +208,19 @@ func (w *wsConn) read(deadline time.Time, buf []byte) ([]byte, error) {
 		default:
 			return nil, fmt.Errorf("a WebSocket frame of opcode %d", op)
 		}
+		if fin && len(msg) == 0 && uint64(w.br.Buffered()) >= n {
+			// The reader's buffer is not filled again before the next
+			// read: the bytes stay as they are until then.
+			whole, _ := w.br.Peek(int(n))
+			w.br.Discard(int(n))
+			return whole, nil
+		}
 		start := len(msg)
 		msg = slices.Grow(msg, int(n))[:start+int(n)]
 		if _, err := io.ReadFull(w.br, msg[start:]); err != nil {
 			return nil, err
 		}
+		w.msg = msg
 		if fin {
 			return msg, nil
 		}

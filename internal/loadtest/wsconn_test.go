@@ -58,17 +58,17 @@ func TestWSRead(t *testing.T) {
 	w := pipeConn(in)
 	deadline := time.Now().Add(5 * time.Second)
 	for _, want := range [][]byte{[]byte(`{"ply":1}`), []byte("hello"), big} {
-		got, err := w.read(deadline, nil)
+		got, err := w.read(deadline)
 		if err != nil || !bytes.Equal(got, want) {
 			t.Fatalf("read %.20q %v, want %.20q", got, err, want)
 		}
 	}
-	if _, err := w.read(deadline, nil); !errors.Is(err, errClosed) {
+	if _, err := w.read(deadline); !errors.Is(err, errClosed) {
 		t.Fatalf("after the close: %v", err)
 	}
 	masked := frame(true, opText, []byte("x"))
 	masked[1] |= 0x80
-	if _, err := pipeConn(masked).read(deadline, nil); err == nil {
+	if _, err := pipeConn(masked).read(deadline); err == nil {
 		t.Fatal("a masked frame from the server was read")
 	}
 }
@@ -85,7 +85,7 @@ func FuzzWSRead(f *testing.F) {
 		defer w.close()
 		deadline := time.Now().Add(time.Second)
 		for range 4 {
-			msg, err := w.read(deadline, nil)
+			msg, err := w.read(deadline)
 			if err != nil {
 				return
 			}
