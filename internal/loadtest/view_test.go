@@ -49,7 +49,8 @@ func sameAsWhole(t *testing.T, data []byte) {
 	if got.Ply != want.Ply || got.Status != want.Status || got.ToAct != want.ToAct || !reflect.DeepEqual(texts, wantTexts) {
 		t.Fatalf("readView(%q) = ply %d, status %q, to act %d, legal %q; encoding/json: %d, %q, %d, %q",
 			data, got.Ply, got.Status, got.ToAct, texts, want.Ply, want.Status, want.ToAct, wantTexts)
-	} // The stored game's history, read at the end of each game.
+	}
+	// The stored game's history, read at the end of each game.
 	history, err := readHistory(data)
 	if err != nil || len(history) != len(want.History) || len(history) > 0 && !reflect.DeepEqual(history, want.History) {
 		t.Fatalf("readHistory(%q) = %q, %v; encoding/json: %q", data, history, err, want.History)
