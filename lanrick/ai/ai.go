@@ -44,7 +44,7 @@ func init() {
 		Levels: map[string]string{
 			"easy":   "mcts(iterations=100,contempt=0.3,eval=progress)",
 			"medium": "mcts(iterations=2000,c=0.05,contempt=0.3,eval=progress)",
-			"hard":   "mcts(iterations=10000,c=0.05,contempt=0.3,endgame=yes,turns=6,eval=progress)",
+			"hard":   "mcts(iterations=5000,c=0.05,contempt=0.3,endgame=yes,turns=6,eval=progress)",
 			"max":    "mcts(iterations=60000,threads=0,c=0.05,contempt=0.3,endgame=yes,turns=6,eval=progress)",
 		},
 		Oracle:  oracle,
