@@ -128,14 +128,16 @@ func ClickAction(t *testing.T, ctx context.Context, v PageView, text string) {
 		t.Fatalf("clicking %s: %v", text, err)
 	}
 	// A choice offered (a line move and a slide, or the line of a
-	// 3-square rendezvous): pick the button.
-	same := 0
+	// 3-square rendezvous): pick the button. Actions on the same squares
+	// that end alike are played without asking.
+	same, after := 0, map[string]bool{}
 	for _, a := range v.Legal {
 		if strings.Join(a.Squares, " ") == strings.Join(squares, " ") {
 			same++
+			after[a.After] = true
 		}
 	}
-	if same > 1 && len(squares) > 0 {
+	if same > 1 && len(squares) > 0 && (len(after) > 1 || after[""]) {
 		if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(fmt.Sprintf(`#choices button[data-action="%s"]`, text)))); err != nil {
 			t.Fatalf("choosing %s: %v", text, err)
 		}
