@@ -63,9 +63,8 @@ func readViewTo(data []byte, legal [][]byte) (view, error) {
 }
 
 // readHistory reads a view's history (its actions' texts) from its JSON,
-// as encoding/json would decode the view's History, the rest skipped:
-// the stored game is read once a game, and decoding it whole cost the
-// client more than every other read of the game's.
+// as encoding/json would decode the view's History, the rest skipped
+// unread: the lost actions are counted from it alone.
 func readHistory(data []byte) ([]string, error) {
 	var history []string
 	isNull, err := object(data, errNotView, func(key []byte, i int) (int, error) {
@@ -270,9 +269,9 @@ func skip(data []byte, i int) (int, error) {
 		for j := i; j < len(data); j++ {
 			switch data[j] {
 			case '"':
-				// A string's bytes are passed over in this loop: the
-				// strings of a view are short, and a call for each
-				// costs more than the loop.
+				// A string's bytes are passed over here, each
+				// backslash with the byte it escapes, so that an
+				// escaped quote does not end the string.
 				for j++; j < len(data) && data[j] != '"'; j++ {
 					if data[j] == '\\' {
 						j++ // the escaped byte, a quote or not
