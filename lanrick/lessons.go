@@ -44,7 +44,7 @@ var lessons = []game.Lesson{
 			{Action: "g2-f3"},
 			{Action: "h5-g4"},
 			{Action: "a7-c5"},
-			{Action: "d2-d3", Say: "Black's turn: his five squares too go to four men."},
+			{Action: "d2-d3", Say: "Black's turn: again five squares."},
 			{Action: "g3-f4"},
 			{Action: "b5-c6"},
 			{Action: "h8-f6", Say: "Black's men are 3 squares from the rendezvous in all, White's 6."},

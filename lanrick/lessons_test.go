@@ -525,7 +525,7 @@ func TestLessonWatchClaims(t *testing.T) {
 			return (b.men[Black]&b.rdv).count() == 0 && (s.men[Black]&s.rdv).count() == 1
 		}},
 		{Words: "every turn from now on has five squares", Holds: func(b, _ *State) bool { return b.toAct == White && b.budget == 5 && !b.opening }},
-		{Words: "Black's turn: his five squares too go to four men", Holds: func(b, _ *State) bool { return b.toAct == Black && b.budget == 5 }},
+		{Words: "Black's turn: again five squares", Holds: func(b, _ *State) bool { return b.toAct == Black && b.budget == 5 }},
 		{Words: "White's turn: b3 and f3 step into the rendezvous", Holds: func(b, s *State) bool {
 			return b.toAct == White && !b.rdv.has(sq("b3")) && s.men[White].has(sq("c4")) && s.rdv.has(sq("c4"))
 		}},
