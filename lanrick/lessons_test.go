@@ -527,7 +527,9 @@ func TestLessonWatchClaims(t *testing.T) {
 		{Words: "every turn from now on has five squares", Holds: func(b, _ *State) bool { return b.toAct == White && b.budget == 5 && !b.opening }},
 		{Words: "Black's turn: again five squares", Holds: func(b, _ *State) bool { return b.toAct == Black && b.budget == 5 }},
 		{Words: "White's turn: b3 and f3 step into the rendezvous", Holds: func(b, s *State) bool {
-			return b.toAct == White && !b.rdv.has(sq("b3")) && s.men[White].has(sq("c4")) && s.rdv.has(sq("c4"))
+			// Both stand outside, a square from it (f3 steps in to e4 next).
+			return b.toAct == White && out(b, White).has(sq("b3")) && out(b, White).has(sq("f3")) && distanceOf(b, sq("f3")) == 1 &&
+				s.men[White].has(sq("c4")) && s.rdv.has(sq("c4"))
 		}},
 		{Words: "Black has three men outside, on d3, f4 and f6, each a square from the rendezvous", Holds: func(b, _ *State) bool {
 			return b.toAct == Black && b.budget == 5 && out(b, Black) == bitOf(sq("d3"))|bitOf(sq("f4"))|bitOf(sq("f6")) && distance(b, Black) == 3
