@@ -19,9 +19,6 @@ type view struct {
 	Status string `json:"status"`
 	// ToAct is the seat to act (the game's player number).
 	ToAct int `json:"to_act"`
-	// History is read only where the view is decoded whole (the stored
-	// game, at the end): readView skips it, as it grows with the game.
-	History []string `json:"history"`
 	// legal are the legal actions' JSON objects (readView fills it).
 	legal [][]byte
 	// at is when its frame came off the WebSocket (zero for a view

@@ -82,8 +82,7 @@ export class Live {
   // reopen closes the socket and opens it again at once (the browser's
   // identity may have just changed, which the server reads as it opens).
   reopen() {
-    if (this.ws) { this.ws.onclose = null; this.ws.close(); }
-    clearTimeout(this.timer);
+    this.close();
     this.connect();
   }
 }
