@@ -96,7 +96,7 @@ var lessons = []game.Lesson{
 		Text: "Carroll's Rule 3: a player \"need not move more than one square in one turn.\" A turn ends by itself " +
 			"when its squares are spent; to end it sooner, move at least one square and press End turn. Players " +
 			"hold back often: a man who stands in an opponent's way blocks him only while he stays, and a move " +
-			"may leave a gap for the other side. The computer ends its turns early too.",
+			"may leave a gap for the other side.",
 		Position: "board=1b2w2b/w7/8/7w/b7/8/7b/w2b2w1 to=white phase=move rdv=1 size=9 mark=d5 setter=black budget=5 opening=no opened=bw",
 		Goal:     game.GoalTurn,
 		Done:     "You ended your turn with four squares unspent; they are not kept for later. Black moves next, with his five.",
